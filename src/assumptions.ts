@@ -1,0 +1,192 @@
+/**
+ * The kit's answers to everything the service interface leaves "not shown". Every value here is listed, with its
+ * reason and how to override it, in ASSUMPTIONS.md; code reads these values from this module only.
+ *
+ * @module
+ */
+
+/** One row of the fee table: how the mock prices a payment for one card type. */
+export interface FeeRule {
+  /** Card type name as the service reports it in `card_type`. */
+  readonly card_type: string;
+  /** Percentage of the amount charged as fee, GST already included (1.5 means 1.5 %). */
+  readonly percent: number;
+  /** Fixed part of the fee per payment, GST already included. */
+  readonly fixed: number;
+  /** Value of the legacy guide's `card_location` for this card type. */
+  readonly card_location: string;
+}
+
+/** How the mock recognises a card type from the leading digits of a card number. */
+export interface CardTypePattern {
+  /** Card type name; must appear in the fee table to be payable. */
+  readonly card_type: string;
+  /** Pattern matched against the digits of the card number. */
+  readonly pattern: RegExp;
+}
+
+/** Retry schedule of webhook deliveries: exponential backoff with jitter. */
+export interface WebhookRetryPolicy {
+  /** Attempts in all, the first one included. */
+  readonly maxAttempts: number;
+  /** Delay before the second attempt, in milliseconds. */
+  readonly initialDelayMs: number;
+  /** Factor applied to the delay after each failed attempt. */
+  readonly multiplier: number;
+  /** Upper bound of one delay, in milliseconds. */
+  readonly maxDelayMs: number;
+  /** Relative jitter applied to each delay (0.2 spreads a delay over ±20 %). */
+  readonly jitter: number;
+  /** How long one attempt may take before it counts as failed, in milliseconds. */
+  readonly attemptTimeoutMs: number;
+}
+
+/** Everything the kit assumes where the service interface is silent. */
+export interface Assumptions {
+  /** Fee table, one row per card type; `paymentGatewayFeesCalc` answers one entry per row, in this order. */
+  readonly feeTable: readonly FeeRule[];
+  /** Meaning of `total_settlement_amount` (and the legacy `total`): amount plus fees, or amount less fees. */
+  readonly totalSettlement: 'amount-plus-fees' | 'amount-minus-fees';
+  /** Card type detection, first match wins; a card matching none is rejected as unsupported. */
+  readonly cardTypes: readonly CardTypePattern[];
+  /** Status names: right after processPaymentRequest, and the two final outcomes. */
+  readonly statusNames: { readonly processing: string; readonly success: string; readonly failure: string };
+  /** Reason codes put in `extensions.reason` of GraphQL errors (spec 7.2). */
+  readonly reasonCodes: {
+    readonly missingToken: string;
+    readonly invalidToken: string;
+    readonly expiredToken: string;
+    readonly revokedToken: string;
+    readonly clientMismatch: string;
+    readonly missingClientHeaders: string;
+    readonly badRequest: string;
+    readonly graphqlParseFailed: string;
+    readonly graphqlValidationFailed: string;
+    readonly internal: string;
+  };
+  /** HTTP status of answers that carry GraphQL errors (authentication and validation alike). */
+  readonly graphqlErrorHttpStatus: number;
+  /** Whether the GraphQL endpoint also demands x-client-id and x-api-key, as the legacy guide's general rule says. */
+  readonly graphqlRequiresClientHeaders: boolean;
+  /** Access token lifetime in seconds (spec: 10 minutes). */
+  readonly tokenTtlSeconds: number;
+  /** What a second generate-token call for the same client does: issue a new pair, or refuse with 401. */
+  readonly repeatGenerateToken: 'reissue' | 'reject';
+  /** Unit of `data.expiration`. */
+  readonly expirationUnit: 'seconds';
+  /** Body of a successful revoke-token answer. */
+  readonly revokeTokenBody: { readonly status: 'SUCCESS'; readonly message: string };
+  /** Input bounds that the service does not publish. */
+  readonly bounds: {
+    /** Largest accepted payment amount; amounts must also be greater than zero. */
+    readonly maxAmount: number;
+    /** Digits allowed in a card number. */
+    readonly cardNumberDigits: { readonly min: number; readonly max: number };
+    /** Digits allowed in a CVV. */
+    readonly cvvDigits: { readonly min: number; readonly max: number };
+    /** Longest accepted string in any other text field. */
+    readonly maxTextLength: number;
+    /** Largest difference tolerated between the `fees` sent and the fee the calculation gives. */
+    readonly feeTolerance: number;
+  };
+  /** Webhook header names (spec: "not shown") and delivery behaviour. */
+  readonly webhook: {
+    readonly signingKeyHeader: string;
+    readonly clientIdHeader: string;
+    /** Event type name used in delivery logs and in the opt-in Standard Webhooks headers. */
+    readonly eventType: string;
+    readonly retry: WebhookRetryPolicy;
+  };
+  /** Milliseconds between a payment's acceptance and its final outcome in the mock. */
+  readonly settleDelayMs: number;
+  /** Rate limits: the service publishes none, so the mock enforces none. */
+  readonly rateLimit: null;
+}
+
+/**
+ * The kit's defaults. Override any part through the mock's options (`assumptions`) or CLI flags; see ASSUMPTIONS.md.
+ */
+export const defaultAssumptions: Assumptions = {
+  feeTable: [
+    { card_type: 'visa', percent: 1.5, fixed: 0.3, card_location: 'domestic' },
+    { card_type: 'mastercard', percent: 1.5, fixed: 0.3, card_location: 'domestic' },
+    { card_type: 'amex', percent: 2.9, fixed: 0.3, card_location: 'international' },
+    { card_type: 'diners', percent: 2.9, fixed: 0.3, card_location: 'international' },
+  ],
+  totalSettlement: 'amount-plus-fees',
+  cardTypes: [
+    { card_type: 'amex', pattern: /^3[47]/ },
+    { card_type: 'diners', pattern: /^3(?:0[0-5]|[689])/ },
+    { card_type: 'visa', pattern: /^4/ },
+    { card_type: 'mastercard', pattern: /^(?:5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720))/ },
+  ],
+  statusNames: { processing: 'processing', success: 'success', failure: 'failure' },
+  reasonCodes: {
+    missingToken: 'TOKEN_MISSING',
+    invalidToken: 'TOKEN_INVALID',
+    expiredToken: 'TOKEN_EXPIRED',
+    revokedToken: 'TOKEN_REVOKED',
+    clientMismatch: 'TOKEN_CLIENT_MISMATCH',
+    missingClientHeaders: 'CLIENT_HEADERS_MISSING',
+    badRequest: 'BAD_REQUEST',
+    graphqlParseFailed: 'GRAPHQL_PARSE_FAILED',
+    graphqlValidationFailed: 'GRAPHQL_VALIDATION_FAILED',
+    internal: 'INTERNAL_SERVER_ERROR',
+  },
+  graphqlErrorHttpStatus: 200,
+  graphqlRequiresClientHeaders: false,
+  tokenTtlSeconds: 600,
+  repeatGenerateToken: 'reissue',
+  expirationUnit: 'seconds',
+  revokeTokenBody: { status: 'SUCCESS', message: 'Token revoked.' },
+  bounds: {
+    maxAmount: 1_000_000,
+    cardNumberDigits: { min: 12, max: 19 },
+    cvvDigits: { min: 3, max: 4 },
+    maxTextLength: 255,
+    feeTolerance: 0.005,
+  },
+  webhook: {
+    signingKeyHeader: 'x-webhook-signing-key',
+    clientIdHeader: 'x-client-id',
+    eventType: 'payment.status_updated',
+    retry: {
+      maxAttempts: 8,
+      initialDelayMs: 5_000,
+      multiplier: 4,
+      maxDelayMs: 6 * 60 * 60 * 1000,
+      jitter: 0.2,
+      attemptTimeoutMs: 10_000,
+    },
+  },
+  settleDelayMs: 1_000,
+  rateLimit: null,
+};
+
+/** A partial override of {@link Assumptions}; nested objects merge one level deep. */
+export type AssumptionOverrides = {
+  readonly [K in keyof Assumptions]?: Assumptions[K] extends readonly unknown[]
+    ? Assumptions[K]
+    : Assumptions[K] extends object
+      ? Partial<Assumptions[K]>
+      : Assumptions[K];
+};
+
+/** Applies overrides to the defaults (arrays replace, plain objects merge one level deep). */
+export function resolveAssumptions(overrides: AssumptionOverrides = {}): Assumptions {
+  const out: Record<string, unknown> = { ...defaultAssumptions };
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === undefined) continue;
+    const base = (defaultAssumptions as unknown as Record<string, unknown>)[key];
+    out[key] =
+      base &&
+      typeof base === 'object' &&
+      !Array.isArray(base) &&
+      value &&
+      typeof value === 'object' &&
+      !Array.isArray(value)
+        ? { ...base, ...value }
+        : value;
+  }
+  return out as unknown as Assumptions;
+}

@@ -1,0 +1,61 @@
+/**
+ * payment-contract-kit: types and typed documents for the card-payment service, current guide.
+ *
+ * This entry has no runtime dependency: it holds types and the typed GraphQL documents (plain objects) for
+ * `operations/current`. Old-guide equivalents live in `payment-contract-kit/legacy`; the mock, webhook helpers and
+ * Pact building blocks in their own entries.
+ *
+ * @example
+ * import { ProcessPaymentRequestDocument, type ProcessPaymentRequestInput } from 'payment-contract-kit';
+ *
+ * @module
+ */
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import {
+  ProcessPaymentRequestDocument as GeneratedProcessPaymentRequestDocument,
+  PaymentCreditCardFeeCalcDocument,
+  PaymentGatewayFeesCalcDocument,
+  type ProcessPaymentRequestMutation,
+} from '../generated/current/graphql.ts';
+import type { ProcessPaymentRequestMutationVariables } from './types/card-input.ts';
+
+export type {
+  ContactInput,
+  CreditCardFee,
+  Payment,
+  PaymentCreditCardFeeCalcQuery,
+  PaymentCreditCardFeeCalcQueryVariables,
+  PaymentGatewayFee,
+  PaymentGatewayFeesCalcQuery,
+  PaymentGatewayFeesCalcQueryVariables,
+  PaymentReferenceInput,
+  PaymentStatus,
+  ProcessPaymentRequestMutation,
+  Scalars,
+} from '../generated/current/graphql.ts';
+export type {
+  CardAccountReference,
+  CardDetails,
+  CreditCardInput,
+  ProcessPaymentRequestInput,
+  ProcessPaymentRequestMutationVariables,
+} from './types/card-input.ts';
+export type {
+  ErrorResponse,
+  PaymentStatusWebhookHeaders,
+  PaymentStatusWebhookPayload,
+  RefreshTokenRequest,
+  RevokeTokenResponse,
+  TokenEndpointPath,
+  TokenPair,
+  TokenPairResponse,
+  TokenRequestHeaders,
+} from './types/rest.ts';
+
+export { PaymentCreditCardFeeCalcDocument, PaymentGatewayFeesCalcDocument };
+
+/** Typed document of `processPaymentRequest`; its variables accept full card details or a `card_account_uid`. */
+export const ProcessPaymentRequestDocument = GeneratedProcessPaymentRequestDocument as unknown as TypedDocumentNode<
+  ProcessPaymentRequestMutation,
+  ProcessPaymentRequestMutationVariables
+>;

@@ -1,0 +1,181 @@
+/**
+ * The mock's one virtual clock. Token expiry, payment settlement and webhook retries all read time and schedule work
+ * here, so a test can advance the clock and see every consequence at once instead of sleeping.
+ *
+ * Virtual time = real time + an offset that only grows. A single real timer is armed for the earliest task; advancing
+ * the clock runs every task that came due, in due order (ties in scheduling order).
+ *
+ * @module
+ */
+
+/** A scheduled task that can be cancelled. */
+export interface ScheduledTask {
+  /** Virtual time (ms since the epoch) at which the task runs. */
+  readonly dueAt: number;
+  /** Cancels the task if it has not run yet. */
+  cancel(): void;
+}
+
+/** Virtual clock and scheduler shared by every part of one mock instance. */
+export interface Clock {
+  /** Current virtual time in milliseconds since the epoch. */
+  now(): number;
+  /** Moves virtual time forward by `ms` and runs every task that came due. Returns the new time. */
+  advance(ms: number): number;
+  /** Runs `run` once virtual time reaches `now() + delayMs`. */
+  schedule(delayMs: number, run: () => void): ScheduledTask;
+  /** How many tasks are waiting. */
+  pending(): number;
+  /** Cancels every waiting task and resets the offset to zero. */
+  reset(): void;
+  /** Cancels every waiting task and disarms the real timer; the clock keeps telling time. */
+  dispose(): void;
+}
+
+interface Task extends ScheduledTask {
+  readonly seq: number;
+  readonly run: () => void;
+  cancelled: boolean;
+}
+
+/** Options of {@link createClock}. */
+export interface ClockOptions {
+  /** Source of real time; tests may inject one. Defaults to `Date.now`. */
+  readonly realNow?: () => number;
+  /** Starting offset from real time in milliseconds. */
+  readonly offsetMs?: number;
+}
+
+/** Creates a virtual clock. No real timer is armed until a task is scheduled. */
+export function createClock(options: ClockOptions = {}): Clock {
+  const realNow = options.realNow ?? Date.now;
+  let offset = options.offsetMs ?? 0;
+  let seq = 0;
+  const heap: Task[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let armedFor = Number.POSITIVE_INFINITY;
+
+  const now = () => realNow() + offset;
+
+  function runDue(): void {
+    // Tasks may schedule new tasks; those run in this pass only if already due.
+    for (;;) {
+      const top = heap[0];
+      if (!top || top.dueAt > now()) break;
+      pop(heap);
+      if (!top.cancelled) {
+        top.cancelled = true;
+        try {
+          top.run();
+        } catch (error) {
+          // A failing task must not stop the clock for everyone else; surface it without crashing the mock.
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+      }
+    }
+    arm();
+  }
+
+  function arm(): void {
+    while (heap[0]?.cancelled) pop(heap);
+    const top = heap[0];
+    if (!top) {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      armedFor = Number.POSITIVE_INFINITY;
+      return;
+    }
+    if (timer && armedFor <= top.dueAt) return;
+    if (timer) clearTimeout(timer);
+    armedFor = top.dueAt;
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        armedFor = Number.POSITIVE_INFINITY;
+        runDue();
+      },
+      Math.max(0, top.dueAt - now()),
+    );
+    // The clock never keeps a process alive on its own; the server socket does.
+    timer.unref();
+  }
+
+  return {
+    now,
+    advance(ms) {
+      if (!Number.isFinite(ms) || ms < 0)
+        throw new RangeError(
+          `[payment-contract-kit] cannot advance the clock by ${ms} ms: give a finite, non-negative number.`,
+        );
+      offset += ms;
+      runDue();
+      return now();
+    },
+    schedule(delayMs, run) {
+      const task: Task = {
+        dueAt: now() + Math.max(0, delayMs),
+        seq: seq++,
+        run,
+        cancelled: false,
+        cancel() {
+          task.cancelled = true;
+        },
+      };
+      push(heap, task);
+      arm();
+      return task;
+    },
+    pending() {
+      return heap.filter((t) => !t.cancelled).length;
+    },
+    reset() {
+      for (const t of heap) t.cancelled = true;
+      heap.length = 0;
+      offset = options.offsetMs ?? 0;
+      arm();
+    },
+    dispose() {
+      for (const t of heap) t.cancelled = true;
+      heap.length = 0;
+      arm();
+    },
+  };
+}
+
+// A binary min-heap ordered by (dueAt, seq): settlement of 100k payments must not cost O(n) per schedule.
+function before(a: Task, b: Task): boolean {
+  return a.dueAt < b.dueAt || (a.dueAt === b.dueAt && a.seq < b.seq);
+}
+
+function push(heap: Task[], task: Task): void {
+  heap.push(task);
+  let i = heap.length - 1;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!before(heap[i]!, heap[parent]!)) break;
+    [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+    i = parent;
+  }
+}
+
+function pop(heap: Task[]): Task | undefined {
+  const top = heap[0];
+  const last = heap.pop();
+  if (heap.length > 0 && last) {
+    heap[0] = last;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
+      if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
+      if (m === i) break;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
+    }
+  }
+  return top;
+}

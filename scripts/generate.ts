@@ -1,6 +1,6 @@
 // Regenerates generated/ from the sources, or with --check compares a fresh generation against the committed files
 // and fails on any difference (the drift check that runs before the tests; it never rewrites generated/).
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { generate } from '@graphql-codegen/cli';
@@ -8,6 +8,7 @@ import { parse, print } from 'graphql';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { codegenConfig, generatedHeader } from '../codegen.ts';
 import { deriveLegacySchemaDocument } from '../src/schema/derive-legacy-schema.ts';
+import { findDrift, listFiles } from './generated-drift.ts';
 
 const root = join(import.meta.dirname, '..');
 process.chdir(root);
@@ -34,35 +35,18 @@ async function generateInto(outDir: string): Promise<void> {
   await writeFile(join(outDir, 'openapi.ts'), `${generatedHeader}\n\n${astToString(ast)}`);
 }
 
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)))
-    .sort();
-}
-
 if (process.argv.includes('--check')) {
   const tmp = await mkdtemp(join(tmpdir(), 'pck-generated-'));
   try {
     await generateInto(tmp);
-    const fresh = await listFiles(tmp);
-    const committed = await listFiles(join(root, 'generated')).catch(() => []);
-    const drift: string[] = [];
-    for (const f of new Set([...fresh, ...committed])) {
-      const a = await readFile(join(tmp, f), 'utf8').catch(() => null);
-      const b = await readFile(join(root, 'generated', f), 'utf8').catch(() => null);
-      if (a === null) drift.push(`generated/${f} is committed but the sources no longer produce it`);
-      else if (b === null) drift.push(`generated/${f} is missing`);
-      else if (a !== b) drift.push(`generated/${f} differs from what its sources produce`);
-    }
+    const drift = await findDrift(tmp, join(root, 'generated'));
     if (drift.length > 0) {
       console.error(
         `[payment-contract-kit] generated/ has drifted from its sources:\n  ${drift.join('\n  ')}\nRun \`npm run generate\` and commit the result.`,
       );
       process.exitCode = 1;
     } else {
-      console.log(`generated/ matches its sources (${fresh.length} files).`);
+      console.log(`generated/ matches its sources (${(await listFiles(tmp)).length} files).`);
     }
   } finally {
     await rm(tmp, { recursive: true, force: true });

@@ -1,0 +1,295 @@
+// Proves the package as published (STYLE habit 5): publint, attw, the packed file list and size, the root entry's
+// lack of runtime dependencies, and a consumer that installs the `npm pack` tarball and compiles and runs against it.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '../..');
+const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+
+// Source entry of every JavaScript subpath, as tsup.config.ts builds them (`bin` is the CLI).
+const sourceOf: Record<string, string> = {
+  '.': 'src/index.ts',
+  './legacy': 'src/legacy.ts',
+  './mock': 'src/mock/index.ts',
+  './webhook': 'src/webhook/index.ts',
+  './pact': 'src/pact/index.ts',
+  bin: 'src/cli/main.ts',
+};
+
+type Conditions = { import: { types: string; default: string }; require: { types: string; default: string } };
+const jsSubpaths = Object.entries(pkg.exports as Record<string, unknown>).filter(
+  (entry): entry is [string, Conditions] => typeof entry[1] === 'object' && entry[1] !== null,
+);
+const builtFilesOf = (c: Conditions) => [c.import.types, c.import.default, c.require.types, c.require.default];
+
+/**
+ * Subpaths whose source does not exist yet: the mock, webhook, pact and CLI entries are written by others in
+ * parallel, and tsup skips a missing source. These are left out of publint's and attw's verdicts until their source
+ * lands; from then on, a missing build output fails the test like any other.
+ */
+const pending = new Set(Object.keys(sourceOf).filter((s) => !existsSync(join(root, sourceOf[s]!))));
+const built = jsSubpaths.filter(([subpath]) => !pending.has(subpath));
+
+beforeAll(async () => {
+  // `npm test` builds before vitest; build here only when some built subpath's output is missing (a run on its own).
+  const missing = built.flatMap(([, c]) => builtFilesOf(c)).filter((f) => !existsSync(join(root, f)));
+  if (missing.length > 0) await run('npm', ['run', 'build', '--silent'], { cwd: root });
+}, 180_000);
+
+describe('package.json', () => {
+  it('maps every JavaScript subpath to a known source entry', () => {
+    expect(jsSubpaths.map(([s]) => s).sort()).toEqual(
+      Object.keys(sourceOf)
+        .filter((s) => s !== 'bin')
+        .sort(),
+    );
+  });
+
+  it('never treats the foundation entries as pending', () => {
+    expect(pending.has('.') || pending.has('./legacy')).toBe(false);
+  });
+
+  it.each(built)('%s has its four build outputs', (_subpath, conditions) => {
+    for (const file of builtFilesOf(conditions)) expect(existsSync(join(root, file)), file).toBe(true);
+  });
+});
+
+describe('publint --strict', () => {
+  it('finds nothing wrong, pending subpaths aside', async () => {
+    // The programmatic publint is the CLI's engine; `strict` turns warnings into errors as `--strict` does.
+    const { messages, pkg: packed } = await publint({ pkgDir: root, strict: true, pack: 'npm' });
+    const isPending = (path: string[]) =>
+      (path[0] === 'exports' && pending.has(path[1] ?? '')) || (path[0] === 'bin' && pending.has('bin'));
+    const reported = messages
+      .filter((m) => !(m.code === 'FILE_DOES_NOT_EXIST' && isPending(m.path)))
+      .map((m) => `${m.type}: ${formatMessage(m, packed)}`);
+    expect(reported).toEqual([]);
+  }, 60_000);
+});
+
+describe('attw --pack (node16 CJS and ESM, bundler)', () => {
+  it('resolves types and code for every built subpath', async () => {
+    const entrypoints = built.map(([s]) => s);
+    // execFile rejects on attw's non-zero exit, so a reported problem fails here with attw's own report.
+    const { stdout } = await run(
+      'npx',
+      ['attw', '--pack', '.', '--profile', 'node16', '--format', 'json', '--entrypoints', ...entrypoints],
+      { cwd: root, maxBuffer: 64 * 1024 * 1024 },
+    ).catch((error: { stdout?: string }) => {
+      throw new Error(`attw reported problems:\n${error.stdout?.slice(0, 4000)}`);
+    });
+    const { analysis } = JSON.parse(stdout);
+    // The node16 profile leaves out node10 resolution, which cannot see `exports` subpaths such as ./legacy.
+    const problems = (analysis.problems ?? []).filter(
+      (p: { resolutionKind?: string }) => p.resolutionKind !== 'node10',
+    );
+    expect(problems).toEqual([]);
+    expect(Object.keys(analysis.entrypoints).sort()).toEqual([...entrypoints].sort());
+    for (const subpath of entrypoints) {
+      for (const kind of ['node16-cjs', 'node16-esm', 'bundler']) {
+        const { resolution } = analysis.entrypoints[subpath].resolutions[kind];
+        expect(resolution?.fileName, `${subpath} (${kind})`).toMatch(/\.d\.c?ts$/);
+      }
+    }
+  }, 120_000);
+});
+
+describe('packed tarball', () => {
+  // Roughly 130 kB unpacked with only . and ./legacy built; the mock, webhook, pact and CLI bundles and the Pact
+  // contracts are expected to add a few hundred kB. Crossing this means something unintended got packed.
+  const unpackedBudget = 1_000_000;
+
+  let files: { path: string; size: number }[] = [];
+  let unpackedSize = 0;
+  beforeAll(async () => {
+    const { stdout } = await run('npm', ['pack', '--dry-run', '--json'], { cwd: root });
+    [{ files, unpackedSize }] = JSON.parse(stdout);
+  }, 60_000);
+
+  it('ships no sources, tests, scripts or local clutter', () => {
+    const unwanted = files.filter((f) =>
+      /^(src|test|scripts|bench|node_modules|\.ci|decisions)\/|\.tgz$|^(generated\/(current|openapi|schema-sdl))/.test(
+        f.path,
+      ),
+    );
+    expect(unwanted.map((f) => f.path)).toEqual([]);
+  });
+
+  it('ships every file that exports and bin point at, for the built subpaths', () => {
+    const paths = new Set(files.map((f) => f.path));
+    const pointedAt = [
+      ...built.flatMap(([, c]) => builtFilesOf(c)),
+      ...Object.values(pkg.exports as Record<string, unknown>).filter((v): v is string => typeof v === 'string'),
+      ...(pending.has('bin') ? [] : Object.values(pkg.bin as Record<string, string>)),
+    ].map((p) => p.replace(/^\.\//, ''));
+    expect(pointedAt.filter((p) => !paths.has(p))).toEqual([]);
+    expect(paths).toContain('ASSUMPTIONS.md');
+    expect([...paths].filter((p) => p.startsWith('operations/')).length).toBe(6);
+  });
+
+  it(`stays under the unpacked size budget (${unpackedBudget} bytes)`, () => {
+    expect(unpackedSize).toBeGreaterThan(0);
+    expect(unpackedSize).toBeLessThan(unpackedBudget);
+  });
+});
+
+describe('root and legacy entries have no runtime dependency', () => {
+  /** Module specifiers a built file loads (static and dynamic imports, re-exports, require calls). */
+  function specifiersOf(code: string): string[] {
+    const patterns = [
+      /\bimport\s*(?:[\w*{},\s]+from\s*)?["']([^"']+)["']/g,
+      /\bexport\s*[\w*{},\s]*from\s*["']([^"']+)["']/g,
+      /\b(?:import|require)\s*\(\s*["']([^"']+)["']\s*\)/g,
+    ];
+    return patterns.flatMap((p) => [...code.matchAll(p)].map((m) => m[1]!));
+  }
+
+  /** Every non-relative specifier reachable from `file` through relative imports (shared chunks). */
+  async function externalImports(file: string, seen = new Set<string>()): Promise<string[]> {
+    if (seen.has(file)) return [];
+    seen.add(file);
+    const found: string[] = [];
+    for (const spec of specifiersOf(await readFile(file, 'utf8'))) {
+      if (spec.startsWith('.')) found.push(...(await externalImports(join(dirname(file), spec), seen)));
+      else found.push(spec);
+    }
+    return found;
+  }
+
+  it('the specifier scan sees imports and requires (it can fail)', () => {
+    expect(
+      specifiersOf(`import { a } from 'graphql';\nconst b = require("fast-jwt");\nexport * from './x.js';`),
+    ).toEqual(['graphql', './x.js', 'fast-jwt']);
+  });
+
+  it.each(['dist/index.js', 'dist/index.cjs', 'dist/legacy.js', 'dist/legacy.cjs'])(
+    '%s imports nothing',
+    async (file) => {
+      expect(await externalImports(join(root, file))).toEqual([]);
+    },
+  );
+});
+
+describe('consumer installed from the packed tarball', () => {
+  let dir = '';
+  const consumer = () => join(dir, 'consumer');
+  const exec = (cmd: string, args: string[]) =>
+    run(cmd, args, { cwd: consumer(), maxBuffer: 16 * 1024 * 1024 }).catch(
+      (error: { stdout?: string; stderr?: string; message: string }) => {
+        throw new Error(`${cmd} ${args.join(' ')} failed:\n${error.stdout ?? ''}\n${error.stderr ?? error.message}`);
+      },
+    );
+
+  // Card-account form of the current input, the legacy input, and a deliberate type error in each file: if the
+  // package's types failed to resolve they would be `any`, the @ts-expect-error would go unused and tsc would fail.
+  const consumerSource = (imports: string) => `${imports}
+
+const input: ProcessPaymentRequestInput = {
+  amount: 100,
+  fees: 1.8,
+  credit_card: { card_account_uid: 'ca_1' },
+  contact: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+  payment_reference: { description: 'Invoice 42', reference_no: 'INV-42' },
+};
+const legacyInput: ProcessPaymentInput = {
+  amount: 100,
+  fees: 1.8,
+  credit_card: { full_name: 'Ada Lovelace', number: '4111111111111111', expiry_month: '12', expiry_year: '39', cvv: '123' },
+  contact: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', description: 'Invoice 42', reference_no: 'INV-42' },
+};
+// @ts-expect-error: amount is a number
+const wrong: ProcessPaymentRequestInput['amount'] = 'ten';
+
+const operationOf = (doc: { definitions: readonly unknown[] }) => doc.definitions[0] as {
+  name?: { value: string };
+  variableDefinitions?: { type: { type?: { name?: { value: string } } } }[];
+};
+console.log(JSON.stringify({
+  kinds: [ProcessPaymentRequestDocument.kind, PaymentGatewayFeesCalcDocument.kind, LegacyProcessPaymentRequestDocument.kind],
+  currentInputType: operationOf(ProcessPaymentRequestDocument).variableDefinitions?.[0]?.type.type?.name?.value,
+  legacyInputType: operationOf(LegacyProcessPaymentRequestDocument).variableDefinitions?.[0]?.type.type?.name?.value,
+  used: [input.amount, legacyInput.amount, wrong],
+}));
+`;
+  const imports = `import type { ProcessPaymentRequestInput } from 'payment-contract-kit';
+import { PaymentGatewayFeesCalcDocument, ProcessPaymentRequestDocument } from 'payment-contract-kit';
+import type { ProcessPaymentInput } from 'payment-contract-kit/legacy';
+import { ProcessPaymentRequestDocument as LegacyProcessPaymentRequestDocument } from 'payment-contract-kit/legacy';`;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pck-consumer-'));
+    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root });
+    const [{ filename }] = JSON.parse(stdout);
+    await mkdir(join(consumer(), 'src'), { recursive: true });
+    const write = (file: string, content: unknown) =>
+      writeFile(join(consumer(), file), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+    await write('package.json', {
+      name: 'pck-consumer',
+      private: true,
+      type: 'module',
+      // An older TypeScript than the kit's own, to prove the shipped declarations do not need the newest one.
+      dependencies: { 'payment-contract-kit': `file:../${filename}`, typescript: '5.4.5' },
+    });
+    const compilerOptions = {
+      target: 'es2022',
+      lib: ['es2022', 'dom'],
+      strict: true,
+      // Check the package's own declarations too, not only the consumer's use of them.
+      skipLibCheck: false,
+      types: [],
+    };
+    await write('tsconfig.json', {
+      compilerOptions: { ...compilerOptions, module: 'node16', moduleResolution: 'node16', outDir: 'out' },
+      include: ['src'],
+    });
+    await write('tsconfig.bundler.json', {
+      compilerOptions: { ...compilerOptions, module: 'esnext', moduleResolution: 'bundler', noEmit: true },
+      include: ['src/esm.mts'],
+    });
+    // In a .cts file under node16, these imports compile to require() calls: the CommonJS consumer.
+    await write('src/esm.mts', consumerSource(imports));
+    await write('src/cjs.cts', consumerSource(imports));
+    // One install for everything: the tarball, its dependencies and peers, and TypeScript.
+    await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error']);
+  }, 600_000);
+
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('type-checks ESM and CJS consumers under node16 and an ESM consumer under bundler resolution', async () => {
+    await exec('npx', ['tsc', '-p', 'tsconfig.json']);
+    await exec('npx', ['tsc', '-p', 'tsconfig.bundler.json']);
+    expect(existsSync(join(consumer(), 'out/esm.mjs'))).toBe(true);
+    expect(existsSync(join(consumer(), 'out/cjs.cjs'))).toBe(true);
+  }, 120_000);
+
+  it.each(['out/esm.mjs', 'out/cjs.cjs'])(
+    'runs %s: documents are Document nodes from the right guide',
+    async (file) => {
+      if (!existsSync(join(consumer(), file))) await exec('npx', ['tsc', '-p', 'tsconfig.json']);
+      const { stdout } = await exec('node', [file]);
+      expect(JSON.parse(stdout)).toEqual({
+        kinds: ['Document', 'Document', 'Document'],
+        currentInputType: 'ProcessPaymentRequestInput',
+        legacyInputType: 'ProcessPaymentInput',
+        used: [100, 100, 'ten'],
+      });
+    },
+    60_000,
+  );
+
+  it('loaded the CommonJS build through require()', async () => {
+    const compiled = await readFile(join(consumer(), 'out/cjs.cjs'), 'utf8');
+    expect(compiled).toMatch(/require\("payment-contract-kit"\)/);
+    expect(compiled).toMatch(/require\("payment-contract-kit\/legacy"\)/);
+  });
+});

@@ -1,0 +1,392 @@
+/**
+ * The mock's GraphQL engine (decision 0001): executes one GraphQL-over-HTTP request body and returns the HTTP
+ * status and body to answer with. Never throws for client mistakes; unexpected exceptions are masked as
+ * `Internal server error` (reason `internal`) and handed back in `internalError` for the server to log.
+ *
+ * Built once per mock instance: each guide's wire schema (see wire-schema.ts) is made executable with
+ * `@graphql-tools/mock` (a MockStore with seeded scalar mocks, and the kit's resolvers as the source of truth), and
+ * requests run through graphql-jit. Per distinct (query text, operationName) the document is parsed, validated
+ * against the guide's wire schema and compiled once, then kept in a bounded LRU; the hot path is a cache lookup, a
+ * few property reads for guide detection, the compiled function and its precompiled JSON serializer.
+ *
+ * @module
+ */
+import { addMocksToSchema, createMockStore, type IMockStore } from '@graphql-tools/mock';
+import {
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLSchema,
+  getOperationAST,
+  type OperationDefinitionNode,
+  parse,
+  validate,
+} from 'graphql';
+import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
+import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
+import type { Assumptions } from '../../../assumptions.ts';
+import type { Clock } from '../clock.ts';
+import { createFeeCalculator } from '../domain/fees.ts';
+import { graphqlError, type MockGraphqlError, validationError } from '../errors.ts';
+import type { SeededRandom } from '../random.ts';
+import type { Guide, MockState, StoredPayment } from '../state.ts';
+import {
+  conflictMessage,
+  decideGuide,
+  documentSignals,
+  type GuideMode,
+  type GuideSignal,
+  mismatchMessage,
+  type VariableBinding,
+  variableBindings,
+  variableSignals,
+} from './guide-detection.ts';
+import { createResolvers, GraphqlAnswerError, type ResolverContext } from './resolvers.ts';
+import { buildWireSchema, type WireRequirements, type WireSchema } from './wire-schema.ts';
+
+/** One GraphQL-over-HTTP request body, as parsed JSON (not yet checked). */
+export interface GraphqlRequest {
+  query: unknown;
+  variables?: unknown;
+  operationName?: unknown;
+}
+
+/** Who is calling: from the verified token and the socket. */
+export interface GraphqlCallContext {
+  /** Client id from the access token. */
+  clientId: string;
+  /** Requesting IP address; default of the payment's `ip_address`. */
+  ip: string;
+}
+
+/** The answer to one request. */
+export interface GraphqlResult {
+  /** HTTP status: 200 for data, `Assumptions.graphqlErrorHttpStatus` for GraphQL errors, 500 for internal ones. */
+  status: number;
+  /** JSON body: `{ data }` or `{ errors }` (spec 7.2/7.3 shapes). */
+  body: unknown;
+  /** `body` already serialized (with the compiled query's serializer when there is one); send this. */
+  json: string;
+  /** Operation name, for the request log. */
+  operationName?: string;
+  /** Guide the request was answered in, for the request log. */
+  guide?: Guide;
+  /** The unexpected exception behind a masked internal error, for the server's log; never sent to the client. */
+  internalError?: unknown;
+}
+
+/** The engine seam of decision 0001. */
+export interface GraphqlEngine {
+  /** Executes one GraphQL-over-HTTP request body; never throws for client mistakes. */
+  execute(request: GraphqlRequest, ctx: GraphqlCallContext): GraphqlResult;
+  /** Rewinds the mock store's generated values (call with the state and random reset). Keeps compiled queries. */
+  reset(): void;
+  /** Cache counters, for tests and benchmarks. */
+  cacheStats(): { size: number; hits: number; misses: number };
+}
+
+/** Dependencies of {@link createGraphqlEngine}. */
+export interface GraphqlEngineDeps {
+  assumptions: Assumptions;
+  /** Guide served: one of them, or both with per-request detection. */
+  guide: GuideMode;
+  state: MockState;
+  clock: Clock;
+  random: SeededRandom;
+  /** Called once per accepted payment, after it is stored; schedule settlement here. */
+  onPaymentAccepted(payment: StoredPayment): void;
+  /** Distinct (query, operationName) pairs kept compiled. Default 1,000. */
+  cacheSize?: number;
+}
+
+type Answer = { readonly status: number; readonly body: unknown; readonly json: string };
+
+interface OperationEntry {
+  readonly operation: OperationDefinitionNode | undefined;
+  readonly operationName: string | undefined;
+  readonly bindings: readonly VariableBinding[];
+  /** Answer for every request of this entry (unknown operation), instead of executing. */
+  readonly failure: Answer | undefined;
+  /** Per guide: the compiled query, or the validation failure answer. */
+  readonly compiled: { current?: CompiledQuery | Answer; legacy?: CompiledQuery | Answer };
+}
+
+interface DocumentEntry {
+  readonly document: DocumentNode | undefined;
+  readonly failure: Answer | undefined;
+  readonly signals: readonly GuideSignal[];
+  readonly operations: Map<string, OperationEntry>;
+}
+
+const wireSchemas: Partial<Record<Guide, WireSchema>> = {};
+
+// The wire schemas depend only on the generated SDL: build each once per process, not per mock instance.
+function wireSchemaOf(guide: Guide): WireSchema {
+  wireSchemas[guide] ??= buildWireSchema(guide === 'current' ? currentSchemaSdl : legacySchemaSdl);
+  return wireSchemas[guide];
+}
+
+function answer(status: number, body: unknown): Answer {
+  return { status, body, json: JSON.stringify(body) };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Creates the engine of one mock instance.
+ *
+ * @example
+ * const engine = createGraphqlEngine({ assumptions, guide: 'current', state, clock, random, onPaymentAccepted });
+ * const { status, json } = engine.execute({ query, variables }, { clientId: 'test-client', ip: '127.0.0.1' });
+ */
+export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
+  const { assumptions, guide: mode } = deps;
+  const reasons = assumptions.reasonCodes;
+  const errorStatus = assumptions.graphqlErrorHttpStatus;
+  const cacheSize = Math.max(1, deps.cacheSize ?? 1000);
+  const guides: Guide[] = mode === 'both' ? ['current', 'legacy'] : [mode];
+
+  const requirements = {} as Record<Guide, WireRequirements>;
+  for (const g of ['current', 'legacy'] as const) requirements[g] = wireSchemaOf(g).requirements;
+
+  const resolvers = createResolvers({
+    assumptions,
+    state: deps.state,
+    clock: deps.clock,
+    random: deps.random,
+    fees: createFeeCalculator(assumptions),
+    requirements,
+    onPaymentAccepted: deps.onPaymentAccepted,
+  });
+
+  // The MockStore backs any field the resolvers leave undefined, with values from a seeded generator of its own
+  // (never Math.random), so the store does not disturb the sequence of payment uuids.
+  const mockRandom = deps.random.fork('mock-store');
+  const mocks = {
+    String: () => `mock-${mockRandom.nextInt(1_000_000)}`,
+    Float: () => Math.round(mockRandom.next() * 100_000) / 100,
+    Int: () => mockRandom.nextInt(1000),
+    Boolean: () => mockRandom.next() < 0.5,
+    ID: () => mockRandom.uuid(),
+    JSON: () => ({}),
+  };
+  const stores: IMockStore[] = [];
+  const schemas = {} as Record<Guide, GraphQLSchema>;
+  for (const g of guides) {
+    const wire = wireSchemaOf(g).schema;
+    const store = createMockStore({ schema: wire, mocks });
+    stores.push(store);
+    schemas[g] = addMocksToSchema({
+      schema: wire,
+      store,
+      mocks,
+      resolvers: resolvers as unknown as Parameters<typeof addMocksToSchema>[0]['resolvers'],
+      preserveResolvers: true,
+    });
+  }
+
+  const cache = new Map<string, DocumentEntry>();
+  let hits = 0;
+  let misses = 0;
+
+  function documentEntry(query: string): DocumentEntry {
+    const cached = cache.get(query);
+    if (cached) {
+      hits++;
+      // Re-insert to mark as most recently used; Map keeps insertion order, so the first key is the LRU victim.
+      cache.delete(query);
+      cache.set(query, cached);
+      return cached;
+    }
+    misses++;
+    let entry: DocumentEntry;
+    try {
+      const document = parse(query);
+      entry = { document, failure: undefined, signals: documentSignals(document), operations: new Map() };
+    } catch (error) {
+      const e = error as GraphQLError;
+      entry = {
+        document: undefined,
+        failure: answer(errorStatus, {
+          errors: [{ message: e.message, locations: e.locations, extensions: { reason: reasons.graphqlParseFailed } }],
+        }),
+        signals: [],
+        operations: new Map(),
+      };
+    }
+    if (cache.size >= cacheSize) {
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) cache.delete(oldest);
+    }
+    cache.set(query, entry);
+    return entry;
+  }
+
+  function operationEntry(doc: DocumentEntry, document: DocumentNode, name: string | undefined): OperationEntry {
+    const key = name ?? '';
+    let op = doc.operations.get(key);
+    if (op) return op;
+    const operation = getOperationAST(document, name) ?? undefined;
+    const failure = operation
+      ? undefined
+      : answer(errorStatus, {
+          errors: [
+            graphqlError(
+              name === undefined
+                ? '[payment-contract-kit] The document holds several operations; send "operationName" to pick one.'
+                : `[payment-contract-kit] The document has no operation named "${name}"; send one of its operation names in "operationName".`,
+              reasons.graphqlValidationFailed,
+            ),
+          ],
+        });
+    op = {
+      operation,
+      operationName: operation?.name?.value ?? name,
+      bindings: operation ? variableBindings(operation) : [],
+      failure,
+      compiled: {},
+    };
+    doc.operations.set(key, op);
+    return op;
+  }
+
+  function compiledFor(op: OperationEntry, document: DocumentNode, guide: Guide): CompiledQuery | Answer {
+    const known = op.compiled[guide];
+    if (known) return known;
+    const schema = schemas[guide];
+    const errors = validate(schema, document);
+    let result: CompiledQuery | Answer;
+    if (errors.length > 0) {
+      result = answer(errorStatus, {
+        errors: errors.map((e) => ({
+          message: e.message,
+          locations: e.locations,
+          extensions: { reason: reasons.graphqlValidationFailed },
+        })),
+      });
+    } else {
+      const compiled = compileQuery(schema, document, op.operationName, {
+        customJSONSerializer: true,
+        disablingCapturingStackErrors: true,
+      });
+      result = isCompiledQuery(compiled)
+        ? compiled
+        : answer(errorStatus, {
+            errors: (compiled.errors ?? []).map((e) => ({
+              message: e.message,
+              extensions: { reason: reasons.graphqlValidationFailed },
+            })),
+          });
+    }
+    op.compiled[guide] = result;
+    return result;
+  }
+
+  function badRequest(message: string): GraphqlResult {
+    return answer(errorStatus, { errors: [graphqlError(message, reasons.badRequest)] });
+  }
+
+  function guideFailure(
+    decision: Exclude<ReturnType<typeof decideGuide>, { ok: true }>,
+    op: OperationEntry,
+  ): GraphqlResult {
+    const signal = decision.kind === 'mismatch' ? decision.signal : decision.a;
+    const message =
+      decision.kind === 'mismatch' ? mismatchMessage(decision.signal) : conflictMessage(decision.a, decision.b);
+    const base =
+      signal.path !== undefined && signal.rootField !== undefined
+        ? answer(errorStatus, { errors: [validationError(signal.rootField, { [signal.path]: [message] })] })
+        : answer(errorStatus, { errors: [graphqlError(message, reasons.graphqlValidationFailed)] });
+    return op.operationName === undefined ? base : { ...base, operationName: op.operationName };
+  }
+
+  function run(
+    compiled: CompiledQuery,
+    variables: Record<string, unknown> | undefined,
+    ctx: ResolverContext,
+    op: OperationEntry,
+  ): GraphqlResult {
+    const result = compiled.query(undefined, ctx, variables) as {
+      data?: unknown;
+      errors?: readonly GraphQLError[];
+    };
+    const operationName = op.operationName;
+    if (!result.errors || result.errors.length === 0) {
+      const body = { data: result.data };
+      return { status: 200, body, json: compiled.stringify(body), operationName, guide: ctx.guide };
+    }
+    // Variable coercion failures come back before execution, without a data key.
+    const executed = 'data' in result;
+    const errors: MockGraphqlError[] = [];
+    let internalError: unknown;
+    for (const e of result.errors) {
+      const original = e.originalError;
+      if (original instanceof GraphqlAnswerError) errors.push(original.entry);
+      else if (!executed)
+        errors.push({
+          message: e.message,
+          ...(e.locations ? { locations: e.locations } : {}),
+          extensions: { reason: reasons.graphqlValidationFailed },
+        });
+      else {
+        internalError ??= original ?? e;
+        errors.push(graphqlError('Internal server error', reasons.internal, e.path));
+      }
+    }
+    const body = result.data == null ? { errors } : { data: result.data, errors };
+    return {
+      status: internalError === undefined ? errorStatus : 500,
+      body,
+      json: JSON.stringify(body),
+      operationName,
+      guide: ctx.guide,
+      ...(internalError === undefined ? {} : { internalError }),
+    };
+  }
+
+  return {
+    execute(request, callCtx) {
+      try {
+        const { query, variables, operationName } = request;
+        if (typeof query !== 'string' || query.length === 0)
+          return badRequest(
+            '[payment-contract-kit] The request body needs "query": a string holding the GraphQL document.',
+          );
+        if (variables !== undefined && variables !== null && !isPlainObject(variables))
+          return badRequest(
+            '[payment-contract-kit] "variables" must be a JSON object mapping variable names to values.',
+          );
+        if (operationName !== undefined && operationName !== null && typeof operationName !== 'string')
+          return badRequest(
+            '[payment-contract-kit] "operationName" must be a string naming an operation of the document.',
+          );
+
+        const doc = documentEntry(query);
+        if (doc.failure || !doc.document) return doc.failure as Answer;
+        const op = operationEntry(doc, doc.document, operationName ?? undefined);
+        if (op.failure) return op.failure;
+
+        const vars = (variables ?? undefined) as Record<string, unknown> | undefined;
+        const decision = decideGuide(mode, doc.signals, variableSignals(op.bindings, vars));
+        if (!decision.ok) return guideFailure(decision, op);
+        const guide = decision.guide;
+
+        const compiled = compiledFor(op, doc.document, guide);
+        if (!isCompiledQuery(compiled as CompiledQuery))
+          return { ...(compiled as Answer), operationName: op.operationName, guide };
+        return run(compiled as CompiledQuery, vars, { clientId: callCtx.clientId, ip: callCtx.ip, guide }, op);
+      } catch (error) {
+        const body = { errors: [graphqlError('Internal server error', reasons.internal)] };
+        return { status: 500, body, json: JSON.stringify(body), internalError: error };
+      }
+    },
+    reset() {
+      for (const store of stores) store.reset();
+      mockRandom.reset();
+    },
+    cacheStats() {
+      return { size: cache.size, hits, misses };
+    },
+  };
+}

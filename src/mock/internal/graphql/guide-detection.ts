@@ -1,0 +1,291 @@
+/**
+ * Which guide a request speaks. The two guides differ in a few names (see `legacyGuideNames`); each difference is a
+ * signal, found either in the document (input type name, selected fee fields, names inside inline literals) or in
+ * the variables (card number field name, where description and reference_no sit).
+ *
+ * In `both` mode the request's own signals pick the guide (none: current); signals of both guides are a conflict,
+ * answered with an error that names both fields. In a single-guide mode a signal of the other guide is answered
+ * with an error that names the field, the guide it belongs to and the fix. Document signals are computed once per
+ * cached document; variable signals are a handful of property reads per request.
+ *
+ * @module
+ */
+import { type DocumentNode, Kind, type OperationDefinitionNode, type ValueNode, visit } from 'graphql';
+import { legacyGuideNames as n } from '../../../schema/derive-legacy-schema.ts';
+import type { Guide } from '../state.ts';
+
+/** How the mock serves guides: one of them, or both with per-request detection. */
+export type GuideMode = Guide | 'both';
+
+/** The kinds of difference between the guides. */
+export type SignalKind = 'cardNumber' | 'reference' | 'inputType' | 'feeTotal' | 'feeLocation';
+
+/** One place where a request uses a name of one guide. */
+export interface GuideSignal {
+  /** The guide the name belongs to. */
+  readonly guide: Guide;
+  /** Which difference it is. */
+  readonly kind: SignalKind;
+  /** The name as the request wrote it (`number`, `ProcessPaymentInput`, `total`, …). */
+  readonly name: string;
+  /** Dotted input path for variable signals (`input.credit_card.number`); undefined in the document. */
+  readonly path: string | undefined;
+  /** Root field the signal belongs to, for 7.3 errors (variable signals only). */
+  readonly rootField: string | undefined;
+}
+
+/**
+ * Collects the document signals: variable and fragment type names, fields selected on the fee list, and field
+ * names inside inline input literals.
+ */
+export function documentSignals(document: DocumentNode): GuideSignal[] {
+  const signals: GuideSignal[] = [];
+  const add = (guide: Guide, kind: SignalKind, name: string) => {
+    if (!signals.some((s) => s.name === name && s.kind === kind))
+      signals.push({ guide, kind, name, path: undefined, rootField: undefined });
+  };
+  // Selection context: the name of the enclosing field, or the fee type for fragments on it.
+  const fields: string[] = [];
+  const objectFields: string[] = [];
+  const inFeeList = () => {
+    const top = fields[fields.length - 1];
+    return top === 'paymentGatewayFeesCalc' || top === n.feeEntryType;
+  };
+  visit(document, {
+    NamedType(node) {
+      const name = node.name.value;
+      if (name === n.currentPaymentInputType || name === n.paymentReferenceType) add('current', 'inputType', name);
+      else if (name === n.legacyPaymentInputType) add('legacy', 'inputType', name);
+    },
+    FragmentDefinition: {
+      enter(node) {
+        fields.push(node.typeCondition.name.value);
+      },
+      leave() {
+        fields.pop();
+      },
+    },
+    Field: {
+      enter(node) {
+        const name = node.name.value;
+        if (inFeeList()) {
+          if (name === n.currentTotalField) add('current', 'feeTotal', name);
+          else if (name === n.legacyTotalField) add('legacy', 'feeTotal', name);
+          else if (name === n.legacyLocationField) add('legacy', 'feeLocation', name);
+        }
+        fields.push(name);
+      },
+      leave() {
+        fields.pop();
+      },
+    },
+    Argument: {
+      enter(node) {
+        objectFields.push(node.name.value);
+      },
+      leave() {
+        objectFields.pop();
+      },
+    },
+    ObjectField: {
+      enter(node) {
+        const name = node.name.value;
+        const parent = objectFields[objectFields.length - 1];
+        if (parent === 'credit_card' && name === n.legacyCardNumberField) add('legacy', 'cardNumber', name);
+        else if (parent === 'credit_card' && name === n.currentCardNumberField) add('current', 'cardNumber', name);
+        else if (parent === 'contact' && (name === 'description' || name === 'reference_no'))
+          add('legacy', 'reference', `contact.${name}`);
+        else if (name === n.paymentReferenceField) add('current', 'reference', name);
+        objectFields.push(name);
+      },
+      leave() {
+        objectFields.pop();
+      },
+    },
+  });
+  return signals;
+}
+
+/** A variable bound to a root field argument (or to a field inside an inline literal), with its dotted path. */
+export interface VariableBinding {
+  readonly variable: string;
+  /** Dotted input path of the variable's value, e.g. `input` or `credit_card`. */
+  readonly path: string;
+  /** The root field the argument belongs to. */
+  readonly rootField: string;
+}
+
+/** Finds where the operation's variables land in root field arguments, for variable signals and 7.3 paths. */
+export function variableBindings(operation: OperationDefinitionNode): VariableBinding[] {
+  const out: VariableBinding[] = [];
+  const walk = (value: ValueNode, path: string, rootField: string) => {
+    if (value.kind === Kind.VARIABLE) out.push({ variable: value.name.value, path, rootField });
+    else if (value.kind === Kind.OBJECT)
+      for (const f of value.fields) walk(f.value, `${path}.${f.name.value}`, rootField);
+  };
+  for (const sel of operation.selectionSet.selections) {
+    if (sel.kind !== Kind.FIELD) continue;
+    for (const arg of sel.arguments ?? []) walk(arg.value, arg.name.value, sel.name.value);
+  }
+  return out;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function lastSegment(path: string): string {
+  const dot = path.lastIndexOf('.');
+  return dot < 0 ? path : path.slice(dot + 1);
+}
+
+function pushSignal(
+  out: GuideSignal[] | undefined,
+  guide: Guide,
+  kind: SignalKind,
+  name: string,
+  path: string,
+  rootField: string,
+): GuideSignal[] {
+  const list = out ?? [];
+  list.push({ guide, kind, name, path, rootField });
+  return list;
+}
+
+function cardSignals(
+  v: Record<string, unknown>,
+  path: string,
+  root: string,
+  out: GuideSignal[] | undefined,
+): GuideSignal[] | undefined {
+  let o = out;
+  if (v[n.legacyCardNumberField] !== undefined)
+    o = pushSignal(o, 'legacy', 'cardNumber', n.legacyCardNumberField, `${path}.${n.legacyCardNumberField}`, root);
+  if (v[n.currentCardNumberField] !== undefined)
+    o = pushSignal(o, 'current', 'cardNumber', n.currentCardNumberField, `${path}.${n.currentCardNumberField}`, root);
+  return o;
+}
+
+function contactSignals(
+  v: Record<string, unknown>,
+  path: string,
+  root: string,
+  out: GuideSignal[] | undefined,
+): GuideSignal[] | undefined {
+  let o = out;
+  if (v.description !== undefined)
+    o = pushSignal(o, 'legacy', 'reference', 'contact.description', `${path}.description`, root);
+  if (v.reference_no !== undefined)
+    o = pushSignal(o, 'legacy', 'reference', 'contact.reference_no', `${path}.reference_no`, root);
+  return o;
+}
+
+/**
+ * Collects the variable signals of one request: inside each bound variable, the card number field name and where
+ * description and reference_no sit. Reads only the few keys that differ; allocates only when a signal is found.
+ */
+export function variableSignals(
+  bindings: readonly VariableBinding[],
+  variables: Readonly<Record<string, unknown>> | undefined,
+): GuideSignal[] | undefined {
+  if (!variables) return undefined;
+  let out: GuideSignal[] | undefined;
+  for (const b of bindings) {
+    const v = variables[b.variable];
+    if (!isObject(v)) continue;
+    const last = lastSegment(b.path);
+    if (last === 'credit_card') out = cardSignals(v, b.path, b.rootField, out);
+    else if (last === 'contact') out = contactSignals(v, b.path, b.rootField, out);
+    else if (last === n.paymentReferenceField)
+      out = pushSignal(out, 'current', 'reference', n.paymentReferenceField, b.path, b.rootField);
+    else {
+      if (isObject(v.credit_card)) out = cardSignals(v.credit_card, `${b.path}.credit_card`, b.rootField, out);
+      if (isObject(v.contact)) out = contactSignals(v.contact, `${b.path}.contact`, b.rootField, out);
+      if (v[n.paymentReferenceField] !== undefined)
+        out = pushSignal(
+          out,
+          'current',
+          'reference',
+          n.paymentReferenceField,
+          `${b.path}.${n.paymentReferenceField}`,
+          b.rootField,
+        );
+    }
+  }
+  return out;
+}
+
+/** The guide decided for a request, or the signals that make it impossible. */
+export type GuideDecision =
+  | { readonly ok: true; readonly guide: Guide }
+  | { readonly ok: false; readonly kind: 'mismatch'; readonly signal: GuideSignal; readonly mode: Guide }
+  | { readonly ok: false; readonly kind: 'conflict'; readonly a: GuideSignal; readonly b: GuideSignal };
+
+/**
+ * Decides the guide of a request from its signals. Variable signals are looked at before document ones when
+ * reporting, so the 7.3 path points into the variables the client can fix.
+ */
+export function decideGuide(
+  mode: GuideMode,
+  docSignals: readonly GuideSignal[],
+  varSignals: readonly GuideSignal[] | undefined,
+): GuideDecision {
+  if (mode !== 'both') {
+    const wrong = varSignals?.find((s) => s.guide !== mode) ?? docSignals.find((s) => s.guide !== mode);
+    return wrong ? { ok: false, kind: 'mismatch', signal: wrong, mode } : { ok: true, guide: mode };
+  }
+  let first: GuideSignal | undefined;
+  for (const list of [varSignals ?? [], docSignals])
+    for (const s of list) {
+      if (!first) first = s;
+      else if (s.guide !== first.guide) {
+        // Report the variable signal first when one is involved.
+        return { ok: false, kind: 'conflict', a: s.path ? s : first, b: s.path ? first : s };
+      }
+    }
+  return { ok: true, guide: first?.guide ?? 'current' };
+}
+
+const PREFIX = '[payment-contract-kit]';
+
+function fix(signal: GuideSignal): string {
+  switch (signal.kind) {
+    case 'cardNumber':
+      return signal.guide === 'legacy'
+        ? `"${n.legacyCardNumberField}" is the legacy guide's name for the card number; the current guide calls it "${n.currentCardNumberField}". Send ${n.currentCardNumberField}`
+        : `"${n.currentCardNumberField}" is the current guide's name for the card number; the legacy guide calls it "${n.legacyCardNumberField}". Send ${n.legacyCardNumberField}`;
+    case 'reference':
+      return signal.guide === 'legacy'
+        ? `"${signal.name}" belongs to the legacy guide, which puts description and reference_no in the contact; the current guide takes them in "${n.paymentReferenceField}". Send ${n.paymentReferenceField} { description, reference_no }`
+        : `"${signal.name}" belongs to the current guide; the legacy guide takes description and reference_no in the contact. Send contact.description and contact.reference_no`;
+    case 'inputType':
+      return signal.guide === 'legacy'
+        ? `"${signal.name}" is the legacy guide's name for the payment input type; the current guide calls it "${n.currentPaymentInputType}". Declare $input: ${n.currentPaymentInputType}!`
+        : signal.name === n.paymentReferenceType
+          ? `"${signal.name}" exists only in the current guide; the legacy guide takes description and reference_no in the contact. Send contact.description and contact.reference_no`
+          : `"${signal.name}" is the current guide's name for the payment input type; the legacy guide calls it "${n.legacyPaymentInputType}". Declare $input: ${n.legacyPaymentInputType}!`;
+    case 'feeTotal':
+      return signal.guide === 'legacy'
+        ? `"${n.legacyTotalField}" is the legacy guide's fee list field; the current guide calls it "${n.currentTotalField}". Select ${n.currentTotalField}`
+        : `"${n.currentTotalField}" is the current guide's fee list field; the legacy guide calls it "${n.legacyTotalField}". Select ${n.legacyTotalField}`;
+    case 'feeLocation':
+      return `"${n.legacyLocationField}" exists only in the legacy guide's fee list; the current guide has no such field. Leave it out`;
+  }
+}
+
+/**
+ * The message for a request in the other guide's shape: what the name is, what this guide calls it, the fix.
+ *
+ * @example
+ * // [payment-contract-kit] "number" is the legacy guide's name for the card number; the current guide calls it
+ * // "card_number". Send card_number, or start the mock with --guide legacy or --guide both.
+ */
+export function mismatchMessage(signal: GuideSignal): string {
+  return `${PREFIX} ${fix(signal)}, or start the mock with --guide ${signal.guide} or --guide both.`;
+}
+
+/** The message for a request that mixes names of both guides. */
+export function conflictMessage(a: GuideSignal, b: GuideSignal): string {
+  const where = (s: GuideSignal) => (s.path ? `"${s.name}" (at ${s.path})` : `"${s.name}"`);
+  return `${PREFIX} The request mixes the two guides: ${where(a)} is the ${a.guide} guide's name and ${where(b)} is the ${b.guide} guide's. Use the names of one guide throughout.`;
+}

@@ -1,0 +1,165 @@
+/**
+ * The mock's resolvers: thin, one per root field. Each parses (the wire schema already coerced the types),
+ * validates, calls the domain (fees, cards), writes the per-client state and returns. Output objects are built in
+ * the generated types' shapes; failures are thrown as {@link GraphqlAnswerError}, which carries its spec-shaped entry.
+ *
+ * @module
+ */
+import type * as Current from '../../../../generated/current/graphql.ts';
+import type { Assumptions } from '../../../assumptions.ts';
+import type { Clock } from '../clock.ts';
+import type { FeeCalculator, FeeListEntry } from '../domain/fees.ts';
+import { type MockGraphqlError, validationError } from '../errors.ts';
+import type { SeededRandom } from '../random.ts';
+import type { CardAccount, Guide, MockState, StoredPayment } from '../state.ts';
+import {
+  type ValidatedCard,
+  type ValidationDeps,
+  validateCardFeeCalcArgs,
+  validateCardForValidation,
+  validateFeesCalcAmount,
+  validatePaymentInput,
+} from './validation.ts';
+import type { WireRequirements } from './wire-schema.ts';
+import type {
+  WireCardFeeCalcArgs,
+  WireCardValidationArgs,
+  WireFeesCalcArgs,
+  WireProcessPaymentArgs,
+} from './wire-types.ts';
+
+/**
+ * An error a resolver throws to answer with a prepared GraphQL error entry (7.2 or 7.3 shape). Its `extensions`
+ * are the entry's, so an executor that copies `originalError.extensions` keeps them; the engine prefers `entry`.
+ */
+export class GraphqlAnswerError extends Error {
+  /** The error entry to answer with, exactly. */
+  readonly entry: MockGraphqlError;
+  /** The entry's extensions, where GraphQL executors look for them. */
+  readonly extensions: MockGraphqlError['extensions'];
+
+  constructor(entry: MockGraphqlError) {
+    super(entry.message);
+    this.name = 'GraphqlAnswerError';
+    this.entry = entry;
+    this.extensions = entry.extensions;
+  }
+}
+
+/** Per-request context the engine passes to every resolver. */
+export interface ResolverContext {
+  /** Client id from the verified access token. */
+  readonly clientId: string;
+  /** Requesting IP; the default of `ip_address`. */
+  readonly ip: string;
+  /** Guide chosen for this request. */
+  readonly guide: Guide;
+}
+
+/** What the resolvers need; built once per engine. */
+export interface ResolverDeps {
+  readonly assumptions: Assumptions;
+  readonly state: MockState;
+  readonly clock: Clock;
+  readonly random: SeededRandom;
+  readonly fees: FeeCalculator;
+  /** Requirement metadata of each guide's wire schema. */
+  readonly requirements: Readonly<Record<Guide, WireRequirements>>;
+  /** Called once per accepted payment, after it is stored. */
+  onPaymentAccepted(payment: StoredPayment): void;
+}
+
+type Resolver<Args, Result> = (parent: unknown, args: Args, ctx: ResolverContext) => Result;
+
+/** The resolver map, typed with the generated output types. */
+export interface MockResolvers {
+  Query: {
+    paymentGatewayFeesCalc: Resolver<WireFeesCalcArgs, readonly FeeListEntry[]>;
+    paymentCreditCardFeeCalc: Resolver<WireCardFeeCalcArgs, Current.CreditCardFee>;
+  };
+  Mutation: {
+    processPaymentRequest: Resolver<WireProcessPaymentArgs, Current.Payment>;
+    creditCardValidation: Resolver<WireCardValidationArgs, Current.CreditCardValidation>;
+  };
+}
+
+/** Builds the resolvers over one engine's dependencies. */
+export function createResolvers(deps: ResolverDeps): MockResolvers {
+  const { assumptions, state, clock, random, fees, requirements } = deps;
+  const validationDeps: ValidationDeps = { assumptions, state, fees, now: () => clock.now() };
+
+  function accountFor(clientId: string, card: ValidatedCard): CardAccount {
+    if (card.account) return card.account;
+    // details is set whenever account is not: checkCard returns one or the other.
+    return state.upsertCardAccount(clientId, card.details!);
+  }
+
+  return {
+    Query: {
+      paymentGatewayFeesCalc(_parent, args) {
+        const problems = validateFeesCalcAmount(args.amount, assumptions);
+        if (problems) throw new GraphqlAnswerError(validationError('paymentGatewayFeesCalc', problems));
+        return fees.list(args.amount);
+      },
+      paymentCreditCardFeeCalc(_parent, args, ctx) {
+        const r = validateCardFeeCalcArgs(args, ctx.guide, ctx.clientId, requirements[ctx.guide], validationDeps);
+        if (!r.ok) throw new GraphqlAnswerError(validationError('paymentCreditCardFeeCalc', r.problems));
+        const { amount, card } = r.value;
+        const account = accountFor(ctx.clientId, card);
+        // The card type passed validation against the fee table, so a fee exists.
+        const fee = fees.forCardType(amount, card.card_type)!;
+        return { ...fee, card_account_uid: account.card_account_uid };
+      },
+    },
+    Mutation: {
+      processPaymentRequest(_parent, args, ctx) {
+        const r = validatePaymentInput(args.input, ctx.guide, ctx.clientId, requirements[ctx.guide], validationDeps);
+        if (!r.ok) throw new GraphqlAnswerError(validationError('processPaymentRequest', r.problems));
+        const v = r.value;
+        const account = accountFor(ctx.clientId, v.card);
+        const fee = fees.forCardType(v.amount, v.card.card_type)!.fees;
+        const payment: StoredPayment = {
+          uuid: random.uuid(),
+          clientId: ctx.clientId,
+          guide: ctx.guide,
+          amount: v.amount,
+          payment_gateway_fee: fee,
+          paid_at: new Date(clock.now()).toISOString(),
+          status: assumptions.statusNames.processing,
+          outcome: v.card.outcome,
+          settledOutcome: undefined,
+          settledAt: undefined,
+          metadata: v.metadata,
+          card_account_uid: account.card_account_uid,
+          card_type: account.card_type,
+          masked_card_number: account.masked_card_number,
+          ip_address: v.ip_address ?? ctx.ip,
+          vendor_device_id: v.vendor_device_id,
+          payment_reference: v.payment_reference,
+        };
+        state.addPayment(payment);
+        deps.onPaymentAccepted(payment);
+        return {
+          amount: payment.amount,
+          payment_gateway_fee: payment.payment_gateway_fee,
+          paid_at: payment.paid_at,
+          status: { name: payment.status },
+          uuid: payment.uuid,
+        };
+      },
+      creditCardValidation(_parent, args, ctx) {
+        const r = validateCardForValidation(
+          args.input?.credit_card,
+          ctx.guide,
+          ctx.clientId,
+          requirements[ctx.guide],
+          validationDeps,
+        );
+        if (r.ok) return { valid: true, card_type: r.value.card_type, message: null };
+        const messages: string[] = [];
+        for (const list of Object.values(r.problems)) messages.push(...list);
+        return { valid: false, card_type: null, message: messages.join(' ') };
+      },
+    },
+  };
+}

@@ -1,0 +1,245 @@
+/**
+ * Per-client state of the mock: card accounts and payments, keyed by client id, bounded, resettable.
+ *
+ * Card accounts never hold the full card number or the CVV: only the masked number, card type, expiry and the
+ * test-card outcome. A `card_account_uid` is derived (HMAC-SHA256 keyed with the instance seed over client id, card
+ * number and expiry), so the same card gives the same uid for the same client, also after a reset, and a different
+ * one for another client.
+ *
+ * The mock is single-threaded, but requests interleave with clock tasks (settlement); every method works on the
+ * current maps without holding iterators across calls, and list methods return copies.
+ *
+ * @module
+ */
+import { createHmac } from 'node:crypto';
+import type { Assumptions } from '../../assumptions.ts';
+import { detectCardType, maskCardNumber } from './domain/cards.ts';
+import { type CardOutcome, cardOutcome } from './domain/test-cards.ts';
+
+/** A card the mock knows for a client, from a card fee calculation, a payment or the control API. */
+export interface CardAccount {
+  /** The uid handed out as `card_account_uid`. */
+  readonly card_account_uid: string;
+  /** Client the account belongs to; other clients cannot use the uid. */
+  readonly clientId: string;
+  /** Detected card type. */
+  readonly card_type: string;
+  /** Masked card number (first 6, last 4 at most). */
+  readonly masked_card_number: string;
+  /** Two-digit expiry month, as sent. */
+  readonly expiry_month: string;
+  /** Two-digit expiry year, as sent. */
+  readonly expiry_year: string;
+  /** What payments with this card do. */
+  readonly outcome: CardOutcome;
+}
+
+/** Card details from which a card account is made. The CVV is deliberately not part of it. */
+export interface CardAccountInput {
+  readonly card_number: string;
+  readonly expiry_month: string;
+  readonly expiry_year: string;
+}
+
+/** The final outcome a payment can be settled with. */
+export type SettlementOutcome = 'success' | 'failure';
+
+/** Which guide a request was answered in. */
+export type Guide = 'current' | 'legacy';
+
+/** A payment the mock accepted. */
+export interface StoredPayment {
+  /** Payment identifier, as answered and as sent in the webhook. */
+  readonly uuid: string;
+  /** Client that created the payment. */
+  readonly clientId: string;
+  /** Guide the creating request used. */
+  readonly guide: Guide;
+  readonly amount: number;
+  readonly payment_gateway_fee: number;
+  /** ISO 8601 timestamp from the mock clock. */
+  readonly paid_at: string;
+  /** Current status name (`Assumptions.statusNames`); `processing` until settled. */
+  status: string;
+  /** Outcome the card asks for (test cards); `processing` means only the control API settles it. */
+  readonly outcome: CardOutcome;
+  /** Final outcome once settled, else undefined. */
+  settledOutcome: SettlementOutcome | undefined;
+  /** Virtual time of settlement (ms since the epoch), once settled. */
+  settledAt: number | undefined;
+  /** Metadata object as sent, echoed in the webhook. */
+  readonly metadata: Readonly<Record<string, unknown>> | undefined;
+  readonly card_account_uid: string;
+  readonly card_type: string;
+  readonly masked_card_number: string;
+  /** Payer IP: as sent in `ip_address`, else the requesting IP. */
+  readonly ip_address: string;
+  readonly vendor_device_id: string | undefined;
+  /** The client's description and reference number (from payment_reference, or the legacy contact). */
+  readonly payment_reference: { readonly description: string; readonly reference_no: string };
+}
+
+/** Options of {@link createMockState}. */
+export interface MockStateOptions {
+  /** Assumptions (card type detection, status names). */
+  readonly assumptions: Pick<Assumptions, 'cardTypes' | 'statusNames'>;
+  /** Key for deriving card account uids; use the instance seed so uids repeat across runs. */
+  readonly seed: string;
+  /**
+   * Most payments kept per client. When a new payment would exceed it, the oldest settled payment is evicted;
+   * when none is settled, the oldest payment. Default 10,000.
+   */
+  readonly maxPaymentsPerClient?: number;
+  /** Virtual time source for `settledAt`; the mock passes its clock. Defaults to `Date.now`. */
+  readonly now?: () => number;
+  /** Most card accounts kept per client; the oldest is evicted first. Default 10,000. */
+  readonly maxCardAccountsPerClient?: number;
+}
+
+/** The mock's per-client store. */
+export interface MockState {
+  /**
+   * Returns the card account for these details, creating it on first use (stable uid per client and card).
+   * Throws when the card type is not detected: callers validate first.
+   */
+  upsertCardAccount(clientId: string, card: CardAccountInput): CardAccount;
+  /** The card account of a uid for this client, or undefined (unknown, or another client's). */
+  cardAccount(clientId: string, cardAccountUid: string): CardAccount | undefined;
+  /** Stores an accepted payment, evicting per the cap. */
+  addPayment(payment: StoredPayment): void;
+  /** One payment by uuid, for one client or (clientId undefined) any client. */
+  payment(clientId: string | undefined, uuid: string): StoredPayment | undefined;
+  /** Payments of one client or of all clients, oldest first (a copy). */
+  payments(clientId?: string): StoredPayment[];
+  /**
+   * Settles a payment: sets the final status and outcome. `outcome` defaults to the card's outcome (`failure` for
+   * the failure test card, else `success`). Returns the settled payment, or undefined when no such payment exists.
+   * Settling an already settled payment changes nothing and returns it as it is.
+   */
+  settlePayment(clientId: string | undefined, uuid: string, outcome?: SettlementOutcome): StoredPayment | undefined;
+  /** Forgets every payment and card account. */
+  reset(): void;
+}
+
+interface ClientState {
+  readonly cards: Map<string, CardAccount>;
+  readonly payments: Map<string, StoredPayment>;
+}
+
+/**
+ * Creates an empty state.
+ *
+ * @example
+ * const state = createMockState({ assumptions: defaultAssumptions, seed: 'seed' });
+ */
+export function createMockState(options: MockStateOptions): MockState {
+  const { assumptions, seed } = options;
+  const maxPayments = options.maxPaymentsPerClient ?? 10_000;
+  const maxCards = options.maxCardAccountsPerClient ?? 10_000;
+  const now = options.now ?? Date.now;
+  const clients = new Map<string, ClientState>();
+  // uuid → client id, so the control API can settle by uuid alone without scanning every client.
+  const ownerOf = new Map<string, string>();
+
+  function client(clientId: string): ClientState {
+    let c = clients.get(clientId);
+    if (!c) {
+      c = { cards: new Map(), payments: new Map() };
+      clients.set(clientId, c);
+    }
+    return c;
+  }
+
+  function evictOne(c: ClientState): void {
+    // Maps iterate in insertion order, so the first settled payment is the oldest settled one.
+    let victim: string | undefined;
+    for (const [uuid, p] of c.payments) {
+      if (p.settledOutcome !== undefined) {
+        victim = uuid;
+        break;
+      }
+    }
+    victim ??= c.payments.keys().next().value;
+    if (victim !== undefined) {
+      c.payments.delete(victim);
+      ownerOf.delete(victim);
+    }
+  }
+
+  return {
+    upsertCardAccount(clientId, card) {
+      const uid = deriveCardAccountUid(seed, clientId, card);
+      const c = client(clientId);
+      const known = c.cards.get(uid);
+      if (known) return known;
+      const cardType = detectCardType(card.card_number, assumptions.cardTypes);
+      if (cardType === undefined)
+        throw new Error('[payment-contract-kit] card type not detected; validate the card before storing it.');
+      if (c.cards.size >= maxCards) {
+        const oldest = c.cards.keys().next().value;
+        if (oldest !== undefined) c.cards.delete(oldest);
+      }
+      const account: CardAccount = {
+        card_account_uid: uid,
+        clientId,
+        card_type: cardType,
+        masked_card_number: maskCardNumber(card.card_number),
+        expiry_month: card.expiry_month,
+        expiry_year: card.expiry_year,
+        outcome: cardOutcome(card.card_number),
+      };
+      c.cards.set(uid, account);
+      return account;
+    },
+    cardAccount(clientId, cardAccountUid) {
+      return clients.get(clientId)?.cards.get(cardAccountUid);
+    },
+    addPayment(payment) {
+      const c = client(payment.clientId);
+      while (c.payments.size >= maxPayments) evictOne(c);
+      c.payments.set(payment.uuid, payment);
+      ownerOf.set(payment.uuid, payment.clientId);
+    },
+    payment(clientId, uuid) {
+      const owner = clientId ?? ownerOf.get(uuid);
+      return owner === undefined ? undefined : clients.get(owner)?.payments.get(uuid);
+    },
+    payments(clientId) {
+      if (clientId !== undefined) return [...(clients.get(clientId)?.payments.values() ?? [])];
+      const all: StoredPayment[] = [];
+      for (const c of clients.values()) for (const p of c.payments.values()) all.push(p);
+      return all;
+    },
+    settlePayment(clientId, uuid, outcome) {
+      const owner = clientId ?? ownerOf.get(uuid);
+      const p = owner === undefined ? undefined : clients.get(owner)?.payments.get(uuid);
+      if (!p || p.settledOutcome !== undefined) return p;
+      const final: SettlementOutcome = outcome ?? (p.outcome === 'failure' ? 'failure' : 'success');
+      p.settledOutcome = final;
+      p.settledAt = now();
+      p.status = final === 'success' ? assumptions.statusNames.success : assumptions.statusNames.failure;
+      return p;
+    },
+    reset() {
+      clients.clear();
+      ownerOf.clear();
+    },
+  };
+}
+
+/**
+ * Derives the `card_account_uid` of a card for a client: HMAC-SHA256 keyed with `seed` over client id, card number
+ * and expiry, formatted as a version 4 uuid (so strict client-side uuid checks accept it; it is not random).
+ */
+export function deriveCardAccountUid(seed: string, clientId: string, card: CardAccountInput): string {
+  const h = createHmac('sha256', seed)
+    .update(clientId)
+    .update('\0')
+    .update(card.card_number)
+    .update('\0')
+    .update(card.expiry_month)
+    .update(card.expiry_year)
+    .digest('hex');
+  const variant = ((Number.parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from './domain/sha256.ts';
 
 /** A deterministic random source; {@link SeededRandom.reset} rewinds it to its first value. */
 export interface SeededRandom {
@@ -36,11 +36,11 @@ const HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(
  */
 export function createSeededRandom(seed: string): SeededRandom {
   let counter = 0;
-  let block = Buffer.alloc(0);
+  let block: Buffer = Buffer.alloc(0);
   let offset = BLOCK_BYTES;
 
   function refill(): void {
-    block = createHash('sha256').update(seed).update('\0').update(String(counter++)).digest();
+    block = sha256(`${seed}\0${counter++}`);
     offset = 0;
   }
 

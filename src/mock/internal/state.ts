@@ -2,8 +2,8 @@
  * Per-client state of the mock: card accounts and payments, keyed by client id, bounded, resettable.
  *
  * Card accounts never hold the full card number or the CVV: only the masked number, card type, expiry and the
- * test-card outcome. A `card_account_uid` is derived (HMAC-SHA256 keyed with the instance seed over client id, card
- * number and expiry), so the same card gives the same uid for the same client, also after a reset, and a different
+ * test-card outcome. A `card_account_uid` is derived (SHA-256 over the instance seed, client id, card number and
+ * expiry), so the same card gives the same uid for the same client, also after a reset, and a different
  * one for another client.
  *
  * The mock is single-threaded, but requests interleave with clock tasks (settlement); every method works on the
@@ -11,9 +11,9 @@
  *
  * @module
  */
-import { createHmac } from 'node:crypto';
 import type { Assumptions } from '../../assumptions.ts';
 import { detectCardType, maskCardNumber } from './domain/cards.ts';
+import { sha256Hex } from './domain/sha256.ts';
 import { type CardOutcome, cardOutcome } from './domain/test-cards.ts';
 
 /** A card the mock knows for a client, from a card fee calculation, a payment or the control API. */
@@ -124,6 +124,8 @@ export interface MockState {
 interface ClientState {
   readonly cards: Map<string, CardAccount>;
   readonly payments: Map<string, StoredPayment>;
+  /** Uuids of settled payments still kept, in settlement order: the eviction queue, O(1) per eviction. */
+  readonly settled: Set<string>;
 }
 
 /**
@@ -144,26 +146,19 @@ export function createMockState(options: MockStateOptions): MockState {
   function client(clientId: string): ClientState {
     let c = clients.get(clientId);
     if (!c) {
-      c = { cards: new Map(), payments: new Map() };
+      c = { cards: new Map(), payments: new Map(), settled: new Set() };
       clients.set(clientId, c);
     }
     return c;
   }
 
   function evictOne(c: ClientState): void {
-    // Maps iterate in insertion order, so the first settled payment is the oldest settled one.
-    let victim: string | undefined;
-    for (const [uuid, p] of c.payments) {
-      if (p.settledOutcome !== undefined) {
-        victim = uuid;
-        break;
-      }
-    }
-    victim ??= c.payments.keys().next().value;
-    if (victim !== undefined) {
-      c.payments.delete(victim);
-      ownerOf.delete(victim);
-    }
+    // Oldest settled first (settlement order); when none is settled, the oldest payment (Map insertion order).
+    const victim: string | undefined = c.settled.values().next().value ?? c.payments.keys().next().value;
+    if (victim === undefined) return;
+    c.payments.delete(victim);
+    c.settled.delete(victim);
+    ownerOf.delete(victim);
   }
 
   return {
@@ -217,6 +212,7 @@ export function createMockState(options: MockStateOptions): MockState {
       const final: SettlementOutcome = outcome ?? (p.outcome === 'failure' ? 'failure' : 'success');
       p.settledOutcome = final;
       p.settledAt = now();
+      clients.get(p.clientId)?.settled.add(uuid);
       p.status = final === 'success' ? assumptions.statusNames.success : assumptions.statusNames.failure;
       return p;
     },
@@ -228,18 +224,13 @@ export function createMockState(options: MockStateOptions): MockState {
 }
 
 /**
- * Derives the `card_account_uid` of a card for a client: HMAC-SHA256 keyed with `seed` over client id, card number
- * and expiry, formatted as a version 4 uuid (so strict client-side uuid checks accept it; it is not random).
+ * Derives the `card_account_uid` of a card for a client: SHA-256 over the instance seed, client id, card number and
+ * expiry, formatted as a version 4 uuid (so strict client-side uuid checks accept it; it is not random). The seed
+ * acts as a key, so uids of one mock instance cannot be precomputed elsewhere; a one-shot hash instead of an HMAC
+ * because this runs on every payment and the uid only has to be stable and unguessable in a test tool.
  */
 export function deriveCardAccountUid(seed: string, clientId: string, card: CardAccountInput): string {
-  const h = createHmac('sha256', seed)
-    .update(clientId)
-    .update('\0')
-    .update(card.card_number)
-    .update('\0')
-    .update(card.expiry_month)
-    .update(card.expiry_year)
-    .digest('hex');
+  const h = sha256Hex(`${seed}\0${clientId}\0${card.card_number}\0${card.expiry_month}${card.expiry_year}`);
   const variant = ((Number.parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

@@ -20,7 +20,7 @@ import {
   type OperationDefinitionNode,
   parse,
   validate,
-} from 'graphql';
+} from 'graphql/index.js';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
 import type { Assumptions } from '../../../assumptions.ts';

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type DocumentNode, Kind, type OperationDefinitionNode, type ValueNode, visit } from 'graphql';
+import { type DocumentNode, Kind, type OperationDefinitionNode, type ValueNode, visit } from 'graphql/index.js';
 import { legacyGuideNames as n } from '../../../schema/derive-legacy-schema.ts';
 import type { Guide } from '../state.ts';
 

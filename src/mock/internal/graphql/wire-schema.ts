@@ -16,7 +16,7 @@ import {
   getNamedType,
   isInputObjectType,
   isNonNullType,
-} from 'graphql';
+} from 'graphql/index.js';
 
 /** One input position the service requires, checked by the validator instead of the type system. */
 export interface Requirement {

@@ -19,10 +19,17 @@ export type WireCreditCardInput = Wire<Current.CreditCardInput> & Wire<Pick<Lega
 /** Contact input of either guide on the wire (the legacy contact also holds description and reference_no). */
 export type WireContactInput = Wire<Legacy.ContactInput>;
 
-/** Payment input of either guide on the wire. */
-export type WirePaymentInput = Omit<Wire<Current.ProcessPaymentRequestInput>, 'credit_card' | 'contact'> & {
+/**
+ * Payment input of either guide on the wire. `metadata` is the JSON scalar, which accepts any JSON value on the
+ * wire (the validator insists on an object), hence unknown.
+ */
+export type WirePaymentInput = Omit<
+  Wire<Current.ProcessPaymentRequestInput>,
+  'credit_card' | 'contact' | 'metadata'
+> & {
   credit_card?: WireCreditCardInput | null;
   contact?: WireContactInput | null;
+  metadata?: unknown;
 };
 
 /** Arguments of `processPaymentRequest` on the wire. */

@@ -1,0 +1,391 @@
+import { describe, expect, it } from 'vitest';
+import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
+import { defaultAssumptions } from '../../../../src/assumptions.ts';
+import { createFeeCalculator } from '../../../../src/mock/internal/domain/fees.ts';
+import { testCards } from '../../../../src/mock/internal/domain/test-cards.ts';
+import {
+  validationMessages as m,
+  type Problems,
+  validateCardFeeCalcArgs,
+  validateCardForValidation,
+  validateFeesCalcAmount,
+  validatePaymentInput,
+} from '../../../../src/mock/internal/graphql/validation.ts';
+import { buildWireSchema } from '../../../../src/mock/internal/graphql/wire-schema.ts';
+import type { WirePaymentInput } from '../../../../src/mock/internal/graphql/wire-types.ts';
+import { createMockState } from '../../../../src/mock/internal/state.ts';
+
+const current = buildWireSchema(currentSchemaSdl).requirements;
+const legacy = buildWireSchema(legacySchemaSdl).requirements;
+// 15 June 2030 UTC.
+const NOW = Date.UTC(2030, 5, 15);
+const state = createMockState({ assumptions: defaultAssumptions, seed: 'seed' });
+const deps = { assumptions: defaultAssumptions, state, fees: createFeeCalculator(defaultAssumptions), now: () => NOW };
+
+const card = {
+  full_name: 'Ada Lovelace',
+  card_number: testCards.visaSuccess.number,
+  expiry_month: '12',
+  expiry_year: '31',
+  cvv: '123',
+};
+const contact = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
+const valid: WirePaymentInput = {
+  amount: 100,
+  fees: 1.8,
+  credit_card: card,
+  contact,
+  payment_reference: { description: 'Order 1', reference_no: 'R-1' },
+};
+
+function problemsOf(input: WirePaymentInput | null): Problems | undefined {
+  const r = validatePaymentInput(input, 'current', 'c1', current, deps);
+  return r.ok ? undefined : r.problems;
+}
+
+const long = 'x'.repeat(defaultAssumptions.bounds.maxTextLength + 1);
+
+describe('validatePaymentInput (current guide)', () => {
+  it('accepts a valid payment and hands back what the domain needs', () => {
+    const r = validatePaymentInput(
+      { ...valid, metadata: { order: 1 }, ip_address: '10.0.0.1' },
+      'current',
+      'c1',
+      current,
+      deps,
+    );
+    expect(r).toEqual({
+      ok: true,
+      value: {
+        amount: 100,
+        fees: 1.8,
+        card: {
+          card_type: 'visa',
+          outcome: 'success',
+          account: undefined,
+          details: { card_number: card.card_number, expiry_month: '12', expiry_year: '31' },
+        },
+        payment_reference: { description: 'Order 1', reference_no: 'R-1' },
+        metadata: { order: 1 },
+        vendor_device_id: undefined,
+        ip_address: '10.0.0.1',
+      },
+    });
+  });
+
+  it.each<[string, { given: WirePaymentInput | null; want: Problems }]>([
+    ['missing input', { given: null, want: { input: [m.required('input')] } }],
+    [
+      'missing contact (spec 7.3)',
+      { given: { ...valid, contact: undefined }, want: { 'input.contact': [m.required('input.contact')] } },
+    ],
+    ['null contact', { given: { ...valid, contact: null }, want: { 'input.contact': [m.required('input.contact')] } }],
+    [
+      'empty-string description',
+      {
+        given: { ...valid, payment_reference: { description: '  ', reference_no: 'R' } },
+        want: { 'input.payment_reference.description': [m.required('input.payment_reference.description')] },
+      },
+    ],
+    ['missing amount', { given: { ...valid, amount: null }, want: { 'input.amount': [m.required('input.amount')] } }],
+    [
+      'missing contact email',
+      {
+        given: { ...valid, contact: { ...contact, email: undefined } },
+        want: { 'input.contact.email': [m.required('input.contact.email')] },
+      },
+    ],
+    [
+      'year in the past (spec 7.3)',
+      {
+        given: { ...valid, credit_card: { ...card, expiry_year: '29' } },
+        want: { 'input.credit_card.expiry_year': [m.yearPast('input.credit_card.expiry_year')] },
+      },
+    ],
+    [
+      'month past this year',
+      {
+        given: { ...valid, credit_card: { ...card, expiry_month: '05', expiry_year: '30' } },
+        want: { 'input.credit_card.expiry_month': [m.monthPast('input.credit_card.expiry_month')] },
+      },
+    ],
+    [
+      'one-digit month',
+      {
+        given: { ...valid, credit_card: { ...card, expiry_month: '1' } },
+        want: { 'input.credit_card.expiry_month': [m.twoDigits('input.credit_card.expiry_month')] },
+      },
+    ],
+    [
+      'four-digit year',
+      {
+        given: { ...valid, credit_card: { ...card, expiry_year: '2031' } },
+        want: { 'input.credit_card.expiry_year': [m.twoDigits('input.credit_card.expiry_year')] },
+      },
+    ],
+    [
+      'month 13',
+      {
+        given: { ...valid, credit_card: { ...card, expiry_month: '13' } },
+        want: { 'input.credit_card.expiry_month': [m.monthRange('input.credit_card.expiry_month')] },
+      },
+    ],
+    [
+      'card number with spaces',
+      {
+        given: { ...valid, credit_card: { ...card, card_number: '4111 1111 1111 1111' } },
+        want: { 'input.credit_card.card_number': [m.digitsOnly('input.credit_card.card_number')] },
+      },
+    ],
+    [
+      'card number too short',
+      {
+        given: { ...valid, credit_card: { ...card, card_number: '42424242424' } },
+        want: { 'input.credit_card.card_number': [m.digitCount('input.credit_card.card_number', 12, 19)] },
+      },
+    ],
+    [
+      'Luhn failure: invalid card, rejected before processing',
+      {
+        given: { ...valid, credit_card: { ...card, card_number: '4111111111111112' } },
+        want: { 'input.credit_card.card_number': [m.invalidCard('input.credit_card.card_number')] },
+      },
+    ],
+    [
+      'the test card rejected as invalid',
+      {
+        given: { ...valid, credit_card: { ...card, card_number: testCards.visaRejectedAsInvalid.number } },
+        want: { 'input.credit_card.card_number': [m.rejectedCard('input.credit_card.card_number')] },
+      },
+    ],
+    [
+      'unsupported card type',
+      {
+        given: { ...valid, credit_card: { ...card, card_number: '6011111111111117' } },
+        want: {
+          'input.credit_card.card_number': [
+            m.unsupportedCard('input.credit_card.card_number', ['visa', 'mastercard', 'amex', 'diners']),
+          ],
+        },
+      },
+    ],
+    [
+      'unknown card_account_uid',
+      {
+        given: { ...valid, credit_card: { card_account_uid: '00000000-0000-4000-8000-000000000000' } },
+        want: { 'input.credit_card.card_account_uid': [m.unknownCardAccount('input.credit_card.card_account_uid')] },
+      },
+    ],
+    [
+      'cvv with letters',
+      {
+        given: { ...valid, credit_card: { ...card, cvv: '12a' } },
+        want: { 'input.credit_card.cvv': [m.digitsOnly('input.credit_card.cvv')] },
+      },
+    ],
+    [
+      'cvv too long',
+      {
+        given: { ...valid, credit_card: { ...card, cvv: '12345' } },
+        want: { 'input.credit_card.cvv': [m.digitCount('input.credit_card.cvv', 3, 4)] },
+      },
+    ],
+    ['amount zero', { given: { ...valid, amount: 0 }, want: { 'input.amount': [m.amountPositive('input.amount')] } }],
+    [
+      'negative amount',
+      { given: { ...valid, amount: -5 }, want: { 'input.amount': [m.amountPositive('input.amount')] } },
+    ],
+    [
+      'amount above the bound',
+      {
+        given: { ...valid, amount: defaultAssumptions.bounds.maxAmount + 1 },
+        want: { 'input.amount': [m.amountMax('input.amount', defaultAssumptions.bounds.maxAmount)] },
+      },
+    ],
+    [
+      'fees that do not match the calculated fee',
+      { given: { ...valid, fees: 1.5 }, want: { 'input.fees': [m.feeMismatch('input.fees', 1.8)] } },
+    ],
+    [
+      'fees of another card type (amex fee on a visa)',
+      { given: { ...valid, fees: 3.2 }, want: { 'input.fees': [m.feeMismatch('input.fees', 1.8)] } },
+    ],
+    [
+      'email without @',
+      {
+        given: { ...valid, contact: { ...contact, email: 'ada.example.com' } },
+        want: { 'input.contact.email': [m.email('input.contact.email')] },
+      },
+    ],
+    [
+      'text too long',
+      {
+        given: { ...valid, contact: { ...contact, city: long } },
+        want: { 'input.contact.city': [m.tooLong('input.contact.city', 255)] },
+      },
+    ],
+    [
+      'reference too long',
+      {
+        given: { ...valid, payment_reference: { description: long, reference_no: 'R' } },
+        want: { 'input.payment_reference.description': [m.tooLong('input.payment_reference.description', 255)] },
+      },
+    ],
+    [
+      'metadata not an object',
+      {
+        given: { ...valid, metadata: [1, 2] },
+        want: { 'input.metadata': [m.notAnObject('input.metadata')] },
+      },
+    ],
+    [
+      'ip_address not an IP',
+      { given: { ...valid, ip_address: 'localhost' }, want: { 'input.ip_address': [m.ip('input.ip_address')] } },
+    ],
+  ])('%s', (_name, { given, want }) => {
+    expect(problemsOf(given)).toEqual(want);
+  });
+
+  it('accepts fees within the tolerance', () => {
+    expect(problemsOf({ ...valid, fees: 1.805 })).toBeUndefined();
+  });
+
+  it('collects every problem of one request, not only the first', () => {
+    expect(
+      problemsOf({
+        amount: 0,
+        fees: 1,
+        credit_card: { full_name: 'A', card_number: '4111111111111112', expiry_month: '1', expiry_year: '20' },
+        contact: { first_name: 'A', email: 'nope' },
+      }),
+    ).toEqual({
+      'input.payment_reference': [m.required('input.payment_reference')],
+      'input.credit_card.cvv': [m.required('input.credit_card.cvv')],
+      'input.contact.last_name': [m.required('input.contact.last_name')],
+      'input.amount': [m.amountPositive('input.amount')],
+      'input.credit_card.card_number': [m.invalidCard('input.credit_card.card_number')],
+      'input.credit_card.expiry_month': [m.twoDigits('input.credit_card.expiry_month')],
+      'input.contact.email': [m.email('input.contact.email')],
+    });
+  });
+
+  it('lets card_account_uid stand in for the raw card fields', () => {
+    const { card_account_uid } = state.upsertCardAccount('c1', card);
+    expect(problemsOf({ ...valid, credit_card: { card_account_uid } })).toBeUndefined();
+    // Another client's uid is unknown here.
+    const r = validatePaymentInput({ ...valid, credit_card: { card_account_uid } }, 'current', 'c2', current, deps);
+    expect(r.ok).toBe(false);
+  });
+
+  it('rejects a card account whose card has expired meanwhile', () => {
+    const { card_account_uid } = state.upsertCardAccount('c1', { ...card, expiry_year: '30', expiry_month: '06' });
+    const later = { ...deps, now: () => Date.UTC(2030, 6, 1) };
+    const r = validatePaymentInput({ ...valid, credit_card: { card_account_uid } }, 'current', 'c1', current, later);
+    expect(r).toEqual({
+      ok: false,
+      problems: { 'input.credit_card.card_account_uid': [m.cardAccountExpired('input.credit_card.card_account_uid')] },
+    });
+  });
+
+  it('never puts the card number or CVV in a message', () => {
+    const secretCvv = '9876';
+    const bad = { ...card, card_number: '4111111111111112', cvv: secretCvv, expiry_year: '10' };
+    const text = JSON.stringify(problemsOf({ ...valid, credit_card: bad }));
+    expect(text).not.toContain('4111111111111112');
+    expect(text).not.toContain(secretCvv);
+  });
+});
+
+describe('validatePaymentInput (legacy guide)', () => {
+  const legacyInput: WirePaymentInput = {
+    amount: 100,
+    fees: 1.8,
+    credit_card: {
+      full_name: card.full_name,
+      number: card.card_number,
+      expiry_month: '12',
+      expiry_year: '31',
+      cvv: '123',
+    },
+    contact: { ...contact, description: 'Order 1', reference_no: 'R-1' },
+  };
+
+  it('reads the card number from number and the reference from the contact', () => {
+    const r = validatePaymentInput(legacyInput, 'legacy', 'c1', legacy, deps);
+    expect(r.ok && r.value.payment_reference).toEqual({ description: 'Order 1', reference_no: 'R-1' });
+  });
+
+  it('requires contact.description and reports the card number on input.credit_card.number', () => {
+    const r = validatePaymentInput(
+      {
+        ...legacyInput,
+        contact: contact,
+        credit_card: { ...legacyInput.credit_card, number: '4111111111111112' },
+      },
+      'legacy',
+      'c1',
+      legacy,
+      deps,
+    );
+    expect(r).toEqual({
+      ok: false,
+      problems: {
+        'input.contact.description': [m.required('input.contact.description')],
+        'input.contact.reference_no': [m.required('input.contact.reference_no')],
+        'input.credit_card.number': [m.invalidCard('input.credit_card.number')],
+      },
+    });
+  });
+});
+
+describe('validateCardFeeCalcArgs', () => {
+  it('uses argument paths without the input prefix', () => {
+    const r = validateCardFeeCalcArgs(
+      { amount: 0, credit_card: { ...card, expiry_year: '29', card_number: undefined } },
+      'current',
+      'c1',
+      current,
+      deps,
+    );
+    expect(r).toEqual({
+      ok: false,
+      problems: {
+        contact: [m.required('contact')],
+        'credit_card.card_number': [m.required('credit_card.card_number')],
+        amount: [m.amountPositive('amount')],
+        'credit_card.expiry_year': [m.yearPast('credit_card.expiry_year')],
+      },
+    });
+  });
+
+  it('prices the card rejected at payment (pricing processes nothing)', () => {
+    const r = validateCardFeeCalcArgs(
+      { amount: 10, credit_card: { ...card, card_number: testCards.visaRejectedAsInvalid.number }, contact },
+      'current',
+      'c1',
+      current,
+      deps,
+    );
+    expect(r.ok && r.value.card.outcome).toBe('rejected');
+  });
+});
+
+describe('validateFeesCalcAmount', () => {
+  it.each([
+    ['positive', { given: 10, want: undefined }],
+    ['zero', { given: 0, want: { amount: [m.amountPositive('amount')] } }],
+    ['too large', { given: 2_000_000, want: { amount: [m.amountMax('amount', 1_000_000)] } }],
+  ] as const)('%s', (_name, { given, want }) => {
+    expect(validateFeesCalcAmount(given, defaultAssumptions)).toEqual(want);
+  });
+});
+
+describe('validateCardForValidation', () => {
+  it('applies the payment rules under input.credit_card', () => {
+    expect(validateCardForValidation({ ...card, cvv: undefined }, 'current', 'c1', current, deps)).toEqual({
+      ok: false,
+      problems: { 'input.credit_card.cvv': [m.required('input.credit_card.cvv')] },
+    });
+    expect(validateCardForValidation(card, 'current', 'c1', current, deps).ok).toBe(true);
+  });
+});

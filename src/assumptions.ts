@@ -93,6 +93,11 @@ export interface Assumptions {
   readonly webhook: {
     readonly signingKeyHeader: string;
     readonly clientIdHeader: string;
+    /**
+     * Header carrying the delivery id: one id per event and URL, the same on every retry and redelivery, so a
+     * receiver can recognise a duplicate.
+     */
+    readonly deliveryIdHeader: string;
     /** Event type name used in delivery logs and in the opt-in Standard Webhooks headers. */
     readonly eventType: string;
     readonly retry: WebhookRetryPolicy;
@@ -149,6 +154,7 @@ export const defaultAssumptions: Assumptions = {
   webhook: {
     signingKeyHeader: 'x-webhook-signing-key',
     clientIdHeader: 'x-client-id',
+    deliveryIdHeader: 'x-webhook-delivery-id',
     eventType: 'payment.status_updated',
     retry: {
       maxAttempts: 8,

@@ -338,7 +338,8 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     return {
       status: internalError === undefined ? errorStatus : 500,
       body,
-      json: JSON.stringify(body),
+      // The compiled serializer writes error entries with additionalProperties, so extensions survive (tested).
+      json: compiled.stringify(body),
       operationName,
       guide: ctx.guide,
       ...(internalError === undefined ? {} : { internalError }),

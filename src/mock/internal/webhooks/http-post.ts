@@ -1,0 +1,107 @@
+/**
+ * One webhook POST over node:http(s): no dependency, an AbortSignal to cut it short, and errors reduced to a short
+ * code (`ECONNREFUSED`, `timeout`, ...) for the delivery log.
+ *
+ * @module
+ */
+import http from 'node:http';
+import https from 'node:https';
+
+/** What came back from one POST. */
+export interface PostResult {
+  readonly status: number;
+  /** Raw `Retry-After` header, when present. */
+  readonly retryAfter: string | undefined;
+  /** Raw `Date` header, when present: the receiver's clock, to read an HTTP-date `Retry-After` against. */
+  readonly date: string | undefined;
+  /** First bytes of the answer body, for the delivery log. */
+  readonly bodySnippet: string;
+}
+
+/** Sockets shared by one dispatcher; destroyed on close so nothing keeps the process alive. */
+export interface PostAgents {
+  readonly http: http.Agent;
+  readonly https: https.Agent;
+  destroy(): void;
+}
+
+/** Keep-alive agents bounded in sockets, so a burst of settlements does not open thousands of connections. */
+export function createPostAgents(maxSockets = 64): PostAgents {
+  const h = new http.Agent({ keepAlive: true, maxSockets });
+  const s = new https.Agent({ keepAlive: true, maxSockets });
+  return {
+    http: h,
+    https: s,
+    destroy() {
+      h.destroy();
+      s.destroy();
+    },
+  };
+}
+
+const SNIPPET_BYTES = 256;
+
+/** A failed POST: `code` is short and stable (`ECONNREFUSED`, `ECONNRESET`, `aborted`, ...). */
+export class PostError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'PostError';
+    this.code = code;
+  }
+}
+
+/** POSTs `body` to `url`; resolves with any HTTP answer, rejects with a {@link PostError} when none came. */
+export function post(
+  url: URL,
+  headers: Readonly<Record<string, string>>,
+  body: string,
+  agents: PostAgents,
+  signal: AbortSignal,
+): Promise<PostResult> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new PostError(String(signal.reason ?? 'aborted'), 'aborted before sending'));
+      return;
+    }
+    const isHttps = url.protocol === 'https:';
+    const request = (isHttps ? https : http).request(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      agent: isHttps ? agents.https : agents.http,
+    });
+    const onAbort = () => request.destroy(new PostError(String(signal.reason ?? 'aborted'), 'attempt aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    const done = () => signal.removeEventListener('abort', onAbort);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      done();
+      reject(error instanceof PostError ? error : new PostError(error.code ?? 'ERROR', error.message));
+    });
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      response.on('data', (chunk: Buffer) => {
+        // Read the whole answer so the socket can be reused, but keep only the start for the log.
+        if (kept < SNIPPET_BYTES) {
+          chunks.push(chunk);
+          kept += chunk.length;
+        }
+      });
+      response.on('error', (error: NodeJS.ErrnoException) => {
+        done();
+        reject(error instanceof PostError ? error : new PostError(error.code ?? 'ERROR', error.message));
+      });
+      response.on('end', () => {
+        done();
+        const retryAfter = response.headers['retry-after'];
+        resolve({
+          status: response.statusCode ?? 0,
+          retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+          date: response.headers.date,
+          bodySnippet: Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8'),
+        });
+      });
+    });
+    request.end(body);
+  });
+}

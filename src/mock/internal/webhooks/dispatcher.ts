@@ -1,9 +1,23 @@
 /**
  * The mock's webhook delivery engine: at-least-once delivery of payment status webhooks to every registered URL.
  *
- * Every event becomes one delivery per URL, with a delivery id that never changes (retries and redeliveries reuse
- * it) so receivers can recognise duplicates. Every delivery stays in the log with its attempts, whatever happens to
- * it: nothing is dropped silently.
+ * - Every event becomes one delivery per URL, with a delivery id that never changes (retries and redeliveries reuse
+ *   it) so receivers can recognise duplicates.
+ * - A connection error, an attempt that outlives `attemptTimeoutMs`, or any non-2xx answer is retried with
+ *   exponential backoff and jitter until `maxAttempts`; then the delivery is `failed`, kept, and can be redelivered.
+ * - Every wait (retry delays and attempt timeouts) is a task on the mock's virtual clock: advancing the clock fires
+ *   what came due at once, so a test walks hours of schedule in milliseconds.
+ * - 429 or 503 with `Retry-After` (seconds or an HTTP date): the next attempt waits that long (at most `maxDelayMs`)
+ *   instead of the backoff delay; it still counts as an attempt.
+ * - 410 Gone: the receiver says the URL is retired. The delivery becomes `gone` with no further retries, and the URL
+ *   is switched off: deliveries waiting for it, and later events for it, are recorded as `gone` without being sent.
+ *   `redeliver(id)` of a gone delivery switches the URL back on (an operator's explicit decision) and sends it.
+ * - Events of one payment reach one URL in order: a later event is `queued` until the earlier one is delivered,
+ *   failed for good or gone. Different payments, and different URLs, do not wait for each other.
+ * - Every delivery stays in the log with its attempts, whatever happens to it: nothing is dropped silently.
+ *
+ * The mock server resets the dispatcher together with the clock: `clock.reset()` alone would cancel the
+ * dispatcher's tasks behind its back.
  *
  * @module
  */
@@ -11,8 +25,9 @@ import { randomUUID } from 'node:crypto';
 import { defaultAssumptions, type WebhookRetryPolicy } from '../../../assumptions.ts';
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import { standardWebhookHeaders } from '../../../webhook/standard-webhooks.ts';
-import type { Clock } from '../clock.ts';
-import { createPostAgents, PostError, post } from './http-post.ts';
+import type { Clock, ScheduledTask } from '../clock.ts';
+import { retryAfterMs, retryDelayMs } from './backoff.ts';
+import { createPostAgents, PostError, type PostResult, post } from './http-post.ts';
 
 /**
  * Where a delivery stands.
@@ -41,6 +56,17 @@ export interface DeliveryAttempt {
   readonly responseBody?: string;
 }
 
+/** Why a delivery ended without a 2xx. */
+export type DeliveryFailureReason =
+  /** Every attempt of the retry policy failed. */
+  | 'retries-exhausted'
+  /** The receiver answered 410 Gone to this delivery. */
+  | 'receiver-gone'
+  /** Not sent: the URL answered 410 Gone to an earlier delivery. */
+  | 'url-gone'
+  /** The dispatcher was closed before the delivery finished. */
+  | 'closed';
+
 /** One event on its way to one URL, as shown by `deliveries()` and the control API. */
 export interface DeliveryRecord {
   /** Delivery id, sent in the delivery id header (and as `webhook-id`); the same on every attempt. */
@@ -63,6 +89,8 @@ export interface DeliveryRecord {
   readonly deliveredAt?: number;
   /** How many times `redeliver` restarted this delivery. */
   readonly redeliveries: number;
+  /** Why the delivery is `failed` or `gone`. */
+  readonly reason?: DeliveryFailureReason;
 }
 
 /** An event handed to the dispatcher at settlement. */
@@ -127,19 +155,27 @@ interface Delivery {
   paymentUuid: string;
   url: string;
   target: URL;
+  /** Ordering key: payment and URL. */
+  key: string;
   eventType: string;
   payload: PaymentStatusWebhookPayload;
   body: string;
   state: DeliveryState;
   enqueuedAt: number;
   attempts: DeliveryAttempt[];
+  /** Index in `attempts` where the current round (first send or latest redelivery) began; the budget counts from it. */
+  roundStart: number;
   nextAttemptAt: number | undefined;
   deliveredAt: number | undefined;
   redeliveries: number;
+  reason: DeliveryFailureReason | undefined;
   inFlight: AbortController | undefined;
+  /** Retry or attempt-timeout task on the clock, cancelled when the delivery moves on. */
+  task: ScheduledTask | undefined;
 }
 
 const DEFAULT_WAIT_MS = 5_000;
+const TERMINAL: ReadonlySet<DeliveryState> = new Set(['delivered', 'failed', 'gone']);
 
 function snapshot(d: Delivery): DeliveryRecord {
   const record: {
@@ -159,6 +195,7 @@ function snapshot(d: Delivery): DeliveryRecord {
   };
   if (d.nextAttemptAt !== undefined) record.nextAttemptAt = d.nextAttemptAt;
   if (d.deliveredAt !== undefined) record.deliveredAt = d.deliveredAt;
+  if (d.reason !== undefined) record.reason = d.reason;
   return record;
 }
 
@@ -176,6 +213,11 @@ function snapshot(d: Delivery): DeliveryRecord {
  */
 export function createWebhookDispatcher(opts: WebhookDispatcherOptions): WebhookDispatcher {
   const clock = opts.clock;
+  const policy = opts.retry;
+  if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1)
+    throw new RangeError(
+      `[payment-contract-kit] webhook retry.maxAttempts must be a whole number of at least 1 (the first attempt counts), got ${policy.maxAttempts}.`,
+    );
   const eventType = opts.eventType ?? defaultAssumptions.webhook.eventType;
   const deliveryIdHeader = opts.headers.deliveryId ?? defaultAssumptions.webhook.deliveryIdHeader;
   const newId = opts.idFactory ?? (() => `whd_${randomUUID().replaceAll('-', '')}`);
@@ -193,6 +235,10 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   let agents = createPostAgents();
   let records: Delivery[] = [];
   const byId = new Map<string, Delivery>();
+  /** Per payment and URL, the deliveries not yet finished, oldest first; only the head is ever sent. */
+  const lanes = new Map<string, Delivery[]>();
+  /** URLs that answered 410 Gone. */
+  const goneUrls = new Set<string>();
   let waiters: { predicate: (d: DeliveryRecord) => boolean; resolve: (d: DeliveryRecord) => void }[] = [];
   let closed = false;
 
@@ -229,11 +275,63 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
     return headers;
   }
 
+  /** Puts a delivery in its lane; sends it when nothing of the same payment is ahead of it for that URL. */
+  function admit(d: Delivery): void {
+    if (goneUrls.has(d.url)) {
+      finish(d, 'gone', 'url-gone');
+      return;
+    }
+    d.state = 'queued';
+    let lane = lanes.get(d.key);
+    if (!lane) {
+      lane = [];
+      lanes.set(d.key, lane);
+    }
+    lane.push(d);
+    if (lane.length === 1) startHead(lane);
+    else changed(d);
+  }
+
+  /** Ends a delivery and lets the next event of the same payment go to that URL. */
+  function finish(d: Delivery, state: 'delivered' | 'failed' | 'gone', reason?: DeliveryFailureReason): void {
+    d.task?.cancel();
+    d.task = undefined;
+    d.nextAttemptAt = undefined;
+    d.state = state;
+    d.reason = reason;
+    if (state === 'delivered') d.deliveredAt = clock.now();
+    changed(d);
+    const lane = lanes.get(d.key);
+    if (!lane) return;
+    const at = lane.indexOf(d);
+    if (at < 0) return;
+    lane.splice(at, 1);
+    if (lane.length === 0) lanes.delete(d.key);
+    else if (at === 0) startHead(lane);
+  }
+
+  /** Sends the first delivery of a lane, unless its URL is retired (then it ends as gone and the next one goes). */
+  function startHead(lane: readonly Delivery[]): void {
+    const head = lane[0];
+    if (head?.state !== 'queued' || closed) return;
+    if (goneUrls.has(head.url)) finish(head, 'gone', 'url-gone');
+    else attempt(head);
+  }
+
+  /** After a 410: nothing more goes to that URL; what waits for it is recorded as gone, not dropped. */
+  function retireUrl(url: string): void {
+    goneUrls.add(url);
+    for (const d of records)
+      if (d.url === url && (d.state === 'queued' || d.state === 'retry-scheduled')) finish(d, 'gone', 'url-gone');
+  }
+
   function attempt(d: Delivery): void {
     const controller = new AbortController();
     d.inFlight = controller;
     d.state = 'sending';
     d.nextAttemptAt = undefined;
+    // The attempt timeout runs on the virtual clock too, so a test can time out a hanging receiver by advancing it.
+    d.task = clock.schedule(policy.attemptTimeoutMs, () => controller.abort('timeout'));
     const at = clock.now();
     const started = performance.now();
     const number = d.attempts.length + 1;
@@ -241,37 +339,67 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
     post(d.target, headersFor(d), d.body, agents, controller.signal).then(
       (result) => {
         if (d.inFlight !== controller) return; // reset or closed meanwhile
-        d.inFlight = undefined;
-        const ms = Math.round(performance.now() - started);
-        d.attempts.push({ number, at, status: result.status, ms, responseBody: result.bodySnippet });
-        if (result.status >= 200 && result.status < 300) {
-          d.state = 'delivered';
-          d.deliveredAt = clock.now();
-        } else {
-          d.state = 'failed';
-        }
-        changed(d);
+        settle(
+          d,
+          { number, at, status: result.status, ms: elapsed(started), responseBody: result.bodySnippet },
+          result,
+        );
       },
       (error: unknown) => {
         if (d.inFlight !== controller) return;
-        d.inFlight = undefined;
-        const ms = Math.round(performance.now() - started);
-        d.attempts.push({ number, at, error: error instanceof PostError ? error.code : String(error), ms });
-        d.state = 'failed';
-        changed(d);
+        const code = error instanceof PostError ? error.code : String(error);
+        settle(d, { number, at, error: code, ms: elapsed(started) }, undefined);
       },
     );
+  }
+
+  function settle(d: Delivery, logged: DeliveryAttempt, result: PostResult | undefined): void {
+    d.inFlight = undefined;
+    d.task?.cancel();
+    d.task = undefined;
+    d.attempts.push(logged);
+    const status = result?.status;
+    if (status !== undefined && status >= 200 && status < 300) {
+      finish(d, 'delivered');
+      return;
+    }
+    if (status === 410) {
+      // Retire the URL first, so the next event in line is not sent to it when this one finishes.
+      goneUrls.add(d.url);
+      finish(d, 'gone', 'receiver-gone');
+      retireUrl(d.url);
+      return;
+    }
+    if (d.attempts.length - d.roundStart >= policy.maxAttempts) {
+      finish(d, 'failed', 'retries-exhausted');
+      return;
+    }
+    const asked =
+      status === 429 || status === 503 ? retryAfterMs(result?.retryAfter, result?.date, Date.now) : undefined;
+    const delay =
+      asked === undefined
+        ? retryDelayMs(policy, d.attempts.length - d.roundStart, opts.random)
+        : Math.min(asked, policy.maxDelayMs);
+    d.state = 'retry-scheduled';
+    d.task = clock.schedule(delay, () => {
+      d.task = undefined;
+      attempt(d);
+    });
+    d.nextAttemptAt = d.task.dueAt;
+    changed(d);
   }
 
   return {
     enqueue(event) {
       targets.forEach((target, i) => {
+        const url = opts.urls[i]!;
         const d: Delivery = {
           id: newId(),
           clientId: event.clientId,
           paymentUuid: event.paymentUuid,
-          url: opts.urls[i]!,
+          url,
           target,
+          key: `${event.paymentUuid}\u0000${url}`,
           eventType,
           payload: event.payload,
           // Serialised once: every attempt sends (and signs) the same bytes.
@@ -279,21 +407,19 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
           state: 'queued',
           enqueuedAt: clock.now(),
           attempts: [],
+          roundStart: 0,
           nextAttemptAt: undefined,
           deliveredAt: undefined,
           redeliveries: 0,
+          reason: undefined,
           inFlight: undefined,
+          task: undefined,
         };
         records.push(d);
         byId.set(d.id, d);
-        if (closed) {
-          // Kept and visible rather than dropped: a redeliver after restart is impossible, but the log says why.
-          d.attempts.push({ number: 1, at: clock.now(), error: 'closed', ms: 0 });
-          d.state = 'failed';
-          changed(d);
-          return;
-        }
-        attempt(d);
+        // Kept and visible rather than dropped: the log says why it was never sent.
+        if (closed) finish(d, 'failed', 'closed');
+        else admit(d);
       });
     },
     deliveries() {
@@ -329,23 +455,30 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       const d = byId.get(id);
       if (!d)
         throw new Error(`[payment-contract-kit] no webhook delivery with id "${id}"; list them with deliveries().`);
-      if (d.state !== 'failed' && d.state !== 'gone' && d.state !== 'delivered')
+      if (!TERMINAL.has(d.state))
         throw new Error(
           `[payment-contract-kit] webhook delivery "${id}" is ${d.state}; only a failed, gone or delivered delivery can be redelivered.`,
         );
       if (closed) throw new Error('[payment-contract-kit] the webhook dispatcher is closed; start a new mock server.');
       d.redeliveries += 1;
+      d.roundStart = d.attempts.length;
       d.deliveredAt = undefined;
-      attempt(d);
+      d.reason = undefined;
+      goneUrls.delete(d.url);
+      // Behind anything of the same payment already waiting for this URL.
+      admit(d);
     },
     reset() {
       for (const d of records) {
+        d.task?.cancel();
         const inFlight = d.inFlight;
         d.inFlight = undefined;
         inFlight?.abort('reset');
       }
       records = [];
       byId.clear();
+      lanes.clear();
+      goneUrls.clear();
       agents.destroy();
       agents = createPostAgents();
     },
@@ -353,15 +486,20 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       if (closed) return;
       closed = true;
       for (const d of records) {
-        if (d.state === 'delivered' || d.state === 'failed' || d.state === 'gone') continue;
+        if (TERMINAL.has(d.state)) continue;
         const inFlight = d.inFlight;
         d.inFlight = undefined;
-        inFlight?.abort('closed');
-        d.attempts.push({ number: d.attempts.length + 1, at: clock.now(), error: 'closed', ms: 0 });
-        d.state = 'failed';
-        changed(d);
+        if (inFlight) {
+          inFlight.abort('closed');
+          d.attempts.push({ number: d.attempts.length + 1, at: clock.now(), error: 'closed', ms: 0 });
+        }
+        finish(d, 'failed', 'closed');
       }
       agents.destroy();
     },
   };
+}
+
+function elapsed(started: number): number {
+  return Math.round(performance.now() - started);
 }

@@ -1,0 +1,81 @@
+/**
+ * Matchers for the payment status webhook (spec 6) as a Pact asynchronous message: the payload as contents and
+ * the two headers as message metadata.
+ *
+ * @module
+ */
+import type { Metadata } from '@pact-foundation/pact';
+import { MatchersV3 } from '@pact-foundation/pact';
+import { defaultAssumptions } from '../assumptions.ts';
+import type { PaymentStatusWebhookPayload } from '../types/rest.ts';
+import { exampleValues } from './example-values.ts';
+import { isoTimestamp, money, text } from './internal/primitives.ts';
+import type { AnyMatcher, Template } from './template.ts';
+
+/** Example values and overrides of a webhook payload. */
+export interface WebhookPayloadExample {
+  /**
+   * Final status name. Defaults to a string matcher with the kit's success name as example: the spec gives the
+   * final status as a string and does not publish the names (ASSUMPTIONS.md `statusNames`).
+   */
+  status?: string | AnyMatcher;
+  amount?: number;
+  payment_gateway_fee?: number;
+  paid_at?: string;
+  uuid?: string;
+  /**
+   * The metadata object sent with processPaymentRequest. Taken as given (literals stay literals): the service
+   * echoes it unchanged (spec 2.6, 6), so the values are the consumer's own.
+   */
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * The webhook payload (spec 6): the payment's fields with `status` as a string, plus the echoed metadata. Money
+ * fields are numbers, `paid_at` an ISO 8601 timestamp, `uuid` the payment's uuid (same choices as `payment()`).
+ *
+ * @example
+ * pact.addAsynchronousInteraction()
+ *   .given(providerStates.paymentFinalised, { clientId: 'test-client', outcome: 'success', amount: 100, metadata: { order_id: 'order-1001' } })
+ *   .expectsToReceive('a payment status update for a successful payment', (m) =>
+ *     m.withJSONContent(paymentStatusWebhookPayload({ metadata: { order_id: 'order-1001' } })).withMetadata(webhookMetadata()))
+ */
+export function paymentStatusWebhookPayload(
+  example: WebhookPayloadExample = {},
+): Template<PaymentStatusWebhookPayload> {
+  const body: Record<string, unknown> = {
+    amount: money(example.amount ?? 100),
+    payment_gateway_fee: money(example.payment_gateway_fee ?? 1.8),
+    paid_at: isoTimestamp(example.paid_at ?? exampleValues.paidAt),
+    status: example.status ?? text(exampleValues.statusSuccess),
+    uuid: MatchersV3.uuid(example.uuid ?? exampleValues.paymentUuid),
+  };
+  if (example.metadata !== undefined) body.metadata = example.metadata;
+  return body as Template<PaymentStatusWebhookPayload>;
+}
+
+/** Header names and example values of the webhook's two headers. */
+export interface WebhookMetadataOptions {
+  /** Name of the signing key header; defaults to the kit's assumption `webhook.signingKeyHeader`. */
+  signingKeyHeader?: string;
+  /** Name of the client id header; defaults to the kit's assumption `webhook.clientIdHeader`. */
+  clientIdHeader?: string;
+  signingKey?: string;
+  clientId?: string;
+}
+
+/**
+ * The webhook's headers as message metadata (spec 6: one carries the signing key, one the client id). The names
+ * are the kit's assumptions (the spec does not publish them) and literal keys; the values are any string, since
+ * both are per-client secrets and ids issued out of band.
+ *
+ * @example
+ * m.withJSONContent(paymentStatusWebhookPayload()).withMetadata(webhookMetadata({ clientId: 'test-client' }))
+ */
+export function webhookMetadata(options: WebhookMetadataOptions = {}): Metadata {
+  const names = defaultAssumptions.webhook;
+  return {
+    [options.signingKeyHeader ?? names.signingKeyHeader]: text(options.signingKey ?? exampleValues.signingKey),
+    [options.clientIdHeader ?? names.clientIdHeader]: text(options.clientId ?? exampleValues.clientId),
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Cold start: milliseconds from spawning a server to its first successful answer. For the mock that is a
+ * generate-token followed by a fee list query (the first useful GraphQL answer); for reference (a) and Prism the
+ * first token pair; for yoga and Apollo the first fee list answer. Runs alternate between servers.
+ *
+ * @module
+ */
+import { startServer } from './processes.ts';
+import { type ServerId, serverCommand } from './servers.ts';
+import { AMOUNT, generateToken, graphql, queries } from './workloads.ts';
+
+const RETRY_FOR_MS = 30_000;
+
+async function firstSuccess(server: ServerId, url: string): Promise<void> {
+  const until = performance.now() + RETRY_FOR_MS;
+  for (;;) {
+    try {
+      if (server === 'mock') {
+        const { token } = await generateToken(url);
+        await graphql(url, token, queries.fees, { amount: AMOUNT });
+      } else if (server === 'rest-token' || server === 'prism') {
+        await generateToken(url);
+      } else {
+        await graphql(url, 'reference-token', queries.fees, { amount: AMOUNT });
+      }
+      return;
+    } catch (error) {
+      // A server may print its address a moment before it answers; retry connection failures only.
+      if (performance.now() > until || !(error instanceof TypeError)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
+}
+
+/** One cold start of one server, in milliseconds. */
+export async function coldStartOnce(server: ServerId, cpus: string | undefined): Promise<number> {
+  const proc = await startServer(await serverCommand(server), { cpus });
+  try {
+    await firstSuccess(server, proc.url);
+    return performance.now() - proc.spawnedAt;
+  } finally {
+    await proc.stop();
+  }
+}
+
+/** Cold starts of several servers, `runs[server]` times each, alternating servers run by run. */
+export async function measureColdStarts(
+  runs: Readonly<Partial<Record<ServerId, number>>>,
+  cpus: string | undefined,
+  log: (line: string) => void,
+): Promise<Partial<Record<ServerId, number[]>>> {
+  const out: Partial<Record<ServerId, number[]>> = {};
+  const most = Math.max(0, ...Object.values(runs));
+  for (let i = 0; i < most; i++) {
+    for (const [server, count] of Object.entries(runs) as [ServerId, number][]) {
+      if (i >= count) continue;
+      const ms = await coldStartOnce(server, cpus);
+      const list = out[server] ?? [];
+      list.push(ms);
+      out[server] = list;
+      log(`cold start ${server} #${i + 1}: ${ms.toFixed(0)} ms`);
+    }
+  }
+  return out;
+}

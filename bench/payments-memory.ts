@@ -1,0 +1,103 @@
+/**
+ * "Memory after 100,000 processed payments": one fresh mock process, driven with valid processPaymentRequest calls
+ * in equal chunks; after each chunk its RSS, peak RSS and the payments its control API says it keeps. Every answer
+ * is checked, so only accepted payments count. Shows whether the per-client state stays bounded.
+ *
+ * @module
+ */
+import { runLoad } from './load.ts';
+import { startServer } from './processes.ts';
+import type { MemoryCheckpoint, MemoryResult } from './report.ts';
+import { serverCommand } from './servers.ts';
+import { GRAPHQL_PATH, isGraphqlSuccess, openSession, paymentVariables, queries } from './workloads.ts';
+
+/** Payments the mock keeps, from its control API (`GET /__pck/payments`), or null when it does not say. */
+export async function storedPayments(url: string): Promise<number | null> {
+  try {
+    const res = await fetch(`${url}/__pck/payments`);
+    if (!res.ok) return null;
+    const body = (await res.json()) as unknown;
+    if (Array.isArray(body)) return body.length;
+    if (body && typeof body === 'object') {
+      const { payments, count } = body as { payments?: unknown; count?: unknown };
+      if (typeof count === 'number') return count;
+      if (Array.isArray(payments)) return payments.length;
+    }
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+/** Options of {@link measurePaymentMemory}. */
+export interface PaymentMemoryOptions {
+  /** Payments to process in all. */
+  readonly total: number;
+  /** Equal chunks, one checkpoint after each. */
+  readonly chunks: number;
+  readonly connections: number;
+  readonly cpus: string | undefined;
+  /** Stop early (and say so) once this many seconds have passed. */
+  readonly timeLimitSeconds: number;
+  readonly log: (line: string) => void;
+}
+
+/** Runs the measurement on a fresh mock process. */
+export async function measurePaymentMemory(options: PaymentMemoryOptions): Promise<MemoryResult> {
+  const proc = await startServer(await serverCommand('mock'), { cpus: options.cpus });
+  const started = performance.now();
+  try {
+    const checkpoints: MemoryCheckpoint[] = [];
+    const point = async (payments: number): Promise<MemoryCheckpoint> => ({
+      payments,
+      rssKb: proc.rssKb(),
+      peakRssKb: proc.peakRssKb(),
+      storedPayments: await storedPayments(proc.url),
+    });
+    checkpoints.push(await point(0));
+    let processed = 0;
+    let failures = 0;
+    let problem: string | undefined;
+    const chunk = Math.ceil(options.total / options.chunks);
+    while (processed < options.total) {
+      if ((performance.now() - started) / 1000 > options.timeLimitSeconds) {
+        problem = `stopped after ${options.timeLimitSeconds} s`;
+        break;
+      }
+      // A fresh token per chunk: a long run must not outlive the 10 minute token.
+      const session = await openSession('mock', proc.url);
+      let failed = 0;
+      const sample = await runLoad({
+        url: proc.url,
+        connections: options.connections,
+        amount: Math.min(chunk, options.total - processed),
+        requests: [
+          {
+            method: 'POST',
+            path: GRAPHQL_PATH,
+            headers: { 'content-type': 'application/json', accept: 'application/json', 'x-jwt-token': session.token },
+            body: JSON.stringify({ query: queries.payment, variables: paymentVariables(session.cardFee) }),
+            onResponse(status, body) {
+              if (!isGraphqlSuccess(status, body)) failed++;
+            },
+          },
+        ],
+        failures: () => failed,
+      });
+      const bad = sample.failures + sample.errors;
+      failures += bad;
+      processed += Math.max(0, sample.requests - bad);
+      checkpoints.push(await point(processed));
+      options.log(
+        `memory: ${processed} payments, RSS ${((checkpoints.at(-1)?.rssKb ?? 0) / 1024).toFixed(0)} MB, ${sample.rps.toFixed(0)} req/s`,
+      );
+      if (bad > sample.requests / 2) {
+        problem = 'most payments failed';
+        break;
+      }
+    }
+    return { target: options.total, checkpoints, failures, ...(problem ? { problem } : {}) };
+  } finally {
+    await proc.stop();
+  }
+}

@@ -1,0 +1,257 @@
+/**
+ * Child processes of the benchmark: every server runs in its own process, pinned to the server core when `taskset`
+ * is available, so its memory is its own and the load generator (this process) never shares its core.
+ *
+ * Every child is registered and killed when this process exits, however it exits.
+ *
+ * @module
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
+
+/** Which cores the servers and the load generator use; `undefined` when pinning is not possible. */
+export interface CorePlan {
+  /** `taskset -c` list for server processes. */
+  readonly server: string;
+  /** `taskset -c` list for this process (the load generator). */
+  readonly load: string;
+}
+
+let tasksetPath: string | null | undefined;
+
+/** The path of `taskset` (util-linux), or null when it is not installed. */
+export function taskset(): string | null {
+  if (tasksetPath === undefined) {
+    try {
+      tasksetPath = execFileSync('which', ['taskset'], { encoding: 'utf8' }).trim() || null;
+    } catch {
+      tasksetPath = null;
+    }
+  }
+  return tasksetPath;
+}
+
+/**
+ * Splits the cores between servers and the load generator: the last core for the load generator, the others for
+ * servers. Needs `taskset` and at least two cores.
+ */
+export function planCores(): CorePlan | undefined {
+  const cores = availableParallelism();
+  if (cores < 2 || !taskset()) return undefined;
+  return { server: cores === 2 ? '0' : `0-${cores - 2}`, load: String(cores - 1) };
+}
+
+/** Pins every thread of this process to `cpus` (a `taskset -c` list). Returns false when that failed. */
+export function pinSelf(cpus: string): boolean {
+  const bin = taskset();
+  if (!bin) return false;
+  try {
+    execFileSync(bin, ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** How to start one server. */
+export interface ServerCommand {
+  /** Executable (a path or a name on PATH). */
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Extra environment variables. */
+  readonly env?: Readonly<Record<string, string>>;
+  /**
+   * How the server tells its address: `stdout` waits for the first `http://127.0.0.1:<port>` on stdout or stderr;
+   * a number is a port chosen beforehand, polled until it accepts connections.
+   */
+  readonly address: 'stdout' | number;
+}
+
+/** A running server child. */
+export interface ServerProcess {
+  /** Base URL without a trailing slash, such as `http://127.0.0.1:40123`. */
+  readonly url: string;
+  readonly pid: number;
+  /** `performance.now()` just before the spawn, for cold start timing. */
+  readonly spawnedAt: number;
+  /** Milliseconds from spawn until the address was known. */
+  readonly readyMs: number;
+  /** Peak resident set size so far in KiB (`VmHWM`), or null when /proc is not readable. */
+  peakRssKb(): number | null;
+  /** Current resident set size in KiB (`VmRSS`), or null. */
+  rssKb(): number | null;
+  /** CPU time (user + system) the process used so far, in seconds, or null when /proc is not readable. */
+  cpuSeconds(): number | null;
+  /** Last lines the child wrote, for error messages. */
+  output(): string;
+  /** Stops the child (SIGTERM, then SIGKILL after a grace period) and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+const children = new Set<ChildProcess>();
+let exitHooked = false;
+
+function hookExit(): void {
+  if (exitHooked) return;
+  exitHooked = true;
+  process.on('exit', () => {
+    for (const child of children) child.kill('SIGKILL');
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      for (const child of children) child.kill('SIGKILL');
+      process.exit(130);
+    });
+  }
+}
+
+/** Reads one `kB` field (such as `VmHWM`) of /proc/<pid>/status, or null. */
+export function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+let clockTicks: number | undefined;
+
+/** CPU time (user + system) of a process from /proc/<pid>/stat, in seconds, or null. */
+export function procCpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at state; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (clockTicks === undefined) {
+      try {
+        clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+      } catch {
+        clockTicks = 100;
+      }
+    }
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+  } catch {
+    return null;
+  }
+}
+
+/** A free TCP port on 127.0.0.1, for servers that cannot report the port they bound (small race, accepted). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const ADDRESS = /http:\/\/127\.0\.0\.1:(\d+)/;
+
+/**
+ * Spawns a server child (pinned to `cpus` when given) and resolves once its address is known. Rejects, after
+ * killing the child, when it exits first or `timeoutMs` passes.
+ */
+export function startServer(
+  spec: ServerCommand,
+  options: { cpus?: string | undefined; timeoutMs?: number } = {},
+): Promise<ServerProcess> {
+  hookExit();
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const bin = taskset();
+  const [command, args] =
+    options.cpus && bin ? [bin, ['-c', options.cpus, spec.command, ...spec.args]] : [spec.command, [...spec.args]];
+  const started = performance.now();
+  // taskset execs the command, so the child's pid is the server's own pid (its /proc/<pid>/status is the server's).
+  const child = spawn(command, args, {
+    env: { ...process.env, ...spec.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let tail = '';
+  let exited = false;
+  const exitedPromise = new Promise<void>((resolve) => {
+    child.once('exit', () => {
+      exited = true;
+      children.delete(child);
+      resolve();
+    });
+  });
+
+  const handle = (url: string): ServerProcess => {
+    const readyMs = performance.now() - started;
+    const pid = child.pid!;
+    return {
+      url,
+      pid,
+      spawnedAt: started,
+      readyMs,
+      peakRssKb: () => procStatusKb(pid, 'VmHWM'),
+      rssKb: () => procStatusKb(pid, 'VmRSS'),
+      cpuSeconds: () => procCpuSeconds(pid),
+      output: () => tail,
+      async stop() {
+        if (exited) return;
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
+        await exitedPromise;
+        clearTimeout(timer);
+      },
+    };
+  };
+
+  return new Promise<ServerProcess>((resolve, reject) => {
+    let settled = false;
+    const finish = (error: Error | undefined, url?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) {
+        child.kill('SIGKILL');
+        reject(error);
+      } else resolve(handle(url!));
+    };
+    const timer = setTimeout(
+      () => finish(new Error(`${spec.command} ${spec.args.join(' ')}: no address within ${timeoutMs} ms.\n${tail}`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      // Keep reading forever (a full pipe would block a chatty server), remember only the tail.
+      tail = (tail + chunk.toString('utf8')).slice(-4_000);
+      if (spec.address === 'stdout') {
+        const match = ADDRESS.exec(tail);
+        if (match) finish(undefined, `http://127.0.0.1:${match[1]}`);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('error', (error) => finish(error));
+    child.once('exit', (code, signal) =>
+      finish(new Error(`${spec.command} exited (${signal ?? code}) before it was ready.\n${tail}`)),
+    );
+    if (typeof spec.address === 'number') {
+      const port = spec.address;
+      void waitForPort(port, () => settled || exited).then((ok) => {
+        if (ok) finish(undefined, `http://127.0.0.1:${port}`);
+      });
+    }
+  });
+}
+
+async function waitForPort(port: number, stop: () => boolean): Promise<boolean> {
+  while (!stop()) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/`, { method: 'HEAD' });
+      return true;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+  return false;
+}

@@ -1,0 +1,234 @@
+/**
+ * `npm run bench`: the mock against its references, in one run, as ratios.
+ *
+ * For each workload it starts the mock and the workload's references as separate child processes pinned to the
+ * server core(s), pins itself (the autocannon load generator) to the remaining core, checks one answer of each,
+ * warms each up, then runs rounds that alternate between the servers (so drift hits all alike), reading every
+ * server's peak RSS after each round. Then cold starts, then the mock's memory while it processes payments.
+ * Prints the tables with the targets of issue 6, writes bench/results/latest-<date>.json (raw, ignored by git) and,
+ * for a full run of every workload, bench/results/summary.json and summary.md (committed).
+ *
+ * Flags: --quick (about a minute), --only <workload,...>, --rounds N, --seconds S, --connections N,
+ * --payments N, --no-cold-start, --no-memory, --strict (exit 1 when a target fails).
+ *
+ * @module
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { measureColdStarts } from './cold-start.ts';
+import { runLoad } from './load.ts';
+import { coreCount, cpuModel } from './machine.ts';
+import { measurePaymentMemory } from './payments-memory.ts';
+import { pinSelf, planCores, type ServerProcess, startServer } from './processes.ts';
+import {
+  type ColdStart,
+  type MemoryResult,
+  type RoundResult,
+  renderMarkdown,
+  renderText,
+  type ServerRun,
+  summarize,
+  type WorkloadRun,
+} from './report.ts';
+import { buildReferences, mockAvailable, root, type ServerId, serverCommand, serverLabels } from './servers.ts';
+import { openSession, type Workload, workloads } from './workloads.ts';
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
+    connections: { type: 'string' },
+    payments: { type: 'string' },
+    'no-cold-start': { type: 'boolean', default: false },
+    'no-memory': { type: 'boolean', default: false },
+    strict: { type: 'boolean', default: false },
+  },
+});
+
+const quick = flags.quick;
+const settings = {
+  rounds: Number(flags.rounds ?? (quick ? 1 : 3)),
+  seconds: Number(flags.seconds ?? (quick ? 1 : 4)),
+  warmupSeconds: quick ? 0.5 : 2,
+  connections: Number(flags.connections ?? 8),
+  coldRuns: quick
+    ? { mock: 2, 'rest-token': 2, prism: 1, yoga: 1, apollo: 1 }
+    : { mock: 7, 'rest-token': 7, prism: 3, yoga: 3, apollo: 3 },
+  payments: Number(flags.payments ?? (quick ? 20_000 : 100_000)),
+  paymentChunks: quick ? 4 : 10,
+  /** Soft budget for the throughput rounds; later rounds are skipped (each server keeps at least one). */
+  roundsBudgetSeconds: quick ? 40 : 300,
+};
+
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+const selected = flags.only ? workloads.filter((w) => flags.only!.split(',').includes(w.id)) : [...workloads];
+if (selected.length === 0) throw new Error(`[payment-contract-kit] bench: --only matched no workload.`);
+
+const machineCores = coreCount();
+const cores = planCores();
+const pinned = cores ? pinSelf(cores.load) : false;
+const serverCpus = pinned ? cores?.server : undefined;
+const pinning = pinned
+  ? `servers on core ${cores!.server}, load generator on core ${cores!.load} (taskset)`
+  : 'no core pinning (needs taskset and 2 cores)';
+log(pinning);
+
+await buildReferences();
+const withMock = mockAvailable();
+if (!withMock) log('dist/cli.js is missing (no src/cli yet?): running the references only.');
+
+const benchStarted = performance.now();
+const elapsed = () => (performance.now() - benchStarted) / 1000;
+
+function roundFrom(sample: Awaited<ReturnType<typeof runLoad>>, cpuSeconds: number | null): RoundResult {
+  const { rps, p50, p99, requests, non2xx, errors, failures, seconds } = sample;
+  const serverCpu = cpuSeconds === null || seconds <= 0 ? null : cpuSeconds / seconds;
+  return { rps, p50, p99, requests, non2xx, errors, failures, serverCpu };
+}
+
+async function runWorkload(workload: Workload): Promise<WorkloadRun> {
+  const servers = workload.servers.filter((s) => s !== 'mock' || withMock);
+  const procs = new Map<ServerId, ServerProcess>();
+  const rounds = new Map<ServerId, RoundResult[]>(servers.map((s) => [s, []]));
+  const problems = new Map<ServerId, string>();
+  const peak = new Map<ServerId, number | null>();
+  try {
+    for (const server of servers) {
+      try {
+        procs.set(server, await startServer(await serverCommand(server), { cpus: serverCpus }));
+      } catch (error) {
+        problems.set(server, `did not start: ${(error as Error).message.split('\n')[0]}`);
+      }
+    }
+    const live = () => servers.filter((s) => procs.has(s) && !problems.has(s));
+    const once = async (server: ServerId, seconds: number) => {
+      const proc = procs.get(server)!;
+      const session = await openSession(server, proc.url);
+      const { requests, failures } = workload.load(server, session);
+      return runLoad({
+        url: proc.url,
+        requests,
+        connections: settings.connections,
+        seconds,
+        ...(failures ? { failures } : {}),
+      });
+    };
+    const check = async (server: ServerId, when: string) => {
+      const proc = procs.get(server)!;
+      try {
+        await workload.check(server, proc.url, await openSession(server, proc.url));
+      } catch (error) {
+        problems.set(server, `answer check ${when} failed: ${(error as Error).message.slice(0, 200)}`);
+        log(`${workload.id} ${server}: ${problems.get(server)}`);
+      }
+    };
+    for (const server of live()) await check(server, 'before the rounds');
+    for (const server of live()) await once(server, settings.warmupSeconds);
+    for (let round = 0; round < settings.rounds; round++) {
+      if (round > 0 && elapsed() > settings.roundsBudgetSeconds) {
+        log(`${workload.id}: time budget reached, ${round} round(s) kept`);
+        break;
+      }
+      // Rotate the order every round, so no server always runs first or last.
+      const order = live().map((_, i, all) => all[(i + round) % all.length]!);
+      for (const server of order) {
+        const proc = procs.get(server)!;
+        const cpuBefore = proc.cpuSeconds();
+        const sample = await once(server, settings.seconds);
+        const cpuAfter = proc.cpuSeconds();
+        const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
+        rounds.get(server)!.push(roundFrom(sample, cpu));
+        peak.set(server, procs.get(server)!.peakRssKb());
+        log(
+          `${workload.id} ${server} round ${round + 1}: ${sample.rps.toFixed(0)} req/s, p99 ${sample.p99} ms, ` +
+            `server CPU ${cpu === null ? '?' : ((cpu / sample.seconds) * 100).toFixed(0)}%` +
+            (sample.non2xx + sample.errors + sample.failures > 0
+              ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors, ${sample.failures} failed checks`
+              : ''),
+        );
+      }
+    }
+    for (const server of live()) await check(server, 'after the rounds');
+  } finally {
+    await Promise.all([...procs.values()].map((p) => p.stop()));
+  }
+  const runs: ServerRun[] = servers.map((server) => {
+    const note = workload.notes?.[server];
+    const problem = problems.get(server);
+    return {
+      server,
+      label: serverLabels[server],
+      ...(note ? { note } : {}),
+      rounds: rounds.get(server)!,
+      peakRssKb: peak.get(server) ?? null,
+      ...(problem ? { problem } : {}),
+    };
+  });
+  return { id: workload.id, title: workload.title, runs };
+}
+
+const workloadRuns: WorkloadRun[] = [];
+for (const workload of selected) {
+  log(`workload ${workload.id}: ${workload.title}`);
+  workloadRuns.push(await runWorkload(workload));
+}
+
+const coldStart: Record<string, { label: string; runsMs: number[] }> = {};
+if (!flags['no-cold-start']) {
+  const runs = Object.fromEntries(
+    Object.entries(settings.coldRuns).filter(([server]) => server !== 'mock' || withMock),
+  ) as Partial<Record<ServerId, number>>;
+  const measured = await measureColdStarts(runs, serverCpus, log);
+  for (const [server, runsMs] of Object.entries(measured) as [ServerId, number[]][]) {
+    coldStart[server] = { label: serverLabels[server], runsMs };
+  }
+}
+
+let memory: MemoryResult | undefined;
+if (withMock && !flags['no-memory']) {
+  memory = await measurePaymentMemory({
+    total: settings.payments,
+    chunks: settings.paymentChunks,
+    connections: settings.connections,
+    cpus: serverCpus,
+    timeLimitSeconds: quick ? 30 : 150,
+    log,
+  });
+}
+
+const now = new Date();
+const summary = summarize(
+  {
+    date: now.toISOString(),
+    cpu: cpuModel(),
+    cores: machineCores,
+    node: process.version,
+    pinning,
+    settings: `${settings.rounds} × ${settings.seconds} s rounds after ${settings.warmupSeconds} s warm-up, ${settings.connections} connections${quick ? ', --quick' : ''}`,
+  },
+  workloadRuns,
+  coldStart as ColdStart,
+  memory,
+);
+
+const resultsDir = join(root, 'bench', 'results');
+mkdirSync(resultsDir, { recursive: true });
+const stamp = now.toISOString().replaceAll(':', '-').replace(/\..*$/, '');
+const rawPath = join(resultsDir, `latest-${stamp}.json`);
+writeFileSync(rawPath, `${JSON.stringify({ settings, summary }, null, 2)}\n`);
+const complete = !quick && !flags.only && withMock && !flags['no-cold-start'] && !flags['no-memory'];
+if (complete) {
+  writeFileSync(join(resultsDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  writeFileSync(join(resultsDir, 'summary.md'), renderMarkdown(summary));
+}
+
+process.stdout.write(`\n${renderText(summary)}\n`);
+log(
+  `raw results: ${rawPath}${complete ? '; summary: bench/results/summary.{json,md}' : ' (partial or quick run: summary files left as they were)'}`,
+);
+log(`took ${elapsed().toFixed(0)} s`);
+if (flags.strict && summary.targets.some((t) => t.pass !== true)) process.exitCode = 1;

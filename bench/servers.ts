@@ -1,0 +1,93 @@
+/**
+ * The servers of the benchmark: the mock under test and the references, each with the command that starts it as a
+ * child process. Reference scripts are TypeScript, compiled once per run with esbuild into `.tmp/bench/` (so their
+ * start-up and memory carry no TypeScript loader, as the mock's built CLI carries none).
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { freePort, type ServerCommand } from './processes.ts';
+
+/** Root of the repository. */
+export const root = resolve(import.meta.dirname, '..');
+
+/** Every server the benchmark can start. */
+export type ServerId = 'mock' | 'rest-token' | 'graphql-execute' | 'prism' | 'yoga' | 'apollo';
+
+/** How each server is named in tables. */
+export const serverLabels: Readonly<Record<ServerId, string>> = {
+  mock: 'mock (payment-contract-kit)',
+  'rest-token': '(a) node:http, fixed token pair',
+  'graphql-execute': '(b) node:http + graphql-js execute',
+  prism: '(c) Prism 5 mock of openapi.yaml',
+  yoga: '(d) graphql-yoga + addMocksToSchema',
+  apollo: '(e) Apollo Server 5 + addMocksToSchema',
+};
+
+const referenceScripts = {
+  'rest-token': 'rest-token',
+  'graphql-execute': 'graphql-execute',
+  yoga: 'yoga-mocks',
+  apollo: 'apollo-mocks',
+} as const satisfies Partial<Record<ServerId, string>>;
+
+const outDir = join(root, '.tmp', 'bench');
+const schemaPath = join(root, 'schema.graphql');
+const cliPath = join(root, 'dist', 'cli.js');
+
+/** The fee list query file, shared by reference (b) and the workloads. */
+export const feesQueryPath = join(root, 'operations', 'current', 'payment-gateway-fees-calc.graphql');
+
+/** Compiles the reference scripts to `.tmp/bench/*.mjs` (dependencies stay external, resolved from node_modules). */
+export async function buildReferences(): Promise<void> {
+  await build({
+    entryPoints: Object.values(referenceScripts).map((name) => join(root, 'bench', 'references', `${name}.ts`)),
+    outdir: outDir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'error',
+  });
+}
+
+/** Whether the mock's built CLI exists (`npm run build` makes it once src/cli exists). */
+export function mockAvailable(): boolean {
+  return existsSync(cliPath);
+}
+
+/** Flags of `payment-contract-kit mock` the benchmark passes: an ephemeral port and no request log. */
+export const mockCliArgs = ['mock', '--port', '0', '--quiet'] as const;
+
+/** The command that starts one server. Prism cannot print a port it chose, so it gets a free port picked here. */
+export async function serverCommand(id: ServerId): Promise<ServerCommand> {
+  switch (id) {
+    case 'mock':
+      return { command: process.execPath, args: [cliPath, ...mockCliArgs], address: 'stdout' };
+    case 'prism': {
+      const port = await freePort();
+      return {
+        command: join(root, 'node_modules', '.bin', 'prism'),
+        // Request logging off (errors only), as the mock runs with --quiet: Prism's best case.
+        args: ['mock', join(root, 'openapi.yaml'), '-p', String(port), '-h', '127.0.0.1', '-v', 'error'],
+        address: port,
+      };
+    }
+    case 'graphql-execute':
+      return {
+        command: process.execPath,
+        args: [join(outDir, `${referenceScripts[id]}.mjs`), schemaPath, feesQueryPath],
+        address: 'stdout',
+      };
+    default:
+      return {
+        command: process.execPath,
+        args: [join(outDir, `${referenceScripts[id]}.mjs`), schemaPath],
+        address: 'stdout',
+      };
+  }
+}

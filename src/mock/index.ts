@@ -1,0 +1,52 @@
+/**
+ * `payment-contract-kit/mock`: a stateful mock of the card-payment service (REST token endpoints, GraphQL at
+ * `/graphql`, the payment status webhook), with a control handle for tests.
+ *
+ * - {@link startMockServer} listens and returns `{ url, close, control }`; port 0 picks a free port.
+ * - {@link createMockApp} builds the same mock as a `node:http` request listener, with no side effects.
+ * - {@link testCards} and {@link feeTable} are the documented fixtures the mock answers with.
+ *
+ * @example
+ * import { startMockServer, testCards } from 'payment-contract-kit/mock';
+ * const mock = await startMockServer({ port: 0, guide: 'both' });
+ * const { token } = mock.control.issueToken('test-client');
+ * // ... call `${mock.url}/graphql` with header x-jwt-token: token
+ * mock.control.advanceClock(10 * 60 * 1000); // the token is now expired
+ * await mock.close();
+ *
+ * @module
+ */
+import { defaultAssumptions } from '../assumptions.ts';
+
+export type { AssumptionOverrides, Assumptions, FeeRule } from '../assumptions.ts';
+export type {
+  FailNextOptions,
+  MockApp,
+  MockCardInput,
+  MockControl,
+  MockDelivery,
+  MockPayment,
+  MockRequestMatcher,
+  MockRequestRecord,
+} from './app.ts';
+export { controlPrefix, createMockApp, servicePaths } from './app.ts';
+export { type CardOutcome, type TestCard, type TestCardName, testCards } from './internal/domain/test-cards.ts';
+export type { SettlementOutcome } from './internal/state.ts';
+export type {
+  MockClientConfig,
+  MockGuide,
+  MockLatency,
+  MockLogSink,
+  MockOptions,
+  ResolvedMockOptions,
+} from './options.ts';
+export { defaultMockOptions, resolveMockOptions } from './options.ts';
+export { type MockServer, startMockServer } from './server.ts';
+
+/**
+ * The fee table the mock prices with by default (`Assumptions.feeTable`): one row per card type, percent plus fixed
+ * part, GST inclusive. Override it with the `assumptions.feeTable` option.
+ */
+export const feeTable = defaultAssumptions.feeTable;
+
+export { feeList, roundCents } from './internal/domain/fees.ts';

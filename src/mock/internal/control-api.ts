@@ -1,0 +1,223 @@
+/**
+ * The control API over HTTP: every operation of the control handle under the reserved prefix `/__pck/`, JSON in and
+ * JSON out, so tests in any language, Pact provider states and shell scripts can drive the mock. Errors use the 7.1
+ * body (`{ status: "ERROR", message }`). Control calls are logged but not journaled, so waiting for "a request"
+ * never matches the wait call itself.
+ *
+ * | Method | Path | Body / query | Answer |
+ * |---|---|---|---|
+ * | GET | /__pck/health | | `{ ok, now, guide }` |
+ * | POST | /__pck/reset | | `{ ok }` |
+ * | GET | /__pck/clock | | `{ now, iso }` |
+ * | POST | /__pck/clock/advance | `{ ms }` | `{ now, iso }` |
+ * | GET | /__pck/payments | `?clientId=` | `{ payments }` |
+ * | POST | /__pck/payments/settle | `{ uuid, outcome? }` | `{ payment }`; 404 unknown, 409 already settled |
+ * | GET | /__pck/requests | `?since=` | `{ requests, cursor }` |
+ * | POST | /__pck/requests/wait | `{ method?, path?, operationName?, status?, clientId?, guide?, since?, timeoutMs? }` | `{ request }`; 408 on timeout |
+ * | GET | /__pck/deliveries | | `{ deliveries }` |
+ * | POST | /__pck/deliveries/wait | `{ paymentUuid?, state?, url?, clientId?, timeoutMs? }` | `{ delivery }`; 408 on timeout |
+ * | POST | /__pck/deliveries/redeliver | `{ id }` | `{ ok }`; 404 unknown |
+ * | POST | /__pck/tokens | `{ clientId }` | `{ status: "SUCCESS", data: { token, refresh_token, expiration } }` |
+ * | POST | /__pck/card-accounts | `{ clientId, card: { card_number, expiry_month, expiry_year } }` | `{ card_account_uid }` |
+ * | POST | /__pck/fail-next | `{ path, status, message?, times? }` | `{ ok }` |
+ *
+ * @module
+ */
+import type { IncomingMessage } from 'node:http';
+import type { MockControl, MockRequestMatcher } from '../app.ts';
+import { restError } from './errors.ts';
+import { readJsonBody } from './http/body.ts';
+import type { Reply } from './http/respond.ts';
+import type { Router } from './http/router.ts';
+
+type ControlHandler = (req: IncomingMessage) => Reply | Promise<Reply>;
+
+/** Every control route, for documentation and tests. */
+export const controlRoutes = [
+  ['GET', '/__pck/health'],
+  ['POST', '/__pck/reset'],
+  ['GET', '/__pck/clock'],
+  ['POST', '/__pck/clock/advance'],
+  ['GET', '/__pck/payments'],
+  ['POST', '/__pck/payments/settle'],
+  ['GET', '/__pck/requests'],
+  ['POST', '/__pck/requests/wait'],
+  ['GET', '/__pck/deliveries'],
+  ['POST', '/__pck/deliveries/wait'],
+  ['POST', '/__pck/deliveries/redeliver'],
+  ['POST', '/__pck/tokens'],
+  ['POST', '/__pck/card-accounts'],
+  ['POST', '/__pck/fail-next'],
+] as const;
+
+const ok = (body: unknown): Reply => ({ status: 200, body });
+
+function query(req: IncomingMessage): URLSearchParams {
+  const url = req.url ?? '';
+  const q = url.indexOf('?');
+  return new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+}
+
+async function jsonObject(req: IncomingMessage, limit: number, route: string): Promise<Record<string, unknown>> {
+  const body = await readJsonBody(req, limit);
+  if (!body.ok) throw restError(body.problem === 'too-large' ? 413 : 400, body.message);
+  if (body.empty) return {};
+  if (typeof body.value !== 'object' || body.value === null || Array.isArray(body.value))
+    throw restError(400, `[payment-contract-kit] ${route} needs a JSON object body.`);
+  return body.value as Record<string, unknown>;
+}
+
+function optionalString(body: Record<string, unknown>, key: string, route: string): string | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw restError(400, `[payment-contract-kit] ${route}: "${key}" must be a string.`);
+  return v;
+}
+
+function requiredString(body: Record<string, unknown>, key: string, route: string): string {
+  const v = optionalString(body, key, route);
+  if (v === undefined || v === '') throw restError(400, `[payment-contract-kit] ${route}: "${key}" is required.`);
+  return v;
+}
+
+function optionalNumber(body: Record<string, unknown>, key: string, route: string): number | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw restError(400, `[payment-contract-kit] ${route}: "${key}" must be a number.`);
+  return v;
+}
+
+/** Turns a wait timeout into a 408 with the wait's own message. */
+async function orTimeout<T>(wait: Promise<T>): Promise<T> {
+  try {
+    return await wait;
+  } catch (error) {
+    throw restError(408, error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * Adds the control routes to `router`, each delegating to `control`.
+ *
+ * @example
+ * registerControlRoutes(router, control, 1024 * 1024);
+ * // curl -X POST localhost:4010/__pck/clock/advance -d '{"ms":600000}'
+ */
+export function registerControlRoutes(
+  router: Router<ControlHandler>,
+  control: MockControl,
+  guide: string,
+  maxBodyBytes: number,
+): void {
+  const add = (method: string, path: string, handler: ControlHandler) => router.add('control', method, path, handler);
+  const clockAnswer = (now: number) => ok({ now, iso: new Date(now).toISOString() });
+
+  add('GET', '/__pck/health', () => ok({ ok: true, now: control.now(), guide }));
+  add('POST', '/__pck/reset', () => {
+    control.reset();
+    return ok({ ok: true });
+  });
+  add('GET', '/__pck/clock', () => clockAnswer(control.now()));
+  add('POST', '/__pck/clock/advance', async (req) => {
+    const route = 'POST /__pck/clock/advance';
+    const ms = optionalNumber(await jsonObject(req, maxBodyBytes, route), 'ms', route);
+    if (ms === undefined || ms < 0)
+      throw restError(400, `[payment-contract-kit] ${route} needs { "ms": <non-negative milliseconds> }.`);
+    return clockAnswer(control.advanceClock(ms));
+  });
+  add('GET', '/__pck/payments', (req) => ok({ payments: control.payments(query(req).get('clientId') ?? undefined) }));
+  add('POST', '/__pck/payments/settle', async (req) => {
+    const route = 'POST /__pck/payments/settle';
+    const body = await jsonObject(req, maxBodyBytes, route);
+    const outcome = optionalString(body, 'outcome', route);
+    if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure')
+      throw restError(400, `[payment-contract-kit] ${route}: "outcome" must be "success" or "failure".`);
+    return ok({ payment: control.settlePayment(requiredString(body, 'uuid', route), outcome) });
+  });
+  add('GET', '/__pck/requests', (req) => {
+    const since = Number(query(req).get('since') ?? 0);
+    return ok({ requests: control.requests({ since: Number.isFinite(since) ? since : 0 }), cursor: control.cursor() });
+  });
+  add('POST', '/__pck/requests/wait', async (req) => {
+    const route = 'POST /__pck/requests/wait';
+    const body = await jsonObject(req, maxBodyBytes, route);
+    const guideValue = optionalString(body, 'guide', route);
+    if (guideValue !== undefined && guideValue !== 'current' && guideValue !== 'legacy')
+      throw restError(400, `[payment-contract-kit] ${route}: "guide" must be "current" or "legacy".`);
+    const matcher: MockRequestMatcher = {
+      method: optionalString(body, 'method', route),
+      path: optionalString(body, 'path', route),
+      operationName: optionalString(body, 'operationName', route),
+      status: optionalNumber(body, 'status', route),
+      clientId: optionalString(body, 'clientId', route),
+      guide: guideValue,
+    };
+    const timeoutMs = optionalNumber(body, 'timeoutMs', route);
+    const since = optionalNumber(body, 'since', route);
+    const request = await orTimeout(
+      control.waitForRequest(matcher, {
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(since === undefined ? {} : { since }),
+      }),
+    );
+    return ok({ request });
+  });
+  add('GET', '/__pck/deliveries', () => ok({ deliveries: control.deliveries() }));
+  add('POST', '/__pck/deliveries/wait', async (req) => {
+    const route = 'POST /__pck/deliveries/wait';
+    const body = await jsonObject(req, maxBodyBytes, route);
+    const fields = (['paymentUuid', 'state', 'url', 'clientId'] as const)
+      .map((k) => [k, optionalString(body, k, route)] as const)
+      .filter(([, v]) => v !== undefined);
+    const timeoutMs = optionalNumber(body, 'timeoutMs', route);
+    const delivery = await orTimeout(
+      control.waitForDelivery(
+        (d) => fields.every(([k, v]) => d[k] === v),
+        timeoutMs === undefined ? {} : { timeoutMs },
+      ),
+    );
+    return ok({ delivery });
+  });
+  add('POST', '/__pck/deliveries/redeliver', async (req) => {
+    const route = 'POST /__pck/deliveries/redeliver';
+    control.redeliver(requiredString(await jsonObject(req, maxBodyBytes, route), 'id', route));
+    return ok({ ok: true });
+  });
+  add('POST', '/__pck/tokens', async (req) => {
+    const route = 'POST /__pck/tokens';
+    const clientId = requiredString(await jsonObject(req, maxBodyBytes, route), 'clientId', route);
+    return ok({ status: 'SUCCESS', data: control.issueToken(clientId) });
+  });
+  add('POST', '/__pck/card-accounts', async (req) => {
+    const route = 'POST /__pck/card-accounts';
+    const body = await jsonObject(req, maxBodyBytes, route);
+    const clientId = requiredString(body, 'clientId', route);
+    const card = body.card;
+    if (typeof card !== 'object' || card === null || Array.isArray(card))
+      throw restError(
+        400,
+        `[payment-contract-kit] ${route}: "card" must be { "card_number", "expiry_month", "expiry_year" }.`,
+      );
+    const c = card as Record<string, unknown>;
+    const uid = control.registerCardAccount(clientId, {
+      card_number: requiredString(c, 'card_number', `${route} card`),
+      expiry_month: requiredString(c, 'expiry_month', `${route} card`),
+      expiry_year: requiredString(c, 'expiry_year', `${route} card`),
+    });
+    return ok({ card_account_uid: uid });
+  });
+  add('POST', '/__pck/fail-next', async (req) => {
+    const route = 'POST /__pck/fail-next';
+    const body = await jsonObject(req, maxBodyBytes, route);
+    const status = optionalNumber(body, 'status', route);
+    if (status === undefined) throw restError(400, `[payment-contract-kit] ${route}: "status" is required.`);
+    const message = optionalString(body, 'message', route);
+    const times = optionalNumber(body, 'times', route);
+    control.failNextRequest(requiredString(body, 'path', route), status, {
+      ...(message === undefined ? {} : { message }),
+      ...(times === undefined ? {} : { times }),
+    });
+    return ok({ ok: true });
+  });
+}

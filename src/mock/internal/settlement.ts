@@ -1,0 +1,170 @@
+/**
+ * Settlement of accepted payments on the virtual clock: `settleDelayMs` after acceptance a payment takes the outcome
+ * its card asks for (the "stays processing" test card never settles on its own), its final status is recorded, and
+ * the webhook payload is handed to the delivery side. The control API settles a payment at once with any outcome,
+ * cancelling its scheduled settlement.
+ *
+ * Delivery goes through the webhook engineer's dispatcher, which takes one URL list and one signing key. Clients may
+ * bring their own (`--config`), so {@link createWebhookFanout} gives each such client its own dispatcher and lets
+ * every other client share the default one; the control handle sees them as one.
+ *
+ * @module
+ */
+import type { Assumptions } from '../../assumptions.ts';
+import type { MockClientConfig } from '../options.ts';
+import type { Clock, ScheduledTask } from './clock.ts';
+import type { MockState, SettlementOutcome, StoredPayment } from './state.ts';
+import { createWebhookDispatcher, type DeliveryRecord, type WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { paymentStatusPayload } from './webhooks/payload.ts';
+
+/** Outcome of {@link Settlement.settleNow}. */
+export type SettleResult =
+  | { readonly ok: true; readonly payment: StoredPayment }
+  | { readonly ok: false; readonly problem: 'unknown' | 'already-settled'; readonly payment?: StoredPayment };
+
+/** Settlement of one mock instance. */
+export interface Settlement {
+  /** The engine's `onPaymentAccepted`: schedules settlement unless the card keeps the payment processing. */
+  onPaymentAccepted(payment: StoredPayment): void;
+  /** Settles a payment now (the card's outcome when `outcome` is left out) and hands it to `settled`. */
+  settleNow(uuid: string, outcome?: SettlementOutcome, clientId?: string): SettleResult;
+  /** Forgets scheduled settlements (the clock reset cancels their tasks). */
+  reset(): void;
+}
+
+/** Dependencies of {@link createSettlement}. */
+export interface SettlementDeps {
+  readonly assumptions: Pick<Assumptions, 'settleDelayMs'>;
+  readonly clock: Clock;
+  readonly state: MockState;
+  /** Called once per payment when it reaches its final status: deliver the webhook here. */
+  settled(payment: StoredPayment): void;
+}
+
+/**
+ * Creates the settlement scheduler.
+ *
+ * @example
+ * const settlement = createSettlement({ assumptions, clock, state, settled: (p) => webhooks.deliver(p) });
+ * createGraphqlEngine({ ..., onPaymentAccepted: settlement.onPaymentAccepted });
+ */
+export function createSettlement(deps: SettlementDeps): Settlement {
+  const { clock, state } = deps;
+  const scheduled = new Map<string, ScheduledTask>();
+
+  function finish(uuid: string, outcome: SettlementOutcome | undefined, clientId?: string): SettleResult {
+    const before = state.payment(clientId, uuid);
+    if (!before) return { ok: false, problem: 'unknown' };
+    if (before.settledOutcome !== undefined) return { ok: false, problem: 'already-settled', payment: before };
+    scheduled.get(uuid)?.cancel();
+    scheduled.delete(uuid);
+    const payment = state.settlePayment(before.clientId, uuid, outcome)!;
+    deps.settled(payment);
+    return { ok: true, payment };
+  }
+
+  return {
+    onPaymentAccepted(payment) {
+      if (payment.outcome === 'processing') return;
+      const { uuid, clientId } = payment;
+      const task = clock.schedule(deps.assumptions.settleDelayMs, () => {
+        scheduled.delete(uuid);
+        finish(uuid, undefined, clientId);
+      });
+      scheduled.set(uuid, task);
+    },
+    settleNow(uuid, outcome, clientId) {
+      return finish(uuid, outcome, clientId);
+    },
+    reset() {
+      for (const task of scheduled.values()) task.cancel();
+      scheduled.clear();
+    },
+  };
+}
+
+/** All dispatchers of one mock instance, used as one. */
+export interface WebhookFanout {
+  /** Hands the settled payment's payload to its client's dispatcher. */
+  deliver(payment: StoredPayment): void;
+  /** Every delivery of every dispatcher. */
+  deliveries(): DeliveryRecord[];
+  /** First delivery (now or later) matching `predicate`, from any dispatcher. */
+  waitFor(predicate: (d: DeliveryRecord) => boolean, options?: { timeoutMs?: number }): Promise<DeliveryRecord>;
+  /** Redelivers by id; returns false when no dispatcher knows the id. */
+  redeliver(id: string): boolean;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** Dependencies of {@link createWebhookFanout}. */
+export interface WebhookFanoutDeps {
+  readonly assumptions: Pick<Assumptions, 'webhook'>;
+  readonly clock: Clock;
+  readonly clients: readonly MockClientConfig[];
+  readonly webhookUrls: readonly string[];
+  readonly signingKey: string;
+  /** Seeded [0, 1) source for retry jitter. */
+  readonly random: () => number;
+}
+
+/** Creates the dispatchers (no sockets, no timers until something is delivered). */
+export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
+  const w = deps.assumptions.webhook;
+  const make = (urls: readonly string[], signingKey: string) =>
+    createWebhookDispatcher({
+      clock: deps.clock,
+      urls,
+      signingKey,
+      headers: { signingKey: w.signingKeyHeader, clientId: w.clientIdHeader, deliveryId: w.deliveryIdHeader },
+      retry: w.retry,
+      random: deps.random,
+      eventType: w.eventType,
+    });
+  const shared = make(deps.webhookUrls, deps.signingKey);
+  const all: WebhookDispatcher[] = [shared];
+  const byClient = new Map<string, WebhookDispatcher>();
+  for (const c of deps.clients) {
+    if (c.webhookUrls === undefined && c.signingKey === undefined) continue;
+    const d = make(c.webhookUrls ?? deps.webhookUrls, c.signingKey ?? deps.signingKey);
+    byClient.set(c.clientId, d);
+    all.push(d);
+  }
+
+  return {
+    deliver(payment) {
+      (byClient.get(payment.clientId) ?? shared).enqueue({
+        clientId: payment.clientId,
+        paymentUuid: payment.uuid,
+        payload: paymentStatusPayload(payment),
+      });
+    },
+    deliveries() {
+      if (all.length === 1) return [...shared.deliveries()];
+      return all.flatMap((d) => d.deliveries()).sort((a, b) => a.enqueuedAt - b.enqueuedAt);
+    },
+    waitFor(predicate, options) {
+      if (all.length === 1) return shared.waitFor(predicate, options);
+      // The first dispatcher to match wins; the others' waits time out later and are silenced here.
+      const waits = all.map((d) => d.waitFor(predicate, options));
+      for (const p of waits) p.catch(() => {});
+      return Promise.any(waits).catch((error: AggregateError) => {
+        throw error.errors[0] ?? error;
+      });
+    },
+    redeliver(id) {
+      for (const d of all)
+        if (d.deliveries().some((r) => r.id === id)) {
+          d.redeliver(id);
+          return true;
+        }
+      return false;
+    },
+    reset() {
+      for (const d of all) d.reset();
+    },
+    async close() {
+      await Promise.all(all.map((d) => d.close()));
+    },
+  };
+}

@@ -1,0 +1,284 @@
+/**
+ * Access and refresh tokens of the mock (spec 4.1-4.3, 5, 8): credential checks, issuing, refresh, revocation, the
+ * generate-once policy and the verification the GraphQL endpoint runs before the engine.
+ *
+ * Access tokens are real HS256 JWTs (fast-jwt, synchronous) signed with a per-instance secret derived from the seed,
+ * so a client can decode them like the service's. Expiry is judged on the mock's virtual clock, not fast-jwt's, so
+ * advancing the clock expires tokens without waiting. Token ids and refresh tokens come from the seeded random
+ * source: after a reset the same calls give the same tokens, apart from the time claims.
+ *
+ * Revoking every token of a client bumps that client's generation (a claim in each token), which is O(1) and needs
+ * no list of issued tokens; revoking one token records its id until it would have expired anyway.
+ *
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import { createSigner, createVerifier } from 'fast-jwt';
+import type { Assumptions } from '../../assumptions.ts';
+import type { TokenPair, TokenPairResponse } from '../../types/rest.ts';
+import type { MockClientConfig } from '../options.ts';
+import type { Clock } from './clock.ts';
+import { restError } from './errors.ts';
+import type { SeededRandom } from './random.ts';
+
+/** Why a token was not accepted; keys of `Assumptions.reasonCodes`. */
+export type TokenRejection = 'missingToken' | 'invalidToken' | 'expiredToken' | 'revokedToken' | 'clientMismatch';
+
+/** Outcome of {@link TokenService.verify}: the token's client, or why it was refused and a message that says so. */
+export type TokenCheck =
+  | { readonly ok: true; readonly clientId: string }
+  | { readonly ok: false; readonly reason: TokenRejection; readonly message: string };
+
+/** Claims of an access token issued by the mock. */
+interface AccessClaims {
+  sub: string;
+  typ: 'access';
+  jti: string;
+  /** Revocation generation of the client at issue time. */
+  gen: number;
+  iat: number;
+  exp: number;
+}
+
+/** Token operations of one mock instance. */
+export interface TokenService {
+  /**
+   * Checks `x-client-id` and `x-api-key` against the configured clients and returns the client id. Throws a 401
+   * `MockHttpError` (7.1 body) naming the missing or wrong header.
+   */
+  authenticate(clientIdHeader: string | undefined, apiKeyHeader: string | undefined): string;
+  /** generate-token for an authenticated client, applying `Assumptions.repeatGenerateToken`. */
+  generate(clientId: string): TokenPairResponse;
+  /** refresh-token: exchanges an unused refresh token of this client for a new pair; 401 otherwise. */
+  refresh(clientId: string, refreshToken: string): TokenPairResponse;
+  /**
+   * revoke-token: revokes `token` (from x-jwt-token) when given, else every token of the client. Throws 401 when
+   * `token` is not a valid token of this client.
+   */
+  revoke(clientId: string, token: string | undefined): void;
+  /** Issues a pair outside the generate-once rule (control API, tests, Pact provider states). */
+  issue(clientId: string): TokenPair;
+  /** Verifies an access token for the GraphQL endpoint; `clientIdHeader` is x-client-id when the request sent one. */
+  verify(token: string | undefined, clientIdHeader: string | undefined): TokenCheck;
+  /** True when `clientId` is a configured client. */
+  isClient(clientId: string): boolean;
+  /** Forgets generate-once records, refresh tokens and revocations, and rewinds the token id sequence. */
+  reset(): void;
+}
+
+/** Dependencies of {@link createTokenService}. */
+export interface TokenServiceDeps {
+  readonly assumptions: Pick<Assumptions, 'tokenTtlSeconds' | 'repeatGenerateToken'>;
+  readonly clients: readonly MockClientConfig[];
+  readonly clock: Clock;
+  /** Seeded source of token ids and refresh tokens (a fork of the instance's). */
+  readonly random: SeededRandom;
+  /** Instance seed; the JWT secret is derived from it. */
+  readonly seed: string;
+  /** Most refresh tokens kept per client; the oldest is forgotten first. Default 1,000. */
+  readonly maxRefreshTokensPerClient?: number;
+}
+
+interface ClientTokens {
+  generated: boolean;
+  gen: number;
+  /** refresh token → generation at issue; insertion order is age. */
+  readonly refresh: Map<string, number>;
+}
+
+/** Header names, written once so messages and lookups agree. */
+export const tokenHeaders = {
+  clientId: 'x-client-id',
+  apiKey: 'x-api-key',
+  jwt: 'x-jwt-token',
+} as const;
+
+/**
+ * Creates the token service of one mock instance.
+ *
+ * @example
+ * const tokens = createTokenService({ assumptions, clients, clock, random: random.fork('tokens'), seed });
+ * const clientId = tokens.authenticate(req.headers['x-client-id'], req.headers['x-api-key']);
+ * const answer = tokens.generate(clientId);
+ */
+export function createTokenService(deps: TokenServiceDeps): TokenService {
+  const { assumptions, clock, random } = deps;
+  const ttl = assumptions.tokenTtlSeconds;
+  const maxRefresh = deps.maxRefreshTokensPerClient ?? 1000;
+  const apiKeys = new Map(deps.clients.map((c) => [c.clientId, c.apiKey]));
+  const secret = createHash('sha256').update(`payment-contract-kit jwt\0${deps.seed}`).digest();
+  const sign = createSigner({ key: secret, algorithm: 'HS256' });
+  // Expiry is checked on the virtual clock below, so fast-jwt's own (real time) expiry check is off.
+  const decodeVerified = createVerifier({
+    key: secret,
+    algorithms: ['HS256'],
+    ignoreExpiration: true,
+    ignoreNotBefore: true,
+    cache: false,
+  });
+  const perClient = new Map<string, ClientTokens>();
+  // jti → exp (seconds) of singly revoked tokens; pruned of tokens that expired anyway.
+  const revoked = new Map<string, number>();
+
+  function state(clientId: string): ClientTokens {
+    let s = perClient.get(clientId);
+    if (!s) {
+      s = { generated: false, gen: 0, refresh: new Map() };
+      perClient.set(clientId, s);
+    }
+    return s;
+  }
+
+  function issue(clientId: string): TokenPair {
+    const s = state(clientId);
+    const iat = Math.floor(clock.now() / 1000);
+    const exp = iat + ttl;
+    const claims: AccessClaims = { sub: clientId, typ: 'access', jti: random.uuid(), gen: s.gen, iat, exp };
+    const token = sign(claims);
+    const refreshToken = `rt_${random.uuid().replaceAll('-', '')}`;
+    if (s.refresh.size >= maxRefresh) {
+      const oldest = s.refresh.keys().next().value;
+      if (oldest !== undefined) s.refresh.delete(oldest);
+    }
+    s.refresh.set(refreshToken, s.gen);
+    return { token, refresh_token: refreshToken, expiration: exp };
+  }
+
+  function decode(token: string): AccessClaims | undefined {
+    try {
+      const claims = decodeVerified(token) as Partial<AccessClaims>;
+      if (
+        claims.typ !== 'access' ||
+        typeof claims.sub !== 'string' ||
+        typeof claims.jti !== 'string' ||
+        typeof claims.gen !== 'number' ||
+        typeof claims.exp !== 'number'
+      )
+        return undefined;
+      return claims as AccessClaims;
+    } catch {
+      // Malformed, wrong algorithm or bad signature: all mean "not a token of this mock".
+      return undefined;
+    }
+  }
+
+  function isRevoked(claims: AccessClaims): boolean {
+    return claims.gen < (perClient.get(claims.sub)?.gen ?? 0) || revoked.has(claims.jti);
+  }
+
+  return {
+    authenticate(clientIdHeader, apiKeyHeader) {
+      if (!clientIdHeader)
+        throw restError(401, `[payment-contract-kit] Missing header ${tokenHeaders.clientId}: send your client id.`);
+      if (!apiKeyHeader)
+        throw restError(401, `[payment-contract-kit] Missing header ${tokenHeaders.apiKey}: send your API key.`);
+      const expected = apiKeys.get(clientIdHeader);
+      if (expected === undefined)
+        throw restError(
+          401,
+          `[payment-contract-kit] Unknown client in ${tokenHeaders.clientId}: "${clientIdHeader}" is not configured on this mock (see --client-id or --config).`,
+        );
+      if (expected !== apiKeyHeader)
+        throw restError(
+          401,
+          `[payment-contract-kit] Wrong ${tokenHeaders.apiKey} for client "${clientIdHeader}": send the API key configured for it.`,
+        );
+      return clientIdHeader;
+    },
+    generate(clientId) {
+      const s = state(clientId);
+      if (s.generated && assumptions.repeatGenerateToken === 'reject')
+        throw restError(
+          401,
+          '[payment-contract-kit] generate-token was already called for this client: call it only once and use refresh-token with your refresh_token to get new tokens.',
+        );
+      s.generated = true;
+      return { status: 'SUCCESS', data: issue(clientId) };
+    },
+    refresh(clientId, refreshToken) {
+      const s = perClient.get(clientId);
+      const gen = s?.refresh.get(refreshToken);
+      if (!s || gen === undefined)
+        throw restError(
+          401,
+          '[payment-contract-kit] refresh_token is unknown or already used: send the refresh_token of the latest token pair (each one works once), or call generate-token.',
+        );
+      s.refresh.delete(refreshToken);
+      if (gen < s.gen)
+        throw restError(
+          401,
+          '[payment-contract-kit] refresh_token was revoked with revoke-token: call generate-token for a new pair.',
+        );
+      return { status: 'SUCCESS', data: issue(clientId) };
+    },
+    revoke(clientId, token) {
+      const s = state(clientId);
+      if (token === undefined || token === '') {
+        // Every access token and refresh token of the client issued so far becomes invalid.
+        s.gen++;
+        s.refresh.clear();
+        return;
+      }
+      const claims = decode(token);
+      if (!claims || claims.sub !== clientId)
+        throw restError(
+          401,
+          `[payment-contract-kit] ${tokenHeaders.jwt} is not a token issued to client "${clientId}": send one of its access tokens, or leave the header out to revoke all of them.`,
+        );
+      const nowSec = clock.now() / 1000;
+      if (revoked.size >= 10_000) for (const [jti, exp] of revoked) if (exp <= nowSec) revoked.delete(jti);
+      revoked.set(claims.jti, claims.exp);
+    },
+    issue(clientId) {
+      return issue(clientId);
+    },
+    verify(token, clientIdHeader) {
+      if (!token)
+        return {
+          ok: false,
+          reason: 'missingToken',
+          message: `[payment-contract-kit] Missing header ${tokenHeaders.jwt}: send the token from generate-token or refresh-token.`,
+        };
+      const claims = decode(token);
+      if (!claims)
+        return {
+          ok: false,
+          reason: 'invalidToken',
+          message: `[payment-contract-kit] ${tokenHeaders.jwt} is not a valid token of this mock (malformed or bad signature): send the token from generate-token or refresh-token.`,
+        };
+      if (isRevoked(claims))
+        return {
+          ok: false,
+          reason: 'revokedToken',
+          message: `[payment-contract-kit] The token in ${tokenHeaders.jwt} was revoked: call refresh-token or generate-token for a new one.`,
+        };
+      if (clock.now() >= claims.exp * 1000)
+        return {
+          ok: false,
+          reason: 'expiredToken',
+          message: `[payment-contract-kit] The token in ${tokenHeaders.jwt} has expired: call refresh-token with your refresh_token for a new one.`,
+        };
+      if (!apiKeys.has(claims.sub))
+        return {
+          ok: false,
+          reason: 'clientMismatch',
+          message: `[payment-contract-kit] The token in ${tokenHeaders.jwt} belongs to client "${claims.sub}", which is not configured on this mock.`,
+        };
+      if (clientIdHeader !== undefined && clientIdHeader !== claims.sub)
+        return {
+          ok: false,
+          reason: 'clientMismatch',
+          message: `[payment-contract-kit] The token in ${tokenHeaders.jwt} was issued to another client than the one in ${tokenHeaders.clientId}: use a token generated with the same client id.`,
+        };
+      return { ok: true, clientId: claims.sub };
+    },
+    isClient(clientId) {
+      return apiKeys.has(clientId);
+    },
+    reset() {
+      perClient.clear();
+      revoked.clear();
+      random.reset();
+    },
+  };
+}

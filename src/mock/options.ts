@@ -1,0 +1,184 @@
+/**
+ * Options of the mock (`createMockApp`, `startMockServer`), their defaults, and the one place that checks them and
+ * folds the convenience options (`tokenTtlSeconds`, `strictGenerate`, `settleDelayMs`) into the assumptions.
+ *
+ * @module
+ */
+import { type AssumptionOverrides, type Assumptions, resolveAssumptions } from '../assumptions.ts';
+
+/** Which guide of the service the mock answers in: one of them, or both with per-request detection. */
+export type MockGuide = 'current' | 'legacy' | 'both';
+
+/** One client the mock accepts on the token endpoints. */
+export interface MockClientConfig {
+  /** Value expected in `x-client-id`. */
+  readonly clientId: string;
+  /** Value expected in `x-api-key`. */
+  readonly apiKey: string;
+  /** Webhook URLs of this client; defaults to {@link MockOptions.webhookUrls}. */
+  readonly webhookUrls?: readonly string[];
+  /** Webhook signing key sent to this client's URLs; defaults to {@link MockOptions.webhookSigningKey}. */
+  readonly signingKey?: string;
+}
+
+/** Simulated latency: every answer waits a seeded-random time in [minMs, maxMs] (real time, not virtual). */
+export interface MockLatency {
+  readonly minMs: number;
+  readonly maxMs: number;
+}
+
+/** Where request log lines go: a function receiving a chunk of one or more `\n`-terminated lines. */
+export type MockLogSink = (chunk: string) => void;
+
+/** Options of {@link createMockApp} and {@link startMockServer}; every field is optional. */
+export interface MockOptions {
+  /** Port to listen on (`startMockServer` only); 0 picks a free port. Default 4010. */
+  readonly port?: number;
+  /** Host to listen on (`startMockServer` only). Default `127.0.0.1`. */
+  readonly host?: string;
+  /** Accepted clients. Default: one client, `test-client` / `test-api-key`. */
+  readonly clients?: readonly MockClientConfig[];
+  /** Guide answered. Default `current`. */
+  readonly guide?: MockGuide;
+  /** Overrides of the kit's assumptions (ASSUMPTIONS.md). The options below win over these. */
+  readonly assumptions?: AssumptionOverrides;
+  /** Access token lifetime in seconds; sets `Assumptions.tokenTtlSeconds`. Default 600. */
+  readonly tokenTtlSeconds?: number;
+  /** A second generate-token for a client answers 401 (`Assumptions.repeatGenerateToken = 'reject'`). */
+  readonly strictGenerate?: boolean;
+  /** Delay between a payment's acceptance and its settlement, in ms; sets `Assumptions.settleDelayMs`. */
+  readonly settleDelayMs?: number;
+  /** Webhook URLs for clients that do not list their own. Default none. */
+  readonly webhookUrls?: readonly string[];
+  /** Webhook signing key for clients that do not set their own. Default `test-signing-key`. */
+  readonly webhookSigningKey?: string;
+  /** Simulated latency of every answer (control API excluded). Default none. */
+  readonly latency?: MockLatency;
+  /** Seed of everything the mock invents (ids, token ids, JWT secret). Default `payment-contract-kit`. */
+  readonly seed?: string;
+  /** Request log sink; `false` turns the log off. Default: standard error. */
+  readonly log?: MockLogSink | false;
+  /** Largest accepted request body in bytes; larger bodies get 413. Default 1 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Requests kept in the journal (a ring; the oldest drop out). Default 1,000. */
+  readonly journalSize?: number;
+  /** Source of real time for the virtual clock; tests may inject one. Default `Date.now`. */
+  readonly realNow?: () => number;
+}
+
+/** The defaults of {@link MockOptions}, as the CLI documents them. */
+export const defaultMockOptions = {
+  port: 4010,
+  host: '127.0.0.1',
+  clients: [{ clientId: 'test-client', apiKey: 'test-api-key' }],
+  guide: 'current',
+  webhookUrls: [],
+  webhookSigningKey: 'test-signing-key',
+  seed: 'payment-contract-kit',
+  maxBodyBytes: 1024 * 1024,
+  journalSize: 1000,
+} as const satisfies MockOptions;
+
+/** Options with every default applied and the assumptions resolved. */
+export interface ResolvedMockOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly clients: readonly MockClientConfig[];
+  readonly guide: MockGuide;
+  readonly assumptions: Assumptions;
+  readonly webhookUrls: readonly string[];
+  readonly webhookSigningKey: string;
+  readonly latency: MockLatency | undefined;
+  readonly seed: string;
+  readonly log: MockLogSink | false;
+  readonly maxBodyBytes: number;
+  readonly journalSize: number;
+  readonly realNow: () => number;
+}
+
+const guides: readonly MockGuide[] = ['current', 'legacy', 'both'];
+
+function fail(option: string, problem: string): never {
+  throw new TypeError(`[payment-contract-kit] mock option "${option}" ${problem}`);
+}
+
+function nonNegativeInteger(option: string, value: number | undefined): void {
+  if (value !== undefined && (!Number.isInteger(value) || value < 0))
+    fail(option, `must be a non-negative integer; got ${String(value)}.`);
+}
+
+/** Default sink: standard error, so standard output carries only the base URL line of the CLI. */
+const stderrSink: MockLogSink = (chunk) => {
+  process.stderr.write(chunk);
+};
+
+/**
+ * Applies the defaults and checks every option, throwing a `TypeError` that names the option and the fix.
+ *
+ * @example
+ * resolveMockOptions({ guide: 'both', tokenTtlSeconds: 60 }).assumptions.tokenTtlSeconds // 60
+ */
+export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptions {
+  const port = options.port ?? defaultMockOptions.port;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    fail('port', `must be an integer from 0 to 65535 (0 picks a free port); got ${String(port)}.`);
+  const guide = options.guide ?? defaultMockOptions.guide;
+  if (!guides.includes(guide)) fail('guide', `must be one of ${guides.join(', ')}; got ${String(guide)}.`);
+  nonNegativeInteger('tokenTtlSeconds', options.tokenTtlSeconds);
+  if (options.tokenTtlSeconds === 0) fail('tokenTtlSeconds', 'must be at least 1 second.');
+  nonNegativeInteger('settleDelayMs', options.settleDelayMs);
+  nonNegativeInteger('maxBodyBytes', options.maxBodyBytes);
+  nonNegativeInteger('journalSize', options.journalSize);
+  if (options.latency) {
+    const { minMs, maxMs } = options.latency;
+    if (!Number.isFinite(minMs) || !Number.isFinite(maxMs) || minMs < 0 || maxMs < minMs)
+      fail('latency', `needs 0 <= minMs <= maxMs; got ${String(minMs)}-${String(maxMs)}.`);
+  }
+
+  const clients = options.clients ?? defaultMockOptions.clients;
+  if (!Array.isArray(clients) || clients.length === 0)
+    fail('clients', 'must list at least one { clientId, apiKey }; leave it out for test-client / test-api-key.');
+  const seen = new Set<string>();
+  for (const [i, c] of clients.entries()) {
+    if (!c || typeof c.clientId !== 'string' || c.clientId === '' || typeof c.apiKey !== 'string' || c.apiKey === '')
+      fail(`clients[${i}]`, 'needs a non-empty string clientId and apiKey.');
+    if (seen.has(c.clientId)) fail(`clients[${i}]`, `repeats clientId "${c.clientId}"; give each client once.`);
+    seen.add(c.clientId);
+    if (c.webhookUrls !== undefined) for (const url of c.webhookUrls) checkUrl(`clients[${i}].webhookUrls`, url);
+  }
+  const webhookUrls = options.webhookUrls ?? defaultMockOptions.webhookUrls;
+  for (const url of webhookUrls) checkUrl('webhookUrls', url);
+
+  // The convenience options are documented as setting these assumptions, so they win over `assumptions`.
+  const overrides: Record<string, unknown> = { ...options.assumptions };
+  if (options.tokenTtlSeconds !== undefined) overrides.tokenTtlSeconds = options.tokenTtlSeconds;
+  if (options.strictGenerate) overrides.repeatGenerateToken = 'reject';
+  if (options.settleDelayMs !== undefined) overrides.settleDelayMs = options.settleDelayMs;
+
+  return {
+    port,
+    host: options.host ?? defaultMockOptions.host,
+    clients,
+    guide,
+    assumptions: resolveAssumptions(overrides as AssumptionOverrides),
+    webhookUrls,
+    webhookSigningKey: options.webhookSigningKey ?? defaultMockOptions.webhookSigningKey,
+    latency: options.latency,
+    seed: options.seed ?? defaultMockOptions.seed,
+    log: options.log === undefined ? stderrSink : options.log,
+    maxBodyBytes: options.maxBodyBytes ?? defaultMockOptions.maxBodyBytes,
+    journalSize: Math.max(1, options.journalSize ?? defaultMockOptions.journalSize),
+    realNow: options.realNow ?? Date.now,
+  };
+}
+
+function checkUrl(option: string, url: string): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+    fail(option, `holds "${url}", which is not an http(s) URL; give a full URL such as https://example.test/webhook.`);
+}

@@ -1,0 +1,86 @@
+/**
+ * The mock's listener: `startMockServer(options)` creates the app and listens (port 0 picks a free port, so parallel
+ * test workers never collide), and returns `{ url, close, control }`. Each call is independent: no module state.
+ *
+ * @module
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMockApp, type MockControl } from './app.ts';
+import type { MockOptions, ResolvedMockOptions } from './options.ts';
+
+/** A running mock. */
+export interface MockServer {
+  /** Base URL without a trailing slash, such as `http://127.0.0.1:40123`; REST paths and /graphql hang off it. */
+  readonly url: string;
+  /** Port actually bound. */
+  readonly port: number;
+  /** The control handle (the same operations as the HTTP control API under `/__pck/`). */
+  readonly control: MockControl;
+  /** The resolved options. */
+  readonly options: ResolvedMockOptions;
+  /** Stops listening, closes idle and active connections, stops webhook deliveries and flushes the log. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the mock on `options.host:options.port` (default 127.0.0.1:4010; pass `port: 0` in tests).
+ *
+ * @example
+ * const mock = await startMockServer({ port: 0 });
+ * const res = await fetch(`${mock.url}/api/v2/accounting/token/generate-token`, {
+ *   method: 'POST',
+ *   headers: { 'x-client-id': 'test-client', 'x-api-key': 'test-api-key' },
+ * });
+ * await mock.close();
+ */
+export async function startMockServer(options: MockOptions = {}): Promise<MockServer> {
+  const app = createMockApp(options);
+  const server: Server = createServer({ keepAliveTimeout: 60_000 }, app.handle);
+  // Malformed HTTP never reaches the app; answer it in the 7.1 shape rather than node's bare 400.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const body = JSON.stringify({ status: 'ERROR', message: '[payment-contract-kit] Malformed HTTP request.' });
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+  const { host, port } = app.options;
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(
+              `[payment-contract-kit] Port ${port} on ${host} is already in use: stop what listens there, or pick another port (--port / port option; 0 picks a free one).`,
+            )
+          : error,
+      );
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    port: address.port,
+    control: app.control,
+    options: app.options,
+    close() {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+        await app.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -63,7 +63,8 @@ export function retryAfterMs(
   if (retryAfter === undefined) return undefined;
   const value = retryAfter.trim();
   if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
+  // Date.parse reads bare numbers such as "-5" as years; an HTTP date always names a weekday and a month.
+  const at = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(at)) return undefined;
   const reference = responseDate === undefined ? Number.NaN : Date.parse(responseDate);
   return Math.max(0, at - (Number.isNaN(reference) ? realNow() : reference));

@@ -1,0 +1,87 @@
+// A real HTTP webhook receiver for the dispatcher tests, misbehaving on purpose as each test scripts it.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the receiver does with one request. */
+export type Reply =
+  | { status: number; headers?: Record<string, string>; body?: string }
+  /** Never answer (the attempt must time out). */
+  | 'hang';
+
+export interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  deliveryId: string;
+  /** Parsed payload. */
+  json: { uuid: string; status: string; metadata?: Record<string, unknown> };
+}
+
+export interface TestReceiver {
+  url: string;
+  port: number;
+  received: Received[];
+  /** Scripted behaviour; receives the request and how many requests came before it. */
+  reply: (r: Received, index: number) => Reply;
+  /** Stops listening and drops open connections (connection refused from now on). */
+  stop(): Promise<void>;
+  /** Listens again on the same port. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts a receiver on a free port (port 0), or on `port` when given. */
+export async function startReceiver(port = 0): Promise<TestReceiver> {
+  const receiver: TestReceiver = {
+    url: '',
+    port: 0,
+    received: [],
+    reply: () => ({ status: 200 }),
+    stop,
+    start: () => listen(receiver.port),
+    close: stop,
+  };
+  let server: http.Server | undefined;
+
+  function listen(at: number): Promise<void> {
+    server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const r: Received = {
+          headers: req.headers,
+          body,
+          deliveryId: String(req.headers['x-webhook-delivery-id']),
+          json: JSON.parse(body),
+        };
+        const index = receiver.received.length;
+        receiver.received.push(r);
+        const reply = receiver.reply(r, index);
+        if (reply === 'hang') return;
+        res.writeHead(reply.status, reply.headers).end(reply.body ?? '');
+      });
+    });
+    const s = server;
+    return new Promise((resolve, reject) => {
+      s.once('error', reject);
+      s.listen(at, '127.0.0.1', () => {
+        receiver.port = (s.address() as AddressInfo).port;
+        receiver.url = `http://127.0.0.1:${receiver.port}/webhooks`;
+        resolve();
+      });
+    });
+  }
+
+  function stop(): Promise<void> {
+    const s = server;
+    server = undefined;
+    if (!s) return Promise.resolve();
+    return new Promise((resolve) => {
+      s.close(() => resolve());
+      s.closeAllConnections();
+    });
+  }
+
+  await listen(port);
+  return receiver;
+}

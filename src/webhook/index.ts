@@ -1,0 +1,30 @@
+/**
+ * `payment-contract-kit/webhook`: helpers for receivers of the payment status webhook. Node built-ins only.
+ *
+ * - {@link verifyWebhook}: check the signing key and client id headers in constant time, then parse and check the
+ *   payload; failures are values with a code and a message that says how to fix it.
+ * - {@link verifyStandardWebhook}: the opt-in Standard Webhooks signature, over the raw bytes, with a tolerance.
+ * - {@link buildTestWebhookRequest}: a genuine request for your receiver's own tests.
+ *
+ * @module
+ */
+export type { PaymentStatusWebhookPayload } from '../types/rest.ts';
+export type { WebhookVerificationError, WebhookVerificationErrorCode, WebhookVerificationFailure } from './errors.ts';
+export type { HeadersLike } from './internal/headers.ts';
+export type { RawBody } from './internal/raw-body.ts';
+export {
+  DEFAULT_TOLERANCE_SECONDS,
+  STANDARD_WEBHOOKS_HEADERS,
+  type StandardWebhookVerified,
+  type VerifyStandardWebhookInput,
+  verifyStandardWebhook,
+} from './standard-webhooks.ts';
+export { type BuildTestWebhookRequestInput, buildTestWebhookRequest, type TestWebhookRequest } from './test-request.ts';
+export {
+  DEFAULT_WEBHOOK_HEADER_NAMES,
+  type VerifyWebhookInput,
+  type VerifyWebhookResult,
+  verifyWebhook,
+  type WebhookHeaderNames,
+  type WebhookVerified,
+} from './verify.ts';

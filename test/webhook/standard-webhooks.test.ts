@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import { buildTestWebhookRequest, verifyStandardWebhook, verifyWebhook } from '../../src/webhook/index.ts';
+import { signStandardWebhook } from '../../src/webhook/standard-webhooks.ts';
+
+// The published test vector of the Standard Webhooks specification (the signing test of its reference libraries,
+// github.com/standard-webhooks/standard-webhooks, libraries/*/ tests).
+const vector = {
+  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+  timestamp: 1614265330,
+  body: '{"test": 2432232314}',
+  signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+};
+const vectorHeaders = {
+  'webhook-id': vector.id,
+  'webhook-timestamp': String(vector.timestamp),
+  'webhook-signature': vector.signature,
+};
+const atVectorTime = () => vector.timestamp * 1000;
+
+describe('Standard Webhooks test vector', () => {
+  it('signs to the published signature', () => {
+    expect(signStandardWebhook(vector)).toBe(vector.signature);
+  });
+
+  it('signs the same without the whsec_ prefix', () => {
+    expect(signStandardWebhook({ ...vector, secret: vector.secret.slice('whsec_'.length) })).toBe(vector.signature);
+  });
+
+  it('verifies the published request at its own time', () => {
+    const result = verifyStandardWebhook({
+      headers: vectorHeaders,
+      rawBody: vector.body,
+      secret: vector.secret,
+      now: atVectorTime,
+    });
+    expect(result).toEqual({ ok: true, id: vector.id, timestamp: vector.timestamp });
+  });
+
+  it('finds the valid signature in a space-separated list (rotation), skipping other schemes', () => {
+    const result = verifyStandardWebhook({
+      headers: { ...vectorHeaders, 'webhook-signature': `v1a,abc v1,Zm9v ${vector.signature}` },
+      rawBody: vector.body,
+      secret: vector.secret,
+      now: atVectorTime,
+    });
+    expect(result.ok).toBe(true);
+  });
+});
+
+describe('verifyStandardWebhook rejects', () => {
+  it.each([
+    [
+      'a body re-serialised by a JSON parser',
+      { rawBody: JSON.stringify(JSON.parse(vector.body)) },
+      'SIGNATURE_MISMATCH',
+      /Are you passing the raw request body\?/,
+    ],
+    [
+      'another secret',
+      { secret: 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+      'SIGNATURE_MISMATCH',
+      /secret is the one configured/,
+    ],
+    [
+      'a changed id',
+      { headers: { ...vectorHeaders, 'webhook-id': 'msg_other' } },
+      'SIGNATURE_MISMATCH',
+      /no v1 signature/,
+    ],
+    [
+      'a tampered signature',
+      { headers: { ...vectorHeaders, 'webhook-signature': 'v1,AAAA' } },
+      'SIGNATURE_MISMATCH',
+      /no v1 signature/,
+    ],
+    [
+      'only a v1a signature',
+      { headers: { ...vectorHeaders, 'webhook-signature': 'v1a,AAAA' } },
+      'SIGNATURE_MISMATCH',
+      /no v1 signature/,
+    ],
+    [
+      'no webhook-id',
+      { headers: { ...vectorHeaders, 'webhook-id': undefined } },
+      'MISSING_STANDARD_WEBHOOKS_HEADER',
+      /webhook-id header is missing/,
+    ],
+    [
+      'no webhook-timestamp',
+      { headers: { ...vectorHeaders, 'webhook-timestamp': undefined } },
+      'MISSING_STANDARD_WEBHOOKS_HEADER',
+      /webhook-timestamp header/,
+    ],
+    [
+      'no webhook-signature',
+      { headers: { ...vectorHeaders, 'webhook-signature': undefined } },
+      'MISSING_STANDARD_WEBHOOKS_HEADER',
+      /webhook-signature header/,
+    ],
+    [
+      'a timestamp that is not seconds',
+      { headers: { ...vectorHeaders, 'webhook-timestamp': 'hello' } },
+      'INVALID_TIMESTAMP',
+      /whole seconds/,
+    ],
+    [
+      'a timestamp 5 min + 1 s old',
+      { now: () => (vector.timestamp + 301) * 1000 },
+      'TIMESTAMP_OUT_OF_TOLERANCE',
+      /301 s from now, more than the 300 s tolerance/,
+    ],
+    [
+      'a timestamp 5 min + 1 s ahead',
+      { now: () => (vector.timestamp - 301) * 1000 },
+      'TIMESTAMP_OUT_OF_TOLERANCE',
+      /-301 s/,
+    ],
+    [
+      'a timestamp outside a custom tolerance',
+      { now: () => (vector.timestamp + 11) * 1000, toleranceSeconds: 10 },
+      'TIMESTAMP_OUT_OF_TOLERANCE',
+      /10 s tolerance/,
+    ],
+  ])('%s', (_name, given, code, message) => {
+    const result = verifyStandardWebhook({
+      headers: vectorHeaders,
+      rawBody: vector.body,
+      secret: vector.secret,
+      now: atVectorTime,
+      ...given,
+    } as Parameters<typeof verifyStandardWebhook>[0]);
+    expect(result).toMatchObject({ ok: false, error: { code } });
+    if (!result.ok) expect(result.error.message).toMatch(message);
+  });
+
+  it('accepts exactly at the edge of the tolerance', () => {
+    const result = verifyStandardWebhook({
+      headers: vectorHeaders,
+      rawBody: vector.body,
+      secret: vector.secret,
+      now: () => (vector.timestamp + 300) * 1000,
+    });
+    expect(result.ok).toBe(true);
+  });
+
+  it.each([
+    ['no secret', { secret: undefined }, /secret must be the Standard Webhooks secret/],
+    ['an empty prefixed secret', { secret: 'whsec_' }, /holds no key bytes/],
+  ])('throws on misuse: %s', (_name, given, message) => {
+    expect(() => verifyStandardWebhook({ headers: vectorHeaders, rawBody: vector.body, ...given } as never)).toThrow(
+      message,
+    );
+  });
+});
+
+describe('verifyWebhook with standardWebhooks', () => {
+  const secret = vector.secret;
+  it('accepts a request built with the same secret', () => {
+    const request = buildTestWebhookRequest({ signingKey: 'k', clientId: 'c', standardWebhooks: { secret } });
+    const result = verifyWebhook({
+      headers: request.headers,
+      rawBody: request.body,
+      signingKey: 'k',
+      clientId: 'c',
+      standardWebhooks: { secret },
+    });
+    expect(result.ok).toBe(true);
+  });
+
+  it('rejects a body swapped under valid header values, which the signing key header alone cannot see', () => {
+    const request = buildTestWebhookRequest({ signingKey: 'k', clientId: 'c', standardWebhooks: { secret } });
+    const forged = request.body.replace('"success"', '"failure"');
+    const plain = verifyWebhook({ headers: request.headers, rawBody: forged, signingKey: 'k', clientId: 'c' });
+    expect(plain.ok).toBe(true);
+    const signed = verifyWebhook({
+      headers: request.headers,
+      rawBody: forged,
+      signingKey: 'k',
+      clientId: 'c',
+      standardWebhooks: { secret },
+    });
+    expect(signed).toMatchObject({ ok: false, error: { code: 'SIGNATURE_MISMATCH' } });
+  });
+
+  it('rejects a replay after the tolerance', () => {
+    const request = buildTestWebhookRequest({
+      signingKey: 'k',
+      clientId: 'c',
+      standardWebhooks: { secret, timestamp: 1_700_000_000 },
+    });
+    const result = verifyWebhook({
+      headers: request.headers,
+      rawBody: request.body,
+      signingKey: 'k',
+      clientId: 'c',
+      standardWebhooks: { secret, now: () => (1_700_000_000 + 3600) * 1000 },
+    });
+    expect(result).toMatchObject({ ok: false, error: { code: 'TIMESTAMP_OUT_OF_TOLERANCE' } });
+  });
+});

@@ -24,7 +24,7 @@ import { createJournal, type Journal, type JournalEntry, summarizeVariables } fr
 import { createSeededRandom } from './internal/random.ts';
 import { createSettlement, createWebhookFanout } from './internal/settlement.ts';
 import { createMockState, type SettlementOutcome, type StoredPayment } from './internal/state.ts';
-import { createTokenService, tokenHeaders } from './internal/tokens.ts';
+import { createTokenService, tokenHeaders, tokenPairJson } from './internal/tokens.ts';
 import type { DeliveryRecord } from './internal/webhooks/dispatcher.ts';
 import { type MockOptions, type ResolvedMockOptions, resolveMockOptions } from './options.ts';
 
@@ -270,7 +270,7 @@ export function createMockApp(options: MockOptions = {}): MockApp {
 
   router.add('rest', 'POST', servicePaths.generateToken, (req) => {
     const clientId = tokens.authenticate(header(req, tokenHeaders.clientId), header(req, tokenHeaders.apiKey));
-    return { status: 200, body: tokens.generate(clientId), clientId };
+    return { status: 200, json: tokenPairJson(tokens.generate(clientId)), clientId };
   });
 
   router.add('rest', 'POST', servicePaths.refreshToken, async (req) => {
@@ -286,7 +286,7 @@ export function createMockApp(options: MockOptions = {}): MockApp {
           ? '[payment-contract-kit] refresh-token needs a JSON body { "refresh_token": "<refresh_token from generate-token>" }.'
           : '[payment-contract-kit] refresh_token is missing or not a string: send { "refresh_token": "<refresh_token from generate-token>" }.',
       );
-    return { status: 200, body: tokens.refresh(clientId, refreshToken), clientId };
+    return { status: 200, json: tokenPairJson(tokens.refresh(clientId, refreshToken)), clientId };
   });
 
   router.add('rest', 'POST', servicePaths.revokeToken, (req) => {
@@ -504,17 +504,17 @@ export function createMockApp(options: MockOptions = {}): MockApp {
       const durationMs = performance.now() - started;
       log.request(method, path, outcome.operationName, outcome.status, durationMs);
       if (kind === 'control') return;
-      journal.record({
+      journal.record(
         method,
         path,
-        status: outcome.status,
-        at: clock.now(),
+        outcome.status,
+        clock.now(),
         durationMs,
-        ...(outcome.operationName === undefined ? {} : { operationName: outcome.operationName }),
-        ...(outcome.guide === undefined ? {} : { guide: outcome.guide }),
-        ...(outcome.clientId === undefined ? {} : { clientId: outcome.clientId }),
-        ...(outcome.summary === undefined ? {} : { summary: outcome.summary }),
-      });
+        outcome.operationName,
+        outcome.guide,
+        outcome.clientId,
+        outcome.summary,
+      );
     };
     const latency = opts.latency;
     if (latency && kind !== 'control') {

@@ -2,8 +2,10 @@
  * Access and refresh tokens of the mock (spec 4.1-4.3, 5, 8): credential checks, issuing, refresh, revocation, the
  * generate-once policy and the verification the GraphQL endpoint runs before the engine.
  *
- * Access tokens are real HS256 JWTs (fast-jwt, synchronous) signed with a per-instance secret derived from the seed,
- * so a client can decode them like the service's. Expiry is judged on the mock's virtual clock, not fast-jwt's, so
+ * Access tokens are real HS256 JWTs signed with a per-instance secret derived from the seed, so a client can decode
+ * them like the service's. Verification uses fast-jwt (synchronous). Signing is four lines over node:crypto instead of
+ * fast-jwt's signer: generate-token is the benchmarked hot path and fast-jwt's signer costs twice as much per call
+ * (about 8 µs against 4 µs, measured) for the same bytes; the tests verify every issued token with fast-jwt. Expiry is judged on the mock's virtual clock, not fast-jwt's, so
  * advancing the clock expires tokens without waiting. Token ids and refresh tokens come from the seeded random
  * source: after a reset the same calls give the same tokens, apart from the time claims.
  *
@@ -12,8 +14,8 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
-import { createSigner, createVerifier } from 'fast-jwt';
+import { createHash, createHmac } from 'node:crypto';
+import { createVerifier } from 'fast-jwt';
 import type { Assumptions } from '../../assumptions.ts';
 import type { TokenPair, TokenPairResponse } from '../../types/rest.ts';
 import type { MockClientConfig } from '../options.ts';
@@ -86,6 +88,8 @@ interface ClientTokens {
   readonly refresh: Map<string, number>;
 }
 
+const jwtHeader = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+
 /** Header names, written once so messages and lookups agree. */
 export const tokenHeaders = {
   clientId: 'x-client-id',
@@ -107,7 +111,15 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const maxRefresh = deps.maxRefreshTokensPerClient ?? 1000;
   const apiKeys = new Map(deps.clients.map((c) => [c.clientId, c.apiKey]));
   const secret = createHash('sha256').update(`payment-contract-kit jwt\0${deps.seed}`).digest();
-  const sign = createSigner({ key: secret, algorithm: 'HS256' });
+  const sign = (claims: AccessClaims): string => {
+    const signed = `${jwtHeader}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+    return `${signed}.${createHmac('sha256', secret).update(signed).digest('base64url')}`;
+  };
+  // Token ids: a seed-derived prefix and a counter, uuid-shaped. Unique per instance and repeatable after a reset,
+  // without spending a random draw per token (the refresh token takes one).
+  const jtiPrefix = createHash('sha256').update(`payment-contract-kit jti\0${deps.seed}`).digest('hex');
+  const jtiHead = `${jtiPrefix.slice(0, 8)}-${jtiPrefix.slice(8, 12)}-4${jtiPrefix.slice(13, 16)}-8${jtiPrefix.slice(17, 20)}-`;
+  let counter = 0;
   // Expiry is checked on the virtual clock below, so fast-jwt's own (real time) expiry check is off.
   const decodeVerified = createVerifier({
     key: secret,
@@ -133,7 +145,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const s = state(clientId);
     const iat = Math.floor(clock.now() / 1000);
     const exp = iat + ttl;
-    const claims: AccessClaims = { sub: clientId, typ: 'access', jti: random.uuid(), gen: s.gen, iat, exp };
+    const jti = jtiHead + (counter++).toString(16).padStart(12, '0');
+    const claims: AccessClaims = { sub: clientId, typ: 'access', jti, gen: s.gen, iat, exp };
     const token = sign(claims);
     const refreshToken = `rt_${random.uuid().replaceAll('-', '')}`;
     if (s.refresh.size >= maxRefresh) {
@@ -278,7 +291,17 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     reset() {
       perClient.clear();
       revoked.clear();
+      counter = 0;
       random.reset();
     },
   };
+}
+
+/**
+ * Serializes a token pair answer without `JSON.stringify`: the tokens are base64url / hex and the expiry an integer,
+ * so nothing needs escaping, and generate-token is the hottest path of the mock.
+ */
+export function tokenPairJson(answer: TokenPairResponse): string {
+  const d = answer.data;
+  return `{"status":"SUCCESS","data":{"token":"${d.token}","refresh_token":"${d.refresh_token}","expiration":${d.expiration}}}`;
 }

@@ -17,11 +17,14 @@ export interface Reply {
 export function writeReply(res: ServerResponse, reply: Reply): void {
   if (res.headersSent || res.destroyed) return;
   const json = reply.json ?? JSON.stringify(reply.body ?? null);
-  const headers: Record<string, string | number> = {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(json),
-  };
-  if (reply.headers) Object.assign(headers, reply.headers);
+  // The flat array form of writeHead skips node's header object processing: measurably faster on the hot path.
+  const headers: string[] = [
+    'content-type',
+    'application/json; charset=utf-8',
+    'content-length',
+    String(Buffer.byteLength(json)),
+  ];
+  if (reply.headers) for (const name in reply.headers) headers.push(name, reply.headers[name]!);
   res.writeHead(reply.status, headers);
   res.end(json);
 }

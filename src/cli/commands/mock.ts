@@ -1,0 +1,390 @@
+/**
+ * `payment-contract-kit mock`: maps flags (and their `PCK_*` environment equivalents) to the options of
+ * `startMockServer`, starts it, prints one line with the base URL, and stops cleanly on SIGINT / SIGTERM.
+ * Nothing else lives here: behaviour belongs to the mock, so the CLI and the programmatic API cannot drift.
+ *
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { AssumptionOverrides } from '../../assumptions.ts';
+import { defaultAssumptions } from '../../assumptions.ts';
+import { defaultMockOptions, type MockClientConfig, type MockGuide, type MockOptions } from '../../mock/options.ts';
+
+/** A flag of the mock command, its environment variable and its help text. */
+interface FlagSpec {
+  readonly name: string;
+  readonly type: 'string' | 'boolean';
+  readonly env: string;
+  readonly value?: string;
+  readonly multiple?: boolean;
+  readonly help: string;
+}
+
+/** Every flag, in help order. The help text and the parser are both generated from this table. */
+export const mockFlags: readonly FlagSpec[] = [
+  {
+    name: 'port',
+    type: 'string',
+    env: 'PCK_PORT',
+    value: 'n',
+    help: `Port to listen on; 0 picks a free port. Default ${defaultMockOptions.port}.`,
+  },
+  {
+    name: 'host',
+    type: 'string',
+    env: 'PCK_HOST',
+    value: 'host',
+    help: `Host to listen on. Default ${defaultMockOptions.host}.`,
+  },
+  {
+    name: 'client-id',
+    type: 'string',
+    env: 'PCK_CLIENT_ID',
+    value: 'id',
+    help: `Accepted x-client-id. Default ${defaultMockOptions.clients[0].clientId}.`,
+  },
+  {
+    name: 'api-key',
+    type: 'string',
+    env: 'PCK_API_KEY',
+    value: 'key',
+    help: `Accepted x-api-key for --client-id. Default ${defaultMockOptions.clients[0].apiKey}.`,
+  },
+  {
+    name: 'config',
+    type: 'string',
+    env: 'PCK_CONFIG',
+    value: 'file.json',
+    help: 'JSON file: { "clients": [{ clientId, apiKey, webhookUrls?, signingKey? }], "assumptions": { ... } }. Its clients are added to --client-id\'s.',
+  },
+  {
+    name: 'guide',
+    type: 'string',
+    env: 'PCK_GUIDE',
+    value: 'current|legacy|both',
+    help: 'Guide answered on /graphql; "both" detects it per request. Default current.',
+  },
+  {
+    name: 'token-ttl',
+    type: 'string',
+    env: 'PCK_TOKEN_TTL',
+    value: 'seconds',
+    help: `Access token lifetime. Default ${defaultAssumptions.tokenTtlSeconds}.`,
+  },
+  {
+    name: 'webhook-url',
+    type: 'string',
+    env: 'PCK_WEBHOOK_URL',
+    value: 'url',
+    multiple: true,
+    help: 'Where payment status webhooks go; repeat for several (env: comma-separated).',
+  },
+  {
+    name: 'webhook-signing-key',
+    type: 'string',
+    env: 'PCK_WEBHOOK_SIGNING_KEY',
+    value: 'key',
+    help: `Signing key sent with webhooks. Default ${defaultMockOptions.webhookSigningKey}.`,
+  },
+  {
+    name: 'strict-generate',
+    type: 'boolean',
+    env: 'PCK_STRICT_GENERATE',
+    help: 'A second generate-token for a client answers 401 (use refresh-token), as the spec\'s "call once" rule.',
+  },
+  {
+    name: 'settle-delay',
+    type: 'string',
+    env: 'PCK_SETTLE_DELAY',
+    value: 'ms',
+    help: `Time from payment acceptance to settlement and webhook. Default ${defaultAssumptions.settleDelayMs}.`,
+  },
+  {
+    name: 'latency',
+    type: 'string',
+    env: 'PCK_LATENCY',
+    value: 'min-max',
+    help: 'Simulated latency per answer in ms, e.g. 50-300 or 2000 (for timeout testing). Default none.',
+  },
+  {
+    name: 'seed',
+    type: 'string',
+    env: 'PCK_SEED',
+    value: 'text',
+    help: `Seed of ids and tokens; the same requests give the same answers. Default ${defaultMockOptions.seed}.`,
+  },
+  { name: 'quiet', type: 'boolean', env: 'PCK_QUIET', help: 'No request log (standard error).' },
+  { name: 'help', type: 'boolean', env: '', help: 'Show this help.' },
+];
+
+/** The `--help` text of the mock command. */
+export function mockHelp(): string {
+  const rows = mockFlags.map((f) => {
+    const left = `  --${f.name}${f.value ? ` <${f.value}>` : ''}`;
+    const env = f.env ? ` [env ${f.env}]` : '';
+    return `${left.padEnd(40)}${f.help}${env}`;
+  });
+  return `Usage: payment-contract-kit mock [options]
+
+Starts the stateful mock of the payment service (REST token endpoints, GraphQL at /graphql, payment status
+webhooks, control API under /__pck/) and prints one line with its base URL. Ctrl-C or SIGTERM stops it.
+
+Options:
+${rows.join('\n')}
+
+Flags win over environment variables, which win over the defaults.
+
+Examples:
+  payment-contract-kit mock
+  payment-contract-kit mock --port 0 --quiet
+  payment-contract-kit mock --guide both --webhook-url http://127.0.0.1:3000/webhooks
+  payment-contract-kit mock --client-id acme --api-key s3cret --token-ttl 60 --strict-generate
+  payment-contract-kit mock --config mock.config.json --latency 200-1500 --settle-delay 0
+  PCK_PORT=4020 PCK_GUIDE=legacy payment-contract-kit mock
+
+  curl -s -X POST http://127.0.0.1:4010/api/v2/accounting/token/generate-token \\
+    -H 'x-client-id: test-client' -H 'x-api-key: test-api-key'
+`;
+}
+
+/** A usage mistake: printed with its message and exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(`[payment-contract-kit] ${message}`);
+    this.name = 'UsageError';
+  }
+}
+
+function integer(flag: string, raw: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const n = /^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    throw new UsageError(
+      `--${flag} must be a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? '' : ` to ${max}`}; got "${raw}".`,
+    );
+  return n;
+}
+
+function parseLatency(raw: string): { minMs: number; maxMs: number } {
+  const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(raw);
+  const min = m ? Number(m[1]) : Number.NaN;
+  const max = m?.[2] !== undefined ? Number(m[2]) : min;
+  if (!m || max < min)
+    throw new UsageError(
+      `--latency must be <min-max> or <ms> in milliseconds with min <= max, e.g. 50-300; got "${raw}".`,
+    );
+  return { minMs: min, maxMs: max };
+}
+
+function checkUrl(raw: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new UsageError(`--webhook-url must be an http(s) URL such as http://127.0.0.1:3000/webhooks; got "${raw}".`);
+  return raw;
+}
+
+function booleanEnv(name: string, raw: string): boolean {
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['', '0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new UsageError(`${name} must be true or false (1/0); got "${raw}".`);
+}
+
+interface ConfigFile {
+  clients?: MockClientConfig[];
+  assumptions?: AssumptionOverrides;
+}
+
+function readConfig(path: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(
+      `--config: cannot read "${path}" (${(error as NodeJS.ErrnoException).code ?? 'error'}); give the path of a JSON file.`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--config: "${path}" is not valid JSON (${(error as Error).message}).`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UsageError(`--config: "${path}" must hold a JSON object { "clients": [...], "assumptions": {...} }.`);
+  const config = value as Record<string, unknown>;
+  for (const key of Object.keys(config))
+    if (key !== 'clients' && key !== 'assumptions' && key !== '$schema')
+      throw new UsageError(`--config: unknown key "${key}" in "${path}"; the file takes "clients" and "assumptions".`);
+  const clients = config.clients;
+  if (clients !== undefined) {
+    if (!Array.isArray(clients))
+      throw new UsageError(`--config: "clients" must be an array of { clientId, apiKey, webhookUrls?, signingKey? }.`);
+    clients.forEach((c: unknown, i) => {
+      const o = c as Record<string, unknown> | null;
+      if (!o || typeof o.clientId !== 'string' || typeof o.apiKey !== 'string')
+        throw new UsageError(`--config: clients[${i}] needs string "clientId" and "apiKey".`);
+      if (
+        o.webhookUrls !== undefined &&
+        (!Array.isArray(o.webhookUrls) || !o.webhookUrls.every((u) => typeof u === 'string'))
+      )
+        throw new UsageError(`--config: clients[${i}].webhookUrls must be an array of URLs.`);
+      if (o.signingKey !== undefined && typeof o.signingKey !== 'string')
+        throw new UsageError(`--config: clients[${i}].signingKey must be a string.`);
+    });
+  }
+  const assumptions = config.assumptions;
+  if (assumptions !== undefined) {
+    if (typeof assumptions !== 'object' || assumptions === null || Array.isArray(assumptions))
+      throw new UsageError('--config: "assumptions" must be an object of overrides (see ASSUMPTIONS.md).');
+    for (const key of Object.keys(assumptions))
+      if (!(key in defaultAssumptions))
+        throw new UsageError(`--config: unknown assumption "${key}"; see ASSUMPTIONS.md for the names.`);
+    if ('cardTypes' in assumptions)
+      throw new UsageError(
+        '--config: "cardTypes" holds regular expressions and cannot come from JSON; set it through the programmatic API.',
+      );
+  }
+  return config as ConfigFile;
+}
+
+/** The result of parsing: either help was asked for, or the options to start the mock with. */
+export type ParsedMockArgs = { readonly help: true } | { readonly help: false; readonly options: MockOptions };
+
+/**
+ * Maps the command line and environment to mock options. Throws {@link UsageError} naming the flag on bad input.
+ *
+ * @example
+ * parseMockArgs(['--port', '0', '--guide', 'both'], {}) // { help: false, options: { port: 0, guide: 'both', ... } }
+ */
+export function parseMockArgs(argv: readonly string[], env: NodeJS.ProcessEnv): ParsedMockArgs {
+  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: Object.fromEntries(
+        mockFlags.map((f) => [f.name, { type: f.type, ...(f.multiple ? { multiple: true } : {}) }]),
+      ),
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
+    throw new UsageError(`${message}. Run "payment-contract-kit mock --help" for the options.`);
+  }
+  if (values.help) return { help: true };
+
+  // Flag first, then the environment variable; undefined when neither is set.
+  const pick = (name: string): string | undefined => {
+    const flag = values[name];
+    if (typeof flag === 'string') return flag;
+    const spec = mockFlags.find((f) => f.name === name)!;
+    const fromEnv = env[spec.env];
+    return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
+  };
+  const pickBoolean = (name: string): boolean => {
+    if (values[name] === true) return true;
+    const spec = mockFlags.find((f) => f.name === name)!;
+    const fromEnv = env[spec.env];
+    return fromEnv === undefined ? false : booleanEnv(spec.env, fromEnv);
+  };
+
+  const options: { -readonly [K in keyof MockOptions]: MockOptions[K] } = {};
+  const port = pick('port');
+  if (port !== undefined) options.port = integer('port', port, 0, 65_535);
+  const host = pick('host');
+  if (host !== undefined) options.host = host;
+  const guide = pick('guide');
+  if (guide !== undefined) {
+    if (guide !== 'current' && guide !== 'legacy' && guide !== 'both')
+      throw new UsageError(`--guide must be current, legacy or both; got "${guide}".`);
+    options.guide = guide as MockGuide;
+  }
+  const ttl = pick('token-ttl');
+  if (ttl !== undefined) options.tokenTtlSeconds = integer('token-ttl', ttl, 1);
+  const settle = pick('settle-delay');
+  if (settle !== undefined) options.settleDelayMs = integer('settle-delay', settle, 0);
+  const latency = pick('latency');
+  if (latency !== undefined) options.latency = parseLatency(latency);
+  const seed = pick('seed');
+  if (seed !== undefined) options.seed = seed;
+  const signingKey = pick('webhook-signing-key');
+  if (signingKey !== undefined) options.webhookSigningKey = signingKey;
+  const urls =
+    (values['webhook-url'] as string[] | undefined) ??
+    env.PCK_WEBHOOK_URL?.split(',')
+      .map((u) => u.trim())
+      .filter(Boolean);
+  if (urls !== undefined) options.webhookUrls = urls.map(checkUrl);
+  if (pickBoolean('strict-generate')) options.strictGenerate = true;
+  if (pickBoolean('quiet')) options.log = false;
+
+  const cliClient: MockClientConfig = {
+    clientId: pick('client-id') ?? defaultMockOptions.clients[0].clientId,
+    apiKey: pick('api-key') ?? defaultMockOptions.clients[0].apiKey,
+  };
+  const configPath = pick('config');
+  const config = configPath === undefined ? {} : readConfig(configPath);
+  const fromFile = config.clients ?? [];
+  // A client in the file carries more (webhooks, signing key) than the flags, so it wins over the same id.
+  options.clients = [...(fromFile.some((c) => c.clientId === cliClient.clientId) ? [] : [cliClient]), ...fromFile];
+  if (config.assumptions) options.assumptions = config.assumptions;
+  return { help: false, options };
+}
+
+/**
+ * Runs the mock command. Resolves with 0 after a clean stop (SIGINT / SIGTERM), 2 on a usage mistake, 1 when the
+ * mock cannot start (port in use, ...).
+ */
+export async function run(argv: readonly string[]): Promise<number | undefined> {
+  let parsed: ParsedMockArgs;
+  try {
+    parsed = parseMockArgs(argv, process.env);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (parsed.help) {
+    process.stdout.write(mockHelp());
+    return 0;
+  }
+  const { startMockServer } = await import('../../mock/server.ts');
+  let mock: Awaited<ReturnType<typeof startMockServer>>;
+  try {
+    mock = await startMockServer(parsed.options);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    return error instanceof TypeError ? 2 : 1;
+  }
+  process.stdout.write(`payment-contract-kit mock listening on ${mock.url}\n`);
+  // Load the GraphQL engine while the client is still busy with its first token call, so the first /graphql
+  // answer waits less. A failure here is reported by that first /graphql request, not here.
+  setImmediate(() => mock.control.warmUp().catch(() => {}));
+  return new Promise<number>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      mock.close().then(
+        () => {
+          // Everything is closed; should a stray handle keep the loop alive, exit anyway rather than hang.
+          setTimeout(() => process.exit(0), 1000).unref();
+          resolve(0);
+        },
+        (error: unknown) => {
+          process.stderr.write(`[payment-contract-kit] error while stopping the mock: ${String(error)}\n`);
+          resolve(1);
+        },
+      );
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

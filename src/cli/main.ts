@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+/**
+ * The `payment-contract-kit` command: dispatches to one module per subcommand, loaded only when that subcommand runs,
+ * so `payment-contract-kit mock` starts without loading anything the mock does not need.
+ *
+ * @module
+ */
+
+/** What every command module exports. */
+export interface CliCommand {
+  /** Runs the command with the arguments after its name; resolves with an exit code, or never for servers. */
+  run(argv: readonly string[]): Promise<number | undefined>;
+}
+
+interface CommandEntry {
+  /** One line for the command list. */
+  readonly summary: string;
+  readonly load: () => Promise<CliCommand>;
+}
+
+/**
+ * Subcommands by name; two-word names (`webhook send`) are matched before one-word ones.
+ * To add a command: write src/cli/commands/<name>.ts exporting `run(argv)`, and add one line here.
+ */
+const commands: Readonly<Record<string, CommandEntry>> = {
+  mock: { summary: 'Start the stateful mock of the payment service.', load: () => import('./commands/mock.ts') },
+  'webhook send': {
+    summary: 'Send a payment status webhook to a URL.',
+    load: () => import('./commands/webhook-send.ts'),
+  },
+};
+
+const usage = `Usage: payment-contract-kit <command> [options]
+
+Commands:
+${Object.entries(commands)
+  .map(([name, c]) => `  ${name.padEnd(14)}${c.summary}`)
+  .join('\n')}
+
+Run "payment-contract-kit <command> --help" for the options of a command.
+`;
+
+/** Runs the CLI with `argv` (without node and the script path); resolves with the exit code. */
+export async function main(argv: readonly string[]): Promise<number | undefined> {
+  const [first, second] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(usage);
+    return first === undefined ? 2 : 0;
+  }
+  const two = second === undefined ? undefined : `${first} ${second}`;
+  const name = two !== undefined && commands[two] ? two : first;
+  const entry = commands[name];
+  if (!entry) {
+    process.stderr.write(`[payment-contract-kit] Unknown command "${first}".\n\n${usage}`);
+    return 2;
+  }
+  const command = await entry.load();
+  return command.run(argv.slice(name.split(' ').length));
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== undefined) process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -170,7 +170,12 @@ export function authErrorBody(exampleReason: string, exampleMessage = 'The x-jwt
   };
 }
 
-/** HTTP statuses a GraphQL error answer may carry: 200 (GraphQL over HTTP with application/json) or a 4xx. */
+/**
+ * HTTP statuses a GraphQL error answer may carry: 200 (GraphQL over HTTP with application/json) or a 4xx.
+ *
+ * @example
+ * expect(graphqlErrorStatuses).toContain(response.status);
+ */
 export const graphqlErrorStatuses: readonly number[] = [200, 400, 401, 403, 422];
 
 /**

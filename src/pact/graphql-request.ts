@@ -14,7 +14,12 @@ import { graphqlPath, headerNames } from './names.ts';
 import { injected } from './provider-states.ts';
 import type { AnyMatcher, Template } from './template.ts';
 
-/** Options of {@link withGraphqlRequest}. */
+/**
+ * Options of {@link withGraphqlRequest}.
+ *
+ * @example
+ * const noToken: GraphqlRequestOptions<{ amount: number }> = { variables: { amount: 100 }, token: null };
+ */
 export interface GraphqlRequestOptions<TVariables> {
   /** The operation's variables; any value may be a matcher (such as `fromProviderState` for a card account uid). */
   variables: Template<TVariables>;

@@ -28,7 +28,13 @@ export const tokenPaths = {
   revoke: '/api/v2/accounting/token/revoke-token',
 } as const satisfies Record<string, TokenEndpointPath>;
 
-/** Which token endpoint: a key of {@link tokenPaths}. */
+/**
+ * Which token endpoint: a key of {@link tokenPaths}.
+ *
+ * @example
+ * const endpoint: TokenEndpoint = 'refresh';
+ * withTokenRequest(interaction, endpoint);
+ */
 export type TokenEndpoint = keyof typeof tokenPaths;
 
 /**

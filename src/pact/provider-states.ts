@@ -30,10 +30,21 @@ export const providerStates = {
   paymentFinalised: 'a payment has reached its final status',
 } as const;
 
-/** A provider state name. */
+/**
+ * A provider state name.
+ *
+ * @example
+ * const state: ProviderStateName = providerStates.expiredAccessToken;
+ */
 export type ProviderStateName = (typeof providerStates)[keyof typeof providerStates];
 
-/** Parameters each state takes (recorded in the pact file; never a card number or CVV). */
+/**
+ * Parameters each state takes (recorded in the pact file; never a card number or CVV).
+ *
+ * @example
+ * const params: ProviderStateParams[typeof providerStates.cardAccount] = { clientId: 'test-client', cardType: 'visa' };
+ * pact.addInteraction().given(providerStates.cardAccount, params);
+ */
 export interface ProviderStateParams {
   [providerStates.clientCredentials]: { clientId: string };
   [providerStates.tokenPair]: { clientId: string };
@@ -51,7 +62,18 @@ export interface ProviderStateParams {
   };
 }
 
-/** Values a provider returns from a state's setup, for `fromProviderState` expressions. */
+/**
+ * Values a provider returns from a state's setup, for `fromProviderState` expressions.
+ *
+ * @example
+ * // Provider side: a Verifier state handler hands back a fresh token.
+ * const stateHandlers = {
+ *   [providerStates.accessToken]: async (params) => {
+ *     const { clientId } = params as ProviderStateParams[typeof providerStates.accessToken];
+ *     return { token: await issueTokenFor(clientId) } satisfies Partial<ProviderStateValues>;
+ *   },
+ * };
+ */
 export interface ProviderStateValues {
   clientId: string;
   apiKey: string;

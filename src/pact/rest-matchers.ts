@@ -9,7 +9,12 @@ import { exampleValues } from './example-values.ts';
 import { text } from './internal/primitives.ts';
 import type { Template } from './template.ts';
 
-/** Example values of a token pair answer. */
+/**
+ * Example values of a token pair answer.
+ *
+ * @example
+ * tokenPairResponse({ expiration: 1_767_261_000 } satisfies TokenPairExample);
+ */
 export interface TokenPairExample {
   token?: string;
   refreshToken?: string;

@@ -7,7 +7,12 @@
  */
 import type { Matcher } from '@pact-foundation/pact';
 
-/** Any Pact matcher or provider-state injected value, whatever its example type. */
+/**
+ * Any Pact matcher or provider-state injected value, whatever its example type.
+ *
+ * @example
+ * const uid: AnyMatcher = MatchersV3.fromProviderState('${cardAccountUid}', 'uid-example');
+ */
 export type AnyMatcher = Matcher<unknown>;
 
 /**

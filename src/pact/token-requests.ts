@@ -13,10 +13,20 @@ import { headerNames, type TokenEndpoint, tokenPaths } from './names.ts';
 import { injected } from './provider-states.ts';
 import type { AnyMatcher, Template } from './template.ts';
 
-/** A header value: a literal, or a matcher such as `fromProviderState`. */
+/**
+ * A header value: a literal, or a matcher such as `fromProviderState`.
+ *
+ * @example
+ * const apiKey: HeaderValue = MatchersV3.fromProviderState(injected.apiKey, exampleValues.apiKey);
+ */
 export type HeaderValue = string | AnyMatcher;
 
-/** Credentials of a token request. Omitted values come from the provider state (`${clientId}`, `${apiKey}`). */
+/**
+ * Credentials of a token request. Omitted values come from the provider state (`${clientId}`, `${apiKey}`).
+ *
+ * @example
+ * const wrongKey: TokenRequestCredentials = { apiKey: 'wrong-api-key' };
+ */
 export interface TokenRequestCredentials {
   clientId?: HeaderValue;
   apiKey?: HeaderValue;
@@ -55,7 +65,12 @@ export function refreshTokenBody(refreshToken?: string | AnyMatcher): Template<R
   };
 }
 
-/** Options of {@link withTokenRequest}. */
+/**
+ * Options of {@link withTokenRequest}.
+ *
+ * @example
+ * const unknownRefresh: TokenRequestOptions = { refreshToken: 'unknown-refresh-token' };
+ */
 export interface TokenRequestOptions extends TokenRequestCredentials {
   /** refresh-token only: the refresh token; defaults to the provider state's `${refreshToken}`. */
   refreshToken?: string | AnyMatcher;

@@ -12,7 +12,12 @@ import { exampleValues } from './example-values.ts';
 import { isoTimestamp, money, text } from './internal/primitives.ts';
 import type { AnyMatcher, Template } from './template.ts';
 
-/** Example values and overrides of a webhook payload. */
+/**
+ * Example values and overrides of a webhook payload.
+ *
+ * @example
+ * const failed: WebhookPayloadExample = { status: MatchersV3.string('failure'), metadata: { order_id: 'order-1001' } };
+ */
 export interface WebhookPayloadExample {
   /**
    * Final status name. Defaults to a string matcher with the kit's success name as example: the spec gives the
@@ -54,7 +59,12 @@ export function paymentStatusWebhookPayload(
   return body as Template<PaymentStatusWebhookPayload>;
 }
 
-/** Header names and example values of the webhook's two headers. */
+/**
+ * Header names and example values of the webhook's two headers.
+ *
+ * @example
+ * webhookMetadata({ signingKeyHeader: 'x-signature-key', clientId: 'checkout-web' } satisfies WebhookMetadataOptions);
+ */
 export interface WebhookMetadataOptions {
   /** Name of the signing key header; defaults to the kit's assumption `webhook.signingKeyHeader`. */
   signingKeyHeader?: string;

@@ -62,6 +62,22 @@ describe('contracts/', () => {
     expect(await committedPactFiles()).toEqual(Object.values(consumers).map(pactFileName).sort());
   });
 
+  it('keeps card numbers and CVVs in request bodies only', async () => {
+    const leaks: string[] = [];
+    for (const file of await committedPactFiles()) {
+      const pact = JSON.parse(readFileSync(join(contractsDir, file), 'utf8')) as {
+        interactions: Record<string, unknown>[];
+      };
+      for (const interaction of pact.interactions) {
+        const { request, ...rest } = interaction as { request?: Record<string, unknown> };
+        const { body: _body, ...requestRest } = request ?? {};
+        const outside = JSON.stringify({ ...rest, request: requestRest });
+        if (/\b\d{12,19}\b/.test(outside) || /cvv/i.test(outside)) leaks.push(`${file}: ${interaction.description}`);
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
+
   it('records GraphQL interactions for both guides', () => {
     const guides = new Set(graphqlInteractions.map(([, { guide }]) => guide));
     expect([...guides].sort()).toEqual(['current', 'legacy']);

@@ -229,6 +229,7 @@ describe('provider verification against the mock (guide: both)', () => {
     expect(interaction).toBeDefined();
     interaction!.response.body.content.status = 'ACCEPTED';
     const out = await freshPactDir();
+    console.log('[payment-contract-kit] negative control: the verifier report below is expected to show FAILED.');
     try {
       const file = join(out.dir, 'altered.json');
       await writeFile(file, JSON.stringify({ ...pact, interactions: [interaction] }));

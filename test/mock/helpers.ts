@@ -1,0 +1,67 @@
+/**
+ * Shared helpers of the mock's HTTP tests: request fixtures for both guides and small fetch wrappers.
+ *
+ * @module
+ */
+import { testCards } from '../../src/mock/index.ts';
+
+export const tokenPaths = {
+  generate: '/api/v2/accounting/token/generate-token',
+  refresh: '/api/v2/accounting/token/refresh-token',
+  revoke: '/api/v2/accounting/token/revoke-token',
+} as const;
+
+export const credentials = { 'x-client-id': 'test-client', 'x-api-key': 'test-api-key' } as const;
+
+export const card = {
+  full_name: 'Ada Lovelace',
+  card_number: testCards.visaSuccess.number,
+  expiry_month: '12',
+  expiry_year: '39',
+  cvv: '123',
+};
+const { card_number, ...cardRest } = card;
+export const legacyCard = { ...cardRest, number: card_number };
+export const contact = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
+export const reference = { description: 'Order 1', reference_no: 'R-1' };
+export const payInput = (cardNumber: string = card.card_number) => ({
+  amount: 100,
+  fees: 1.8,
+  credit_card: { ...card, card_number: cardNumber },
+  contact,
+  payment_reference: reference,
+  metadata: { order_id: 'o-1' },
+});
+export const legacyPayInput = () => ({
+  amount: 100,
+  fees: 1.8,
+  credit_card: legacyCard,
+  contact: { ...contact, ...reference },
+});
+
+/** POSTs JSON (or a raw string) and returns status, headers and parsed body. */
+export async function post(
+  url: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/** GETs JSON. */
+export async function get(url: string): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await fetch(url);
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Decodes a JWT's payload without verifying it. */
+export function jwtClaims(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+}

@@ -1,0 +1,194 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mockFlags, parseMockArgs } from '../../src/cli/commands/mock.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+// The sources through tsx, so the test does not depend on a fresh build.
+const cli = ['--import', 'tsx', join(root, 'src/cli/main.ts')];
+const children = new Set<ChildProcess>();
+afterEach(() => {
+  for (const c of children) c.kill('SIGKILL');
+  children.clear();
+});
+
+function spawnCli(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [...cli, ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const url = new Promise<string>((resolveUrl, reject) => {
+    child.stdout.on('data', () => {
+      const m = /http:\/\/[\d.]+:\d+/.exec(stdout);
+      if (m) resolveUrl(m[0]);
+    });
+    exited.then(() => reject(new Error(`exited before printing a URL: ${stderr}`)));
+  });
+  // Commands that fail on purpose never print a URL; only a test that awaits `url` should see that rejection.
+  url.catch(() => {});
+  return { child, url, exited, out: () => stdout, err: () => stderr };
+}
+
+describe('payment-contract-kit mock (process)', () => {
+  it('prints one line with the base URL, serves, and exits 0 on SIGTERM', async () => {
+    const run = spawnCli(['mock', '--port', '0']);
+    const url = await run.url;
+    const res = await fetch(`${url}/api/v2/accounting/token/generate-token`, {
+      method: 'POST',
+      headers: { 'x-client-id': 'test-client', 'x-api-key': 'test-api-key' },
+    });
+    expect(res.status).toBe(200);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(run.out().trim().split('\n')).toEqual([`payment-contract-kit mock listening on ${url}`]);
+    // The request log went to standard error and was flushed before exit.
+    expect(run.err()).toContain('POST /api/v2/accounting/token/generate-token - 200');
+  });
+
+  it('exits 0 on SIGINT and honours PCK_* variables and flags', async () => {
+    const run = spawnCli(['mock', '--quiet', '--client-id', 'acme'], { PCK_PORT: '0', PCK_API_KEY: 'k' });
+    const url = await run.url;
+    const res = await fetch(`${url}/api/v2/accounting/token/generate-token`, {
+      method: 'POST',
+      headers: { 'x-client-id': 'acme', 'x-api-key': 'k' },
+    });
+    expect(res.status).toBe(200);
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(0);
+    expect(run.err()).toBe('');
+  });
+
+  it('--help lists every flag with its environment variable and examples', async () => {
+    const run = spawnCli(['mock', '--help']);
+    expect(await run.exited).toBe(0);
+    for (const flag of mockFlags) {
+      expect(run.out()).toContain(`--${flag.name}`);
+      if (flag.env) expect(run.out()).toContain(flag.env);
+    }
+    expect(run.out()).toContain('Examples:');
+  });
+
+  it.each([
+    [['mock', '--bogus'], "Unknown option '--bogus'"],
+    [['mock', '--port', 'abc'], '--port must be a whole number'],
+    [['mock', '--guide', 'old'], '--guide must be current, legacy or both'],
+    [['mock', '--latency', '9-1'], '--latency must be'],
+    [['mock', '--webhook-url', 'ftp://x'], '--webhook-url must be an http(s) URL'],
+    [['nope'], 'Unknown command "nope"'],
+  ])('exits 2 with a clear message for %j', async (args, message) => {
+    const run = spawnCli(args);
+    expect(await run.exited).toBe(2);
+    expect(run.err()).toContain('[payment-contract-kit]');
+    expect(run.err()).toContain(message);
+  });
+});
+
+describe('parseMockArgs', () => {
+  const env = {};
+  it('maps every flag to the programmatic options', () => {
+    const parsed = parseMockArgs(
+      [
+        '--port',
+        '0',
+        '--host',
+        '0.0.0.0',
+        '--client-id',
+        'c',
+        '--api-key',
+        'k',
+        '--guide',
+        'both',
+        '--token-ttl',
+        '60',
+        '--webhook-url',
+        'http://a.test/h',
+        '--webhook-url',
+        'https://b.test/h',
+        '--webhook-signing-key',
+        'sk',
+        '--strict-generate',
+        '--settle-delay',
+        '0',
+        '--latency',
+        '5-10',
+        '--seed',
+        's',
+        '--quiet',
+      ],
+      env,
+    );
+    expect(parsed).toEqual({
+      help: false,
+      options: {
+        port: 0,
+        host: '0.0.0.0',
+        clients: [{ clientId: 'c', apiKey: 'k' }],
+        guide: 'both',
+        tokenTtlSeconds: 60,
+        webhookUrls: ['http://a.test/h', 'https://b.test/h'],
+        webhookSigningKey: 'sk',
+        strictGenerate: true,
+        settleDelayMs: 0,
+        latency: { minMs: 5, maxMs: 10 },
+        seed: 's',
+        log: false,
+      },
+    });
+  });
+
+  it('reads PCK_* variables, flags winning', () => {
+    const parsed = parseMockArgs(['--port', '5000'], {
+      PCK_PORT: '1',
+      PCK_GUIDE: 'legacy',
+      PCK_WEBHOOK_URL: 'http://a.test/1, http://a.test/2',
+      PCK_STRICT_GENERATE: 'true',
+      PCK_LATENCY: '20',
+    });
+    expect(parsed).toMatchObject({
+      options: {
+        port: 5000,
+        guide: 'legacy',
+        webhookUrls: ['http://a.test/1', 'http://a.test/2'],
+        strictGenerate: true,
+        latency: { minMs: 20, maxMs: 20 },
+      },
+    });
+  });
+
+  it('adds the clients and assumptions of --config', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pck-cli-'));
+    const file = join(dir, 'mock.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        clients: [{ clientId: 'acme', apiKey: 'a', webhookUrls: ['http://a.test/h'], signingKey: 'x' }],
+        assumptions: { graphqlErrorHttpStatus: 400 },
+      }),
+    );
+    expect(parseMockArgs(['--config', file], env)).toMatchObject({
+      options: {
+        clients: [
+          { clientId: 'test-client', apiKey: 'test-api-key' },
+          { clientId: 'acme', apiKey: 'a', webhookUrls: ['http://a.test/h'], signingKey: 'x' },
+        ],
+        assumptions: { graphqlErrorHttpStatus: 400 },
+      },
+    });
+    writeFileSync(file, '{"assumptions":{"nope":1}}');
+    expect(() => parseMockArgs(['--config', file], env)).toThrow(/--config: unknown assumption "nope"/);
+    expect(() => parseMockArgs(['--config', join(dir, 'missing.json')], env)).toThrow(/--config: cannot read/);
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { createJournal, summarizeVariables } from '../../../src/mock/internal/journal.ts';
+
+const add = (j: ReturnType<typeof createJournal>, path: string, status = 200) =>
+  j.record('POST', path, status, 0, 1, undefined, undefined, undefined, undefined);
+
+describe('journal', () => {
+  it('keeps the latest entries in a ring, with seq and since', () => {
+    const j = createJournal(3);
+    for (const p of ['/a', '/b', '/c', '/d']) add(j, p);
+    expect(j.entries().map((e) => e.path)).toEqual(['/b', '/c', '/d']);
+    expect(j.entries(3).map((e) => e.path)).toEqual(['/d']);
+    expect(j.cursor()).toBe(4);
+    j.reset();
+    expect([j.entries(), j.cursor()]).toEqual([[], 0]);
+  });
+
+  it('resolves a wait with an entry already recorded, or the next matching one', async () => {
+    const j = createJournal(10);
+    add(j, '/a');
+    await expect(j.waitFor((e) => e.path === '/a')).resolves.toMatchObject({ seq: 1 });
+    const later = j.waitFor((e) => e.path === '/a', { since: j.cursor() });
+    add(j, '/b');
+    add(j, '/a');
+    await expect(later).resolves.toMatchObject({ seq: 3 });
+  });
+
+  it('rejects on timeout and on close, saying what to do', async () => {
+    const j = createJournal(10);
+    await expect(j.waitFor(() => false, { timeoutMs: 10 })).rejects.toThrow(/No request matched within 10 ms/);
+    const pending = j.waitFor(() => false);
+    j.close();
+    await expect(pending).rejects.toThrow(/closed/);
+  });
+});
+
+describe('summarizeVariables', () => {
+  it('masks card numbers of both guides and drops CVVs at any depth', () => {
+    const summary = summarizeVariables({
+      input: {
+        credit_card: { card_number: '4111111111111111', cvv: '123' },
+        legacy: [{ number: '5555555555554444', cvv: '999' }],
+      },
+    });
+    expect(summary).toEqual({
+      input: { credit_card: { card_number: '411111******1111' }, legacy: [{ number: '555555******4444' }] },
+    });
+  });
+});

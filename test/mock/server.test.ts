@@ -297,6 +297,35 @@ describe('GraphQL through graphql-request, both guides', () => {
   });
 });
 
+describe('guides and determinism', () => {
+  it('serves only the legacy guide with guide "legacy"', async () => {
+    const m = await startMockServer({ port: 0, log: false, guide: 'legacy' });
+    try {
+      const client = new GraphQLClient(`${m.url}/graphql`, {
+        headers: { 'x-jwt-token': m.control.issueToken('test-client').token },
+      });
+      const fees = await client.request(legacy.PaymentGatewayFeesCalcDocument, { amount: 10 });
+      expect(fees.paymentGatewayFeesCalc[0]).toHaveProperty('card_location');
+      const response = await gqlError(client.request(current.PaymentGatewayFeesCalcDocument, { amount: 10 }));
+      expect(response.errors?.[0]?.message).toEqual(expect.any(String));
+    } finally {
+      await m.close();
+    }
+  });
+
+  it('gives the same payment uuids after a reset', async () => {
+    const pay = async () => {
+      const client = gql(await tokenOf());
+      return (await client.request(current.ProcessPaymentRequestDocument, { input: payInput() })).processPaymentRequest;
+    };
+    const first = await pay();
+    mock.control.reset();
+    const second = await pay();
+    expect(second.uuid).toBe(first.uuid);
+    expect(mock.control.payments()).toHaveLength(1);
+  });
+});
+
 describe('HTTP layer errors', () => {
   it('400 on malformed JSON at /graphql, in the 7.2 shape with reason badRequest', async () => {
     const r = await post(url('/graphql'), { 'x-jwt-token': await tokenOf() }, '{"query":');

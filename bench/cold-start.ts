@@ -11,19 +11,28 @@ import { AMOUNT, generateToken, graphql, queries } from './workloads.ts';
 
 const RETRY_FOR_MS = 30_000;
 
-async function firstSuccess(server: ServerId, url: string): Promise<void> {
+/** Milestones of one cold start, ms after spawn: address printed, first token (mock), first success. */
+export interface ColdStartRun {
+  readonly listeningMs: number;
+  readonly tokenMs?: number;
+  readonly totalMs: number;
+}
+
+async function firstSuccess(server: ServerId, url: string, spawnedAt: number): Promise<{ tokenMs?: number }> {
   const until = performance.now() + RETRY_FOR_MS;
   for (;;) {
     try {
       if (server === 'mock') {
         const { token } = await generateToken(url);
+        const tokenMs = performance.now() - spawnedAt;
         await graphql(url, token, queries.fees, { amount: AMOUNT });
+        return { tokenMs };
       } else if (server === 'rest-token' || server === 'prism') {
         await generateToken(url);
       } else {
         await graphql(url, 'reference-token', queries.fees, { amount: AMOUNT });
       }
-      return;
+      return {};
     } catch (error) {
       // A server may print its address a moment before it answers; retry connection failures only.
       if (performance.now() > until || !(error instanceof TypeError)) throw error;
@@ -32,12 +41,13 @@ async function firstSuccess(server: ServerId, url: string): Promise<void> {
   }
 }
 
-/** One cold start of one server, in milliseconds. */
-export async function coldStartOnce(server: ServerId, cpus: string | undefined): Promise<number> {
+/** One cold start of one server. */
+export async function coldStartOnce(server: ServerId, cpus: string | undefined): Promise<ColdStartRun> {
   const proc = await startServer(await serverCommand(server), { cpus });
   try {
-    await firstSuccess(server, proc.url);
-    return performance.now() - proc.spawnedAt;
+    const { tokenMs } = await firstSuccess(server, proc.url, proc.spawnedAt);
+    const totalMs = performance.now() - proc.spawnedAt;
+    return { listeningMs: proc.readyMs, ...(tokenMs !== undefined ? { tokenMs } : {}), totalMs };
   } finally {
     await proc.stop();
   }
@@ -48,17 +58,20 @@ export async function measureColdStarts(
   runs: Readonly<Partial<Record<ServerId, number>>>,
   cpus: string | undefined,
   log: (line: string) => void,
-): Promise<Partial<Record<ServerId, number[]>>> {
-  const out: Partial<Record<ServerId, number[]>> = {};
+): Promise<Partial<Record<ServerId, ColdStartRun[]>>> {
+  const out: Partial<Record<ServerId, ColdStartRun[]>> = {};
   const most = Math.max(0, ...Object.values(runs));
   for (let i = 0; i < most; i++) {
     for (const [server, count] of Object.entries(runs) as [ServerId, number][]) {
       if (i >= count) continue;
-      const ms = await coldStartOnce(server, cpus);
+      const run = await coldStartOnce(server, cpus);
       const list = out[server] ?? [];
-      list.push(ms);
+      list.push(run);
       out[server] = list;
-      log(`cold start ${server} #${i + 1}: ${ms.toFixed(0)} ms`);
+      log(
+        `cold start ${server} #${i + 1}: ${run.totalMs.toFixed(0)} ms (listening at ${run.listeningMs.toFixed(0)} ms` +
+          `${run.tokenMs !== undefined ? `, first token at ${run.tokenMs.toFixed(0)} ms` : ''})`,
+      );
     }
   }
   return out;

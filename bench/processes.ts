@@ -170,7 +170,9 @@ export function startServer(
   const started = performance.now();
   // taskset execs the command, so the child's pid is the server's own pid (its /proc/<pid>/status is the server's).
   const child = spawn(command, args, {
-    env: { ...process.env, ...spec.env },
+    // Every server runs as in production (graphql-js skips its development-only instanceOf checks, Apollo and yoga
+    // their development features): each one's best case, and the same environment for all.
+    env: { ...process.env, NODE_ENV: 'production', ...spec.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   children.add(child);

@@ -91,8 +91,20 @@ export function usable(run: ServerRun): boolean {
   return summarizeRun(run).failureRate <= MAX_FAILURE_RATE;
 }
 
-/** Cold start medians, milliseconds from spawn to the first successful answer, by server id. */
-export type ColdStart = Readonly<Record<string, { readonly label: string; readonly runsMs: readonly number[] }>>;
+/** Cold starts by server id: milliseconds from spawn to the first successful answer, and to milestones before it. */
+export type ColdStart = Readonly<
+  Record<
+    string,
+    {
+      readonly label: string;
+      readonly runsMs: readonly number[];
+      /** Spawn to the address line. */
+      readonly listeningMs?: readonly number[];
+      /** Spawn to the first token pair, when the first success needs a token first (the mock). */
+      readonly tokenMs?: readonly number[];
+    }
+  >
+>;
 
 /** One point of the memory measurement. */
 export interface MemoryCheckpoint {
@@ -291,7 +303,7 @@ export function renderMarkdownTable(headers: readonly string[], rows: readonly (
 const fmtInt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
 // autocannon records latencies in whole milliseconds: 0 means under one.
 const fmtMs = (n: number) =>
-  !Number.isFinite(n) ? '-' : n === 0 ? '<1' : Number.isInteger(n) ? String(n) : n.toFixed(1);
+  !Number.isFinite(n) ? '-' : n === 0 ? '<1' : Number.isInteger(n) || n >= 10 ? String(Math.round(n)) : n.toFixed(1);
 const fmtPercent = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : '-');
 const fmtMb = (kb: number | null) => (kb === null ? '-' : (kb / 1024).toFixed(0));
 /** Formats a ratio as `1.23×`. */
@@ -351,13 +363,21 @@ export const targetHeaders = ['target', 'measured', 'per server CPU-s', 'wanted'
 /** The cold start table: median per server and mock ÷ that server. */
 export function coldStartRows(cold: ColdStart): string[][] {
   const mock = cold.mock ? median(cold.mock.runsMs) : Number.NaN;
-  return Object.entries(cold).map(([server, { label, runsMs }]) => {
+  const cell = (values: readonly number[] | undefined) => (values && values.length > 0 ? fmtMs(median(values)) : '');
+  return Object.entries(cold).map(([server, { label, runsMs, listeningMs, tokenMs }]) => {
     const ms = median(runsMs);
-    return [label, fmtMs(ms), String(runsMs.length), server === 'mock' ? '' : fmtRatio(mock / ms)];
+    return [
+      label,
+      cell(listeningMs),
+      cell(tokenMs),
+      fmtMs(ms),
+      String(runsMs.length),
+      server === 'mock' ? '' : fmtRatio(mock / ms),
+    ];
   });
 }
 
-export const coldStartHeaders = ['server', 'median ms to first success', 'runs', 'mock ÷ this'];
+export const coldStartHeaders = ['server', 'listening ms', 'first token ms', 'first success ms', 'runs', 'mock ÷ this'];
 
 /** The memory table: one row per checkpoint. */
 export function memoryRows(memory: MemoryResult): string[][] {

@@ -9,14 +9,15 @@
  * for a full run of every workload, bench/results/summary.json and summary.md (committed).
  *
  * Flags: --quick (about a minute), --only <workload,...>, --rounds N, --seconds S, --connections N,
- * --payments N, --no-cold-start, --no-memory, --strict (exit 1 when a target fails).
+ * --payments N, --no-cold-start, --no-memory, --strict (exit 1 when a target fails), --profile (Node servers run
+ * with --cpu-prof; one profile per server and workload in .tmp/bench/profiles, named by pid, summarised by `tsx bench/profile-summary.ts`).
  *
  * @module
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { measureColdStarts } from './cold-start.ts';
+import { type ColdStartRun, measureColdStarts } from './cold-start.ts';
 import { runLoad } from './load.ts';
 import { coreCount, cpuModel } from './machine.ts';
 import { measurePaymentMemory } from './payments-memory.ts';
@@ -31,7 +32,7 @@ import {
   summarize,
   type WorkloadRun,
 } from './report.ts';
-import { buildReferences, mockAvailable, root, type ServerId, serverCommand, serverLabels } from './servers.ts';
+import { buildReferences, mockEntry, profileDir, root, type ServerId, serverCommand, serverLabels } from './servers.ts';
 import { openSession, type Workload, workloads } from './workloads.ts';
 
 const { values: flags } = parseArgs({
@@ -45,6 +46,7 @@ const { values: flags } = parseArgs({
     'no-cold-start': { type: 'boolean', default: false },
     'no-memory': { type: 'boolean', default: false },
     strict: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
   },
 });
 
@@ -78,8 +80,12 @@ const pinning = pinned
 log(pinning);
 
 await buildReferences();
-const withMock = mockAvailable();
-if (!withMock) log('dist/cli.js is missing (no src/cli yet?): running the references only.');
+const entry = mockEntry();
+const withMock = entry !== undefined;
+const mockVia =
+  entry === 'cli' ? 'mock started as `node dist/cli.js mock`' : 'mock started with startMockServer() (no CLI built)';
+if (!withMock) log('neither dist/cli.js nor src/mock exists: running the references only.');
+else log(mockVia);
 
 const benchStarted = performance.now();
 const elapsed = () => (performance.now() - benchStarted) / 1000;
@@ -99,7 +105,9 @@ async function runWorkload(workload: Workload): Promise<WorkloadRun> {
   try {
     for (const server of servers) {
       try {
-        procs.set(server, await startServer(await serverCommand(server), { cpus: serverCpus }));
+        const proc = await startServer(await serverCommand(server, { profile: flags.profile }), { cpus: serverCpus });
+        procs.set(server, proc);
+        if (flags.profile) log(`${workload.id}: ${server} pid ${proc.pid} profiles to ${profileDir}`);
       } catch (error) {
         problems.set(server, `did not start: ${(error as Error).message.split('\n')[0]}`);
       }
@@ -177,14 +185,20 @@ for (const workload of selected) {
   workloadRuns.push(await runWorkload(workload));
 }
 
-const coldStart: Record<string, { label: string; runsMs: number[] }> = {};
+const coldStart: Record<string, { label: string; runsMs: number[]; listeningMs: number[]; tokenMs?: number[] }> = {};
 if (!flags['no-cold-start']) {
   const runs = Object.fromEntries(
     Object.entries(settings.coldRuns).filter(([server]) => server !== 'mock' || withMock),
   ) as Partial<Record<ServerId, number>>;
   const measured = await measureColdStarts(runs, serverCpus, log);
-  for (const [server, runsMs] of Object.entries(measured) as [ServerId, number[]][]) {
-    coldStart[server] = { label: serverLabels[server], runsMs };
+  for (const [server, runs] of Object.entries(measured) as [ServerId, ColdStartRun[]][]) {
+    const tokenMs = runs.flatMap((r) => (r.tokenMs === undefined ? [] : [r.tokenMs]));
+    coldStart[server] = {
+      label: serverLabels[server],
+      runsMs: runs.map((r) => r.totalMs),
+      listeningMs: runs.map((r) => r.listeningMs),
+      ...(tokenMs.length > 0 ? { tokenMs } : {}),
+    };
   }
 }
 
@@ -207,7 +221,7 @@ const summary = summarize(
     cpu: cpuModel(),
     cores: machineCores,
     node: process.version,
-    pinning,
+    pinning: withMock ? `${pinning}; ${mockVia}` : pinning,
     settings: `${settings.rounds} × ${settings.seconds} s rounds after ${settings.warmupSeconds} s warm-up, ${settings.connections} connections${quick ? ', --quick' : ''}`,
   },
   workloadRuns,

@@ -14,12 +14,13 @@ import { freePort, type ServerCommand } from './processes.ts';
 export const root = resolve(import.meta.dirname, '..');
 
 /** Every server the benchmark can start. */
-export type ServerId = 'mock' | 'rest-token' | 'graphql-execute' | 'prism' | 'yoga' | 'apollo';
+export type ServerId = 'mock' | 'rest-token' | 'rest-token-signed' | 'graphql-execute' | 'prism' | 'yoga' | 'apollo';
 
 /** How each server is named in tables. */
 export const serverLabels: Readonly<Record<ServerId, string>> = {
   mock: 'mock (payment-contract-kit)',
   'rest-token': '(a) node:http, fixed token pair',
+  'rest-token-signed': '(a′) node:http + HS256 sign (informational)',
   'graphql-execute': '(b) node:http + graphql-js execute',
   prism: '(c) Prism 5 mock of openapi.yaml',
   yoga: '(d) graphql-yoga + addMocksToSchema',
@@ -28,6 +29,7 @@ export const serverLabels: Readonly<Record<ServerId, string>> = {
 
 const referenceScripts = {
   'rest-token': 'rest-token',
+  'rest-token-signed': 'rest-token-signed',
   'graphql-execute': 'graphql-execute',
   yoga: 'yoga-mocks',
   apollo: 'apollo-mocks',
@@ -40,11 +42,20 @@ const cliPath = join(root, 'dist', 'cli.js');
 /** The fee list query file, shared by reference (b) and the workloads. */
 export const feesQueryPath = join(root, 'operations', 'current', 'payment-gateway-fees-calc.graphql');
 
-/** Compiles the reference scripts to `.tmp/bench/*.mjs` (dependencies stay external, resolved from node_modules). */
+const launcherSource = join(root, 'bench', 'mock-launcher.ts');
+const launcherOut = join(outDir, 'mock-launcher.mjs');
+
+/**
+ * Compiles the reference scripts to `.tmp/bench/*.mjs` (dependencies stay external, resolved from node_modules),
+ * and the library launcher of the mock when the CLI is not built but the mock's source exists.
+ */
 export async function buildReferences(): Promise<void> {
+  const entryPoints = Object.values(referenceScripts).map((name) => join(root, 'bench', 'references', `${name}.ts`));
+  if (!existsSync(cliPath) && existsSync(join(root, 'src', 'mock', 'index.ts'))) entryPoints.push(launcherSource);
   await build({
-    entryPoints: Object.values(referenceScripts).map((name) => join(root, 'bench', 'references', `${name}.ts`)),
+    entryPoints,
     outdir: outDir,
+    outbase: join(root, 'bench'),
     outExtension: { '.js': '.mjs' },
     bundle: true,
     packages: 'external',
@@ -55,19 +66,31 @@ export async function buildReferences(): Promise<void> {
   });
 }
 
-/** Whether the mock's built CLI exists (`npm run build` makes it once src/cli exists). */
-export function mockAvailable(): boolean {
-  return existsSync(cliPath);
+/** How the mock is started: its built CLI, else its library through bench/mock-launcher.ts, else not at all. */
+export function mockEntry(): 'cli' | 'library' | undefined {
+  if (existsSync(cliPath)) return 'cli';
+  if (existsSync(launcherOut)) return 'library';
+  return undefined;
 }
 
 /** Flags of `payment-contract-kit mock` the benchmark passes: an ephemeral port and no request log. */
 export const mockCliArgs = ['mock', '--port', '0', '--quiet'] as const;
 
-/** The command that starts one server. Prism cannot print a port it chose, so it gets a free port picked here. */
-export async function serverCommand(id: ServerId): Promise<ServerCommand> {
+/** Directory of CPU profiles written with `--profile`. */
+export const profileDir = join(outDir, 'profiles');
+
+/**
+ * The command that starts one server. Prism cannot print a port it chose, so it gets a free port picked here.
+ * `profile` starts a Node server (all but Prism) with `--cpu-prof`; the profile is written when it exits on SIGTERM.
+ */
+export async function serverCommand(id: ServerId, options: { profile?: boolean } = {}): Promise<ServerCommand> {
+  const node = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   switch (id) {
-    case 'mock':
-      return { command: process.execPath, args: [cliPath, ...mockCliArgs], address: 'stdout' };
+    case 'mock': {
+      return mockEntry() === 'cli'
+        ? { command: process.execPath, args: [...node, cliPath, ...mockCliArgs], address: 'stdout' }
+        : { command: process.execPath, args: [...node, launcherOut], address: 'stdout' };
+    }
     case 'prism': {
       const port = await freePort();
       return {
@@ -80,13 +103,13 @@ export async function serverCommand(id: ServerId): Promise<ServerCommand> {
     case 'graphql-execute':
       return {
         command: process.execPath,
-        args: [join(outDir, `${referenceScripts[id]}.mjs`), schemaPath, feesQueryPath],
+        args: [...node, join(outDir, 'references', `${referenceScripts[id]}.mjs`), schemaPath, feesQueryPath],
         address: 'stdout',
       };
     default:
       return {
         command: process.execPath,
-        args: [join(outDir, `${referenceScripts[id]}.mjs`), schemaPath],
+        args: [...node, join(outDir, 'references', `${referenceScripts[id]}.mjs`), schemaPath],
         address: 'stdout',
       };
   }

@@ -285,7 +285,12 @@ function mixedWorkload(): Workload {
 
 /** Every workload, in the order they run. */
 export const workloads: readonly Workload[] = [
-  singleRequestWorkload('generate-token', 'generate-token (REST)', ['mock', 'rest-token', 'prism'], () => tokenRequest),
+  singleRequestWorkload(
+    'generate-token',
+    'generate-token (REST)',
+    ['mock', 'rest-token', 'rest-token-signed', 'prism'],
+    () => tokenRequest,
+  ),
   singleRequestWorkload(
     'fees-list',
     'paymentGatewayFeesCalc (fee list)',

@@ -24,6 +24,8 @@ export function stopWithParent(): void {
   process.stdin.on('end', () => process.exit(0));
   process.stdin.on('error', () => process.exit(0));
   process.stdin.resume();
+  // Exit through process.exit on SIGTERM, so `--cpu-prof` (bench --profile) gets to write its profile.
+  process.once('SIGTERM', () => process.exit(0));
   setTimeout(() => process.exit(0), MAX_LIFETIME_MS).unref();
 }
 

@@ -1,0 +1,43 @@
+/**
+ * Reference (a′), informational: the floor for issuing real tokens. Bare node:http that reads x-client-id and
+ * x-api-key, checks them against one client, signs a fresh HS256 JWT (node:crypto HMAC, header precomputed), makes
+ * a random refresh token and answers the token pair. No state, no journal, no log. Compared with (a), it shows what
+ * signing a token per call costs whatever the implementation; no target is attached to it.
+ *
+ * @module
+ */
+import { createHmac, createSecretKey, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { listenAndReport } from './listen.ts';
+
+const key = createSecretKey(Buffer.alloc(32, 7));
+const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+const apiKeys = new Map([['test-client', 'test-api-key']]);
+const unauthorized = JSON.stringify({ status: 'ERROR', message: 'unknown client or wrong API key' });
+
+const server = createServer((req, res) => {
+  const clientId = req.headers['x-client-id'];
+  if (typeof clientId !== 'string' || apiKeys.get(clientId) !== req.headers['x-api-key']) {
+    res.writeHead(401, ['content-type', 'application/json', 'content-length', String(unauthorized.length)]);
+    res.end(unauthorized);
+    return;
+  }
+  const iat = Math.floor(Date.now() / 1000);
+  const claims = { sub: clientId, typ: 'access', jti: randomUUID(), iat, exp: iat + 600 };
+  const signed = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+  const token = `${signed}.${createHmac('sha256', key).update(signed).digest('base64url')}`;
+  const json = JSON.stringify({
+    status: 'SUCCESS',
+    data: { token, refresh_token: `rt_${randomUUID().replaceAll('-', '')}`, expiration: iat + 600 },
+  });
+  res.writeHead(200, [
+    'content-type',
+    'application/json; charset=utf-8',
+    'content-length',
+    String(Buffer.byteLength(json)),
+  ]);
+  res.end(json);
+});
+server.keepAliveTimeout = 60_000;
+
+listenAndReport(server, 'rest-token-signed reference');

@@ -1,24 +1,47 @@
-import { existsSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
-// One entry per public subpath (package.json `exports`), plus the CLI.
-const entries = {
+// Library entries: one per public subpath (package.json `exports`); dependencies stay external so consumers share
+// one copy of graphql with their own code.
+const libraryEntries = {
   index: 'src/index.ts',
   legacy: 'src/legacy.ts',
   mock: 'src/mock/index.ts',
   webhook: 'src/webhook/index.ts',
   pact: 'src/pact/index.ts',
-  cli: 'src/cli/main.ts',
 };
 
-export default defineConfig({
-  entry: Object.fromEntries(Object.entries(entries).filter(([, file]) => existsSync(file))),
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  target: 'node20',
-  platform: 'node',
-  sourcemap: false,
-  splitting: true,
-  treeshake: true,
-});
+export default defineConfig([
+  {
+    entry: libraryEntries,
+    format: ['esm', 'cjs'],
+    dts: true,
+    clean: false,
+    target: 'node20',
+    platform: 'node',
+    splitting: true,
+    treeshake: true,
+  },
+  {
+    // The CLI runs in its own process, so it may carry a private, bundled copy of the GraphQL stack: resolving and
+    // loading hundreds of files from node_modules was most of the mock's cold start. No schema object leaves it.
+    entry: { index: 'src/cli/main.ts' },
+    outDir: 'dist/cli',
+    format: ['esm'],
+    dts: false,
+    clean: false,
+    target: 'node20',
+    platform: 'node',
+    splitting: true,
+    treeshake: true,
+    noExternal: ['graphql', 'graphql-jit', /^@graphql-tools\//, 'fast-jwt'],
+    // graphql ships CommonJS and ESM copies; graphql-jit deep-requires the CommonJS files, so every import must
+    // resolve to those too, or the bundle holds two graphql realms whose instanceof checks reject each other.
+    esbuildOptions(options) {
+      options.mainFields = ['main', 'module'];
+    },
+    // Bundled CommonJS dependencies call require(); give the ESM bundle one.
+    banner: {
+      js: "import { createRequire as __pckCreateRequire } from 'node:module'; const require = __pckCreateRequire(import.meta.url);",
+    },
+  },
+]);

@@ -201,6 +201,7 @@ export function createMockApp(options: MockOptions = {}): MockApp {
     clients: opts.clients,
     webhookUrls: opts.webhookUrls,
     signingKey: opts.webhookSigningKey,
+    standardWebhooksSecret: opts.standardWebhooksSecret,
     random: () => webhookRandom.next(),
   });
   const settlement = createSettlement({ assumptions, clock, state, settled: (p) => webhooks.deliver(p) });

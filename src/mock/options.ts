@@ -52,6 +52,11 @@ export interface MockOptions {
   readonly webhookUrls?: readonly string[];
   /** Webhook signing key for clients that do not set their own. Default `test-signing-key`. */
   readonly webhookSigningKey?: string;
+  /**
+   * Opt-in: also sign every webhook with Standard Webhooks headers (webhook-id, webhook-timestamp,
+   * webhook-signature), keyed with this `whsec_` secret. Off by default: the service is not known to do it.
+   */
+  readonly standardWebhooksSecret?: string;
   /** Simulated latency of every answer (control API excluded). Default none. */
   readonly latency?: MockLatency;
   /** Seed of everything the mock invents (ids, token ids, JWT secret). Default `payment-contract-kit`. */
@@ -88,6 +93,7 @@ export interface ResolvedMockOptions {
   readonly assumptions: Assumptions;
   readonly webhookUrls: readonly string[];
   readonly webhookSigningKey: string;
+  readonly standardWebhooksSecret: string | undefined;
   readonly latency: MockLatency | undefined;
   readonly seed: string;
   readonly log: MockLogSink | false;
@@ -146,6 +152,9 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     seen.add(c.clientId);
     if (c.webhookUrls !== undefined) for (const url of c.webhookUrls) checkUrl(`clients[${i}].webhookUrls`, url);
   }
+  const secret = options.standardWebhooksSecret;
+  if (secret !== undefined && !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret))
+    fail('standardWebhooksSecret', 'must be a Standard Webhooks secret: "whsec_" followed by base64.');
   const webhookUrls = options.webhookUrls ?? defaultMockOptions.webhookUrls;
   for (const url of webhookUrls) checkUrl('webhookUrls', url);
 
@@ -163,6 +172,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     assumptions: resolveAssumptions(overrides as AssumptionOverrides),
     webhookUrls,
     webhookSigningKey: options.webhookSigningKey ?? defaultMockOptions.webhookSigningKey,
+    standardWebhooksSecret: secret,
     latency: options.latency,
     seed: options.seed ?? defaultMockOptions.seed,
     log: options.log === undefined ? stderrSink : options.log,

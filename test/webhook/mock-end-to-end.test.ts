@@ -91,3 +91,41 @@ it('a settled payment reaches a verifying receiver, through a 500 and a retry fi
     metadata: { order: 'A-1' },
   });
 });
+
+it('with standardWebhooksSecret, the mock also signs deliveries that verifyWebhook checks over the raw body', async () => {
+  const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+  const results: ReturnType<typeof verifyWebhook>[] = [];
+  const receiver = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const rawBody = Buffer.concat(chunks);
+    const common = { headers: req.headers, signingKey: 'test-signing-key', clientId: 'test-client' };
+    results.push(verifyWebhook({ ...common, rawBody, standardWebhooks: { secret } }));
+    // The same headers over a different body must fail: the signature binds the bytes.
+    const swapped = Buffer.from(rawBody.toString('utf8').replace('"success"', '"failure"'));
+    results.push(verifyWebhook({ ...common, rawBody: swapped, standardWebhooks: { secret } }));
+    res.writeHead(204).end();
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((resolve) => receiver.close(resolve)));
+  const mock = await startMockServer({
+    port: 0,
+    log: false,
+    standardWebhooksSecret: secret,
+    webhookUrls: [`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`],
+  });
+  cleanups.push(() => mock.close());
+
+  const uuid = await pay(mock, { order: 'B-2' });
+  mock.control.advanceClock(defaultAssumptions.settleDelayMs);
+  await mock.control.waitForDelivery((d) => d.paymentUuid === uuid && d.state === 'delivered');
+
+  expect(results[0]?.ok).toBe(true);
+  expect(results[1]).toMatchObject({ ok: false, error: { code: 'SIGNATURE_MISMATCH' } });
+});
+
+it('rejects a Standard Webhooks secret without the whsec_ prefix, naming the option', async () => {
+  await expect(startMockServer({ port: 0, standardWebhooksSecret: 'not-a-secret' })).rejects.toThrow(
+    /standardWebhooksSecret/,
+  );
+});

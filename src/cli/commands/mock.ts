@@ -88,6 +88,13 @@ export const mockFlags: readonly FlagSpec[] = [
     help: `Signing key sent with webhooks. Default ${defaultMockOptions.webhookSigningKey}.`,
   },
   {
+    name: 'standard-webhooks-secret',
+    type: 'string',
+    env: 'PCK_STANDARD_WEBHOOKS_SECRET',
+    value: 'whsec_...',
+    help: 'Opt-in: also sign webhooks with Standard Webhooks headers using this secret. Default off.',
+  },
+  {
     name: 'strict-generate',
     type: 'boolean',
     env: 'PCK_STRICT_GENERATE',
@@ -315,6 +322,8 @@ export function parseMockArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   if (seed !== undefined) options.seed = seed;
   const signingKey = pick('webhook-signing-key');
   if (signingKey !== undefined) options.webhookSigningKey = signingKey;
+  const standardSecret = pick('standard-webhooks-secret');
+  if (standardSecret !== undefined) options.standardWebhooksSecret = standardSecret;
   const urls =
     (values['webhook-url'] as string[] | undefined) ??
     env.PCK_WEBHOOK_URL?.split(',')

@@ -104,6 +104,8 @@ export interface WebhookFanoutDeps {
   readonly clients: readonly MockClientConfig[];
   readonly webhookUrls: readonly string[];
   readonly signingKey: string;
+  /** Opt-in Standard Webhooks secret (`whsec_…`); undefined leaves those headers out. */
+  readonly standardWebhooksSecret?: string | undefined;
   /** Seeded [0, 1) source for retry jitter. */
   readonly random: () => number;
 }
@@ -120,6 +122,7 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
       retry: w.retry,
       random: deps.random,
       eventType: w.eventType,
+      standardWebhooks: deps.standardWebhooksSecret === undefined ? undefined : { secret: deps.standardWebhooksSecret },
     });
   const shared = make(deps.webhookUrls, deps.signingKey);
   const all: WebhookDispatcher[] = [shared];

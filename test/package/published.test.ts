@@ -103,9 +103,10 @@ describe('attw --pack (node16 CJS and ESM, bundler)', () => {
 });
 
 describe('packed tarball', () => {
-  // Roughly 130 kB unpacked with only . and ./legacy built; the mock, webhook, pact and CLI bundles and the Pact
-  // contracts are expected to add a few hundred kB. Crossing this means something unintended got packed.
-  const unpackedBudget = 1_000_000;
+  // About 1.5 MB unpacked: the library entries and contracts are a few hundred kB, and the CLI carries a minified
+  // private copy of the GraphQL stack (about 0.8 MB) because loading it from node_modules dominated cold start.
+  // Crossing this means something unintended got packed.
+  const unpackedBudget = 2_000_000;
 
   let files: { path: string; size: number }[] = [];
   let unpackedSize = 0;

@@ -1,6 +1,6 @@
 /**
  * Starts the mock through its library API (`startMockServer`, port 0, log off) and prints its base URL, for runs
- * where the CLI (dist/cli.js) is not built. The benchmark prefers the CLI, which is what users start.
+ * where the CLI (package.json `bin`) is not built. The benchmark prefers the CLI, which is what users start.
  *
  * @module
  */

@@ -7,7 +7,7 @@
  * @module
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 
@@ -78,11 +78,14 @@ export interface ServerProcess {
   readonly spawnedAt: number;
   /** Milliseconds from spawn until the address was known. */
   readonly readyMs: number;
-  /** Peak resident set size so far in KiB (`VmHWM`), or null when /proc is not readable. */
+  /**
+   * Peak resident set size so far in KiB (`VmHWM`), or null when /proc is not readable. Summed over the process and
+   * its descendants: some servers (Prism) run the HTTP server in a child process of their CLI.
+   */
   peakRssKb(): number | null;
-  /** Current resident set size in KiB (`VmRSS`), or null. */
+  /** Current resident set size in KiB (`VmRSS`), summed like {@link ServerProcess.peakRssKb}, or null. */
   rssKb(): number | null;
-  /** CPU time (user + system) the process used so far, in seconds, or null when /proc is not readable. */
+  /** CPU time (user + system) used so far by the process and its live descendants, in seconds, or null. */
   cpuSeconds(): number | null;
   /** Last lines the child wrote, for error messages. */
   output(): string;
@@ -116,6 +119,40 @@ export function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | nu
   } catch {
     return null;
   }
+}
+
+/** The process and its descendants, from the parent pids in /proc/<pid>/stat. */
+export function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [root];
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(entry));
+      children.set(ppid, list);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const out = [root];
+  for (let i = 0; i < out.length; i++) out.push(...(children.get(out[i]!) ?? []));
+  return out;
+}
+
+function sumOverTree(root: number, read: (pid: number) => number | null): number | null {
+  const own = read(root);
+  if (own === null) return null;
+  let sum = own;
+  for (const pid of processTree(root).slice(1)) sum += read(pid) ?? 0;
+  return sum;
 }
 
 let clockTicks: number | undefined;
@@ -194,9 +231,9 @@ export function startServer(
       pid,
       spawnedAt: started,
       readyMs,
-      peakRssKb: () => procStatusKb(pid, 'VmHWM'),
-      rssKb: () => procStatusKb(pid, 'VmRSS'),
-      cpuSeconds: () => procCpuSeconds(pid),
+      peakRssKb: () => sumOverTree(pid, (p) => procStatusKb(p, 'VmHWM')),
+      rssKb: () => sumOverTree(pid, (p) => procStatusKb(p, 'VmRSS')),
+      cpuSeconds: () => sumOverTree(pid, procCpuSeconds),
       output: () => tail,
       async stop() {
         if (exited) return;
@@ -244,6 +281,26 @@ export function startServer(
       });
     }
   });
+}
+
+/**
+ * Waits until a server is idle (under `threshold` of a core over 100 ms), at most `maxMs`: deferred work of one
+ * round (the mock settles payments a second after accepting them) must not run during the next server's round.
+ * Resolves to the milliseconds waited.
+ */
+export async function waitIdle(proc: ServerProcess, maxMs = 3_000, threshold = 0.05): Promise<number> {
+  const started = performance.now();
+  let last = proc.cpuSeconds();
+  if (last === null) return 0;
+  while (performance.now() - started < maxMs) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = proc.cpuSeconds();
+    if (now === null) break;
+    const busy = (now - last) / 0.1;
+    last = now;
+    if (busy < threshold) break;
+  }
+  return performance.now() - started;
 }
 
 async function waitForPort(port: number, stop: () => boolean): Promise<boolean> {

@@ -21,7 +21,7 @@ import { type ColdStartRun, measureColdStarts } from './cold-start.ts';
 import { runLoad } from './load.ts';
 import { coreCount, cpuModel } from './machine.ts';
 import { measurePaymentMemory } from './payments-memory.ts';
-import { pinSelf, planCores, type ServerProcess, startServer } from './processes.ts';
+import { pinSelf, planCores, type ServerProcess, startServer, waitIdle } from './processes.ts';
 import {
   type ColdStart,
   type MemoryResult,
@@ -83,8 +83,10 @@ await buildReferences();
 const entry = mockEntry();
 const withMock = entry !== undefined;
 const mockVia =
-  entry === 'cli' ? 'mock started as `node dist/cli.js mock`' : 'mock started with startMockServer() (no CLI built)';
-if (!withMock) log('neither dist/cli.js nor src/mock exists: running the references only.');
+  entry === 'cli'
+    ? 'mock started with its built CLI (`mock --port 0 --quiet`)'
+    : 'mock started with startMockServer() (no CLI built)';
+if (!withMock) log('neither the built CLI nor src/mock exists: running the references only.');
 else log(mockVia);
 
 const benchStarted = performance.now();
@@ -96,6 +98,19 @@ function roundFrom(sample: Awaited<ReturnType<typeof runLoad>>, cpuSeconds: numb
   return { rps, p50, p99, requests, non2xx, errors, failures, serverCpu };
 }
 
+/** Starts a server, retrying twice: another engineer's build may be rewriting dist/ for a moment. */
+async function startWithRetry(server: ServerId): Promise<ServerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServer(await serverCommand(server, { profile: flags.profile }), { cpus: serverCpus });
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      log(`${server} did not start (attempt ${attempt}), retrying: ${(error as Error).message.split('\n')[0]}`);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+    }
+  }
+}
+
 async function runWorkload(workload: Workload): Promise<WorkloadRun> {
   const servers = workload.servers.filter((s) => s !== 'mock' || withMock);
   const procs = new Map<ServerId, ServerProcess>();
@@ -105,7 +120,7 @@ async function runWorkload(workload: Workload): Promise<WorkloadRun> {
   try {
     for (const server of servers) {
       try {
-        const proc = await startServer(await serverCommand(server, { profile: flags.profile }), { cpus: serverCpus });
+        const proc = await startWithRetry(server);
         procs.set(server, proc);
         if (flags.profile) log(`${workload.id}: ${server} pid ${proc.pid} profiles to ${profileDir}`);
       } catch (error) {
@@ -135,7 +150,10 @@ async function runWorkload(workload: Workload): Promise<WorkloadRun> {
       }
     };
     for (const server of live()) await check(server, 'before the rounds');
-    for (const server of live()) await once(server, settings.warmupSeconds);
+    for (const server of live()) {
+      await once(server, settings.warmupSeconds);
+      await waitIdle(procs.get(server)!);
+    }
     for (let round = 0; round < settings.rounds; round++) {
       if (round > 0 && elapsed() > settings.roundsBudgetSeconds) {
         log(`${workload.id}: time budget reached, ${round} round(s) kept`);
@@ -150,7 +168,9 @@ async function runWorkload(workload: Workload): Promise<WorkloadRun> {
         const cpuAfter = proc.cpuSeconds();
         const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
         rounds.get(server)!.push(roundFrom(sample, cpu));
-        peak.set(server, procs.get(server)!.peakRssKb());
+        peak.set(server, proc.peakRssKb());
+        // Let deferred work (settlements) finish before the next server's round starts on the same core.
+        await waitIdle(proc);
         log(
           `${workload.id} ${server} round ${round + 1}: ${sample.rps.toFixed(0)} req/s, p99 ${sample.p99} ms, ` +
             `server CPU ${cpu === null ? '?' : ((cpu / sample.seconds) * 100).toFixed(0)}%` +

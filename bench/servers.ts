@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { freePort, type ServerCommand } from './processes.ts';
@@ -37,7 +37,13 @@ const referenceScripts = {
 
 const outDir = join(root, '.tmp', 'bench');
 const schemaPath = join(root, 'schema.graphql');
-const cliPath = join(root, 'dist', 'cli.js');
+/** The built CLI, wherever package.json's `bin` points (dist/cli.js at first, now dist/cli/index.js). */
+const cliPath = join(
+  root,
+  (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin?: Record<string, string> }).bin?.[
+    'payment-contract-kit'
+  ] ?? 'dist/cli.js',
+);
 
 /** The fee list query file, shared by reference (b) and the workloads. */
 export const feesQueryPath = join(root, 'operations', 'current', 'payment-gateway-fees-calc.graphql');

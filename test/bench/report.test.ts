@@ -190,16 +190,13 @@ describe('collectMetrics and targetsFor', () => {
     expect(metrics['cold:mock']).toBe(200);
   });
 
-  it('takes the middle and last memory checkpoints', () => {
-    const points = [0, 50, 100].map((payments, i) => ({
-      payments,
-      rssKb: 60_000 + i * 1_000,
-      peakRssKb: 70_000,
-      storedPayments: null,
-    }));
-    const metrics = collectMetrics([], {}, { target: 100, checkpoints: points, failures: 0 });
-    expect(metrics['memory:rss-mid']).toBe(61_000);
-    expect(metrics['memory:rss-last']).toBe(62_000);
+  it('compares the median RSS of the middle and the last third of the memory checkpoints', () => {
+    // Start point (0 payments) left out; 9 checkpoints: thirds are 1-3, 4-6, 7-9.
+    const rss = [50_000, 60_000, 62_000, 64_000, 70_000, 66_000, 68_000, 90_000, 64_000, 66_000];
+    const points = rss.map((rssKb, i) => ({ payments: i * 10, rssKb, peakRssKb: 90_000, storedPayments: 10 }));
+    const metrics = collectMetrics([], {}, { target: 90, checkpoints: points, failures: 0 });
+    expect(metrics['memory:rss-mid']).toBe(68_000);
+    expect(metrics['memory:rss-last']).toBe(66_000);
   });
 
   it('lists the throughput targets of the workloads that ran, and always cold start and memory', () => {

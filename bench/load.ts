@@ -48,6 +48,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadSample> {
     throw new Error(`[payment-contract-kit] bench: load only goes to 127.0.0.1, not ${options.url}.`);
   }
   const before = options.failures?.() ?? 0;
+  const started = performance.now();
   const result = await autocannon({
     url: options.url,
     connections: options.connections,
@@ -55,7 +56,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadSample> {
     timeout: 10,
     requests: options.requests,
   });
-  const seconds = result.duration;
+  // Wall time, not result.duration: autocannon reports whole seconds, too coarse for short fixed-amount runs.
+  const seconds = (performance.now() - started) / 1000;
   return {
     rps: seconds > 0 ? result.requests.total / seconds : 0,
     p50: result.latency.p50,

@@ -1,12 +1,13 @@
 /**
  * "Memory after 100,000 processed payments": one fresh mock process, driven with valid processPaymentRequest calls
- * in equal chunks; after each chunk its RSS, peak RSS and the payments its control API says it keeps. Every answer
- * is checked, so only accepted payments count. Shows whether the per-client state stays bounded.
+ * in equal chunks; after each chunk its RSS, peak RSS, heap after a full collection (bench/gc-probe.ts) and the
+ * payments its control API says it keeps. Every answer is checked, so only accepted payments count. Shows whether
+ * the per-client state stays bounded.
  *
  * @module
  */
 import { runLoad } from './load.ts';
-import { startServer } from './processes.ts';
+import { type ServerProcess, startServer, waitIdle } from './processes.ts';
 import type { MemoryCheckpoint, MemoryResult } from './report.ts';
 import { serverCommand } from './servers.ts';
 import { GRAPHQL_PATH, isGraphqlSuccess, openSession, paymentVariables, queries } from './workloads.ts';
@@ -29,6 +30,16 @@ export async function storedPayments(url: string): Promise<number | null> {
   }
 }
 
+/** The mock's heap after two full collections, from bench/gc-probe.ts (SIGUSR2), in KiB; null if it did not answer. */
+export async function heapAfterGc(proc: ServerProcess): Promise<number | null> {
+  const answer = proc.nextOutput(/pck-bench-gc (\{[^\n]*\})/, 5_000);
+  proc.signal('SIGUSR2');
+  const match = await answer;
+  if (!match) return null;
+  const line = JSON.parse(match[1]!) as { heapUsedKb: number; gc: boolean };
+  return line.gc ? line.heapUsedKb : null;
+}
+
 /** Options of {@link measurePaymentMemory}. */
 export interface PaymentMemoryOptions {
   /** Payments to process in all. */
@@ -44,16 +55,20 @@ export interface PaymentMemoryOptions {
 
 /** Runs the measurement on a fresh mock process. */
 export async function measurePaymentMemory(options: PaymentMemoryOptions): Promise<MemoryResult> {
-  const proc = await startServer(await serverCommand('mock'), { cpus: options.cpus });
+  const proc = await startServer(await serverCommand('mock', { gcProbe: true }), { cpus: options.cpus });
   const started = performance.now();
   try {
     const checkpoints: MemoryCheckpoint[] = [];
-    const point = async (payments: number): Promise<MemoryCheckpoint> => ({
-      payments,
-      rssKb: proc.rssKb(),
-      peakRssKb: proc.peakRssKb(),
-      storedPayments: await storedPayments(proc.url),
-    });
+    const point = async (payments: number): Promise<MemoryCheckpoint> => {
+      // Settlements of the last payments come due a second after them; let them run before measuring.
+      await waitIdle(proc, 3_000);
+      const rssKb = proc.rssKb();
+      const peakRssKb = proc.peakRssKb();
+      const probe = await heapAfterGc(proc);
+      // Asked last: listing the kept payments allocates, and must not show in this checkpoint's numbers.
+      const stored = await storedPayments(proc.url);
+      return { payments, rssKb, peakRssKb, heapAfterGcKb: probe, storedPayments: stored };
+    };
     checkpoints.push(await point(0));
     let processed = 0;
     let failures = 0;

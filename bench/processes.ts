@@ -89,6 +89,10 @@ export interface ServerProcess {
   cpuSeconds(): number | null;
   /** Last lines the child wrote, for error messages. */
   output(): string;
+  /** Resolves with the first match of `pattern` in output written from now on, or null after `timeoutMs`. */
+  nextOutput(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray | null>;
+  /** Sends a signal to the server process. */
+  signal(signal: NodeJS.Signals): void;
   /** Stops the child (SIGTERM, then SIGKILL after a grace period) and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -215,6 +219,8 @@ export function startServer(
   children.add(child);
   let tail = '';
   let exited = false;
+  // Output waiters: each sees only what arrives after it was added.
+  const waiters = new Set<{ pattern: RegExp; seen: string; resolve: (m: RegExpExecArray | null) => void }>();
   const exitedPromise = new Promise<void>((resolve) => {
     child.once('exit', () => {
       exited = true;
@@ -235,6 +241,24 @@ export function startServer(
       rssKb: () => sumOverTree(pid, (p) => procStatusKb(p, 'VmRSS')),
       cpuSeconds: () => sumOverTree(pid, procCpuSeconds),
       output: () => tail,
+      nextOutput(pattern, timeoutMs) {
+        return new Promise((resolve) => {
+          const waiter = {
+            pattern,
+            seen: '',
+            resolve: (m: RegExpExecArray | null) => {
+              clearTimeout(timer);
+              waiters.delete(waiter);
+              resolve(m);
+            },
+          };
+          const timer = setTimeout(() => waiter.resolve(null), timeoutMs);
+          waiters.add(waiter);
+        });
+      },
+      signal(signal) {
+        if (!exited) child.kill(signal);
+      },
       async stop() {
         if (exited) return;
         child.kill('SIGTERM');
@@ -262,7 +286,13 @@ export function startServer(
     );
     const onData = (chunk: Buffer) => {
       // Keep reading forever (a full pipe would block a chatty server), remember only the tail.
-      tail = (tail + chunk.toString('utf8')).slice(-4_000);
+      const text = chunk.toString('utf8');
+      tail = (tail + text).slice(-4_000);
+      for (const waiter of waiters) {
+        waiter.seen = (waiter.seen + text).slice(-4_000);
+        const match = waiter.pattern.exec(waiter.seen);
+        if (match) waiter.resolve(match);
+      }
       if (spec.address === 'stdout') {
         const match = ADDRESS.exec(tail);
         if (match) finish(undefined, `http://127.0.0.1:${match[1]}`);

@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { freePort, type ServerCommand } from './processes.ts';
 
@@ -49,6 +50,7 @@ const cliPath = join(
 export const feesQueryPath = join(root, 'operations', 'current', 'payment-gateway-fees-calc.graphql');
 
 const launcherSource = join(root, 'bench', 'mock-launcher.ts');
+const gcProbeOut = join(outDir, 'gc-probe.mjs');
 const launcherOut = join(outDir, 'mock-launcher.mjs');
 
 /**
@@ -57,6 +59,7 @@ const launcherOut = join(outDir, 'mock-launcher.mjs');
  */
 export async function buildReferences(): Promise<void> {
   const entryPoints = Object.values(referenceScripts).map((name) => join(root, 'bench', 'references', `${name}.ts`));
+  entryPoints.push(join(root, 'bench', 'gc-probe.ts'));
   if (!existsSync(cliPath) && existsSync(join(root, 'src', 'mock', 'index.ts'))) entryPoints.push(launcherSource);
   await build({
     entryPoints,
@@ -88,9 +91,16 @@ export const profileDir = join(outDir, 'profiles');
 /**
  * The command that starts one server. Prism cannot print a port it chose, so it gets a free port picked here.
  * `profile` starts a Node server (all but Prism) with `--cpu-prof`; the profile is written when it exits on SIGTERM.
+ * `gcProbe` preloads bench/gc-probe.ts (with `--expose-gc`): SIGUSR2 then prints the heap after a full collection.
  */
-export async function serverCommand(id: ServerId, options: { profile?: boolean } = {}): Promise<ServerCommand> {
-  const node = options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+export async function serverCommand(
+  id: ServerId,
+  options: { profile?: boolean; gcProbe?: boolean } = {},
+): Promise<ServerCommand> {
+  const node = [
+    ...(options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    ...(options.gcProbe ? ['--expose-gc', `--import=${pathToFileURL(gcProbeOut).href}`] : []),
+  ];
   switch (id) {
     case 'mock': {
       return mockEntry() === 'cli'

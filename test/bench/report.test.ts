@@ -190,13 +190,28 @@ describe('collectMetrics and targetsFor', () => {
     expect(metrics['cold:mock']).toBe(200);
   });
 
-  it('compares the median RSS of the middle and the last third of the memory checkpoints', () => {
-    // Start point (0 payments) left out; 9 checkpoints: thirds are 1-3, 4-6, 7-9.
-    const rss = [50_000, 60_000, 62_000, 64_000, 70_000, 66_000, 68_000, 90_000, 64_000, 66_000];
-    const points = rss.map((rssKb, i) => ({ payments: i * 10, rssKb, peakRssKb: 90_000, storedPayments: 10 }));
+  // Start point (0 payments) left out; 9 checkpoints: thirds are 1-3, 4-6, 7-9.
+  const kb = [50_000, 60_000, 62_000, 64_000, 70_000, 66_000, 68_000, 90_000, 64_000, 66_000];
+
+  it('compares the median heap after GC of the middle and the last third of the memory checkpoints', () => {
+    const points = kb.map((heap, i) => ({
+      payments: i * 10,
+      rssKb: 500_000 + i,
+      peakRssKb: 600_000,
+      heapAfterGcKb: heap,
+      storedPayments: 10,
+    }));
     const metrics = collectMetrics([], {}, { target: 90, checkpoints: points, failures: 0 });
-    expect(metrics['memory:rss-mid']).toBe(68_000);
-    expect(metrics['memory:rss-last']).toBe(66_000);
+    expect(metrics['memory:mid']).toBe(68_000);
+    expect(metrics['memory:last']).toBe(66_000);
+    expect(metrics['memory:uses-heap']).toBe(1);
+  });
+
+  it('falls back to RSS when the heap probe did not answer', () => {
+    const points = kb.map((rssKb, i) => ({ payments: i * 10, rssKb, peakRssKb: 90_000, storedPayments: null }));
+    const metrics = collectMetrics([], {}, { target: 90, checkpoints: points, failures: 0 });
+    expect(metrics['memory:mid']).toBe(68_000);
+    expect(metrics['memory:uses-heap']).toBe(0);
   });
 
   it('lists the throughput targets of the workloads that ran, and always cold start and memory', () => {

@@ -4,7 +4,9 @@
  *
  * @module
  */
+
 import { type AssumptionOverrides, type Assumptions, resolveAssumptions } from '../assumptions.ts';
+import { parseHttpUrl } from '../internal/http-url.ts';
 
 /** Which guide of the service the mock answers in: one of them, or both with per-request detection. */
 export type MockGuide = 'current' | 'legacy' | 'both';
@@ -183,12 +185,6 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
 }
 
 function checkUrl(option: string, url: string): void {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+  if (!parseHttpUrl(url))
     fail(option, `holds "${url}", which is not an http(s) URL; give a full URL such as https://example.test/webhook.`);
 }

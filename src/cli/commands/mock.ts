@@ -5,10 +5,12 @@
  *
  * @module
  */
+
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { AssumptionOverrides } from '../../assumptions.ts';
 import { defaultAssumptions } from '../../assumptions.ts';
+import { parseHttpUrl } from '../../internal/http-url.ts';
 import { defaultMockOptions, type MockClientConfig, type MockGuide, type MockOptions } from '../../mock/options.ts';
 
 /** A flag of the mock command, its environment variable and its help text. */
@@ -184,13 +186,7 @@ function parseLatency(raw: string): { minMs: number; maxMs: number } {
 }
 
 function checkUrl(raw: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+  if (!parseHttpUrl(raw))
     throw new UsageError(`--webhook-url must be an http(s) URL such as http://127.0.0.1:3000/webhooks; got "${raw}".`);
   return raw;
 }

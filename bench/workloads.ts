@@ -201,8 +201,8 @@ export function isGraphqlSuccess(status: number, body: string): boolean {
  * The mixed workload: every connection loops over one token call then GraphQL calls (fee list, card fee, payment,
  * repeated), {@link REFRESH_EVERY} calls in all. On the mock the token call is a refresh-token carrying the refresh
  * token of that connection's previous pair (from a pool, so each refresh token is used once; the first pair of a
- * connection comes from generate-token), and the GraphQL calls carry the access token it gave. Every answer is
- * checked. GraphQL references have no REST side: for them the token call is one more fee list query.
+ * connection comes from generate-token), and the GraphQL calls carry the access token it gave. Token and payment
+ * answers are checked. GraphQL references have no REST side: for them the token call is one more fee list query.
  */
 function mixedWorkload(): Workload {
   const graphqlSteps = (session: Session): AutocannonRequest[] => {
@@ -253,16 +253,22 @@ function mixedWorkload(): Workload {
                 context.token = session.token;
               },
             };
+      // Every answer of the token step and of the payment steps is checked (a bad token fails the payments too);
+      // the others are not, so that the load generator, which collects a body for each check, stays light.
       const steps = graphqlSteps(session).map(
-        (step): AutocannonRequest => ({
+        (step, i): AutocannonRequest => ({
           ...step,
           setupRequest(request, context) {
             const token = typeof context.token === 'string' ? context.token : '';
             return { ...request, headers: { ...request.headers, 'x-jwt-token': token } };
           },
-          onResponse(status, body) {
-            if (!isGraphqlSuccess(status, body)) failures++;
-          },
+          ...(i % 3 === 2
+            ? {
+                onResponse(status: number, body: string) {
+                  if (!isGraphqlSuccess(status, body)) failures++;
+                },
+              }
+            : {}),
         }),
       );
       return { requests: [tokenStep, ...steps], failures: () => failures };

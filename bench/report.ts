@@ -364,11 +364,21 @@ export function targetRows(results: readonly TargetResult[]): string[][] {
     fmtRatio(t.value),
     fmtRatio(t.perCpuValue),
     `${t.op === '>=' ? '≥' : '≤'} ${t.threshold}`,
+    fmtRatio(targetMargin(t)),
     t.pass === null ? 'not measured' : t.pass ? 'pass' : 'FAIL',
   ]);
 }
 
-export const targetHeaders = ['target', 'measured', 'per server CPU-s', 'wanted', 'result'];
+/**
+ * How far a target is from its threshold, as a factor where 1 is the threshold and above 1 passes, whichever way
+ * the target points: measured ÷ wanted for "at least", wanted ÷ measured for "at most". Null when not measured.
+ */
+export function targetMargin(t: Pick<TargetResult, 'value' | 'op' | 'threshold'>): number | null {
+  if (t.value === null || t.value <= 0) return null;
+  return t.op === '>=' ? t.value / t.threshold : t.threshold / t.value;
+}
+
+export const targetHeaders = ['target', 'measured', 'per server CPU-s', 'wanted', 'margin', 'result'];
 
 /** The cold start table: median per server and mock ÷ that server. */
 export function coldStartRows(cold: ColdStart): string[][] {

@@ -14,6 +14,7 @@ import {
   summarize,
   summarizeRun,
   type Target,
+  targetMargin,
   targetsFor,
   usable,
   type WorkloadRun,
@@ -233,6 +234,20 @@ describe('collectMetrics and targetsFor', () => {
   });
 });
 
+describe('targetMargin', () => {
+  it.each<[string, { given: { value: number | null; op: '>=' | '<='; threshold: number }; want: number | null }]>([
+    ['at least, above the threshold', { given: { value: 0.84, op: '>=', threshold: 0.7 }, want: 1.2 }],
+    ['at least, below the threshold', { given: { value: 0.35, op: '>=', threshold: 0.7 }, want: 0.5 }],
+    ['at most, under the threshold passes above 1', { given: { value: 2, op: '<=', threshold: 2.5 }, want: 1.25 }],
+    ['at most, over the threshold', { given: { value: 5, op: '<=', threshold: 2.5 }, want: 0.5 }],
+    ['not measured', { given: { value: null, op: '>=', threshold: 3 }, want: null }],
+  ])('%s', (_name, { given, want }) => {
+    const margin = targetMargin(given);
+    if (want === null) expect(margin).toBeNull();
+    else expect(margin).toBeCloseTo(want);
+  });
+});
+
 describe('rendering', () => {
   it('aligns a text table, numbers to the right', () => {
     expect(
@@ -268,14 +283,16 @@ describe('rendering', () => {
     const text = renderText(summary);
     expect(text).toContain('Test CPU, 2 cores, Node v20.0.0');
     expect(text).toMatch(/rest-token\s+10,000\s+1\s+3\s+80\s+98%\s+10,204\s+0\.50×/);
-    expect(text).toMatch(/generate-token ≥ 0\.7 × \(a\) bare node:http\s+0\.50×\s+0\.50×\s+≥ 0\.7\s+FAIL/);
-    expect(text).toMatch(/generate-token ≥ 3 × best of Prism \/ yoga \/ Apollo\s+2\.50×\s+2\.50×\s+≥ 3\s+FAIL/);
+    expect(text).toMatch(/generate-token ≥ 0\.7 × \(a\) bare node:http\s+0\.50×\s+0\.50×\s+≥ 0\.7\s+0\.71×\s+FAIL/);
+    expect(text).toMatch(
+      /generate-token ≥ 3 × best of Prism \/ yoga \/ Apollo\s+2\.50×\s+2\.50×\s+≥ 3\s+0\.83×\s+FAIL/,
+    );
   });
 
   it('renders Markdown for the README with the machine line', () => {
     const md = renderMarkdown(summary);
     expect(md).toContain('Machine: Test CPU, 2 cores, Node v20.0.0');
     expect(md).toContain('| workload | server | req/s |');
-    expect(md).toContain('| generate-token ≥ 0.7 × (a) bare node:http | 0.50× | 0.50× | ≥ 0.7 | FAIL |');
+    expect(md).toContain('| generate-token ≥ 0.7 × (a) bare node:http | 0.50× | 0.50× | ≥ 0.7 | 0.71× | FAIL |');
   });
 });

@@ -60,7 +60,9 @@ const launcherOut = join(outDir, 'mock-launcher.mjs');
 export async function buildReferences(): Promise<void> {
   const entryPoints = Object.values(referenceScripts).map((name) => join(root, 'bench', 'references', `${name}.ts`));
   entryPoints.push(join(root, 'bench', 'gc-probe.ts'));
-  if (!existsSync(cliPath) && existsSync(join(root, 'src', 'mock', 'index.ts'))) entryPoints.push(launcherSource);
+  // The launcher is built whenever the mock's source exists: it starts the mock when the CLI is not built, and for
+  // --profile, because the CLI bundle is minified and its profiles name functions `aa` and `_`.
+  if (existsSync(join(root, 'src', 'mock', 'index.ts'))) entryPoints.push(launcherSource);
   await build({
     entryPoints,
     outdir: outDir,
@@ -103,7 +105,7 @@ export async function serverCommand(
   ];
   switch (id) {
     case 'mock': {
-      return mockEntry() === 'cli'
+      return mockEntry() === 'cli' && !options.profile
         ? { command: process.execPath, args: [...node, cliPath, ...mockCliArgs], address: 'stdout' }
         : { command: process.execPath, args: [...node, launcherOut], address: 'stdout' };
     }

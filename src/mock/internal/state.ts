@@ -15,6 +15,7 @@ import type { Assumptions } from '../../assumptions.ts';
 import { detectCardType, maskCardNumber } from './domain/cards.ts';
 import { sha256Hex } from './domain/sha256.ts';
 import { type CardOutcome, cardOutcome } from './domain/test-cards.ts';
+import { KeyQueue } from './fifo.ts';
 
 /** A card the mock knows for a client, from a card fee calculation, a payment or the control API. */
 export interface CardAccount {
@@ -124,8 +125,10 @@ export interface MockState {
 interface ClientState {
   readonly cards: Map<string, CardAccount>;
   readonly payments: Map<string, StoredPayment>;
-  /** Uuids of settled payments still kept, in settlement order: the eviction queue, O(1) per eviction. */
-  readonly settled: Set<string>;
+  /** Uuids of payments in acceptance order; evicted ones stay until skipped or compacted (see fifo.ts). */
+  readonly accepted: KeyQueue<string>;
+  /** Uuids of settled payments in settlement order: evicted first. Evicted ones are skipped likewise. */
+  readonly settled: KeyQueue<string>;
 }
 
 /**
@@ -146,18 +149,23 @@ export function createMockState(options: MockStateOptions): MockState {
   function client(clientId: string): ClientState {
     let c = clients.get(clientId);
     if (!c) {
-      c = { cards: new Map(), payments: new Map(), settled: new Set() };
+      c = { cards: new Map(), payments: new Map(), accepted: new KeyQueue(), settled: new KeyQueue() };
       clients.set(clientId, c);
     }
     return c;
   }
 
+  /** Shifts `queue` past keys no longer kept and returns the oldest kept one. */
+  function oldestKept(c: ClientState, queue: KeyQueue<string>): string | undefined {
+    for (let key = queue.shift(); key !== undefined; key = queue.shift()) if (c.payments.has(key)) return key;
+    return undefined;
+  }
+
   function evictOne(c: ClientState): void {
-    // Oldest settled first (settlement order); when none is settled, the oldest payment (Map insertion order).
-    const victim: string | undefined = c.settled.values().next().value ?? c.payments.keys().next().value;
+    // Oldest settled first (settlement order); when none is settled, the oldest payment (acceptance order).
+    const victim = oldestKept(c, c.settled) ?? oldestKept(c, c.accepted);
     if (victim === undefined) return;
     c.payments.delete(victim);
-    c.settled.delete(victim);
     ownerOf.delete(victim);
   }
 
@@ -193,6 +201,9 @@ export function createMockState(options: MockStateOptions): MockState {
       const c = client(payment.clientId);
       while (c.payments.size >= maxPayments) evictOne(c);
       c.payments.set(payment.uuid, payment);
+      c.accepted.push(payment.uuid);
+      // Payments evicted as settled stay in the acceptance queue; drop them before the queue outgrows the cap twice.
+      if (c.accepted.length > 2 * maxPayments) c.accepted.retain((uuid) => c.payments.has(uuid));
       ownerOf.set(payment.uuid, payment.clientId);
     },
     payment(clientId, uuid) {
@@ -212,7 +223,7 @@ export function createMockState(options: MockStateOptions): MockState {
       const final: SettlementOutcome = outcome ?? (p.outcome === 'failure' ? 'failure' : 'success');
       p.settledOutcome = final;
       p.settledAt = now();
-      clients.get(p.clientId)?.settled.add(uuid);
+      clients.get(p.clientId)?.settled.push(uuid);
       p.status = final === 'success' ? assumptions.statusNames.success : assumptions.statusNames.failure;
       return p;
     },

@@ -12,15 +12,20 @@
  * Revoking every token of a client bumps that client's generation (a claim in each token), which is O(1) and needs
  * no list of issued tokens; revoking one token records its id until it would have expired anyway.
  *
+ * Verified claims are cached by token string (bounded), because every GraphQL request carries the same few tokens
+ * and fast-jwt's verify was a fifth of a fee-list request's CPU (profiled). Only the signature check and claim
+ * decoding are cached: revocation, expiry on the virtual clock and the client checks run on every request.
+ *
  * @module
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, createSecretKey } from 'node:crypto';
 import { createVerifier } from 'fast-jwt';
 import type { Assumptions } from '../../assumptions.ts';
 import type { TokenPair, TokenPairResponse } from '../../types/rest.ts';
 import type { MockClientConfig } from '../options.ts';
 import type { Clock } from './clock.ts';
 import { restError } from './errors.ts';
+import { KeyQueue } from './fifo.ts';
 import type { SeededRandom } from './random.ts';
 
 /** Why a token was not accepted; keys of `Assumptions.reasonCodes`. */
@@ -84,9 +89,16 @@ export interface TokenServiceDeps {
 interface ClientTokens {
   generated: boolean;
   gen: number;
-  /** refresh token → generation at issue; insertion order is age. */
+  /** refresh token → generation at issue. */
   readonly refresh: Map<string, number>;
+  /** Refresh tokens in issue order, some already used (no longer in `refresh`): the eviction queue (see fifo.ts). */
+  readonly order: KeyQueue<string>;
+  /** JSON of the `sub` claim (the client id, escaped once). */
+  readonly subJson: string;
 }
+
+/** Most verified tokens whose claims are kept; the cache is dropped whole when full (a miss costs one verify). */
+const verifiedCacheSize = 1024;
 
 const jwtHeader = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
@@ -111,9 +123,14 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const maxRefresh = deps.maxRefreshTokensPerClient ?? 1000;
   const apiKeys = new Map(deps.clients.map((c) => [c.clientId, c.apiKey]));
   const secret = createHash('sha256').update(`payment-contract-kit jwt\0${deps.seed}`).digest();
-  const sign = (claims: AccessClaims): string => {
-    const signed = `${jwtHeader}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
-    return `${signed}.${createHmac('sha256', secret).update(signed).digest('base64url')}`;
+  // A KeyObject spares createHmac importing the raw key on every call.
+  const hmacKey = createSecretKey(secret);
+  // The payload is written as a template, not JSON.stringify'd (0.2 µs against 0.8 µs, measured): every claim but
+  // `sub` is a number or a hex/uuid string, and `sub` is JSON-escaped once per client. Same bytes, same key order.
+  const sign = (subJson: string, jti: string, gen: number, iat: number, exp: number): string => {
+    const payload = `{"sub":${subJson},"typ":"access","jti":"${jti}","gen":${gen},"iat":${iat},"exp":${exp}}`;
+    const signed = `${jwtHeader}.${Buffer.from(payload).toString('base64url')}`;
+    return `${signed}.${createHmac('sha256', hmacKey).update(signed).digest('base64url')}`;
   };
   // Token ids: a seed-derived prefix and a counter, uuid-shaped. Unique per instance and repeatable after a reset,
   // without spending a random draw per token (the refresh token takes one).
@@ -131,11 +148,19 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const perClient = new Map<string, ClientTokens>();
   // jti → exp (seconds) of singly revoked tokens; pruned of tokens that expired anyway.
   const revoked = new Map<string, number>();
+  // token string → its verified claims (signature checked, shape checked); see the module comment.
+  const verified = new Map<string, AccessClaims>();
 
   function state(clientId: string): ClientTokens {
     let s = perClient.get(clientId);
     if (!s) {
-      s = { generated: false, gen: 0, refresh: new Map() };
+      s = {
+        generated: false,
+        gen: 0,
+        refresh: new Map(),
+        order: new KeyQueue(),
+        subJson: JSON.stringify(clientId),
+      };
       perClient.set(clientId, s);
     }
     return s;
@@ -146,18 +171,34 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const iat = Math.floor(clock.now() / 1000);
     const exp = iat + ttl;
     const jti = jtiHead + (counter++).toString(16).padStart(12, '0');
-    const claims: AccessClaims = { sub: clientId, typ: 'access', jti, gen: s.gen, iat, exp };
-    const token = sign(claims);
+    const token = sign(s.subJson, jti, s.gen, iat, exp);
     const refreshToken = `rt_${random.uuid().replaceAll('-', '')}`;
-    if (s.refresh.size >= maxRefresh) {
-      const oldest = s.refresh.keys().next().value;
-      if (oldest !== undefined) s.refresh.delete(oldest);
+    // Forget the oldest unused refresh token; used ones left in the queue are skipped.
+    while (s.refresh.size >= maxRefresh) {
+      const oldest = s.order.shift();
+      if (oldest === undefined) break;
+      s.refresh.delete(oldest);
     }
     s.refresh.set(refreshToken, s.gen);
+    s.order.push(refreshToken);
+    // Used tokens stay queued until evicted; when they pile up (every token refreshed, none evicted), keep only the
+    // unused ones, so the queue stays within twice the cap.
+    if (s.order.length > 2 * maxRefresh) s.order.retain((t) => s.refresh.has(t));
     return { token, refresh_token: refreshToken, expiration: exp };
   }
 
   function decode(token: string): AccessClaims | undefined {
+    const known = verified.get(token);
+    if (known !== undefined) return known;
+    const claims = decodeUncached(token);
+    if (claims !== undefined) {
+      if (verified.size >= verifiedCacheSize) verified.clear();
+      verified.set(token, claims);
+    }
+    return claims;
+  }
+
+  function decodeUncached(token: string): AccessClaims | undefined {
     try {
       const claims = decodeVerified(token) as Partial<AccessClaims>;
       if (
@@ -230,6 +271,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
         // Every access token and refresh token of the client issued so far becomes invalid.
         s.gen++;
         s.refresh.clear();
+        s.order.clear();
         return;
       }
       const claims = decode(token);
@@ -291,6 +333,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     reset() {
       perClient.clear();
       revoked.clear();
+      verified.clear();
       counter = 0;
       random.reset();
     },

@@ -151,3 +151,36 @@ describe('payments', () => {
     expect(state.cardAccount('c1', card_account_uid)).toBeUndefined();
   });
 });
+
+describe('payment eviction order under churn (fifo.ts queues)', () => {
+  it('evicts settled ones in settlement order, then the oldest, across many payments', () => {
+    const state = newState({ maxPaymentsPerClient: 5 });
+    for (let i = 0; i < 5; i++) state.addPayment(payment(`p${i}`));
+    state.settlePayment('c1', 'p3', 'success');
+    state.settlePayment('c1', 'p1', 'failure');
+    state.addPayment(payment('p5')); // p3 goes (settled first)
+    state.addPayment(payment('p6')); // p1 goes
+    state.addPayment(payment('p7')); // none settled: p0 goes
+    expect(state.payments('c1').map((p) => p.uuid)).toEqual(['p2', 'p4', 'p5', 'p6', 'p7']);
+    // A plain-array model of the rule: kept in acceptance order, settled ones listed in settlement order.
+    let kept = ['p2', 'p4', 'p5', 'p6', 'p7'];
+    let settled: string[] = [];
+    for (let i = 8; i < 3000; i++) {
+      const id = `p${i}`;
+      if (kept.length >= 5) {
+        const victim = settled[0] ?? kept[0]!;
+        kept = kept.filter((k) => k !== victim);
+        settled = settled.filter((k) => k !== victim);
+      }
+      state.addPayment(payment(id));
+      kept.push(id);
+      // Settle some new payments and, now and then, an old kept one.
+      const toSettle = i % 3 === 0 ? id : i % 7 === 0 ? kept[0] : undefined;
+      if (toSettle !== undefined && !settled.includes(toSettle)) {
+        state.settlePayment('c1', toSettle, 'success');
+        settled.push(toSettle);
+      }
+    }
+    expect(state.payments('c1').map((p) => p.uuid)).toEqual(kept);
+  });
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { createClock } from '../../../src/mock/internal/clock.ts';
+import { MockHttpError } from '../../../src/mock/internal/errors.ts';
+import { createSeededRandom } from '../../../src/mock/internal/random.ts';
+import { createTokenService } from '../../../src/mock/internal/tokens.ts';
+
+// tokens.ts caches verified claims by token string; every check but the signature must still run per request.
+function setup(maxRefreshTokensPerClient?: number) {
+  const clock = createClock({ realNow: () => 1_700_000_000_000 });
+  const tokens = createTokenService({
+    assumptions: { tokenTtlSeconds: 600, repeatGenerateToken: 'reissue' },
+    clients: [
+      { clientId: 'a', apiKey: 'ka' },
+      { clientId: 'b', apiKey: 'kb' },
+    ],
+    clock,
+    random: createSeededRandom('s').fork('tokens'),
+    seed: 's',
+    ...(maxRefreshTokensPerClient === undefined ? {} : { maxRefreshTokensPerClient }),
+  });
+  return { tokens, clock };
+}
+
+describe('verified token cache', () => {
+  it('rejects a cached token once it is revoked singly', () => {
+    const { tokens } = setup();
+    const { token } = tokens.issue('a');
+    expect(tokens.verify(token, undefined)).toEqual({ ok: true, clientId: 'a' });
+    tokens.revoke('a', token);
+    expect(tokens.verify(token, undefined)).toMatchObject({ ok: false, reason: 'revokedToken' });
+  });
+
+  it('rejects a cached token once every token of its client is revoked', () => {
+    const { tokens } = setup();
+    const { token } = tokens.issue('a');
+    expect(tokens.verify(token, 'a')).toEqual({ ok: true, clientId: 'a' });
+    tokens.revoke('a', undefined);
+    expect(tokens.verify(token, 'a')).toMatchObject({ ok: false, reason: 'revokedToken' });
+  });
+
+  it('rejects a cached token once the virtual clock passes its expiry', () => {
+    const { tokens, clock } = setup();
+    const { token } = tokens.issue('a');
+    expect(tokens.verify(token, undefined)).toEqual({ ok: true, clientId: 'a' });
+    clock.advance(600_000);
+    expect(tokens.verify(token, undefined)).toMatchObject({ ok: false, reason: 'expiredToken' });
+  });
+
+  it('still checks the client header of a cached token on every request', () => {
+    const { tokens } = setup();
+    const { token } = tokens.issue('a');
+    expect(tokens.verify(token, 'a')).toEqual({ ok: true, clientId: 'a' });
+    expect(tokens.verify(token, 'b')).toMatchObject({ ok: false, reason: 'clientMismatch' });
+  });
+
+  it('does not cache refusals: a tampered token stays invalid, the genuine one stays valid', () => {
+    const { tokens } = setup();
+    const { token } = tokens.issue('a');
+    const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect(tokens.verify(tampered, undefined)).toMatchObject({ ok: false, reason: 'invalidToken' });
+    expect(tokens.verify(tampered, undefined)).toMatchObject({ ok: false, reason: 'invalidToken' });
+    expect(tokens.verify(token, undefined)).toEqual({ ok: true, clientId: 'a' });
+  });
+
+  it('keeps verifying correctly past the cache bound', () => {
+    const { tokens } = setup();
+    const issued = Array.from({ length: 2100 }, () => tokens.issue('a').token);
+    for (const token of issued) expect(tokens.verify(token, undefined)).toEqual({ ok: true, clientId: 'a' });
+    tokens.revoke('a', issued[0]);
+    expect(tokens.verify(issued[0], undefined)).toMatchObject({ ok: false, reason: 'revokedToken' });
+    expect(tokens.verify(issued[2099], undefined)).toEqual({ ok: true, clientId: 'a' });
+  });
+
+  it('forgets the cache on reset: a token revoked before still verifies by signature after', () => {
+    const { tokens } = setup();
+    const { token } = tokens.issue('a');
+    tokens.verify(token, undefined);
+    tokens.revoke('a', undefined);
+    tokens.reset();
+    // After a reset revocations are forgotten; the token is judged again on its signature and expiry.
+    expect(tokens.verify(token, undefined)).toEqual({ ok: true, clientId: 'a' });
+  });
+});
+
+describe('refresh token bound', () => {
+  it('forgets the oldest unused refresh token first, skipping used ones', () => {
+    const { tokens } = setup(3);
+    const r1 = tokens.issue('a').refresh_token;
+    const r2 = tokens.issue('a').refresh_token;
+    const r3 = tokens.issue('a').refresh_token;
+    tokens.refresh('a', r1); // uses r1, issues r4: r2, r3, r4 kept
+    const r5 = tokens.issue('a').refresh_token; // full: r2 goes
+    expect(() => tokens.refresh('a', r2)).toThrow(MockHttpError);
+    expect(tokens.refresh('a', r3).data.refresh_token).toMatch(/^rt_/);
+    expect(tokens.refresh('a', r5).data.refresh_token).toMatch(/^rt_/);
+  });
+
+  it('keeps working through many refresh cycles (used tokens do not pile up)', () => {
+    const { tokens } = setup(4);
+    let current = tokens.issue('a').refresh_token;
+    for (let i = 0; i < 5000; i++) current = tokens.refresh('a', current).data.refresh_token;
+    expect(tokens.refresh('a', current).data.refresh_token).toMatch(/^rt_/);
+  });
+});

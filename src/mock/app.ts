@@ -487,6 +487,37 @@ export function createMockApp(options: MockOptions = {}): MockApp {
       : { status: f.status, body: restErrorBody(message) };
   }
 
+  /** Writes the answer, then logs and journals it. */
+  function complete(
+    res: ServerResponse,
+    method: string,
+    path: string,
+    kind: RouteKind | undefined,
+    outcome: Outcome,
+    started: number,
+  ): void {
+    try {
+      writeReply(res, outcome);
+    } catch (error) {
+      // A reply that cannot be serialized is a bug; answer it as one instead of leaving the socket hanging.
+      writeReply(res, internalError(error, method, path));
+    }
+    const durationMs = performance.now() - started;
+    log.request(method, path, outcome.operationName, outcome.status, durationMs);
+    if (kind === 'control') return;
+    journal.record(
+      method,
+      path,
+      outcome.status,
+      clock.now(),
+      durationMs,
+      outcome.operationName,
+      outcome.guide,
+      outcome.clientId,
+      outcome.summary,
+    );
+  }
+
   function finish(
     res: ServerResponse,
     method: string,
@@ -495,33 +526,11 @@ export function createMockApp(options: MockOptions = {}): MockApp {
     outcome: Outcome,
     started: number,
   ): void {
-    const write = () => {
-      try {
-        writeReply(res, outcome);
-      } catch (error) {
-        // A reply that cannot be serialized is a bug; answer it as one instead of leaving the socket hanging.
-        writeReply(res, internalError(error, method, path));
-      }
-      const durationMs = performance.now() - started;
-      log.request(method, path, outcome.operationName, outcome.status, durationMs);
-      if (kind === 'control') return;
-      journal.record(
-        method,
-        path,
-        outcome.status,
-        clock.now(),
-        durationMs,
-        outcome.operationName,
-        outcome.guide,
-        outcome.clientId,
-        outcome.summary,
-      );
-    };
     const latency = opts.latency;
     if (latency && kind !== 'control') {
       const delay = latency.minMs + latencyRandom.next() * (latency.maxMs - latency.minMs);
-      setTimeout(write, delay);
-    } else write();
+      setTimeout(() => complete(res, method, path, kind, outcome, started), delay);
+    } else complete(res, method, path, kind, outcome, started);
   }
 
   function handle(req: IncomingMessage, res: ServerResponse): void {

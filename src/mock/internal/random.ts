@@ -18,6 +18,8 @@ export interface SeededRandom {
   nextInt(max: number): number;
   /** Next RFC 9562 version 4 formatted uuid (lower case). */
   uuid(): string;
+  /** The next {@link SeededRandom.uuid} without its dashes (32 hex digits); draws the same bytes. */
+  uuidHex(): string;
   /** Rewinds the generator to its first value. */
   reset(): void;
   /** An independent generator whose sequence depends on this seed and `label`, so consumers do not disturb each other. */
@@ -59,6 +61,20 @@ export function createSeededRandom(seed: string): SeededRandom {
     return (hi * 2 ** 32 + lo) / 2 ** 53;
   }
 
+  // Reads 16 bytes straight into hex, with the version 4 and variant bits set; no intermediate array (payment uuids
+  // and refresh tokens are drawn on every request).
+  function uuidOf(dash: string): string {
+    let out = '';
+    for (let i = 0; i < 16; i++) {
+      let b = byte();
+      if (i === 6) b = (b & 0x0f) | 0x40;
+      else if (i === 8) b = (b & 0x3f) | 0x80;
+      if (dash !== '' && (i === 4 || i === 6 || i === 8 || i === 10)) out += dash;
+      out += HEX[b];
+    }
+    return out;
+  }
+
   return {
     seed,
     next,
@@ -66,16 +82,10 @@ export function createSeededRandom(seed: string): SeededRandom {
       return Math.floor(next() * max);
     },
     uuid() {
-      const b: number[] = new Array(16);
-      for (let i = 0; i < 16; i++) b[i] = byte();
-      b[6] = (b[6]! & 0x0f) | 0x40;
-      b[8] = (b[8]! & 0x3f) | 0x80;
-      let out = '';
-      for (let i = 0; i < 16; i++) {
-        if (i === 4 || i === 6 || i === 8 || i === 10) out += '-';
-        out += HEX[b[i]!];
-      }
-      return out;
+      return uuidOf('-');
+    },
+    uuidHex() {
+      return uuidOf('');
     },
     reset() {
       counter = 0;

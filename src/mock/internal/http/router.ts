@@ -1,6 +1,7 @@
 /**
  * Routing by exact path, then method: two Map lookups, no regular expressions on the hot path. A known path with an
- * unknown method is a 405 that lists the allowed methods; an unknown path is a 404.
+ * unknown method is a 405 that lists the allowed methods; an unknown path is a 404. Match results are built when
+ * routes are added, so a lookup allocates nothing.
  *
  * @module
  */
@@ -35,26 +36,36 @@ export interface Router<H> {
 
 /** Creates an empty router. */
 export function createRouter<H>(): Router<H> {
-  const table = new Map<string, { kind: RouteKind; handlers: Map<string, H>; route: Route<H> }>();
+  interface Entry {
+    kind: RouteKind;
+    handlers: Map<string, H>;
+    route: Route<H>;
+    /** Prepared answers: per method, and for any other method (405). */
+    matches: Map<string, RouteMatch<H>>;
+    otherMethod: RouteMatch<H>;
+  }
+  const table = new Map<string, Entry>();
   const none: RouteMatch<H> = { found: 'none' };
   return {
     add(kind, method, path, handler) {
       let entry = table.get(path);
       if (!entry) {
         const handlers = new Map<string, H>();
-        entry = { kind, handlers, route: { path, kind, handlers, allow: '' } };
+        const route: Route<H> = { path, kind, handlers, allow: '' };
+        entry = { kind, handlers, route, matches: new Map(), otherMethod: { found: 'method', route } };
         table.set(path, entry);
       }
       entry.handlers.set(method, handler);
-      entry.route = { path, kind, handlers: entry.handlers, allow: [...entry.handlers.keys()].join(', ') };
+      const route: Route<H> = { path, kind, handlers: entry.handlers, allow: [...entry.handlers.keys()].join(', ') };
+      entry.route = route;
+      entry.otherMethod = { found: 'method', route };
+      entry.matches.clear();
+      for (const [m, h] of entry.handlers) entry.matches.set(m, { found: 'handler', route, handler: h });
     },
     match(method, path) {
       const entry = table.get(path);
       if (!entry) return none;
-      const handler = entry.handlers.get(method);
-      return handler === undefined
-        ? { found: 'method', route: entry.route }
-        : { found: 'handler', route: entry.route, handler };
+      return entry.matches.get(method) ?? entry.otherMethod;
     },
     routes() {
       return [...table.values()].map((e) => e.route);

@@ -9,7 +9,7 @@
  * @module
  */
 
-/** A FIFO of keys; keys may go stale (deleted from the map elsewhere), and the caller skips those. */
+/** A FIFO of keys (or small records); keys may go stale (deleted from the map elsewhere), and the caller skips those. */
 export class KeyQueue<K> {
   private items: K[] = [];
   private head = 0;
@@ -22,6 +22,11 @@ export class KeyQueue<K> {
   /** Appends a key. */
   push(key: K): void {
     this.items.push(key);
+  }
+
+  /** The oldest key without removing it, or undefined when empty. */
+  peek(): K | undefined {
+    return this.head < this.items.length ? this.items[this.head] : undefined;
   }
 
   /** Removes and returns the oldest key, or undefined when empty. */

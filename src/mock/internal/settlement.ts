@@ -2,7 +2,13 @@
  * Settlement of accepted payments on the virtual clock: `settleDelayMs` after acceptance a payment takes the outcome
  * its card asks for (the "stays processing" test card never settles on its own), its final status is recorded, and
  * the webhook payload is handed to the delivery side. The control API settles a payment at once with any outcome,
- * cancelling its scheduled settlement.
+ * making its scheduled settlement a no-op.
+ *
+ * Scheduling is batched: the delay is the same for every payment, so payments come due in acceptance order. They wait
+ * in one FIFO, and the clock gets one task per distinct due millisecond instead of one task (object, closure, heap
+ * entry, map entry) per payment, which cost about 2.4 µs of a 15 µs payment in the engine (measured in process).
+ * Tasks of other parts due in the same virtual millisecond may now run after the whole batch rather than between
+ * two of its payments; across milliseconds the order is the clock's.
  *
  * Delivery goes through the webhook engineer's dispatcher, which takes one URL list and one signing key. Clients may
  * bring their own (`--config`), so {@link createWebhookFanout} gives each such client its own dispatcher and lets
@@ -12,7 +18,8 @@
  */
 import type { Assumptions } from '../../assumptions.ts';
 import type { MockClientConfig } from '../options.ts';
-import type { Clock, ScheduledTask } from './clock.ts';
+import type { Clock } from './clock.ts';
+import { KeyQueue } from './fifo.ts';
 import type { MockState, SettlementOutcome, StoredPayment } from './state.ts';
 import { createWebhookDispatcher, type DeliveryRecord, type WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { paymentStatusPayload } from './webhooks/payload.ts';
@@ -28,7 +35,7 @@ export interface Settlement {
   onPaymentAccepted(payment: StoredPayment): void;
   /** Settles a payment now (the card's outcome when `outcome` is left out) and hands it to `settled`. */
   settleNow(uuid: string, outcome?: SettlementOutcome, clientId?: string): SettleResult;
-  /** Forgets scheduled settlements (the clock reset cancels their tasks). */
+  /** Forgets scheduled settlements (call with the clock reset). */
   reset(): void;
 }
 
@@ -50,14 +57,26 @@ export interface SettlementDeps {
  */
 export function createSettlement(deps: SettlementDeps): Settlement {
   const { clock, state } = deps;
-  const scheduled = new Map<string, ScheduledTask>();
+  /** Payments waiting to settle, in acceptance (= due) order. */
+  const waiting = new KeyQueue<{ readonly uuid: string; readonly clientId: string; readonly dueAt: number }>();
+  /** Due time of the latest batch task scheduled, so payments due in the same millisecond share one. */
+  let lastBatchDueAt = Number.NaN;
+  /** Bumped by reset, so batch tasks scheduled before it do nothing. */
+  let epoch = 0;
+
+  function settleDue(dueAt: number, taskEpoch: number): void {
+    if (taskEpoch !== epoch) return;
+    for (let next = waiting.peek(); next !== undefined && next.dueAt <= dueAt; next = waiting.peek()) {
+      waiting.shift();
+      // A payment settled meanwhile through the control API, or evicted, is skipped by finish.
+      finish(next.uuid, undefined, next.clientId);
+    }
+  }
 
   function finish(uuid: string, outcome: SettlementOutcome | undefined, clientId?: string): SettleResult {
     const before = state.payment(clientId, uuid);
     if (!before) return { ok: false, problem: 'unknown' };
     if (before.settledOutcome !== undefined) return { ok: false, problem: 'already-settled', payment: before };
-    scheduled.get(uuid)?.cancel();
-    scheduled.delete(uuid);
     const payment = state.settlePayment(before.clientId, uuid, outcome)!;
     deps.settled(payment);
     return { ok: true, payment };
@@ -66,19 +85,22 @@ export function createSettlement(deps: SettlementDeps): Settlement {
   return {
     onPaymentAccepted(payment) {
       if (payment.outcome === 'processing') return;
-      const { uuid, clientId } = payment;
-      const task = clock.schedule(deps.assumptions.settleDelayMs, () => {
-        scheduled.delete(uuid);
-        finish(uuid, undefined, clientId);
-      });
-      scheduled.set(uuid, task);
+      const delay = deps.assumptions.settleDelayMs;
+      const dueAt = clock.now() + Math.max(0, delay);
+      waiting.push({ uuid: payment.uuid, clientId: payment.clientId, dueAt });
+      if (dueAt !== lastBatchDueAt) {
+        lastBatchDueAt = dueAt;
+        const taskEpoch = epoch;
+        clock.schedule(delay, () => settleDue(dueAt, taskEpoch));
+      }
     },
     settleNow(uuid, outcome, clientId) {
       return finish(uuid, outcome, clientId);
     },
     reset() {
-      for (const task of scheduled.values()) task.cancel();
-      scheduled.clear();
+      waiting.clear();
+      lastBatchDueAt = Number.NaN;
+      epoch++;
     },
   };
 }

@@ -189,14 +189,25 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
   const cache = new Map<string, DocumentEntry>();
   let hits = 0;
   let misses = 0;
+  // The most recently used entry. A client usually repeats one query: comparing with it spares hashing the (new,
+  // kilobyte-long) query string and the delete + set that marks recency (4 % of a payment in the engine, profiled).
+  // It is always the Map's most recent key, so the LRU order stays exact.
+  let recentQuery: string | undefined;
+  let recentEntry: DocumentEntry | undefined;
 
   function documentEntry(query: string): DocumentEntry {
+    if (query === recentQuery && recentEntry !== undefined) {
+      hits++;
+      return recentEntry;
+    }
     const cached = cache.get(query);
     if (cached) {
       hits++;
       // Re-insert to mark as most recently used; Map keeps insertion order, so the first key is the LRU victim.
       cache.delete(query);
       cache.set(query, cached);
+      recentQuery = query;
+      recentEntry = cached;
       return cached;
     }
     misses++;
@@ -220,6 +231,8 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
       if (oldest !== undefined) cache.delete(oldest);
     }
     cache.set(query, entry);
+    recentQuery = query;
+    recentEntry = entry;
     return entry;
   }
 

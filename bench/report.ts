@@ -6,15 +6,11 @@
  * @module
  */
 
-/** One round of load against one server (a subset of load.ts's LoadSample). */
-export interface RoundResult {
-  readonly rps: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly requests: number;
-  readonly non2xx: number;
-  readonly errors: number;
-  readonly failures: number;
+import type { LoadSample } from './load.ts';
+
+/** One round of load against one server: the counters of load.ts's LoadSample (a type-only import; no I/O here). */
+export interface RoundResult
+  extends Pick<LoadSample, 'rps' | 'p50' | 'p99' | 'requests' | 'non2xx' | 'errors' | 'failures'> {
   /** CPU the server process used during the round, in cores (1 = one core busy all the time); null if unknown. */
   readonly serverCpu?: number | null;
 }

@@ -34,7 +34,7 @@ export default defineConfig([
     splitting: true,
     treeshake: true,
     minify: true,
-    noExternal: ['graphql', 'graphql-jit', /^@graphql-tools\//, 'fast-jwt'],
+    noExternal: ['graphql', 'graphql-jit', /^@graphql-tools\//],
     // graphql ships CommonJS and ESM copies; graphql-jit deep-requires the CommonJS files, so every import must
     // resolve to those too, or the bundle holds two graphql realms whose instanceof checks reject each other.
     esbuildOptions(options) {

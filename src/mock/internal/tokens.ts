@@ -3,30 +3,30 @@
  * generate-once policy and the verification the GraphQL endpoint runs before the engine.
  *
  * Access tokens are real HS256 JWTs signed with a per-instance secret derived from the seed, so a client can decode
- * them like the service's. Verification uses fast-jwt (synchronous). Signing is done here (hs256.ts) instead of with
- * fast-jwt's signer: generate-token is the benchmarked hot path and fast-jwt's signer costs twice as much per call
- * (about 8 µs against 4 µs, measured) for the same bytes; the tests verify every issued token with fast-jwt. Expiry
- * is judged on the mock's virtual clock, not fast-jwt's, so advancing the clock expires tokens without waiting. Token ids and refresh tokens come from the seeded random
- * source: after a reset the same calls give the same tokens, apart from the time claims.
+ * them like the service's. Signing and checking are in hs256.ts (generate-token is the benchmarked hot path, and a
+ * JWT library cost start-up time for no gain: the mock only checks tokens it signed); the tests check every issued
+ * token with fast-jwt, a JWT library of the field. Expiry is judged on the mock's virtual clock, so advancing the
+ * clock expires tokens without waiting. Token ids and refresh tokens come from the seeded random source: after a
+ * reset the same calls give the same tokens, apart from the time claims.
  *
  * Revoking every token of a client bumps that client's generation (a claim in each token), which is O(1) and needs
  * no list of issued tokens; revoking one token records its id until it would have expired anyway.
  *
  * Verified claims are cached by token string (bounded), because every GraphQL request carries the same few tokens
- * and fast-jwt's verify was a fifth of a fee-list request's CPU (profiled). Only the signature check and claim
- * decoding are cached: revocation, expiry on the virtual clock and the client checks run on every request.
+ * and checking a signature was a fifth of a fee-list request's CPU (profiled, with fast-jwt). Only the signature
+ * check and claim decoding are cached: revocation, expiry on the virtual clock and the client checks run on every
+ * request.
  *
  * @module
  */
 import { createHash } from 'node:crypto';
-import { createVerifier } from 'fast-jwt';
 import type { Assumptions } from '../../assumptions.ts';
 import type { TokenPair, TokenPairResponse } from '../../types/rest.ts';
 import type { MockClientConfig } from '../options.ts';
 import type { Clock } from './clock.ts';
 import { restError } from './errors.ts';
 import { KeyQueue } from './fifo.ts';
-import { createHs256Signer } from './hs256.ts';
+import { createHs256Signer, jwtHeaderSegment, verifyHs256 } from './hs256.ts';
 import type { SeededRandom } from './random.ts';
 
 /** Why a token was not accepted; keys of `Assumptions.reasonCodes`. */
@@ -101,8 +101,6 @@ interface ClientTokens {
 /** Most verified tokens whose claims are kept; the cache is dropped whole when full (a miss costs one verify). */
 const verifiedCacheSize = 1024;
 
-const jwtHeader = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
-
 /** Header names, written once so messages and lookups agree. */
 export const tokenHeaders = {
   clientId: 'x-client-id',
@@ -129,7 +127,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   // `sub` is a number or a hex/uuid string, and `sub` is JSON-escaped once per client. Same bytes, same key order.
   const sign = (subJson: string, jti: string, gen: number, iat: number, exp: number): string => {
     const payload = `{"sub":${subJson},"typ":"access","jti":"${jti}","gen":${gen},"iat":${iat},"exp":${exp}}`;
-    const signed = `${jwtHeader}.${Buffer.from(payload).toString('base64url')}`;
+    const signed = `${jwtHeaderSegment}.${Buffer.from(payload).toString('base64url')}`;
     return `${signed}.${signature(signed)}`;
   };
   // Token ids: a seed-derived prefix and a counter, uuid-shaped. Unique per instance and repeatable after a reset,
@@ -137,14 +135,6 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const jtiPrefix = createHash('sha256').update(`payment-contract-kit jti\0${deps.seed}`).digest('hex');
   const jtiHead = `${jtiPrefix.slice(0, 8)}-${jtiPrefix.slice(8, 12)}-4${jtiPrefix.slice(13, 16)}-8${jtiPrefix.slice(17, 20)}-`;
   let counter = 0;
-  // Expiry is checked on the virtual clock below, so fast-jwt's own (real time) expiry check is off.
-  const decodeVerified = createVerifier({
-    key: secret,
-    algorithms: ['HS256'],
-    ignoreExpiration: true,
-    ignoreNotBefore: true,
-    cache: false,
-  });
   const perClient = new Map<string, ClientTokens>();
   // jti → exp (seconds) of singly revoked tokens; pruned of tokens that expired anyway.
   const revoked = new Map<string, number>();
@@ -199,21 +189,18 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   }
 
   function decodeUncached(token: string): AccessClaims | undefined {
-    try {
-      const claims = decodeVerified(token) as Partial<AccessClaims>;
-      if (
-        claims.typ !== 'access' ||
-        typeof claims.sub !== 'string' ||
-        typeof claims.jti !== 'string' ||
-        typeof claims.gen !== 'number' ||
-        typeof claims.exp !== 'number'
-      )
-        return undefined;
-      return claims as AccessClaims;
-    } catch {
-      // Malformed, wrong algorithm or bad signature: all mean "not a token of this mock".
+    // Malformed, another header or algorithm, or a bad signature: all mean "not a token of this mock".
+    const claims = verifyHs256(token, signature) as Partial<AccessClaims> | undefined;
+    if (
+      claims === undefined ||
+      claims.typ !== 'access' ||
+      typeof claims.sub !== 'string' ||
+      typeof claims.jti !== 'string' ||
+      typeof claims.gen !== 'number' ||
+      typeof claims.exp !== 'number'
+    )
       return undefined;
-    }
+    return claims as AccessClaims;
   }
 
   function isRevoked(claims: AccessClaims): boolean {

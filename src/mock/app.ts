@@ -118,8 +118,13 @@ export interface MockControl {
    * `status` and the spec's error body (7.1 on REST paths, 7.2 on /graphql), e.g. to see the 500 body of spec 7.1.
    */
   failNextRequest(path: string, status: number, options?: FailNextOptions): void;
-  /** Loads the GraphQL engine now instead of on the first /graphql request (benchmarks, first-request timing). */
-  warmUp(): Promise<void>;
+  /**
+   * Loads the GraphQL engine now instead of on the first /graphql request (benchmarks, first-request timing). With
+   * `scope: 'all'` (default) it also builds the schema of every served guide and loads the query compiler; with
+   * `'first-request'` only what the first request in the first served guide needs, so the rest of the work does
+   * not delay that request (the CLI warms up so right after listening).
+   */
+  warmUp(options?: { scope?: 'all' | 'first-request' }): Promise<void>;
   /** The assumptions this instance runs with. */
   readonly assumptions: Assumptions;
 }
@@ -468,8 +473,8 @@ export function createMockApp(options: MockOptions = {}): MockApp {
         );
       failures.set(path, { status, message: o.message, remaining: times });
     },
-    async warmUp() {
-      await loadEngine();
+    async warmUp(options) {
+      await (await loadEngine()).warmUp(options);
     },
   };
 

@@ -371,8 +371,9 @@ export async function run(argv: readonly string[]): Promise<number | undefined> 
   }
   process.stdout.write(`payment-contract-kit mock listening on ${mock.url}\n`);
   // Load the GraphQL engine while the client is still busy with its first token call, so the first /graphql
-  // answer waits less. A failure here is reported by that first /graphql request, not here.
-  setImmediate(() => mock.control.warmUp().catch(() => {}));
+  // answer waits less; the query compiler loads after that answer (engine.ts). A failure here is reported by that
+  // first /graphql request, not here.
+  setImmediate(() => mock.control.warmUp({ scope: 'first-request' }).catch(() => {}));
   return new Promise<number>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -4,16 +4,24 @@
  * `Internal server error` (reason `internal`) and handed back in `internalError` for the server to log.
  *
  * Built once per mock instance: each guide's wire schema (see wire-schema.ts) is made executable with
- * `@graphql-tools/mock` (a MockStore with seeded scalar mocks, and the kit's resolvers as the source of truth), and
- * requests run through graphql-jit. Per distinct (query text, operationName) the document is parsed, validated
- * against the guide's wire schema and compiled once, then kept in a bounded LRU; the hot path is a cache lookup, a
- * few property reads for guide detection, the compiled function and its precompiled JSON serializer.
+ * `@graphql-tools/mock` (a MockStore with seeded scalar mocks, and the kit's resolvers as the source of truth), the
+ * first time a request in that guide comes, and requests run through graphql-jit. Per distinct (query text,
+ * operationName) the document is parsed, validated against the guide's wire schema and compiled once, then kept in
+ * a bounded LRU; the hot path is a cache lookup, a few property reads for guide detection, the compiled function and
+ * its precompiled JSON serializer.
+ *
+ * graphql-jit is not on the start-up path: jit.ts is imported on the first request, and the requests that come
+ * before it has loaded are executed by graphql-js `execute` (same schema, same resolvers, same answers; a parity
+ * test holds both paths to the same bytes). Loading it eagerly was a third of the time from spawning the mock to
+ * its first GraphQL answer (issue 6's cold start). An operation graphql-jit cannot compile stays on graphql-js.
  *
  * @module
  */
 import { addMocksToSchema, createMockStore, type IMockStore } from '@graphql-tools/mock';
 import {
   type DocumentNode,
+  type ExecutionResult,
+  execute as executeWithGraphqlJs,
   type GraphQLError,
   type GraphQLSchema,
   getOperationAST,
@@ -21,7 +29,6 @@ import {
   parse,
   validate,
 } from 'graphql/index.js';
-import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
 import type { Assumptions } from '../../../assumptions.ts';
 import type { Clock } from '../clock.ts';
@@ -40,6 +47,7 @@ import {
   variableBindings,
   variableSignals,
 } from './guide-detection.ts';
+import type { CompiledQuery } from './jit.ts';
 import { createResolvers, GraphqlAnswerError, type ResolverContext } from './resolvers.ts';
 import { buildWireSchema, type WireRequirements, type WireSchema } from './wire-schema.ts';
 
@@ -72,6 +80,8 @@ export interface GraphqlResult {
   guide?: Guide;
   /** The unexpected exception behind a masked internal error, for the server's log; never sent to the client. */
   internalError?: unknown;
+  /** What executed the operation, when one was executed (tests and benchmarks check which path ran). */
+  executedBy?: 'graphql-jit' | 'graphql-js';
 }
 
 /** The engine seam of decision 0001. */
@@ -80,6 +90,11 @@ export interface GraphqlEngine {
   execute(request: GraphqlRequest, ctx: GraphqlCallContext): GraphqlResult;
   /** Rewinds the mock store's generated values (call with the state and random reset). Keeps compiled queries. */
   reset(): void;
+  /**
+   * Prepares now what would otherwise be prepared on first need: with `scope: 'all'` (default) every served guide's
+   * schema and the query compiler; with `'first-request'` only the schema of the first served guide.
+   */
+  warmUp(options?: { scope?: 'all' | 'first-request' }): Promise<void>;
   /** Cache counters, for tests and benchmarks. */
   cacheStats(): { size: number; hits: number; misses: number };
 }
@@ -96,6 +111,11 @@ export interface GraphqlEngineDeps {
   onPaymentAccepted(payment: StoredPayment): void;
   /** Distinct (query, operationName) pairs kept compiled. Default 1,000. */
   cacheSize?: number;
+  /**
+   * How operations run: `'compiled'` (default) with graphql-jit once it has loaded, graphql-js before;
+   * `'interpreted'` always with graphql-js (the parity tests compare the two).
+   */
+  execution?: 'compiled' | 'interpreted';
 }
 
 type Answer = { readonly status: number; readonly body: unknown; readonly json: string };
@@ -106,9 +126,19 @@ interface OperationEntry {
   readonly bindings: readonly VariableBinding[];
   /** Answer for every request of this entry (unknown operation), instead of executing. */
   readonly failure: Answer | undefined;
-  /** Per guide: the compiled query, or the validation failure answer. */
-  readonly compiled: { current?: CompiledQuery | Answer; legacy?: CompiledQuery | Answer };
+  /** Per guide, once validated against that guide's schema: how to run the operation. */
+  readonly plans: { current?: Plan; legacy?: Plan };
 }
+
+/** A validated operation in one guide: its validation failure, or what executes it. */
+type Plan =
+  | { readonly failure: Answer }
+  | {
+      readonly failure: undefined;
+      readonly schema: GraphQLSchema;
+      /** The graphql-jit function, once compiled; `null` when graphql-jit cannot compile it (graphql-js runs it). */
+      compiled: CompiledQuery | null | undefined;
+    };
 
 interface DocumentEntry {
   readonly document: DocumentNode | undefined;
@@ -123,6 +153,23 @@ const wireSchemas: Partial<Record<Guide, WireSchema>> = {};
 function wireSchemaOf(guide: Guide): WireSchema {
   wireSchemas[guide] ??= buildWireSchema(guide === 'current' ? currentSchemaSdl : legacySchemaSdl);
   return wireSchemas[guide];
+}
+
+type JitModule = typeof import('./jit.ts');
+
+// graphql-jit, loaded once per process on first need (see the module comment).
+let jit: JitModule | undefined;
+let jitLoading: Promise<void> | undefined;
+
+function loadJit(): Promise<void> {
+  jitLoading ??= import('./jit.ts').then(
+    (m) => {
+      jit = m;
+    },
+    // A compiler that does not load leaves every operation on graphql-js: slower, same answers.
+    () => undefined,
+  );
+  return jitLoading;
 }
 
 function answer(status: number, body: unknown): Answer {
@@ -147,8 +194,16 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
   const cacheSize = Math.max(1, deps.cacheSize ?? 1000);
   const guides: Guide[] = mode === 'both' ? ['current', 'legacy'] : [mode];
 
-  const requirements = {} as Record<Guide, WireRequirements>;
-  for (const g of ['current', 'legacy'] as const) requirements[g] = wireSchemaOf(g).requirements;
+  const interpretOnly = deps.execution === 'interpreted';
+  // Each guide's wire schema is built when a request in that guide first needs it.
+  const requirements: Record<Guide, WireRequirements> = {
+    get current() {
+      return wireSchemaOf('current').requirements;
+    },
+    get legacy() {
+      return wireSchemaOf('legacy').requirements;
+    },
+  };
 
   const resolvers = createResolvers({
     assumptions,
@@ -172,18 +227,23 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     JSON: () => ({}),
   };
   const stores: IMockStore[] = [];
-  const schemas = {} as Record<Guide, GraphQLSchema>;
-  for (const g of guides) {
-    const wire = wireSchemaOf(g).schema;
+  const schemas: Partial<Record<Guide, GraphQLSchema>> = {};
+
+  function schemaOf(guide: Guide): GraphQLSchema {
+    const known = schemas[guide];
+    if (known) return known;
+    const wire = wireSchemaOf(guide).schema;
     const store = createMockStore({ schema: wire, mocks });
     stores.push(store);
-    schemas[g] = addMocksToSchema({
+    const schema = addMocksToSchema({
       schema: wire,
       store,
       mocks,
       resolvers: resolvers as unknown as Parameters<typeof addMocksToSchema>[0]['resolvers'],
       preserveResolvers: true,
     });
+    schemas[guide] = schema;
+    return schema;
   }
 
   const cache = new Map<string, DocumentEntry>();
@@ -258,42 +318,42 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
       operationName: operation?.name?.value ?? name,
       bindings: operation ? variableBindings(operation) : [],
       failure,
-      compiled: {},
+      plans: {},
     };
     doc.operations.set(key, op);
     return op;
   }
 
-  function compiledFor(op: OperationEntry, document: DocumentNode, guide: Guide): CompiledQuery | Answer {
-    const known = op.compiled[guide];
+  function planFor(op: OperationEntry, document: DocumentNode, guide: Guide): Plan {
+    const known = op.plans[guide];
     if (known) return known;
-    const schema = schemas[guide];
+    const schema = schemaOf(guide);
     const errors = validate(schema, document);
-    let result: CompiledQuery | Answer;
-    if (errors.length > 0) {
-      result = answer(errorStatus, {
-        errors: errors.map((e) => ({
-          message: e.message,
-          locations: e.locations,
-          extensions: { reason: reasons.graphqlValidationFailed },
-        })),
-      });
-    } else {
-      const compiled = compileQuery(schema, document, op.operationName, {
-        customJSONSerializer: true,
-        disablingCapturingStackErrors: true,
-      });
-      result = isCompiledQuery(compiled)
-        ? compiled
-        : answer(errorStatus, {
-            errors: (compiled.errors ?? []).map((e) => ({
-              message: e.message,
-              extensions: { reason: reasons.graphqlValidationFailed },
-            })),
-          });
+    const plan: Plan =
+      errors.length > 0
+        ? {
+            failure: answer(errorStatus, {
+              errors: errors.map((e) => ({
+                message: e.message,
+                locations: e.locations,
+                extensions: { reason: reasons.graphqlValidationFailed },
+              })),
+            }),
+          }
+        : { failure: undefined, schema, compiled: undefined };
+    op.plans[guide] = plan;
+    return plan;
+  }
+
+  /** The compiled query of a valid plan, compiling it now when graphql-jit has loaded; undefined: use graphql-js. */
+  function compiledOf(plan: Extract<Plan, { failure: undefined }>, document: DocumentNode, op: OperationEntry) {
+    if (plan.compiled !== undefined || interpretOnly) return plan.compiled ?? undefined;
+    if (jit === undefined) {
+      void loadJit();
+      return undefined;
     }
-    op.compiled[guide] = result;
-    return result;
+    plan.compiled = jit.compileOperation(plan.schema, document, op.operationName) ?? null;
+    return plan.compiled ?? undefined;
   }
 
   function badRequest(message: string): GraphqlResult {
@@ -315,19 +375,40 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
   }
 
   function run(
-    compiled: CompiledQuery,
+    compiled: CompiledQuery | undefined,
+    plan: Extract<Plan, { failure: undefined }>,
+    document: DocumentNode,
     variables: Record<string, unknown> | undefined,
     ctx: ResolverContext,
     op: OperationEntry,
   ): GraphqlResult {
-    const result = compiled.query(undefined, ctx, variables) as {
-      data?: unknown;
-      errors?: readonly GraphQLError[];
-    };
+    let result: ExecutionResult | undefined;
+    if (compiled) {
+      result = compiled.query(undefined, ctx, variables) as ExecutionResult;
+      // Variables that do not coerce come back without a data key. graphql-jit words those errors its own way (and
+      // names the outer variable for a nested field); graphql-js words them on both paths, so they do not change
+      // when a query gets compiled (the parity test). Only failing requests pay for the second run.
+      if (result.errors && !('data' in result)) result = undefined;
+    }
+    const viaJit = result !== undefined;
+    if (result === undefined) {
+      const executed = executeWithGraphqlJs({
+        schema: plan.schema,
+        document,
+        operationName: op.operationName,
+        contextValue: ctx,
+        variableValues: variables,
+      });
+      // The resolvers are synchronous; a promise here is a bug in the mock, answered as an internal error.
+      if (executed instanceof Promise) throw new Error('[payment-contract-kit] A resolver returned a promise.');
+      result = executed;
+    }
     const operationName = op.operationName;
+    const executedBy = viaJit ? 'graphql-jit' : 'graphql-js';
     if (!result.errors || result.errors.length === 0) {
       const body = { data: result.data };
-      return { status: 200, body, json: compiled.stringify(body), operationName, guide: ctx.guide };
+      const json = viaJit ? compiled!.stringify(body) : JSON.stringify(body);
+      return { status: 200, body, json, operationName, guide: ctx.guide, executedBy };
     }
     // Variable coercion failures come back before execution, without a data key.
     const executed = 'data' in result;
@@ -352,9 +433,10 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
       status: internalError === undefined ? errorStatus : 500,
       body,
       // The compiled serializer writes error entries with additionalProperties, so extensions survive (tested).
-      json: compiled.stringify(body),
+      json: viaJit ? compiled!.stringify(body) : JSON.stringify(body),
       operationName,
       guide: ctx.guide,
+      executedBy,
       ...(internalError === undefined ? {} : { internalError }),
     };
   }
@@ -386,10 +468,11 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
         if (!decision.ok) return guideFailure(decision, op);
         const guide = decision.guide;
 
-        const compiled = compiledFor(op, doc.document, guide);
-        if (!isCompiledQuery(compiled as CompiledQuery))
-          return { ...(compiled as Answer), operationName: op.operationName, guide };
-        return run(compiled as CompiledQuery, vars, { clientId: callCtx.clientId, ip: callCtx.ip, guide }, op);
+        const plan = planFor(op, doc.document, guide);
+        if (plan.failure) return { ...plan.failure, operationName: op.operationName, guide };
+        const compiled = compiledOf(plan, doc.document, op);
+        const context: ResolverContext = { clientId: callCtx.clientId, ip: callCtx.ip, guide };
+        return run(compiled, plan, doc.document, vars, context, op);
       } catch (error) {
         const body = { errors: [graphqlError('Internal server error', reasons.internal)] };
         return { status: 500, body, json: JSON.stringify(body), internalError: error };
@@ -398,6 +481,14 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     reset() {
       for (const store of stores) store.reset();
       mockRandom.reset();
+    },
+    async warmUp(options = {}) {
+      if (options.scope === 'first-request') {
+        schemaOf(guides[0]!);
+        return;
+      }
+      for (const g of guides) schemaOf(g);
+      if (!interpretOnly) await loadJit();
     },
     cacheStats() {
       return { size: cache.size, hits, misses };

@@ -357,9 +357,11 @@ describe('createGraphqlEngine: compilation cache and graphql-jit', () => {
     expect(engine.cacheStats().misses).toBe(before + 1);
   });
 
-  it('keeps the 7.3 extensions intact through graphql-jit, in body and in json', () => {
+  it('keeps the 7.3 extensions intact through graphql-jit, in body and in json', async () => {
     const { engine } = setup();
+    await engine.warmUp();
     const r = engine.execute({ query: q.pay, variables: { input: { ...payInput, amount: -1, fees: 0 } } }, ctx);
+    expect(r.executedBy).toBe('graphql-jit');
     const expected = {
       category: 'validation',
       validation: { 'input.amount': ['The input.amount must be greater than 0.'] },
@@ -368,9 +370,11 @@ describe('createGraphqlEngine: compilation cache and graphql-jit', () => {
     expect(JSON.parse(r.json).errors[0].extensions).toEqual(expected);
   });
 
-  it("serializes success with the compiled query's serializer, equal to JSON.stringify", () => {
+  it("serializes success with the compiled query's serializer, equal to JSON.stringify", async () => {
     const { engine } = setup();
+    await engine.warmUp();
     const r = engine.execute({ query: q.pay, variables: { input: payInput } }, ctx);
+    expect(r.executedBy).toBe('graphql-jit');
     expect(r.json).toBe(JSON.stringify(r.body));
   });
 

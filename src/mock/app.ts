@@ -187,7 +187,6 @@ export function createMockApp(options: MockOptions = {}): MockApp {
   const clock: Clock = createClock({ realNow: opts.realNow });
   const random = createSeededRandom(opts.seed);
   const paymentRandom = random.fork('graphql');
-  const tokenRandom = random.fork('tokens');
   const latencyRandom = random.fork('latency');
   const webhookRandom = random.fork('webhooks');
   const state = createMockState({ assumptions, seed: opts.seed, now: clock.now });
@@ -195,7 +194,6 @@ export function createMockApp(options: MockOptions = {}): MockApp {
     assumptions,
     clients: opts.clients,
     clock,
-    random: tokenRandom,
     seed: opts.seed,
   });
   const journal: Journal = createJournal(opts.journalSize);

@@ -6,8 +6,13 @@
  * them like the service's. Signing and checking are in hs256.ts (generate-token is the benchmarked hot path, and a
  * JWT library cost start-up time for no gain: the mock only checks tokens it signed); the tests check every issued
  * token with fast-jwt, a JWT library of the field. Expiry is judged on the mock's virtual clock, so advancing the
- * clock expires tokens without waiting. Token ids and refresh tokens come from the seeded random source: after a
+ * clock expires tokens without waiting. Token ids and refresh tokens are a seed-derived prefix and a counter: after a
  * reset the same calls give the same tokens, apart from the time claims.
+ *
+ * Refresh tokens are single-use and stay usable while fewer than `maxRefreshTokensPerClient` newer pairs have been
+ * issued to the same client. A refresh token names its client (by ordinal) and its issue number, so the service keeps
+ * no string per token, only a ring of "generation at issue" numbers per client: a Map of 1,000 token strings per
+ * client was most of generate-token's garbage collection (profiled: the strings outlive young-generation GCs).
  *
  * Revoking every token of a client bumps that client's generation (a claim in each token), which is O(1) and needs
  * no list of issued tokens; revoking one token records its id until it would have expired anyway.
@@ -25,9 +30,7 @@ import type { TokenPair, TokenPairResponse } from '../../types/rest.ts';
 import type { MockClientConfig } from '../options.ts';
 import type { Clock } from './clock.ts';
 import { restError } from './errors.ts';
-import { KeyQueue } from './fifo.ts';
 import { createHs256Signer, jwtHeaderSegment, verifyHs256 } from './hs256.ts';
-import type { SeededRandom } from './random.ts';
 
 /** Why a token was not accepted; keys of `Assumptions.reasonCodes`. */
 export type TokenRejection = 'missingToken' | 'invalidToken' | 'expiredToken' | 'revokedToken' | 'clientMismatch';
@@ -79,24 +82,33 @@ export interface TokenServiceDeps {
   readonly assumptions: Pick<Assumptions, 'tokenTtlSeconds' | 'repeatGenerateToken'>;
   readonly clients: readonly MockClientConfig[];
   readonly clock: Clock;
-  /** Seeded source of token ids and refresh tokens (a fork of the instance's). */
-  readonly random: SeededRandom;
-  /** Instance seed; the JWT secret is derived from it. */
+  /** Instance seed; the JWT secret and the token id prefixes are derived from it. */
   readonly seed: string;
-  /** Most refresh tokens kept per client; the oldest is forgotten first. Default 1,000. */
+  /**
+   * How many of a client's latest refresh tokens stay usable (each once): issuing one more retires the oldest.
+   * Default 1,000.
+   */
   readonly maxRefreshTokensPerClient?: number;
 }
 
 interface ClientTokens {
   generated: boolean;
   gen: number;
-  /** refresh token → generation at issue. */
-  readonly refresh: Map<string, number>;
-  /** Refresh tokens in issue order, some already used (no longer in `refresh`): the eviction queue (see fifo.ts). */
-  readonly order: KeyQueue<string>;
+  /** Client number within this service (order of first use), written into its refresh tokens. */
+  readonly ordinal: string;
+  /** Refresh tokens issued to the client so far: the issue number of the next one. */
+  issued: number;
+  /**
+   * Ring over the latest issue numbers (`n % size`): 1 + the client's generation when token n was issued, or 0
+   * once it was used or revoked.
+   */
+  readonly refresh: Int32Array;
   /** JSON of the `sub` claim (the client id, escaped once). */
   readonly subJson: string;
 }
+
+/** Hex digits of the issue number in a refresh token (`rt_` + 16 prefix + 4 client + 12 number = a uuid's 32). */
+const ISSUE_DIGITS = 12;
 
 /** Most verified tokens whose claims are kept; the cache is dropped whole when full (a miss costs one verify). */
 const verifiedCacheSize = 1024;
@@ -112,14 +124,14 @@ export const tokenHeaders = {
  * Creates the token service of one mock instance.
  *
  * @example
- * const tokens = createTokenService({ assumptions, clients, clock, random: random.fork('tokens'), seed });
+ * const tokens = createTokenService({ assumptions, clients, clock, seed });
  * const clientId = tokens.authenticate(req.headers['x-client-id'], req.headers['x-api-key']);
  * const answer = tokens.generate(clientId);
  */
 export function createTokenService(deps: TokenServiceDeps): TokenService {
-  const { assumptions, clock, random } = deps;
+  const { assumptions, clock } = deps;
   const ttl = assumptions.tokenTtlSeconds;
-  const maxRefresh = deps.maxRefreshTokensPerClient ?? 1000;
+  const maxRefresh = Math.max(1, deps.maxRefreshTokensPerClient ?? 1000);
   const apiKeys = new Map(deps.clients.map((c) => [c.clientId, c.apiKey]));
   const secret = createHash('sha256').update(`payment-contract-kit jwt\0${deps.seed}`).digest();
   const signature = createHs256Signer(secret);
@@ -130,9 +142,9 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const signed = `${jwtHeaderSegment}.${Buffer.from(payload).toString('base64url')}`;
     return `${signed}.${signature(signed)}`;
   };
-  // Token ids: a seed-derived prefix and a counter, uuid-shaped. Unique per instance and repeatable after a reset,
-  // without spending a random draw per token (the refresh token takes one).
+  // Token ids: a seed-derived prefix and a counter, uuid-shaped. Unique per instance and repeatable after a reset.
   const jtiPrefix = createHash('sha256').update(`payment-contract-kit jti\0${deps.seed}`).digest('hex');
+  const refreshHead = `rt_${createHash('sha256').update(`payment-contract-kit rt\0${deps.seed}`).digest('hex').slice(0, 16)}`;
   const jtiHead = `${jtiPrefix.slice(0, 8)}-${jtiPrefix.slice(8, 12)}-4${jtiPrefix.slice(13, 16)}-8${jtiPrefix.slice(17, 20)}-`;
   let counter = 0;
   const perClient = new Map<string, ClientTokens>();
@@ -147,8 +159,9 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       s = {
         generated: false,
         gen: 0,
-        refresh: new Map(),
-        order: new KeyQueue(),
+        ordinal: perClient.size.toString(16).padStart(4, '0'),
+        issued: 0,
+        refresh: new Int32Array(maxRefresh),
         subJson: JSON.stringify(clientId),
       };
       perClient.set(clientId, s);
@@ -162,19 +175,34 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const exp = iat + ttl;
     const jti = jtiHead + (counter++).toString(16).padStart(12, '0');
     const token = sign(s.subJson, jti, s.gen, iat, exp);
-    const refreshToken = `rt_${random.uuidHex()}`;
-    // Forget the oldest unused refresh token; used ones left in the queue are skipped.
-    while (s.refresh.size >= maxRefresh) {
-      const oldest = s.order.shift();
-      if (oldest === undefined) break;
-      s.refresh.delete(oldest);
-    }
-    s.refresh.set(refreshToken, s.gen);
-    s.order.push(refreshToken);
-    // Used tokens stay queued until evicted; when they pile up (every token refreshed, none evicted), keep only the
-    // unused ones, so the queue stays within twice the cap.
-    if (s.order.length > 2 * maxRefresh) s.order.retain((t) => s.refresh.has(t));
+    const n = s.issued++;
+    // Overwriting slot n % size retires the token issued `size` pairs ago, used or not.
+    s.refresh[n % maxRefresh] = s.gen + 1;
+    const refreshToken = refreshHead + s.ordinal + n.toString(16).padStart(ISSUE_DIGITS, '0');
     return { token, refresh_token: refreshToken, expiration: exp };
+  }
+
+  /**
+   * Takes a refresh token of `s` out of use and returns the client generation it was issued in, or -1 when it is
+   * not a usable refresh token of this client (unknown, another client's, used, retired or revoked by revoke-all).
+   */
+  function consumeRefresh(s: ClientTokens, refreshToken: string): number {
+    const head = refreshHead.length + s.ordinal.length;
+    if (
+      refreshToken.length !== head + ISSUE_DIGITS ||
+      !refreshToken.startsWith(refreshHead) ||
+      !refreshToken.startsWith(s.ordinal, refreshHead.length)
+    )
+      return -1;
+    const digits = refreshToken.slice(head);
+    if (!/^[0-9a-f]+$/.test(digits)) return -1;
+    const n = Number.parseInt(digits, 16);
+    if (n >= s.issued || n < s.issued - maxRefresh) return -1;
+    const slot = n % maxRefresh;
+    const genPlusOne = s.refresh[slot]!;
+    if (genPlusOne === 0) return -1;
+    s.refresh[slot] = 0;
+    return genPlusOne - 1;
   }
 
   function decode(token: string): AccessClaims | undefined {
@@ -238,13 +266,12 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     },
     refresh(clientId, refreshToken) {
       const s = perClient.get(clientId);
-      const gen = s?.refresh.get(refreshToken);
-      if (!s || gen === undefined)
+      const gen = s ? consumeRefresh(s, refreshToken) : -1;
+      if (!s || gen < 0)
         throw restError(
           401,
           '[payment-contract-kit] refresh_token is unknown or already used: send the refresh_token of the latest token pair (each one works once), or call generate-token.',
         );
-      s.refresh.delete(refreshToken);
       if (gen < s.gen)
         throw restError(
           401,
@@ -257,8 +284,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       if (token === undefined || token === '') {
         // Every access token and refresh token of the client issued so far becomes invalid.
         s.gen++;
-        s.refresh.clear();
-        s.order.clear();
+        s.refresh.fill(0);
         return;
       }
       const claims = decode(token);
@@ -322,7 +348,6 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       revoked.clear();
       verified.clear();
       counter = 0;
-      random.reset();
     },
   };
 }

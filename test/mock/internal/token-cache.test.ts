@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createClock } from '../../../src/mock/internal/clock.ts';
 import { MockHttpError } from '../../../src/mock/internal/errors.ts';
-import { createSeededRandom } from '../../../src/mock/internal/random.ts';
 import { createTokenService } from '../../../src/mock/internal/tokens.ts';
 
 // tokens.ts caches verified claims by token string; every check but the signature must still run per request.
@@ -14,7 +13,6 @@ function setup(maxRefreshTokensPerClient?: number) {
       { clientId: 'b', apiKey: 'kb' },
     ],
     clock,
-    random: createSeededRandom('s').fork('tokens'),
     seed: 's',
     ...(maxRefreshTokensPerClient === undefined ? {} : { maxRefreshTokensPerClient }),
   });
@@ -83,13 +81,13 @@ describe('verified token cache', () => {
 });
 
 describe('refresh token bound', () => {
-  it('forgets the oldest unused refresh token first, skipping used ones', () => {
+  it('keeps the latest refresh tokens usable and retires the oldest as new ones are issued', () => {
     const { tokens } = setup(3);
     const r1 = tokens.issue('a').refresh_token;
     const r2 = tokens.issue('a').refresh_token;
     const r3 = tokens.issue('a').refresh_token;
-    tokens.refresh('a', r1); // uses r1, issues r4: r2, r3, r4 kept
-    const r5 = tokens.issue('a').refresh_token; // full: r2 goes
+    tokens.refresh('a', r1); // uses r1, issues r4: r2, r3, r4 are the latest three
+    const r5 = tokens.issue('a').refresh_token; // r2 retires
     expect(() => tokens.refresh('a', r2)).toThrow(MockHttpError);
     expect(tokens.refresh('a', r3).data.refresh_token).toMatch(/^rt_/);
     expect(tokens.refresh('a', r5).data.refresh_token).toMatch(/^rt_/);
@@ -100,5 +98,49 @@ describe('refresh token bound', () => {
     let current = tokens.issue('a').refresh_token;
     for (let i = 0; i < 5000; i++) current = tokens.refresh('a', current).data.refresh_token;
     expect(tokens.refresh('a', current).data.refresh_token).toMatch(/^rt_/);
+  });
+
+  it('uses each refresh token once, for its own client only, and refuses look-alikes', () => {
+    const { tokens } = setup();
+    const a = tokens.issue('a').refresh_token;
+    const b = tokens.issue('b').refresh_token;
+    expect(a).toMatch(/^rt_[0-9a-f]{32}$/);
+    expect(b).not.toBe(a);
+    expect(() => tokens.refresh('b', a)).toThrow(/unknown or already used/);
+    expect(() => tokens.refresh('a', b)).toThrow(/unknown or already used/);
+    const digits = a.slice(3);
+    const lookAlikes = [
+      `rt_${digits.slice(0, -1)}`, // too short
+      `${a}0`, // too long
+      `rt_${digits.toUpperCase()}`,
+      `rt_${digits.slice(0, -12)}${'0'.repeat(11)}9`, // a number not issued yet
+      `rt_${digits.slice(0, -12)}-00000000001`,
+      `rt_${digits.slice(0, -12)}0x0000000000`,
+      `xx_${digits}`,
+      `rt_${'0'.repeat(16)}${digits.slice(16)}`, // another seed's prefix
+    ];
+    for (const fake of lookAlikes) expect(() => tokens.refresh('a', fake), fake).toThrow(MockHttpError);
+    expect(tokens.refresh('a', a).data.refresh_token).toMatch(/^rt_/);
+    expect(() => tokens.refresh('a', a)).toThrow(/unknown or already used/);
+    expect(tokens.refresh('b', b).data.refresh_token).toMatch(/^rt_/);
+  });
+
+  it('refuses every refresh token issued before a revoke-all, and accepts the ones issued after', () => {
+    const { tokens } = setup();
+    const before = [tokens.issue('a').refresh_token, tokens.issue('a').refresh_token];
+    const other = tokens.issue('b').refresh_token;
+    tokens.revoke('a', undefined);
+    for (const r of before) expect(() => tokens.refresh('a', r)).toThrow(MockHttpError);
+    expect(tokens.refresh('b', other).data.refresh_token).toMatch(/^rt_/);
+    const after = tokens.issue('a').refresh_token;
+    expect(tokens.refresh('a', after).data.refresh_token).toMatch(/^rt_/);
+  });
+
+  it('gives the same refresh tokens after a reset, and refuses the old ones until they are issued again', () => {
+    const { tokens } = setup();
+    const first = tokens.issue('a').refresh_token;
+    tokens.reset();
+    expect(() => tokens.refresh('a', first)).toThrow(MockHttpError);
+    expect(tokens.issue('a').refresh_token).toBe(first);
   });
 });

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../src/assumptions.ts';
 import { createClock } from '../../../src/mock/internal/clock.ts';
 import { MockHttpError } from '../../../src/mock/internal/errors.ts';
-import { createSeededRandom } from '../../../src/mock/internal/random.ts';
 import { createTokenService, tokenPairJson } from '../../../src/mock/internal/tokens.ts';
 
 function setup(repeatGenerateToken: 'reissue' | 'reject' = 'reissue') {
@@ -17,7 +16,6 @@ function setup(repeatGenerateToken: 'reissue' | 'reject' = 'reissue') {
       { clientId: 'b', apiKey: 'kb' },
     ],
     clock,
-    random: createSeededRandom('s').fork('tokens'),
     seed: 's',
   });
   return { tokens, clock, tick: (ms: number) => (real += ms) };
@@ -31,7 +29,6 @@ describe('token service', () => {
       assumptions: defaultAssumptions,
       clients: [{ clientId: 'a', apiKey: 'ka' }],
       clock: createClock(),
-      random: createSeededRandom('other').fork('tokens'),
       seed: 'other',
     });
     expect(other.verify(pair.token, undefined)).toMatchObject({ ok: false, reason: 'invalidToken' });

@@ -13,9 +13,10 @@
  */
 import type { Assumptions } from '../../assumptions.ts';
 import { detectCardType, maskCardNumber } from './domain/cards.ts';
-import { sha256Hex } from './domain/sha256.ts';
+import { sha256Hex } from './domain/digest.ts';
 import { type CardOutcome, cardOutcome } from './domain/test-cards.ts';
 import { KeyQueue } from './fifo.ts';
+import { uuidV4FromHex } from './random.ts';
 
 /** A card the mock knows for a client, from a card fee calculation, a payment or the control API. */
 export interface CardAccount {
@@ -143,8 +144,6 @@ export function createMockState(options: MockStateOptions): MockState {
   const maxCards = options.maxCardAccountsPerClient ?? 10_000;
   const now = options.now ?? Date.now;
   const clients = new Map<string, ClientState>();
-  // uuid → client id, so the control API can settle by uuid alone without scanning every client.
-  const ownerOf = new Map<string, string>();
 
   function client(clientId: string): ClientState {
     let c = clients.get(clientId);
@@ -153,6 +152,20 @@ export function createMockState(options: MockStateOptions): MockState {
       clients.set(clientId, c);
     }
     return c;
+  }
+
+  /**
+   * A payment of one client, or (clientId undefined, control API) of whichever client has it. Clients are few (the
+   * configured ones), so that is a handful of lookups; an index of uuid → client cost a Map write and delete per
+   * payment on the hot path.
+   */
+  function find(clientId: string | undefined, uuid: string): StoredPayment | undefined {
+    if (clientId !== undefined) return clients.get(clientId)?.payments.get(uuid);
+    for (const c of clients.values()) {
+      const p = c.payments.get(uuid);
+      if (p) return p;
+    }
+    return undefined;
   }
 
   /** Shifts `queue` past keys no longer kept and returns the oldest kept one. */
@@ -166,7 +179,6 @@ export function createMockState(options: MockStateOptions): MockState {
     const victim = oldestKept(c, c.settled) ?? oldestKept(c, c.accepted);
     if (victim === undefined) return;
     c.payments.delete(victim);
-    ownerOf.delete(victim);
   }
 
   return {
@@ -204,11 +216,9 @@ export function createMockState(options: MockStateOptions): MockState {
       c.accepted.push(payment.uuid);
       // Payments evicted as settled stay in the acceptance queue; drop them before the queue outgrows the cap twice.
       if (c.accepted.length > 2 * maxPayments) c.accepted.retain((uuid) => c.payments.has(uuid));
-      ownerOf.set(payment.uuid, payment.clientId);
     },
     payment(clientId, uuid) {
-      const owner = clientId ?? ownerOf.get(uuid);
-      return owner === undefined ? undefined : clients.get(owner)?.payments.get(uuid);
+      return find(clientId, uuid);
     },
     payments(clientId) {
       if (clientId !== undefined) return [...(clients.get(clientId)?.payments.values() ?? [])];
@@ -217,8 +227,7 @@ export function createMockState(options: MockStateOptions): MockState {
       return all;
     },
     settlePayment(clientId, uuid, outcome) {
-      const owner = clientId ?? ownerOf.get(uuid);
-      const p = owner === undefined ? undefined : clients.get(owner)?.payments.get(uuid);
+      const p = find(clientId, uuid);
       if (!p || p.settledOutcome !== undefined) return p;
       const final: SettlementOutcome = outcome ?? (p.outcome === 'failure' ? 'failure' : 'success');
       p.settledOutcome = final;
@@ -229,7 +238,6 @@ export function createMockState(options: MockStateOptions): MockState {
     },
     reset() {
       clients.clear();
-      ownerOf.clear();
     },
   };
 }
@@ -241,7 +249,8 @@ export function createMockState(options: MockStateOptions): MockState {
  * because this runs on every payment and the uid only has to be stable and unguessable in a test tool.
  */
 export function deriveCardAccountUid(seed: string, clientId: string, card: CardAccountInput): string {
-  const h = sha256Hex(`${seed}\0${clientId}\0${card.card_number}\0${card.expiry_month}${card.expiry_year}`);
-  const variant = ((Number.parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return uuidV4FromHex(
+    sha256Hex(`${seed}\0${clientId}\0${card.card_number}\0${card.expiry_month}${card.expiry_year}`),
+    '-',
+  );
 }

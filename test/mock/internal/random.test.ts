@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createSeededRandom } from '../../../src/mock/internal/random.ts';
+import { createSeededRandom, uuidV4FromHex } from '../../../src/mock/internal/random.ts';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -47,5 +48,32 @@ describe('createSeededRandom', () => {
     expect(a.uuid()).toBe(b.uuid());
     expect(fork.uuid()).not.toBe(createSeededRandom('seed').uuid());
     expect(a.fork('x').uuid()).toBe(b.fork('x').uuid());
+  });
+
+  it('draws uuids from the SHA-512 block stream, at block boundaries too', () => {
+    // The stream, written out: block k is SHA-512 of "<seed>\0<k>"; a uuid takes the next 16 bytes, next() 7.
+    const blocks = Buffer.concat(Array.from({ length: 8 }, (_, k) => createHash('sha512').update(`s\0${k}`).digest()));
+    const expectedUuid = (at: number) => {
+      const b = Buffer.from(blocks.subarray(at, at + 16));
+      b[6] = (b[6]! & 0x0f) | 0x40;
+      b[8] = (b[8]! & 0x3f) | 0x80;
+      const h = b.toString('hex');
+      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+    };
+    const random = createSeededRandom('s');
+    expect(random.uuid()).toBe(expectedUuid(0)); // bytes 0-15
+    random.next(); // bytes 16-22
+    expect(random.uuid()).toBe(expectedUuid(23)); // bytes 23-38
+    expect(random.uuid()).toBe(expectedUuid(39)); // bytes 39-54
+    expect(random.uuid()).toBe(expectedUuid(55)); // crosses into block 1
+    expect(random.uuidHex()).toBe(expectedUuid(71).replaceAll('-', '')); // within block 1
+  });
+});
+
+describe('uuidV4FromHex', () => {
+  it('sets the version and variant and keeps the other digits', () => {
+    expect(uuidV4FromHex('00112233445566778899aabbccddeeff', '-')).toBe('00112233-4455-4677-8899-aabbccddeeff');
+    expect(uuidV4FromHex('ffffffffffffffffffffffffffffffff', '')).toBe('ffffffffffff4fffbfffffffffffffff');
+    expect(uuidV4FromHex('00000000000000000000000000000000', '-')).toBe('00000000-0000-4000-8000-000000000000');
   });
 });

@@ -142,6 +142,24 @@ describe('createGraphqlEngine: current guide', () => {
     expect(JSON.stringify(state.payments())).not.toContain(card.card_number);
   });
 
+  it('stamps paid_at with the clock time of each payment, to the millisecond', () => {
+    let now = NOW;
+    const { engine, accepted } = setup({ clock: createClock({ realNow: () => now }) });
+    const pay = () => engine.execute({ query: q.pay, variables: { input: payInput } }, ctx);
+    pay();
+    pay();
+    now += 1;
+    pay();
+    now += 86_400_000;
+    pay();
+    expect(accepted.map((p) => p.paid_at)).toEqual([
+      new Date(NOW).toISOString(),
+      new Date(NOW).toISOString(),
+      new Date(NOW + 1).toISOString(),
+      new Date(NOW + 86_400_001).toISOString(),
+    ]);
+  });
+
   it('keeps an ip_address sent by a server on the payer’s behalf', () => {
     const { engine, accepted } = setup();
     engine.execute({ query: q.pay, variables: { input: { ...payInput, ip_address: '198.51.100.1' } } }, ctx);

@@ -1,5 +1,5 @@
 /**
- * One-shot SHA-256, the fast path for the mock's derived identifiers and seeded random blocks.
+ * One-shot digests, the fast path for the mock's derived identifiers and seeded random blocks.
  * `crypto.hash` (Node 20.12+) skips the Hash object and is several times faster per call than `createHash`;
  * older Node 20 releases fall back to `createHash`.
  *
@@ -10,9 +10,9 @@ import * as crypto from 'node:crypto';
 type OneShot = (algorithm: string, data: string, encoding: 'hex' | 'buffer') => string | Buffer;
 const oneShot = (crypto as unknown as { hash?: OneShot }).hash;
 
-/** SHA-256 digest of a UTF-8 string, as bytes. */
-export function sha256(data: string): Buffer {
-  return oneShot ? (oneShot('sha256', data, 'buffer') as Buffer) : crypto.createHash('sha256').update(data).digest();
+/** SHA-512 digest of a UTF-8 string, as 64 bytes. */
+export function sha512(data: string): Buffer {
+  return oneShot ? (oneShot('sha512', data, 'buffer') as Buffer) : crypto.createHash('sha512').update(data).digest();
 }
 
 /** SHA-256 digest of a UTF-8 string, as lower-case hex. */

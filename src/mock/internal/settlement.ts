@@ -57,19 +57,26 @@ export interface SettlementDeps {
  */
 export function createSettlement(deps: SettlementDeps): Settlement {
   const { clock, state } = deps;
-  /** Payments waiting to settle, in acceptance (= due) order. */
-  const waiting = new KeyQueue<{ readonly uuid: string; readonly clientId: string; readonly dueAt: number }>();
-  /** Due time of the latest batch task scheduled, so payments due in the same millisecond share one. */
-  let lastBatchDueAt = Number.NaN;
+  // Payments waiting to settle: their uuids in acceptance (= due) order, and one batch per due millisecond saying how
+  // many of them fall due then. No object per payment: under load a second's worth of payments waits, and objects
+  // that live that long are promoted and cost the old-generation GC.
+  const waiting = new KeyQueue<string>();
+  const batches = new KeyQueue<{ readonly dueAt: number; count: number }>();
+  /** The latest batch, which payments due in the same millisecond join. */
+  let lastBatch: { readonly dueAt: number; count: number } | undefined;
   /** Bumped by reset, so batch tasks scheduled before it do nothing. */
   let epoch = 0;
 
   function settleDue(dueAt: number, taskEpoch: number): void {
     if (taskEpoch !== epoch) return;
-    for (let next = waiting.peek(); next !== undefined && next.dueAt <= dueAt; next = waiting.peek()) {
-      waiting.shift();
-      // A payment settled meanwhile through the control API, or evicted, is skipped by finish.
-      finish(next.uuid, undefined, next.clientId);
+    for (let batch = batches.peek(); batch !== undefined && batch.dueAt <= dueAt; batch = batches.peek()) {
+      batches.shift();
+      if (batch === lastBatch) lastBatch = undefined;
+      for (let i = 0; i < batch.count; i++) {
+        const uuid = waiting.shift();
+        // A payment settled meanwhile through the control API, or evicted, is skipped by finish.
+        if (uuid !== undefined) finish(uuid, undefined, undefined);
+      }
     }
   }
 
@@ -87,9 +94,11 @@ export function createSettlement(deps: SettlementDeps): Settlement {
       if (payment.outcome === 'processing') return;
       const delay = deps.assumptions.settleDelayMs;
       const dueAt = clock.now() + Math.max(0, delay);
-      waiting.push({ uuid: payment.uuid, clientId: payment.clientId, dueAt });
-      if (dueAt !== lastBatchDueAt) {
-        lastBatchDueAt = dueAt;
+      waiting.push(payment.uuid);
+      if (lastBatch !== undefined && lastBatch.dueAt === dueAt) lastBatch.count++;
+      else {
+        lastBatch = { dueAt, count: 1 };
+        batches.push(lastBatch);
         const taskEpoch = epoch;
         clock.schedule(delay, () => settleDue(dueAt, taskEpoch));
       }
@@ -99,7 +108,8 @@ export function createSettlement(deps: SettlementDeps): Settlement {
     },
     reset() {
       waiting.clear();
-      lastBatchDueAt = Number.NaN;
+      batches.clear();
+      lastBatch = undefined;
       epoch++;
     },
   };

@@ -15,6 +15,33 @@ describe('journal', () => {
     expect([j.entries(), j.cursor()]).toEqual([[], 0]);
   });
 
+  it('gives back every field of an entry as recorded, for reads and for waits', async () => {
+    const j = createJournal(2);
+    const summary = { input: { amount: 5 } };
+    const waiting = j.waitFor((e) => e.operationName === 'processPaymentRequest');
+    j.record('POST', '/graphql', 422, 1_700_000_000_123, 1.25, 'processPaymentRequest', 'legacy', 'client-a', summary);
+    const expected = {
+      seq: 1,
+      method: 'POST',
+      path: '/graphql',
+      operationName: 'processPaymentRequest',
+      guide: 'legacy',
+      status: 422,
+      at: 1_700_000_000_123,
+      durationMs: 1.25,
+      clientId: 'client-a',
+      summary,
+    };
+    await expect(waiting).resolves.toEqual(expected);
+    expect(j.entries()).toEqual([expected]);
+    add(j, '/b');
+    add(j, '/c'); // the first entry's slot is reused
+    expect(j.entries()).toMatchObject([
+      { seq: 2, path: '/b', operationName: undefined, guide: undefined, clientId: undefined, summary: undefined },
+      { seq: 3, path: '/c', status: 200, durationMs: 1 },
+    ]);
+  });
+
   it('resolves a wait with an entry already recorded, or the next matching one', async () => {
     const j = createJournal(10);
     add(j, '/a');

@@ -7,15 +7,15 @@
  */
 import * as crypto from 'node:crypto';
 
-type OneShot = (algorithm: string, data: string, encoding: 'hex' | 'buffer') => string | Buffer;
+type OneShot = (algorithm: string, data: string, encoding: 'hex') => string;
 const oneShot = (crypto as unknown as { hash?: OneShot }).hash;
 
-/** SHA-512 digest of a UTF-8 string, as 64 bytes. */
-export function sha512(data: string): Buffer {
-  return oneShot ? (oneShot('sha512', data, 'buffer') as Buffer) : crypto.createHash('sha512').update(data).digest();
+/** SHA-512 digest of a UTF-8 string, as lower-case hex (128 digits). */
+export function sha512Hex(data: string): string {
+  return oneShot ? oneShot('sha512', data, 'hex') : crypto.createHash('sha512').update(data).digest('hex');
 }
 
 /** SHA-256 digest of a UTF-8 string, as lower-case hex. */
 export function sha256Hex(data: string): string {
-  return oneShot ? (oneShot('sha256', data, 'hex') as string) : crypto.createHash('sha256').update(data).digest('hex');
+  return oneShot ? oneShot('sha256', data, 'hex') : crypto.createHash('sha256').update(data).digest('hex');
 }

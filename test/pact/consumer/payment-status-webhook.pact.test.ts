@@ -1,27 +1,20 @@
 // Consumer contract of the payment status webhook (spec 6) as asynchronous messages: the payload as contents, the
 // signing key and client id headers as message metadata. One message per final outcome; the provider state says
 // which payment settled how, with the metadata the consumer sent, which the payload must echo.
-import { MatchersV3, PactV4 } from '@pact-foundation/pact';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MatchersV3 } from '@pact-foundation/pact';
+import { describe, expect, it } from 'vitest';
 import {
   exampleValues,
   type ProviderStateParams,
   paymentStatusWebhookPayload,
-  providerName,
   providerStates,
   webhookMetadata,
 } from '../../../src/pact/index.ts';
+import { consumerPact } from '../support/consumer-pact.ts';
 import { amount, clientId, metadata, visaFee } from '../support/fixtures.ts';
-import { consumers, freshPactDir, syncOrCompare } from '../support/pact-files.ts';
 import { handlePaymentStatusWebhook } from '../support/webhook-receiver.ts';
 
-let out: Awaited<ReturnType<typeof freshPactDir>>;
-let pact: PactV4;
-beforeAll(async () => {
-  out = await freshPactDir();
-  pact = new PactV4({ consumer: consumers.webhook, provider: providerName, dir: out.dir, logLevel: 'warn' });
-});
-afterAll(() => out.remove());
+const contract = consumerPact('webhook');
 
 const receiver = { signingKey: exampleValues.signingKey, clientId: exampleValues.clientId };
 
@@ -33,7 +26,8 @@ const outcomes: [string, { outcome: 'success' | 'failure'; example: string }][] 
 describe('payment status webhook (spec 6)', () => {
   it.each(outcomes)('receives the final status of %s', async (what, { outcome, example }) => {
     const state: ProviderStateParams[typeof providerStates.paymentFinalised] = { clientId, outcome, amount, metadata };
-    await pact
+    await contract
+      .pact()
       .addAsynchronousInteraction()
       .given(providerStates.paymentFinalised, state)
       .expectsToReceive(`a payment status update for ${what}`, (m) =>
@@ -61,9 +55,5 @@ describe('payment status webhook (spec 6)', () => {
 });
 
 describe('contracts/', () => {
-  it(`holds the pact these tests produce (${consumers.webhook})`, async () => {
-    const result = await syncOrCompare(out.dir, consumers.webhook);
-    if (result.state === 'drifted') expect(result.produced, result.message).toEqual(result.committed);
-    expect(result.state === 'missing' ? result.message : 'ok').toBe('ok');
-  });
+  it(`holds the pact these tests produce (${contract.name})`, () => contract.expectCommittedPact());
 });

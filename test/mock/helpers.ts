@@ -3,7 +3,10 @@
  *
  * @module
  */
-import { testCards } from '../../src/mock/index.ts';
+// The card is the contracts' fixture (the mock's documented visa test card), defined once for both test suites.
+import { card } from '../pact/support/fixtures.ts';
+
+export { card };
 
 export const tokenPaths = {
   generate: '/api/v2/accounting/token/generate-token',
@@ -13,13 +16,6 @@ export const tokenPaths = {
 
 export const credentials = { 'x-client-id': 'test-client', 'x-api-key': 'test-api-key' } as const;
 
-export const card = {
-  full_name: 'Ada Lovelace',
-  card_number: testCards.visaSuccess.number,
-  expiry_month: '12',
-  expiry_year: '39',
-  cvv: '123',
-};
 const { card_number, ...cardRest } = card;
 export const legacyCard = { ...cardRest, number: card_number };
 export const contact = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
@@ -39,12 +35,12 @@ export const legacyPayInput = () => ({
   contact: { ...contact, ...reference },
 });
 
+/** Status, headers and parsed JSON body of an answer. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the mock answered; each asserts its own shape.
+type JsonAnswer = { status: number; headers: Headers; body: any };
+
 /** POSTs JSON (or a raw string) and returns status, headers and parsed body. */
-export async function post(
-  url: string,
-  headers: Record<string, string> = {},
-  body?: unknown,
-): Promise<{ status: number; headers: Headers; body: any }> {
+export async function post(url: string, headers: Record<string, string> = {}, body?: unknown): Promise<JsonAnswer> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
@@ -55,7 +51,7 @@ export async function post(
 }
 
 /** GETs JSON. */
-export async function get(url: string): Promise<{ status: number; headers: Headers; body: any }> {
+export async function get(url: string): Promise<JsonAnswer> {
   const res = await fetch(url);
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };

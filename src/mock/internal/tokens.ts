@@ -9,10 +9,11 @@
  * clock expires tokens without waiting. Token ids and refresh tokens are a seed-derived prefix and a counter: after a
  * reset the same calls give the same tokens, apart from the time claims.
  *
- * Refresh tokens are single-use and stay usable while fewer than `maxRefreshTokensPerClient` newer pairs have been
- * issued to the same client. A refresh token names its client (by ordinal) and its issue number, so the service keeps
- * no string per token, only a ring of "generation at issue" numbers per client: a Map of 1,000 token strings per
- * client was most of generate-token's garbage collection (profiled: the strings outlive young-generation GCs).
+ * Refresh tokens are single-use; a client keeps at most `maxRefreshTokensPerClient` unused ones, and issuing one
+ * more forgets its oldest unused one. A refresh token names its client (by ordinal) and its issue number, so the
+ * service keeps small integers per token (issue number → generation, and the issue order), never the token string:
+ * a Map of 1,000 token strings per client was most of generate-token's garbage collection (profiled: the strings
+ * outlive young-generation GCs; small integers are stored inline).
  *
  * Revoking every token of a client bumps that client's generation (a claim in each token), which is O(1) and needs
  * no list of issued tokens; revoking one token records its id until it would have expired anyway.
@@ -30,6 +31,7 @@ import type { TokenPair, TokenPairResponse } from '../../types/rest.ts';
 import type { MockClientConfig } from '../options.ts';
 import type { Clock } from './clock.ts';
 import { restError } from './errors.ts';
+import { KeyQueue } from './fifo.ts';
 import { createHs256Signer, jwtHeaderSegment, verifyHs256 } from './hs256.ts';
 
 /** Why a token was not accepted; keys of `Assumptions.reasonCodes`. */
@@ -84,10 +86,7 @@ export interface TokenServiceDeps {
   readonly clock: Clock;
   /** Instance seed; the JWT secret and the token id prefixes are derived from it. */
   readonly seed: string;
-  /**
-   * How many of a client's latest refresh tokens stay usable (each once): issuing one more retires the oldest.
-   * Default 1,000.
-   */
+  /** Most unused refresh tokens kept per client; issuing one more forgets the oldest unused one. Default 1,000. */
   readonly maxRefreshTokensPerClient?: number;
 }
 
@@ -98,11 +97,10 @@ interface ClientTokens {
   readonly ordinal: string;
   /** Refresh tokens issued to the client so far: the issue number of the next one. */
   issued: number;
-  /**
-   * Ring over the latest issue numbers (`n % size`): 1 + the client's generation when token n was issued, or 0
-   * once it was used or revoked.
-   */
-  readonly refresh: Int32Array;
+  /** Issue number of each unused refresh token → the client's generation when it was issued. */
+  readonly refresh: Map<number, number>;
+  /** Issue numbers in issue order, some already used (no longer in `refresh`): the eviction queue (see fifo.ts). */
+  readonly order: KeyQueue<number>;
   /** JSON of the `sub` claim (the client id, escaped once). */
   readonly subJson: string;
 }
@@ -161,7 +159,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
         gen: 0,
         ordinal: perClient.size.toString(16).padStart(4, '0'),
         issued: 0,
-        refresh: new Int32Array(maxRefresh),
+        refresh: new Map(),
+        order: new KeyQueue(),
         subJson: JSON.stringify(clientId),
       };
       perClient.set(clientId, s);
@@ -176,15 +175,24 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const jti = jtiHead + (counter++).toString(16).padStart(12, '0');
     const token = sign(s.subJson, jti, s.gen, iat, exp);
     const n = s.issued++;
-    // Overwriting slot n % size retires the token issued `size` pairs ago, used or not.
-    s.refresh[n % maxRefresh] = s.gen + 1;
+    // Forget the oldest unused refresh token; used ones left in the queue are skipped.
+    while (s.refresh.size >= maxRefresh) {
+      const oldest = s.order.shift();
+      if (oldest === undefined) break;
+      s.refresh.delete(oldest);
+    }
+    s.refresh.set(n, s.gen);
+    s.order.push(n);
+    // Used tokens stay queued until evicted; when they pile up (every token refreshed, none evicted), keep only the
+    // unused ones, so the queue stays within twice the cap.
+    if (s.order.length > 2 * maxRefresh) s.order.retain((k) => s.refresh.has(k));
     const refreshToken = refreshHead + s.ordinal + n.toString(16).padStart(ISSUE_DIGITS, '0');
     return { token, refresh_token: refreshToken, expiration: exp };
   }
 
   /**
    * Takes a refresh token of `s` out of use and returns the client generation it was issued in, or -1 when it is
-   * not a usable refresh token of this client (unknown, another client's, used, retired or revoked by revoke-all).
+   * not a usable refresh token of this client (unknown, another client's, used, forgotten or revoked by revoke-all).
    */
   function consumeRefresh(s: ClientTokens, refreshToken: string): number {
     const head = refreshHead.length + s.ordinal.length;
@@ -197,12 +205,10 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const digits = refreshToken.slice(head);
     if (!/^[0-9a-f]+$/.test(digits)) return -1;
     const n = Number.parseInt(digits, 16);
-    if (n >= s.issued || n < s.issued - maxRefresh) return -1;
-    const slot = n % maxRefresh;
-    const genPlusOne = s.refresh[slot]!;
-    if (genPlusOne === 0) return -1;
-    s.refresh[slot] = 0;
-    return genPlusOne - 1;
+    const gen = s.refresh.get(n);
+    if (gen === undefined) return -1;
+    s.refresh.delete(n);
+    return gen;
   }
 
   function decode(token: string): AccessClaims | undefined {
@@ -284,7 +290,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       if (token === undefined || token === '') {
         // Every access token and refresh token of the client issued so far becomes invalid.
         s.gen++;
-        s.refresh.fill(0);
+        s.refresh.clear();
+        s.order.clear();
         return;
       }
       const claims = decode(token);

@@ -81,13 +81,13 @@ describe('verified token cache', () => {
 });
 
 describe('refresh token bound', () => {
-  it('keeps the latest refresh tokens usable and retires the oldest as new ones are issued', () => {
+  it('forgets the oldest unused refresh token first, skipping used ones', () => {
     const { tokens } = setup(3);
     const r1 = tokens.issue('a').refresh_token;
     const r2 = tokens.issue('a').refresh_token;
     const r3 = tokens.issue('a').refresh_token;
-    tokens.refresh('a', r1); // uses r1, issues r4: r2, r3, r4 are the latest three
-    const r5 = tokens.issue('a').refresh_token; // r2 retires
+    tokens.refresh('a', r1); // uses r1, issues r4: r2, r3, r4 kept
+    const r5 = tokens.issue('a').refresh_token; // full: r2 goes
     expect(() => tokens.refresh('a', r2)).toThrow(MockHttpError);
     expect(tokens.refresh('a', r3).data.refresh_token).toMatch(/^rt_/);
     expect(tokens.refresh('a', r5).data.refresh_token).toMatch(/^rt_/);
@@ -98,6 +98,14 @@ describe('refresh token bound', () => {
     let current = tokens.issue('a').refresh_token;
     for (let i = 0; i < 5000; i++) current = tokens.refresh('a', current).data.refresh_token;
     expect(tokens.refresh('a', current).data.refresh_token).toMatch(/^rt_/);
+  });
+
+  it('keeps an old unused refresh token however many others are issued and used meanwhile', () => {
+    const { tokens } = setup(3);
+    const kept = tokens.issue('a').refresh_token;
+    let current = tokens.issue('a').refresh_token;
+    for (let i = 0; i < 50; i++) current = tokens.refresh('a', current).data.refresh_token;
+    expect(tokens.refresh('a', kept).data.refresh_token).toMatch(/^rt_/);
   });
 
   it('uses each refresh token once, for its own client only, and refuses look-alikes', () => {

@@ -448,7 +448,7 @@ describe('control API over HTTP', () => {
 describe('settlement and webhooks', () => {
   let receiver: Server;
   let receiverUrl: string;
-  const received: { headers: IncomingMessage['headers']; body: any }[] = [];
+  const received: { headers: IncomingMessage['headers']; body: { uuid?: unknown } }[] = [];
 
   beforeAll(async () => {
     receiver = createServer((req, res) => {

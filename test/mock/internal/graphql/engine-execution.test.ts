@@ -1,8 +1,5 @@
-import { print } from 'graphql/index.js';
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import * as current from '../../../../src/index.ts';
-import * as legacy from '../../../../src/legacy.ts';
 import { createClock } from '../../../../src/mock/internal/clock.ts';
 import { testCards } from '../../../../src/mock/internal/domain/test-cards.ts';
 import {
@@ -12,6 +9,7 @@ import {
 } from '../../../../src/mock/internal/graphql/engine.ts';
 import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
 import { createMockState } from '../../../../src/mock/internal/state.ts';
+import { card, contact, legacyCard, legacyContact, payInput, q } from './engine-fixtures.ts';
 
 // engine.ts runs an operation with graphql-js until graphql-jit has loaded, then compiled. Clients must not be able
 // to tell the two apart: this file holds both paths to the same status and the same bytes.
@@ -30,27 +28,12 @@ function engineWith(execution: GraphqlEngineDeps['execution']) {
   });
 }
 
-const card = {
-  full_name: 'Ada',
-  card_number: testCards.visaSuccess.number,
-  expiry_month: '12',
-  expiry_year: '31',
-  cvv: '123',
-};
-const { card_number, ...cardRest } = card;
-const contact = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
-const reference = { description: 'Order 1', reference_no: 'R-1' };
-const pay = print(current.ProcessPaymentRequestDocument);
-const payInput = { amount: 100, fees: 1.8, credit_card: card, contact, payment_reference: reference };
-const legacyContact = { ...contact, ...reference };
+const pay = q.pay;
 
 /** Requests covering answers, 7.3 validation errors, variable coercion errors, GraphQL validation and guides. */
 const corpus: [string, GraphqlRequest][] = [
-  ['fee list', { query: print(current.PaymentGatewayFeesCalcDocument), variables: { amount: 250.5 } }],
-  [
-    'card fee',
-    { query: print(current.PaymentCreditCardFeeCalcDocument), variables: { amount: 100, credit_card: card, contact } },
-  ],
+  ['fee list', { query: q.fees, variables: { amount: 250.5 } }],
+  ['card fee', { query: q.cardFee, variables: { amount: 100, credit_card: card, contact } }],
   ['payment', { query: pay, variables: { input: { ...payInput, metadata: { order: 7, tags: ['a'] } } } }],
   ['payment, 7.3 validation errors', { query: pay, variables: { input: { ...payInput, amount: -1, fees: 0 } } }],
   [
@@ -72,20 +55,20 @@ const corpus: [string, GraphqlRequest][] = [
   ['unknown field', { query: '{ paymentGatewayFeesCalc(amount: 1) { nope } }' }],
   ['typename only', { query: 'query T { __typename }' }],
   ['two operations, one picked', { query: 'query A { __typename } query B { __typename }', operationName: 'B' }],
-  ['legacy fee list', { query: print(legacy.PaymentGatewayFeesCalcDocument), variables: { amount: 10 } }],
+  ['legacy fee list', { query: q.legacyFees, variables: { amount: 10 } }],
   [
     'legacy card fee',
     {
-      query: print(legacy.PaymentCreditCardFeeCalcDocument),
-      variables: { amount: 100, credit_card: { ...cardRest, number: card_number }, contact: legacyContact },
+      query: q.legacyCardFee,
+      variables: { amount: 100, credit_card: legacyCard, contact: legacyContact },
     },
   ],
   [
     'legacy payment',
     {
-      query: print(legacy.ProcessPaymentRequestDocument),
+      query: q.legacyPay,
       variables: {
-        input: { amount: 100, fees: 1.8, credit_card: { ...cardRest, number: card_number }, contact: legacyContact },
+        input: { amount: 100, fees: 1.8, credit_card: legacyCard, contact: legacyContact },
       },
     },
   ],

@@ -1,8 +1,5 @@
-import { print } from 'graphql/index.js';
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions, resolveAssumptions } from '../../../../src/assumptions.ts';
-import * as current from '../../../../src/index.ts';
-import * as legacy from '../../../../src/legacy.ts';
 import { createClock } from '../../../../src/mock/internal/clock.ts';
 import { testCards } from '../../../../src/mock/internal/domain/test-cards.ts';
 import {
@@ -12,6 +9,7 @@ import {
 } from '../../../../src/mock/internal/graphql/engine.ts';
 import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
 import { createMockState, type StoredPayment } from '../../../../src/mock/internal/state.ts';
+import { card, contact, legacyCard, legacyPayInput, payInput, q, reference } from './engine-fixtures.ts';
 
 const ctx = { clientId: 'test-client', ip: '203.0.113.7' };
 const NOW = Date.UTC(2030, 5, 15);
@@ -32,28 +30,6 @@ function setup(overrides: Partial<GraphqlEngineDeps> = {}) {
   });
   return { engine, state, random, accepted };
 }
-
-const q = {
-  fees: print(current.PaymentGatewayFeesCalcDocument),
-  cardFee: print(current.PaymentCreditCardFeeCalcDocument),
-  pay: print(current.ProcessPaymentRequestDocument),
-  legacyFees: print(legacy.PaymentGatewayFeesCalcDocument),
-  legacyCardFee: print(legacy.PaymentCreditCardFeeCalcDocument),
-  legacyPay: print(legacy.ProcessPaymentRequestDocument),
-};
-const card = {
-  full_name: 'Ada',
-  card_number: testCards.visaSuccess.number,
-  expiry_month: '12',
-  expiry_year: '31',
-  cvv: '123',
-};
-const { card_number, ...cardRest } = card;
-const legacyCard = { ...cardRest, number: card_number };
-const contact = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
-const reference = { description: 'Order 1', reference_no: 'R-1' };
-const payInput = { amount: 100, fees: 1.8, credit_card: card, contact, payment_reference: reference };
-const legacyPayInput = { amount: 100, fees: 1.8, credit_card: legacyCard, contact: { ...contact, ...reference } };
 
 const errorsOf = (r: GraphqlResult) =>
   (r.body as { errors: { message: string; extensions: Record<string, unknown> }[] }).errors;

@@ -1,0 +1,34 @@
+import { print } from 'graphql/index.js';
+import * as current from '../../../../src/index.ts';
+import * as legacy from '../../../../src/legacy.ts';
+import { testCards } from '../../../../src/mock/internal/domain/test-cards.ts';
+
+/** The shipped operations of both guides, as query text. */
+export const q = {
+  fees: print(current.PaymentGatewayFeesCalcDocument),
+  cardFee: print(current.PaymentCreditCardFeeCalcDocument),
+  pay: print(current.ProcessPaymentRequestDocument),
+  legacyFees: print(legacy.PaymentGatewayFeesCalcDocument),
+  legacyCardFee: print(legacy.PaymentCreditCardFeeCalcDocument),
+  legacyPay: print(legacy.ProcessPaymentRequestDocument),
+};
+
+/** A valid current-guide card (the Visa test card that settles as success). */
+export const card = {
+  full_name: 'Ada',
+  card_number: testCards.visaSuccess.number,
+  expiry_month: '12',
+  expiry_year: '31',
+  cvv: '123',
+};
+const { card_number, ...cardRest } = card;
+/** The same card in the legacy guide's shape (`number` instead of `card_number`). */
+export const legacyCard = { ...cardRest, number: card_number };
+export const contact = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
+export const reference = { description: 'Order 1', reference_no: 'R-1' };
+/** The legacy guide's contact, which carries the payment reference fields. */
+export const legacyContact = { ...contact, ...reference };
+/** A valid current-guide payment input (fee 1.80 for 100 on a Visa card). */
+export const payInput = { amount: 100, fees: 1.8, credit_card: card, contact, payment_reference: reference };
+/** The same payment in the legacy guide's shape. */
+export const legacyPayInput = { amount: 100, fees: 1.8, credit_card: legacyCard, contact: legacyContact };

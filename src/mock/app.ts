@@ -274,7 +274,7 @@ export function createMockApp(options: MockOptions = {}): MockApp {
 
   router.add('rest', 'POST', servicePaths.generateToken, (req) => {
     const clientId = tokens.authenticate(header(req, tokenHeaders.clientId), header(req, tokenHeaders.apiKey));
-    return { status: 200, json: tokenPairJson(tokens.generate(clientId)), clientId };
+    return { status: 200, json: tokenPairJson(tokens.generate(clientId)), ascii: true, clientId };
   });
 
   router.add('rest', 'POST', servicePaths.refreshToken, async (req) => {
@@ -290,7 +290,7 @@ export function createMockApp(options: MockOptions = {}): MockApp {
           ? '[payment-contract-kit] refresh-token needs a JSON body { "refresh_token": "<refresh_token from generate-token>" }.'
           : '[payment-contract-kit] refresh_token is missing or not a string: send { "refresh_token": "<refresh_token from generate-token>" }.',
       );
-    return { status: 200, json: tokenPairJson(tokens.refresh(clientId, refreshToken)), clientId };
+    return { status: 200, json: tokenPairJson(tokens.refresh(clientId, refreshToken)), ascii: true, clientId };
   });
 
   router.add('rest', 'POST', servicePaths.revokeToken, (req) => {

@@ -135,9 +135,14 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const signature = createHs256Signer(secret);
   // The payload is written as a template, not JSON.stringify'd (0.2 µs against 0.8 µs, measured): every claim but
   // `sub` is a number or a hex/uuid string, and `sub` is JSON-escaped once per client. Same bytes, same key order.
+  // The payload's UTF-8 bytes go through one reused buffer instead of a new Buffer per token (a client id may be
+  // non-ASCII, so it is UTF-8, at most 3 bytes a character).
+  let scratch = Buffer.allocUnsafe(1024);
   const sign = (subJson: string, jti: string, gen: number, iat: number, exp: number): string => {
     const payload = `{"sub":${subJson},"typ":"access","jti":"${jti}","gen":${gen},"iat":${iat},"exp":${exp}}`;
-    const signed = `${jwtHeaderSegment}.${Buffer.from(payload).toString('base64url')}`;
+    if (payload.length * 3 > scratch.length) scratch = Buffer.allocUnsafe(payload.length * 3);
+    const n = scratch.write(payload, 0, 'utf8');
+    const signed = `${jwtHeaderSegment}.${scratch.toString('base64url', 0, n)}`;
     return `${signed}.${signature(signed)}`;
   };
   // Token ids: a seed-derived prefix and a counter, uuid-shaped. Unique per instance and repeatable after a reset.
@@ -361,7 +366,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
 
 /**
  * Serializes a token pair answer without `JSON.stringify`: the tokens are base64url / hex and the expiry an integer,
- * so nothing needs escaping, and generate-token is the hottest path of the mock.
+ * so nothing needs escaping, and generate-token is the hottest path of the mock. The result is always ASCII.
  */
 export function tokenPairJson(answer: TokenPairResponse): string {
   const d = answer.data;

@@ -40,6 +40,26 @@ describe('token service', () => {
     expect(JSON.parse(tokenPairJson({ status: 'SUCCESS', data: pair }))).toEqual({ status: 'SUCCESS', data: pair });
   });
 
+  it('signs tokens of clients with non-ASCII and JSON-special ids, and answers them in ASCII', () => {
+    const ids = ['kunde-ü-日本', 'quote"back\\slash', `${'long-'.repeat(300)}id`];
+    const tokens = createTokenService({
+      assumptions: defaultAssumptions,
+      clients: ids.map((clientId) => ({ clientId, apiKey: 'k' })),
+      clock: createClock(),
+      seed: 's',
+    });
+    const key = createHash('sha256').update('payment-contract-kit jwt\0s').digest();
+    const verify = createVerifier({ key, algorithms: ['HS256'], ignoreExpiration: true });
+    for (const id of ids) {
+      const pair = tokens.issue(id);
+      expect(verify(pair.token).sub).toBe(id);
+      expect(tokens.verify(pair.token, id)).toEqual({ ok: true, clientId: id });
+      // writeReply takes the byte length of this answer to be its length.
+      const json = tokenPairJson({ status: 'SUCCESS', data: pair });
+      expect(Buffer.byteLength(json)).toBe(json.length);
+    }
+  });
+
   it('expires on the virtual clock at exactly the TTL', () => {
     const { tokens, clock } = setup();
     const pair = tokens.issue('a');

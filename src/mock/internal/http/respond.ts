@@ -10,6 +10,8 @@ export interface Reply {
   readonly status: number;
   readonly body?: unknown;
   readonly json?: string;
+  /** `json` is known to be ASCII (its byte length is its length): skips counting UTF-8 bytes on the hot path. */
+  readonly ascii?: boolean;
   readonly headers?: Readonly<Record<string, string>>;
 }
 
@@ -22,7 +24,7 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
     'content-type',
     'application/json; charset=utf-8',
     'content-length',
-    String(Buffer.byteLength(json)),
+    String(reply.ascii === true && reply.json !== undefined ? json.length : Buffer.byteLength(json)),
   ];
   if (reply.headers) for (const name in reply.headers) headers.push(name, reply.headers[name]!);
   res.writeHead(reply.status, headers);

@@ -3,9 +3,9 @@
  * status and body to answer with. Never throws for client mistakes; unexpected exceptions are masked as
  * `Internal server error` (reason `internal`) and handed back in `internalError` for the server to log.
  *
- * Built once per mock instance: each guide's wire schema (see wire-schema.ts) is made executable with
- * `@graphql-tools/mock` (a MockStore with seeded scalar mocks, and the kit's resolvers as the source of truth), the
- * first time a request in that guide comes, and requests run through graphql-jit. Per distinct (query text,
+ * Built once per mock instance: each guide's wire schema (see wire-schema.ts) is made executable, the first time a
+ * request in that guide comes, with the kit's resolvers as the source of truth and a `@graphql-tools/mock` MockStore
+ * (seeded scalar mocks) filling any field they leave undefined (mock-fallback.ts); requests run through graphql-jit. Per distinct (query text,
  * operationName) the document is parsed, validated against the guide's wire schema and compiled once, then kept in
  * a bounded LRU; the hot path is a cache lookup, a few property reads for guide detection, the compiled function and
  * its precompiled JSON serializer.
@@ -17,7 +17,8 @@
  *
  * @module
  */
-import { addMocksToSchema, createMockStore, type IMockStore } from '@graphql-tools/mock';
+import { createMockStore, type IMockStore } from '@graphql-tools/mock';
+import { addResolversToSchema } from '@graphql-tools/schema';
 import {
   type DocumentNode,
   type ExecutionResult,
@@ -48,6 +49,7 @@ import {
   variableSignals,
 } from './guide-detection.ts';
 import type { CompiledQuery } from './jit.ts';
+import { createCompleter } from './mock-fallback.ts';
 import { createResolvers, GraphqlAnswerError, type ResolverContext } from './resolvers.ts';
 import { buildWireSchema, type WireRequirements, type WireSchema } from './wire-schema.ts';
 
@@ -235,13 +237,24 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     const wire = wireSchemaOf(guide).schema;
     const store = createMockStore({ schema: wire, mocks });
     stores.push(store);
-    const schema = addMocksToSchema({
+    const schema = addResolversToSchema({
       schema: wire,
-      store,
-      mocks,
-      resolvers: resolvers as unknown as Parameters<typeof addMocksToSchema>[0]['resolvers'],
-      preserveResolvers: true,
+      resolvers: resolvers as unknown as Parameters<typeof addResolversToSchema>[0]['resolvers'],
     });
+    // Every root field runs a kit resolver, whose result the MockStore completes (mock-fallback.ts); every other
+    // field is read off that result, which graphql-jit compiles to a property read.
+    for (const root of [schema.getQueryType(), schema.getMutationType()]) {
+      if (!root) continue;
+      for (const field of Object.values(root.getFields())) {
+        const resolve = field.resolve;
+        if (!resolve)
+          throw new Error(
+            `[payment-contract-kit] No resolver for ${root.name}.${field.name}: every root field needs one (resolvers.ts).`,
+          );
+        const complete = createCompleter(field.type, store);
+        field.resolve = (source, args, context, info) => complete(resolve(source, args, context, info));
+      }
+    }
     schemas[guide] = schema;
     return schema;
   }

@@ -216,14 +216,22 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     return gen;
   }
 
+  // The latest verified token: a client sends the same one request after request, and comparing two strings is
+  // cheaper than hashing the new (300-character) header string for the Map lookup.
+  let recentToken: string | undefined;
+  let recentClaims: AccessClaims | undefined;
+
   function decode(token: string): AccessClaims | undefined {
-    const known = verified.get(token);
-    if (known !== undefined) return known;
-    const claims = decodeUncached(token);
-    if (claims !== undefined) {
+    if (token === recentToken) return recentClaims;
+    let claims = verified.get(token);
+    if (claims === undefined) {
+      claims = decodeUncached(token);
+      if (claims === undefined) return undefined;
       if (verified.size >= verifiedCacheSize) verified.clear();
       verified.set(token, claims);
     }
+    recentToken = token;
+    recentClaims = claims;
     return claims;
   }
 
@@ -359,6 +367,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       perClient.clear();
       revoked.clear();
       verified.clear();
+      recentToken = undefined;
+      recentClaims = undefined;
       counter = 0;
     },
   };

@@ -60,6 +60,18 @@ describe('verified token cache', () => {
     expect(tokens.verify(token, undefined)).toEqual({ ok: true, clientId: 'a' });
   });
 
+  it('answers each token with its own client when requests alternate between tokens', () => {
+    const { tokens } = setup();
+    const a = tokens.issue('a').token;
+    const b = tokens.issue('b').token;
+    for (let i = 0; i < 3; i++) {
+      expect(tokens.verify(a, undefined)).toEqual({ ok: true, clientId: 'a' });
+      expect(tokens.verify(a, undefined)).toEqual({ ok: true, clientId: 'a' });
+      expect(tokens.verify(b, undefined)).toEqual({ ok: true, clientId: 'b' });
+      expect(tokens.verify(`${b}x`, undefined)).toMatchObject({ ok: false, reason: 'invalidToken' });
+    }
+  });
+
   it('keeps verifying correctly past the cache bound', () => {
     const { tokens } = setup();
     const issued = Array.from({ length: 2100 }, () => tokens.issue('a').token);

@@ -50,13 +50,22 @@ export type DriftResult =
   | { state: 'same' }
   | { state: 'updated'; path: string }
   | { state: 'missing'; message: string }
+  | { state: 'refused'; message: string }
   | { state: 'drifted'; message: string; committed: unknown; produced: unknown };
 
-/** Compares (or, when updating, copies) a consumer's produced pact file with contracts/. */
-export async function syncOrCompare(producedDir: string, consumer: string): Promise<DriftResult> {
+/**
+ * Compares (or, when updating, copies) a consumer's produced pact file with contracts/. `failedTests` counts the
+ * file's tests that failed: a pact produced by a failing run lacks interactions, so it is never copied.
+ */
+export async function syncOrCompare(producedDir: string, consumer: string, failedTests = 0): Promise<DriftResult> {
   const name = pactFileName(consumer);
   const produced = join(producedDir, name);
   const committed = join(contractsDir, name);
+  if (updating && failedTests > 0)
+    return {
+      state: 'refused',
+      message: `[payment-contract-kit] contracts/${name} left as it was: ${failedTests} consumer test(s) of this file failed, so the pact they produced is incomplete; fix them and run \`npm run pact:update\` again.`,
+    };
   if (updating) {
     await mkdir(contractsDir, { recursive: true });
     await copyFile(produced, committed);

@@ -6,17 +6,11 @@ import {
   verifyWebhook,
   type WebhookVerificationErrorCode,
 } from '../../src/webhook/index.ts';
+import { examplePaymentStatus } from './fixtures.ts';
 
 const signingKey = 'test-signing-key';
 const clientId = 'test-client';
-const payload = {
-  amount: 100,
-  payment_gateway_fee: 1.8,
-  paid_at: '2026-01-01T00:00:00.000Z',
-  status: 'success',
-  uuid: 'pay-1',
-  metadata: { order: 'A-1' },
-};
+const payload = examplePaymentStatus;
 const body = JSON.stringify(payload);
 const headers = {
   'x-webhook-signing-key': signingKey,

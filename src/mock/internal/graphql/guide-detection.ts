@@ -152,31 +152,29 @@ function pushSignal(
   return list;
 }
 
-function cardSignals(
-  v: Record<string, unknown>,
-  path: string,
-  root: string,
-  out: GuideSignal[] | undefined,
-): GuideSignal[] | undefined {
-  let o = out;
-  if (v[n.legacyCardNumberField] !== undefined)
-    o = pushSignal(o, 'legacy', 'cardNumber', n.legacyCardNumberField, `${path}.${n.legacyCardNumberField}`, root);
-  if (v[n.currentCardNumberField] !== undefined)
-    o = pushSignal(o, 'current', 'cardNumber', n.currentCardNumberField, `${path}.${n.currentCardNumberField}`, root);
-  return o;
-}
+/** A key whose presence in a variable's object is a signal: [key, guide, kind, name as reported]. */
+type SignalKey = readonly [key: string, guide: Guide, kind: SignalKind, name: string];
 
-function contactSignals(
+const cardKeys: readonly SignalKey[] = [
+  [n.legacyCardNumberField, 'legacy', 'cardNumber', n.legacyCardNumberField],
+  [n.currentCardNumberField, 'current', 'cardNumber', n.currentCardNumberField],
+];
+const contactKeys: readonly SignalKey[] = [
+  ['description', 'legacy', 'reference', 'contact.description'],
+  ['reference_no', 'legacy', 'reference', 'contact.reference_no'],
+];
+
+/** Signals of the `keys` present in `v` (a card or contact object at `path`). */
+function keySignals(
   v: Record<string, unknown>,
+  keys: readonly SignalKey[],
   path: string,
   root: string,
   out: GuideSignal[] | undefined,
 ): GuideSignal[] | undefined {
   let o = out;
-  if (v.description !== undefined)
-    o = pushSignal(o, 'legacy', 'reference', 'contact.description', `${path}.description`, root);
-  if (v.reference_no !== undefined)
-    o = pushSignal(o, 'legacy', 'reference', 'contact.reference_no', `${path}.reference_no`, root);
+  for (const [key, guide, kind, name] of keys)
+    if (v[key] !== undefined) o = pushSignal(o, guide, kind, name, `${path}.${key}`, root);
   return o;
 }
 
@@ -194,13 +192,13 @@ export function variableSignals(
     const v = variables[b.variable];
     if (!isObject(v)) continue;
     const last = lastSegment(b.path);
-    if (last === 'credit_card') out = cardSignals(v, b.path, b.rootField, out);
-    else if (last === 'contact') out = contactSignals(v, b.path, b.rootField, out);
+    if (last === 'credit_card') out = keySignals(v, cardKeys, b.path, b.rootField, out);
+    else if (last === 'contact') out = keySignals(v, contactKeys, b.path, b.rootField, out);
     else if (last === n.paymentReferenceField)
       out = pushSignal(out, 'current', 'reference', n.paymentReferenceField, b.path, b.rootField);
     else {
-      if (isObject(v.credit_card)) out = cardSignals(v.credit_card, `${b.path}.credit_card`, b.rootField, out);
-      if (isObject(v.contact)) out = contactSignals(v.contact, `${b.path}.contact`, b.rootField, out);
+      if (isObject(v.credit_card)) out = keySignals(v.credit_card, cardKeys, `${b.path}.credit_card`, b.rootField, out);
+      if (isObject(v.contact)) out = keySignals(v.contact, contactKeys, `${b.path}.contact`, b.rootField, out);
       if (v[n.paymentReferenceField] !== undefined)
         out = pushSignal(
           out,

@@ -12,6 +12,7 @@ import {
 } from '../../../../src/mock/internal/webhooks/dispatcher.ts';
 import { paymentStatusPayload } from '../../../../src/mock/internal/webhooks/payload.ts';
 import { verifyStandardWebhook } from '../../../../src/webhook/standard-webhooks.ts';
+import { examplePaymentStatus } from '../../../webhook/fixtures.ts';
 import { type Received, type Reply, startReceiver, type TestReceiver } from './receiver.ts';
 
 const policy: WebhookRetryPolicy = defaultAssumptions.webhook.retry;
@@ -110,14 +111,7 @@ describe('createWebhookDispatcher: one attempt', () => {
     expect(got.headers['x-webhook-signing-key']).toBe('test-signing-key');
     expect(got.headers['x-client-id']).toBe('test-client');
     expect(got.headers['x-webhook-delivery-id']).toBe(d.id);
-    expect(JSON.parse(got.body)).toEqual({
-      amount: 100,
-      payment_gateway_fee: 1.8,
-      paid_at: '2026-01-01T00:00:00.000Z',
-      status: 'success',
-      uuid: 'pay-1',
-      metadata: { order: 'A-1' },
-    });
+    expect(JSON.parse(got.body)).toEqual(examplePaymentStatus);
     expect(d.attempts).toEqual([expect.objectContaining({ number: 1, status: 200 })]);
     expect(d.attempts[0]!.ms).toBeGreaterThanOrEqual(0);
     expect(d.eventType).toBe(defaultAssumptions.webhook.eventType);

@@ -19,6 +19,9 @@ import * as crypto from 'node:crypto';
 type OneShot = (algorithm: string, data: Uint8Array, encoding: 'latin1' | 'base64url') => string;
 const oneShot = (crypto as unknown as { hash?: OneShot }).hash;
 
+/** A non-empty base64url segment without padding. */
+const base64urlText = /^[\w-]+$/;
+
 /** SHA-256 block size in bytes: the HMAC key pad length. */
 const BLOCK = 64;
 
@@ -66,7 +69,8 @@ export function createHs256Signer(key: Buffer, options: { oneShot?: boolean } = 
 /**
  * Checks a compact JWT against `sign` and returns its decoded payload, or `undefined` when it is not a token signed
  * with that key under {@link jwtHeaderSegment}: wrong segment count, another header (so another algorithm, `none`
- * included), a signature that does not match, or a payload that is not a JSON object.
+ * included), a payload segment that is not base64url text, a signature that does not match, or a payload that is not
+ * a JSON object.
  *
  * @example
  * const claims = verifyHs256(token, sign); // { sub, jti, ... } or undefined
@@ -77,6 +81,10 @@ export function verifyHs256(token: string, sign: Hs256Signer): Record<string, un
     return undefined;
   const secondDot = token.indexOf('.', firstDot + 1);
   if (secondDot === -1 || token.indexOf('.', secondDot + 1) !== -1) return undefined;
+  // The signer writes its input as latin1, one byte per UTF-16 unit: a character above U+00FF would be signed as its
+  // low byte, so a payload with such a character would pass as the ASCII token it aliases, yet decode differently.
+  // Only base64url text can be a payload the mock signed.
+  if (!base64urlText.test(token.slice(firstDot + 1, secondDot))) return undefined;
   const expected = Buffer.from(sign(token.slice(0, secondDot)));
   const given = Buffer.from(token.slice(secondDot + 1));
   // Constant time, as a real verifier would be; the lengths are public (always 43 characters when valid).

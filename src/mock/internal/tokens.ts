@@ -33,6 +33,7 @@ import type { Clock } from './clock.ts';
 import { restError } from './errors.ts';
 import { KeyQueue } from './fifo.ts';
 import { createHs256Signer, jwtHeaderSegment, verifyHs256 } from './hs256.ts';
+import { createSecretMatcher, type SecretMatcher } from './secret-match.ts';
 
 /** Why a token was not accepted; keys of `Assumptions.reasonCodes`. */
 export type TokenRejection = 'missingToken' | 'invalidToken' | 'expiredToken' | 'revokedToken' | 'clientMismatch';
@@ -60,6 +61,12 @@ export interface TokenService {
    * `MockHttpError` (7.1 body) naming the missing or wrong header.
    */
   authenticate(clientIdHeader: string | undefined, apiKeyHeader: string | undefined): string;
+  /**
+   * Whether `apiKey` is the API key configured for `clientId`, compared in constant time (secret-match.ts); false
+   * for an unknown client. For checks outside {@link TokenService.authenticate}, such as the GraphQL endpoint's
+   * optional client-header check.
+   */
+  apiKeyMatches(clientId: string, apiKey: string): boolean;
   /** generate-token for an authenticated client, applying `Assumptions.repeatGenerateToken`. */
   generate(clientId: string): TokenPairResponse;
   /** refresh-token: exchanges an unused refresh token of this client for a new pair; 401 otherwise. */
@@ -130,7 +137,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const { assumptions, clock } = deps;
   const ttl = assumptions.tokenTtlSeconds;
   const maxRefresh = Math.max(1, deps.maxRefreshTokensPerClient ?? 1000);
-  const apiKeys = new Map(deps.clients.map((c) => [c.clientId, c.apiKey]));
+  // Each configured key is digested once here; a check digests only what the request sent (secret-match.ts).
+  const apiKeys = new Map<string, SecretMatcher>(deps.clients.map((c) => [c.clientId, createSecretMatcher(c.apiKey)]));
   const secret = createHash('sha256').update(`payment-contract-kit jwt\0${deps.seed}`).digest();
   const signature = createHs256Signer(secret);
   // The payload is written as a template, not JSON.stringify'd (0.2 µs against 0.8 µs, measured): every claim but
@@ -260,18 +268,21 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
         throw restError(401, `[payment-contract-kit] Missing header ${tokenHeaders.clientId}: send your client id.`);
       if (!apiKeyHeader)
         throw restError(401, `[payment-contract-kit] Missing header ${tokenHeaders.apiKey}: send your API key.`);
-      const expected = apiKeys.get(clientIdHeader);
-      if (expected === undefined)
+      const matches = apiKeys.get(clientIdHeader);
+      if (matches === undefined)
         throw restError(
           401,
           `[payment-contract-kit] Unknown client in ${tokenHeaders.clientId}: "${clientIdHeader}" is not configured on this mock (see --client-id or --config).`,
         );
-      if (expected !== apiKeyHeader)
+      if (!matches(apiKeyHeader))
         throw restError(
           401,
           `[payment-contract-kit] Wrong ${tokenHeaders.apiKey} for client "${clientIdHeader}": send the API key configured for it.`,
         );
       return clientIdHeader;
+    },
+    apiKeyMatches(clientId, apiKey) {
+      return apiKeys.get(clientId)?.(apiKey) ?? false;
     },
     generate(clientId) {
       const s = state(clientId);

@@ -70,4 +70,25 @@ describe('verifyHs256', () => {
     expect(verifyHs256(signed(null), sign)).toBeUndefined();
     expect(verifyHs256(signed(42), sign)).toBeUndefined();
   });
+
+  it('rejects a payload character above U+00FF that the latin1 signing input would alias to a signed one', () => {
+    const token = signed({ sub: 'a', exp: 1 });
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    // Every position, aliased by the character with the same low byte: the signer would see the signed bytes.
+    for (let i = 0; i < payload.length; i++) {
+      const aliased = payload.slice(0, i) + String.fromCharCode(0x100 + payload.charCodeAt(i)) + payload.slice(i + 1);
+      expect(sign(`${header}.${aliased}`)).toBe(signature);
+      expect(verifyHs256(`${header}.${aliased}.${signature}`, sign)).toBeUndefined();
+    }
+    // Not base64url text, though correctly signed: standard base64 padding and alphabet, whitespace, an empty payload.
+    for (const payloadSegment of [
+      `${payload}=`,
+      payload.replace(/-/g, '+').replace(/_/g, '/') + '+',
+      ` ${payload}`,
+      '',
+    ]) {
+      const input = `${header}.${payloadSegment}`;
+      expect(verifyHs256(`${input}.${sign(input)}`, sign)).toBeUndefined();
+    }
+  });
 });

@@ -83,7 +83,7 @@ describe('verifyHs256', () => {
     // Not base64url text, though correctly signed: standard base64 padding and alphabet, whitespace, an empty payload.
     for (const payloadSegment of [
       `${payload}=`,
-      payload.replace(/-/g, '+').replace(/_/g, '/') + '+',
+      `${payload.replace(/-/g, '+').replace(/_/g, '/')}+`,
       ` ${payload}`,
       '',
     ]) {

@@ -9,7 +9,7 @@ import { type MockServer, startMockServer } from '../../src/mock/index.ts';
 import { contact, post, reference, tokenPaths } from './helpers.ts';
 
 const reasons = defaultAssumptions.reasonCodes;
-/** Rounds over the 12 ordered pairs; 9 kinds × 12 pairs × 10 rounds = 1,080 attempts. */
+/** Rounds over the 12 ordered pairs; 10 kinds × 12 pairs × 10 rounds = 1,200 attempts. */
 const rounds = 10;
 const cardsPerClient = 3;
 /** Fixed real time for the virtual clock: nothing settles until the test advances it. */
@@ -54,6 +54,9 @@ const feeQuery = `query Fee($card: CreditCardInput!, $contact: ContactInput!) {
 const payMutation = `mutation Pay($input: ProcessPaymentRequestInput!) {
   processPaymentRequest(input: $input) { uuid status { name } }
 }`;
+const legacyPayMutation = `mutation LegacyPay($input: ProcessPaymentInput!) {
+  processPaymentRequest(input: $input) { uuid status { name } }
+}`;
 const validateMutation = `mutation Validate($input: CreditCardValidationInput!) {
   creditCardValidation(input: $input) { valid card_type message }
 }`;
@@ -77,7 +80,14 @@ const payInputWith = (uid: string, fees: number) => ({
 });
 
 beforeAll(async () => {
-  const options = { port: 0, log: false as const, seed: 'client-isolation', realNow: () => realNow, clients };
+  const options = {
+    port: 0,
+    log: false as const,
+    seed: 'client-isolation',
+    guide: 'both' as const,
+    realNow: () => realNow,
+    clients,
+  };
   mock = await startMockServer(options);
   strict = await startMockServer({ ...options, assumptions: { graphqlRequiresClientHeaders: true } });
   await Promise.all([mock.control.warmUp(), strict.control.warmUp()]);
@@ -164,6 +174,13 @@ const kinds: Record<string, Kind> = {
     (uid, fees) => ({ input: payInputWith(uid, fees) }),
     'processPaymentRequest',
   ),
+  'processPaymentRequest (legacy guide): Y with X card_account_uid': foreignCardAccount(
+    legacyPayMutation,
+    (uid, fees) => ({
+      input: { amount: 100, fees, credit_card: { card_account_uid: uid }, contact: { ...contact, ...reference } },
+    }),
+    'processPaymentRequest',
+  ),
   'paymentCreditCardFeeCalc: Y with X card_account_uid': foreignCardAccount(
     feeQuery,
     (uid) => ({ card: { card_account_uid: uid }, contact }),
@@ -227,12 +244,26 @@ describe('client isolation', () => {
         input: { credit_card: { card_account_uid: s.cards[0]!.uid } },
       });
       expect(validated.body.data.creditCardValidation.valid).toBe(true);
+      const card = s.cards[0]!;
+      const legacyPaid = await graphql(mock, { 'x-jwt-token': s.token }, legacyPayMutation, {
+        input: {
+          amount: 100,
+          fees: card.fees,
+          credit_card: { card_account_uid: card.uid },
+          contact: { ...contact, ...reference },
+        },
+      });
+      expect(legacyPaid.body.data.processPaymentRequest.uuid).toEqual(expect.any(String));
     }
   });
 
   it(`lets no client use another's token, refresh token, API key or card account (${rounds} rounds × 12 pairs × ${Object.keys(kinds).length} kinds)`, async () => {
     const tally = new Map(Object.keys(kinds).map((k) => [k, { attempts: 0, successes: 0, misshapen: 0 }]));
-    const ownPayments = new Map(sessions.map((s) => [s.client.clientId, 0]));
+    // Payments made so far (the baseline test's), plus the ones each client makes below.
+    const ownPayments = new Map(
+      sessions.map((s) => [s.client.clientId, mock.control.payments(s.client.clientId).length]),
+    );
+    const paymentsBefore = mock.control.payments().length;
     for (let round = 0; round < rounds; round++) {
       // Each client also pays with its own card account every round: the same request that must fail for the others.
       for (const s of sessions) {
@@ -288,7 +319,7 @@ describe('client isolation', () => {
         expect(ownUids.has(p.card_account_uid)).toBe(true);
       }
     }
-    expect(mock.control.payments()).toHaveLength(rounds * clients.length);
+    expect(mock.control.payments()).toHaveLength(paymentsBefore + rounds * clients.length);
     // Settlement keeps every payment with its client.
     mock.control.advanceClock(defaultAssumptions.settleDelayMs);
     for (const s of sessions)

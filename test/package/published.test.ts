@@ -21,6 +21,7 @@ const sourceOf: Record<string, string> = {
   './mock': 'src/mock/index.ts',
   './webhook': 'src/webhook/index.ts',
   './pact': 'src/pact/index.ts',
+  './client': 'src/client/index.ts',
   bin: 'src/cli/main.ts',
 };
 
@@ -142,7 +143,7 @@ describe('packed tarball', () => {
   });
 });
 
-describe('root and legacy entries have no runtime dependency', () => {
+describe('root, legacy and client entries have no runtime dependency', () => {
   /** Module specifiers a built file loads (static and dynamic imports, re-exports, require calls). */
   function specifiersOf(code: string): string[] {
     const patterns = [
@@ -171,12 +172,17 @@ describe('root and legacy entries have no runtime dependency', () => {
     ).toEqual(['graphql', './x.js', 'fast-jwt']);
   });
 
-  it.each(['dist/index.js', 'dist/index.cjs', 'dist/legacy.js', 'dist/legacy.cjs'])(
-    '%s imports nothing',
-    async (file) => {
-      expect(await externalImports(join(root, file))).toEqual([]);
-    },
-  );
+  // The client ships its documents' query text and calls the caller's fetch, so it too imports nothing.
+  it.each([
+    'dist/index.js',
+    'dist/index.cjs',
+    'dist/legacy.js',
+    'dist/legacy.cjs',
+    'dist/client.js',
+    'dist/client.cjs',
+  ])('%s imports nothing', async (file) => {
+    expect(await externalImports(join(root, file))).toEqual([]);
+  });
 });
 
 describe('consumer installed from the packed tarball', () => {

@@ -263,7 +263,7 @@ describe('token lifecycle on the mock clock', () => {
 });
 
 describe('errors from real answers of the mock', () => {
-  const input = (overrides: Partial<typeof card>) => ({
+  const input = (overrides: Partial<Record<keyof typeof card, string>>) => ({
     amount,
     fees: visaFee,
     credit_card: { ...card, ...overrides },

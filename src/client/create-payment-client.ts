@@ -106,11 +106,12 @@ export interface PaymentClient<G extends PaymentClientGuide = 'current'> {
 
 type AnyDocument = TypedDocumentNode<unknown, never>;
 
-function operationName(document: AnyDocument): string {
+/** The name of the document's operation, sent as `operationName` and used in messages. */
+function operationName(document: AnyDocument): string | undefined {
   const definition = document.definitions.find((d) => d.kind === 'OperationDefinition') as
     | { name?: { value: string } }
     | undefined;
-  return definition?.name?.value ?? 'anonymous operation';
+  return definition?.name?.value;
 }
 
 function required(name: string, value: unknown): string {
@@ -179,7 +180,7 @@ export function createPaymentClient<G extends PaymentClientGuide = 'current'>(
       operationText.get(document) ?? (document.loc?.source.body || undefined) ?? options.printDocument?.(document);
     if (text === undefined)
       throw new TypeError(
-        `[payment-contract-kit] execute: ${operationName(document)} is not one of the kit's documents and has no source text; pass \`printDocument: print\` (from graphql) to createPaymentClient.`,
+        `[payment-contract-kit] execute: ${operationName(document) ?? 'an anonymous operation'} is not one of the kit's documents and has no source text; pass \`printDocument: print\` (from graphql) to createPaymentClient.`,
       );
     return text;
   }
@@ -190,7 +191,9 @@ export function createPaymentClient<G extends PaymentClientGuide = 'current'>(
   ): Promise<TResult> {
     if (closed) throw new Error('[payment-contract-kit] This payment client was closed; create a new one.');
     const query = textOf(document as unknown as AnyDocument);
-    const name = operationName(document as unknown as AnyDocument);
+    const operation = operationName(document as unknown as AnyDocument);
+    const name = operation ?? 'anonymous operation';
+    const body = operation === undefined ? { query, variables } : { query, variables, operationName: operation };
     const send = async (token: string) =>
       readGraphqlAnswer(
         name,
@@ -199,10 +202,7 @@ export function createPaymentClient<G extends PaymentClientGuide = 'current'>(
           name,
           `${baseUrl}/graphql`,
           { 'x-jwt-token': token, ...extraHeaders },
-          {
-            query,
-            variables,
-          },
+          body,
         ),
         reasons,
       );

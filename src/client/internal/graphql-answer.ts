@@ -72,17 +72,17 @@ export function readGraphqlAnswer(
     };
   }
   const reason = errors[0]?.extensions?.reason;
-  if (reason !== undefined && reasons.authentication.includes(reason))
+  if (reason !== undefined && reasons.authentication.includes(reason)) {
+    const recoverable = reasons.recoverable.includes(reason);
+    // Thrown only after the one recovery for expired and revoked tokens; at once for the others.
+    const hint = recoverable
+      ? 'The service refused the token again after one refresh: check that no other process revokes it and that the token store is not shared with another client.'
+      : 'The token is not one the service accepts for this client: clear the token store, or check clientId and the service the store was filled from.';
     return {
       ok: false,
-      recoverable: reasons.recoverable.includes(reason),
-      error: new AuthenticationError(
-        operation,
-        reason,
-        errors[0]?.message ?? '',
-        response,
-        'The client refreshed once and the service still refused the token: check clientId, apiKey and the token store.',
-      ),
+      recoverable,
+      error: new AuthenticationError(operation, reason, errors[0]?.message ?? '', response, hint),
     };
+  }
   return { ok: false, recoverable: false, error: new GraphqlError(operation, errors, response) };
 }

@@ -8,6 +8,7 @@ const libraryEntries = {
   mock: 'src/mock/index.ts',
   webhook: 'src/webhook/index.ts',
   pact: 'src/pact/index.ts',
+  client: 'src/client/index.ts',
 };
 
 export default defineConfig([

@@ -72,6 +72,12 @@ export interface Assumptions {
   readonly tokenTtlSeconds: number;
   /** What a second generate-token call for the same client does: issue a new pair, or refuse with 401. */
   readonly repeatGenerateToken: 'reissue' | 'reject';
+  /**
+   * What the client (`payment-contract-kit/client`) does when the service refuses its refresh token (spec 4.1:
+   * "call this endpoint only once"): `generate-again` calls generate-token once more (the only way back to a
+   * working token), `fail` surfaces the refusal as an authentication error and never calls generate again.
+   */
+  readonly clientRefusedRefresh: 'generate-again' | 'fail';
   /** Unit of `data.expiration`. */
   readonly expirationUnit: 'seconds';
   /** Body of a successful revoke-token answer. */
@@ -142,6 +148,7 @@ export const defaultAssumptions: Assumptions = {
   graphqlRequiresClientHeaders: false,
   tokenTtlSeconds: 600,
   repeatGenerateToken: 'reissue',
+  clientRefusedRefresh: 'generate-again',
   expirationUnit: 'seconds',
   revokeTokenBody: { status: 'SUCCESS', message: 'Token revoked.' },
   bounds: {

@@ -21,6 +21,7 @@ const sourceOf: Record<string, string> = {
   './mock': 'src/mock/index.ts',
   './webhook': 'src/webhook/index.ts',
   './pact': 'src/pact/index.ts',
+  './client': 'src/client/index.ts',
   bin: 'src/cli/main.ts',
 };
 
@@ -142,7 +143,7 @@ describe('packed tarball', () => {
   });
 });
 
-describe('root and legacy entries have no runtime dependency', () => {
+describe('root, legacy and client entries have no runtime dependency', () => {
   /** Module specifiers a built file loads (static and dynamic imports, re-exports, require calls). */
   function specifiersOf(code: string): string[] {
     const patterns = [
@@ -171,12 +172,17 @@ describe('root and legacy entries have no runtime dependency', () => {
     ).toEqual(['graphql', './x.js', 'fast-jwt']);
   });
 
-  it.each(['dist/index.js', 'dist/index.cjs', 'dist/legacy.js', 'dist/legacy.cjs'])(
-    '%s imports nothing',
-    async (file) => {
-      expect(await externalImports(join(root, file))).toEqual([]);
-    },
-  );
+  // The client ships its documents' query text and calls the caller's fetch, so it too imports nothing.
+  it.each([
+    'dist/index.js',
+    'dist/index.cjs',
+    'dist/legacy.js',
+    'dist/legacy.cjs',
+    'dist/client.js',
+    'dist/client.cjs',
+  ])('%s imports nothing', async (file) => {
+    expect(await externalImports(join(root, file))).toEqual([]);
+  });
 });
 
 describe('consumer installed from the packed tarball', () => {
@@ -189,8 +195,9 @@ describe('consumer installed from the packed tarball', () => {
       },
     );
 
-  // Card-account form of the current input, the legacy input, and a deliberate type error in each file: if the
-  // package's types failed to resolve they would be `any`, the @ts-expect-error would go unused and tsc would fail.
+  // Card-account form of the current input, the legacy input, the client in the legacy guide, and deliberate type
+  // errors in each file: if the package's types failed to resolve they would be `any`, the @ts-expect-error would go
+  // unused and tsc would fail.
   const consumerSource = (imports: string) => `${imports}
 
 const input: ProcessPaymentRequestInput = {
@@ -208,6 +215,11 @@ const legacyInput: ProcessPaymentInput = {
 };
 // @ts-expect-error: amount is a number
 const wrong: ProcessPaymentRequestInput['amount'] = 'ten';
+// The client's types follow its guide: a legacy client takes the legacy input (no payment_reference).
+const legacyClient = createPaymentClient({ baseUrl: 'http://127.0.0.1:9', clientId: 'c', apiKey: 'k', guide: 'legacy' });
+const pay: (input: ProcessPaymentInput) => Promise<unknown> = legacyClient.processPayment;
+// @ts-expect-error: the current client does not take the legacy input
+const wrongGuide: (input: ProcessPaymentInput) => Promise<unknown> = createPaymentClient({ baseUrl: 'http://127.0.0.1:9', clientId: 'c', apiKey: 'k' }).processPayment;
 
 const operationOf = (doc: { definitions: readonly unknown[] }) => doc.definitions[0] as {
   name?: { value: string };
@@ -218,12 +230,14 @@ console.log(JSON.stringify({
   currentInputType: operationOf(ProcessPaymentRequestDocument).variableDefinitions?.[0]?.type.type?.name?.value,
   legacyInputType: operationOf(LegacyProcessPaymentRequestDocument).variableDefinitions?.[0]?.type.type?.name?.value,
   used: [input.amount, legacyInput.amount, wrong],
+  client: [legacyClient.guide, typeof pay, typeof wrongGuide, isValidationError(new Error('not one'))],
 }));
 `;
   const imports = `import type { ProcessPaymentRequestInput } from 'payment-contract-kit';
 import { PaymentGatewayFeesCalcDocument, ProcessPaymentRequestDocument } from 'payment-contract-kit';
 import type { ProcessPaymentInput } from 'payment-contract-kit/legacy';
-import { ProcessPaymentRequestDocument as LegacyProcessPaymentRequestDocument } from 'payment-contract-kit/legacy';`;
+import { ProcessPaymentRequestDocument as LegacyProcessPaymentRequestDocument } from 'payment-contract-kit/legacy';
+import { createPaymentClient, isValidationError } from 'payment-contract-kit/client';`;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'pck-consumer-'));
@@ -283,6 +297,7 @@ import { ProcessPaymentRequestDocument as LegacyProcessPaymentRequestDocument } 
         currentInputType: 'ProcessPaymentRequestInput',
         legacyInputType: 'ProcessPaymentInput',
         used: [100, 100, 'ten'],
+        client: ['legacy', 'function', 'function', false],
       });
     },
     60_000,
@@ -292,5 +307,6 @@ import { ProcessPaymentRequestDocument as LegacyProcessPaymentRequestDocument } 
     const compiled = await readFile(join(consumer(), 'out/cjs.cjs'), 'utf8');
     expect(compiled).toMatch(/require\("payment-contract-kit"\)/);
     expect(compiled).toMatch(/require\("payment-contract-kit\/legacy"\)/);
+    expect(compiled).toMatch(/require\("payment-contract-kit\/client"\)/);
   });
 });

@@ -1,7 +1,7 @@
 // Checks the committed pact files against the kit's sources: every recorded GraphQL query is the printed shipped
 // operation and valid against its guide's schema; the variables of successful interactions coerce; every recorded
 // `data` example has exactly the fields and types the operation selects; every recorded error is in the spec's
-// 7.2 or 7.3 shape. contracts/ holds exactly the kit's three pact files.
+// 7.2 or 7.3 shape. contracts/ holds exactly the kit's pact files, one per consumer.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSchema, type DocumentNode, type GraphQLSchema, parse, print, validate } from 'graphql';

@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { consumers } from './support/pact-files.ts';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../..');
@@ -59,7 +60,9 @@ describe('pact:publish', () => {
       ['--dry-run', '--tag', 'rc'],
     );
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('publishing 3 pact files from contracts/ as version 1.2.3');
+    expect(result.stdout).toContain(
+      `publishing ${Object.keys(consumers).length} pact files from contracts/ as version 1.2.3`,
+    );
     expect(result.stdout).toContain(
       `dry run: pact-broker publish ${join(root, 'contracts')} --broker-base-url https://broker.example.com --consumer-app-version 1.2.3 --branch feature-x --tag rc`,
     );

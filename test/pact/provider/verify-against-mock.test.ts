@@ -1,4 +1,5 @@
-// Provider verification: every pact in contracts/ (both guides' HTTP pacts and the webhook message pact) is verified
+// Provider verification: every pact in contracts/ (both guides' HTTP pacts, the typed client's token lifecycle pact
+// and the webhook message pact) is verified
 // with the Pact Verifier against the kit's real mock server (`guide: 'both'`), over HTTP. Provider states are set
 // through the mock's control handle and hand fresh tokens and card accounts back for `fromProviderState`. The
 // webhook messages are the payloads and headers the mock actually delivered to a receiver for a payment created
@@ -209,6 +210,11 @@ describe('provider verification against the mock (guide: both)', () => {
       expect(o, `reported interaction not in contracts/: ${r.description}`).toBeDefined();
       expect(r.result, r.description).toBe('OK');
       verified.get(o!.file)![o!.kind]++;
+    }
+    // Every consumer of the kit has its pact verified here, the typed client's included.
+    for (const consumer of Object.values(consumers)) {
+      const n = verified.get(pactFileName(consumer));
+      expect((n?.HTTP ?? 0) + (n?.message ?? 0), consumer).toBeGreaterThan(0);
     }
     for (const [file, n] of verified)
       console.log(`[payment-contract-kit] verified ${file}: ${n.HTTP} HTTP interactions, ${n.message} messages`);

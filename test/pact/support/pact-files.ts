@@ -9,11 +9,12 @@ import { providerName } from '../../../src/pact/names.ts';
 export const root = join(import.meta.dirname, '../../..');
 export const contractsDir = join(root, 'contracts');
 
-/** Consumer names of the kit's three pact files. */
+/** Consumer names of the kit's pact files: both guides, the webhook receiver, and the typed client's token lifecycle. */
 export const consumers = {
   current: 'payment-contract-kit-current-guide',
   legacy: 'payment-contract-kit-legacy-guide',
   webhook: 'payment-contract-kit-webhook-receiver',
+  client: 'payment-contract-kit-client',
 } as const;
 
 export type ConsumerKey = keyof typeof consumers;

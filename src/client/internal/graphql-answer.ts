@@ -1,0 +1,88 @@
+/**
+ * Reads a `/graphql` answer: the data, or the error class it stands for (spec 7.2, 7.3). The HTTP status of an
+ * error answer is not published, so the body decides whenever it is a GraphQL answer; only an answer that is not
+ * one (no `data`, no `errors`) is a transport error.
+ *
+ * @module
+ */
+import {
+  AuthenticationError,
+  GraphqlError,
+  type GraphqlErrorEntry,
+  InvalidCardError,
+  type RawResponse,
+  TransportError,
+  ValidationError,
+} from '../errors.ts';
+import { isRecord } from './http.ts';
+
+/** The reason codes the client reads (`Assumptions.reasonCodes`). */
+export interface ClientReasonCodes {
+  /** The token expired or was revoked: the client recovers once by refresh. */
+  readonly recoverable: readonly string[];
+  /** Every authentication reason (the recoverable ones included). */
+  readonly authentication: readonly string[];
+}
+
+/** What one answer means to the client. */
+export type GraphqlOutcome =
+  | { readonly ok: true; readonly data: unknown }
+  | { readonly ok: false; readonly error: Error; readonly recoverable: boolean };
+
+/** Card fields whose refusal means the card itself was refused (both guides, and a card account). */
+const cardIdentity = /\.credit_card\.(card_number|number|card_account_uid)$/;
+
+function isEntry(value: unknown): value is GraphqlErrorEntry {
+  return isRecord(value) && typeof value.message === 'string';
+}
+
+/** Interprets `response` of the operation named `operation`. */
+export function readGraphqlAnswer(
+  operation: string,
+  response: RawResponse,
+  reasons: ClientReasonCodes,
+): GraphqlOutcome {
+  const body = response.body;
+  const errors = isRecord(body) && Array.isArray(body.errors) ? body.errors.filter(isEntry) : undefined;
+  if (!errors || errors.length === 0) {
+    if (response.status === 200 && isRecord(body) && isRecord(body.data)) return { ok: true, data: body.data };
+    return {
+      ok: false,
+      recoverable: false,
+      error: new TransportError(
+        operation,
+        `the service answered HTTP ${response.status} without GraphQL data or errors. Check baseUrl: it must be the service's base address, /graphql is added by the client.`,
+        response,
+      ),
+    };
+  }
+  const fields: Record<string, string[]> = {};
+  for (const entry of errors)
+    if (entry.extensions?.category === 'validation' && isRecord(entry.extensions.validation))
+      for (const [path, messages] of Object.entries(entry.extensions.validation))
+        if (Array.isArray(messages)) fields[path] = [...(fields[path] ?? []), ...messages.map(String)];
+  if (Object.keys(fields).length > 0) {
+    const cardPath = Object.keys(fields).find((path) => cardIdentity.test(path));
+    return {
+      ok: false,
+      recoverable: false,
+      error: cardPath
+        ? new InvalidCardError(operation, fields, errors, response, cardPath)
+        : new ValidationError(operation, fields, errors, response),
+    };
+  }
+  const reason = errors[0]?.extensions?.reason;
+  if (reason !== undefined && reasons.authentication.includes(reason)) {
+    const recoverable = reasons.recoverable.includes(reason);
+    // Thrown only after the one recovery for expired and revoked tokens; at once for the others.
+    const hint = recoverable
+      ? 'The service refused the token again after one refresh: check that no other process revokes it and that the token store is not shared with another client.'
+      : 'The token is not one the service accepts for this client: clear the token store, or check clientId and the service the store was filled from.';
+    return {
+      ok: false,
+      recoverable,
+      error: new AuthenticationError(operation, reason, errors[0]?.message ?? '', response, hint),
+    };
+  }
+  return { ok: false, recoverable: false, error: new GraphqlError(operation, errors, response) };
+}

@@ -51,7 +51,13 @@ import {
   variableSignals,
 } from './guide-detection.ts';
 import type { CompiledQuery } from './jit.ts';
-import { checkLimits, KnownOperationTypesRule, limitRules, parseWithinLimits } from './limits.ts';
+import {
+  checkLimits,
+  KnownOperationTypesRule,
+  limitRules,
+  parseWithinLimits,
+  validationAbortedMessage,
+} from './limits.ts';
 import { createCompleter } from './mock-fallback.ts';
 import { redactDocument, redactVariables, scrubMessage } from './redact.ts';
 import { createResolvers, GraphqlAnswerError, type ResolverContext } from './resolvers.ts';
@@ -341,7 +347,7 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
 
   function validationFailure(e: GraphQLError): MockGraphqlError {
     return {
-      message: scrubMessage(e.message),
+      message: e.message === 'Validation aborted.' ? validationAbortedMessage : scrubMessage(e.message),
       ...(e.locations ? { locations: e.locations } : {}),
       extensions: { reason: reasons.graphqlValidationFailed },
     };
@@ -381,7 +387,10 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     const schema = schemaOf(guide);
     let errors = validate(schema, document, documentRules);
     // Messages may quote inline values; word them from a copy without card numbers and CVVs (redact.ts).
-    if (errors.length > 0) errors = validate(schema, redactDocument(document), documentRules);
+    if (errors.length > 0) {
+      const redacted = redactDocument(document);
+      if (redacted !== document) errors = validate(schema, redacted, documentRules);
+    }
     const plan: Plan =
       errors.length > 0
         ? { failure: answer(errorStatus, { errors: errors.map(validationFailure) }) }
@@ -490,9 +499,14 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     op: OperationEntry,
     variables: Record<string, unknown> | undefined,
   ): MockGraphqlError[] {
-    const coerced = getVariableValues(schema, op.operation?.variableDefinitions ?? [], redactVariables(variables ?? {}), {
-      maxErrors: 50,
-    });
+    const coerced = getVariableValues(
+      schema,
+      op.operation?.variableDefinitions ?? [],
+      redactVariables(variables ?? {}),
+      {
+        maxErrors: 50,
+      },
+    );
     if (coerced.errors && coerced.errors.length > 0) return coerced.errors.map(validationFailure);
     // Only a value the redaction changed could coerce now; answer without quoting anything.
     return [

@@ -17,9 +17,9 @@ import {
   type ASTVisitor,
   type DocumentNode,
   GraphQLError,
+  type GraphQLSchema,
   type OperationDefinitionNode,
   OperationTypeNode,
-  type GraphQLSchema,
   parse,
   type ValidationContext,
   type ValidationRule,
@@ -82,6 +82,8 @@ export function limitMessage(key: LimitSpec['key'], limit: number, found: string
   return `[payment-contract-kit] The ${what} ${spec.found(found)} the mock allows (${key} = ${limit}): ${spec.fix}, or raise the limit with ${spec.flag} or the mock option assumptions.limits.${key}.`;
 }
 
+const tokenLimitPattern = /contains more th[ae]n \d+ tokens/;
+
 /** Outcome of {@link parseWithinLimits}. */
 export type ParseOutcome =
   | { readonly ok: true; readonly document: DocumentNode }
@@ -98,11 +100,17 @@ export function parseWithinLimits(query: string, limits: RequestLimits): ParseOu
     if (!(error instanceof GraphQLError)) {
       // A document nested deeper than the stack allows: the parser recursed out of it. Refuse it as too large.
       if (error instanceof RangeError)
-        return { ok: false, error: new GraphQLError(limitMessage('maxTokens', limits.maxTokens, '')), limit: true };
+        return {
+          ok: false,
+          error: new GraphQLError(
+            '[payment-contract-kit] The document is nested too deeply to parse: send a flatter document, or lower --max-tokens.',
+          ),
+          limit: true,
+        };
       throw error;
     }
-    // graphql-js words it "Document contains more than N tokens. Parsing aborted."
-    if (error.message.includes(`more than ${limits.maxTokens} tokens`))
+    // graphql-js words it "Document contains more than N tokens. Parsing aborted." (16.15 writes "more that").
+    if (tokenLimitPattern.test(error.message))
       return { ok: false, error: new GraphQLError(limitMessage('maxTokens', limits.maxTokens, '')), limit: true };
     return { ok: false, error, limit: false };
   }
@@ -160,6 +168,13 @@ export function checkLimits(
 }
 
 /**
+ * The message for graphql-js's own stop: its overlapping-fields rule gives up ("Validation aborted.") when a
+ * document asks for too many comparisons, typically thousands of fields under one response name.
+ */
+export const validationAbortedMessage =
+  '[payment-contract-kit] The document is too costly to validate (graphql-js stopped comparing its fields): send fewer fields under the same name.';
+
+/**
  * Refuses an operation whose type (query, mutation, subscription) the schema has no root type for. graphql-js 16
  * validates such a document and only fails when executing it, which the engine would report as its own bug.
  */
@@ -168,8 +183,8 @@ export function KnownOperationTypesRule(context: ValidationContext): ASTVisitor 
   return {
     OperationDefinition(node: OperationDefinitionNode) {
       if (schema.getRootType(node.operation)) return;
-      const served = [OperationTypeNode.QUERY, OperationTypeNode.MUTATION, OperationTypeNode.SUBSCRIPTION].filter(
-        (t) => schema.getRootType(t),
+      const served = [OperationTypeNode.QUERY, OperationTypeNode.MUTATION, OperationTypeNode.SUBSCRIPTION].filter((t) =>
+        schema.getRootType(t),
       );
       context.reportError(
         new GraphQLError(

@@ -23,7 +23,7 @@ import {
   type DocumentNode,
   type ExecutionResult,
   execute as executeWithGraphqlJs,
-  type GraphQLError,
+  GraphQLError,
   type GraphQLSchema,
   getOperationAST,
   getVariableValues,
@@ -56,6 +56,7 @@ import {
   KnownOperationTypesRule,
   limitRules,
   parseWithinLimits,
+  tooDeepMessage,
   validationAbortedMessage,
 } from './limits.ts';
 import { createCompleter } from './mock-fallback.ts';
@@ -340,9 +341,22 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     }
     const document = parsed.document;
     // The limits do not depend on the guide; any served guide's wire schema gives the rules their context.
-    const overLimit = checkLimits(wireSchemaOf(guides[0]!).schema, document, limitChecks);
+    const overLimit = withinStack(() => checkLimits(wireSchemaOf(guides[0]!).schema, document, limitChecks));
     if (overLimit.length > 0) return failed(answer(errorStatus, { errors: overLimit.map(validationFailure) }));
     return { document, failure: undefined, signals: documentSignals(document), operations: new Map() };
+  }
+
+  /**
+   * Runs a recursive graphql-js step; a document that exhausts the call stack (nesting just under the token limit)
+   * is a client mistake, answered as one, not an internal error.
+   */
+  function withinStack(step: () => readonly GraphQLError[]): readonly GraphQLError[] {
+    try {
+      return step();
+    } catch (error) {
+      if (error instanceof RangeError) return [new GraphQLError(tooDeepMessage)];
+      throw error;
+    }
   }
 
   function validationFailure(e: GraphQLError): MockGraphqlError {
@@ -385,12 +399,13 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     const known = op.plans[guide];
     if (known) return known;
     const schema = schemaOf(guide);
-    let errors = validate(schema, document, documentRules);
-    // Messages may quote inline values; word them from a copy without card numbers and CVVs (redact.ts).
-    if (errors.length > 0) {
+    const errors = withinStack(() => {
+      const found = validate(schema, document, documentRules);
+      if (found.length === 0) return found;
+      // Messages may quote inline values; word them from a copy without card numbers and CVVs (redact.ts).
       const redacted = redactDocument(document);
-      if (redacted !== document) errors = validate(schema, redacted, documentRules);
-    }
+      return redacted === document ? found : validate(schema, redacted, documentRules);
+    });
     const plan: Plan =
       errors.length > 0
         ? { failure: answer(errorStatus, { errors: errors.map(validationFailure) }) }

@@ -82,7 +82,14 @@ export function limitMessage(key: LimitSpec['key'], limit: number, found: string
   return `[payment-contract-kit] The ${what} ${spec.found(found)} the mock allows (${key} = ${limit}): ${spec.fix}, or raise the limit with ${spec.flag} or the mock option assumptions.limits.${key}.`;
 }
 
-const tokenLimitPattern = /contains more th[ae]n \d+ tokens/;
+/**
+ * The message for a document nested deeper than graphql-js can recurse (parser, validation): the call stack ran out
+ * before the token limit was reached.
+ */
+export const tooDeepMessage =
+  '[payment-contract-kit] The document is nested too deeply to parse or validate: send a flatter document (with fewer nested lists, objects or selections).';
+
+const tokenLimitPattern = /contains more th(?:an|at) \d+ tokens/;
 
 /** Outcome of {@link parseWithinLimits}. */
 export type ParseOutcome =
@@ -99,14 +106,7 @@ export function parseWithinLimits(query: string, limits: RequestLimits): ParseOu
   } catch (error) {
     if (!(error instanceof GraphQLError)) {
       // A document nested deeper than the stack allows: the parser recursed out of it. Refuse it as too large.
-      if (error instanceof RangeError)
-        return {
-          ok: false,
-          error: new GraphQLError(
-            '[payment-contract-kit] The document is nested too deeply to parse: send a flatter document, or lower --max-tokens.',
-          ),
-          limit: true,
-        };
+      if (error instanceof RangeError) return { ok: false, error: new GraphQLError(tooDeepMessage), limit: true };
       throw error;
     }
     // graphql-js words it "Document contains more than N tokens. Parsing aborted." (16.15 writes "more that").
@@ -122,8 +122,8 @@ const foundPattern = /found (\d+(?:\.\d+)?)/;
 function reporter(key: LimitSpec['key'], limit: number) {
   return (context: ValidationContext | null, error: GraphQLError) => {
     const raw = foundPattern.exec(error.message)?.[1] ?? 'more';
-    // Costs are fractional (a factor per level); one decimal is enough to compare with the limit.
-    const found = key === 'maxCost' ? String(Math.round(Number(raw) * 10) / 10) : raw;
+    // Costs are fractional (a factor of 1.5 per level); two decimals keep the small ones exact.
+    const found = key === 'maxCost' ? String(Math.round(Number(raw) * 100) / 100) : raw;
     context?.reportError(new GraphQLError(limitMessage(key, limit, found)));
   };
 }

@@ -7,7 +7,7 @@ import { createGraphqlEngine, type GraphqlResult } from '../../../../src/mock/in
 import { limitMessage } from '../../../../src/mock/internal/graphql/limits.ts';
 import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
 import { createMockState } from '../../../../src/mock/internal/state.ts';
-import { payInput } from './engine-fixtures.ts';
+import { q } from './engine-fixtures.ts';
 
 const ctx = { clientId: 'test-client', ip: '203.0.113.7' };
 const limits = defaultAssumptions.limits;
@@ -89,19 +89,19 @@ describe('GraphQL document limits at their defaults: at the limit and one past i
 });
 
 describe('GraphQL cost limit (configured): at the limit and one past it', () => {
-  // The shipped payment operation costs 13.25 in graphql-armor's model; one more scalar field adds 1.5 at depth 2.
-  const pay = readFileSync(
-    new URL('../../../../operations/current/process-payment-request.graphql', import.meta.url),
-    'utf8',
-  );
-  const payPlusOne = pay.replace('uuid', 'uuid amount');
+  // The shipped fee list operation costs 8 in graphql-armor's model (2 for the list, 1.5 per scalar below it); one
+  // more scalar field adds 1.5.
   it.each(['current', 'both'] as const)('%s guide', async (guide) => {
-    const engine = await engineFor(guide, 'interpreted', { limits: { maxCost: 13.25 } });
-    const ok = engine.execute({ query: pay, variables: { input: payInput } }, ctx);
+    const engine = await engineFor(guide, 'interpreted', { limits: { maxCost: 8 } });
+    const ok = engine.execute({ query: q.fees, variables: { amount: 100 } }, ctx);
     expect(ok.status, ok.json).toBe(200);
-    const refused = engine.execute({ query: payPlusOne, variables: { input: payInput } }, ctx);
+    expect(errorsOf(ok)).toEqual([]);
+    const refused = engine.execute(
+      { query: q.fees.replace('card_type', 'card_type amount'), variables: { amount: 100 } },
+      ctx,
+    );
     expect(errorsOf(refused)).toEqual([
-      { message: limitMessage('maxCost', 13.25, '14.75'), extensions: { reason: reasons.graphqlValidationFailed } },
+      { message: limitMessage('maxCost', 8, '9.5'), extensions: { reason: reasons.graphqlValidationFailed } },
     ]);
   });
 });

@@ -10,6 +10,10 @@
  * a bounded LRU; the hot path is a cache lookup, a few property reads for guide detection, the compiled function and
  * its precompiled JSON serializer.
  *
+ * The document limits (limits.ts) are checked on that first parse, so a cached query pays nothing for them and a
+ * refused one stays refused. Messages graphql-js words from the request's values are worded from a redacted copy
+ * (redact.ts), so no card number or CVV is ever echoed.
+ *
  * graphql-jit is not on the start-up path: jit.ts is imported on the first request, and the requests that come
  * before it has loaded are executed by graphql-js `execute` (same schema, same resolvers, same answers; a parity
  * test holds both paths to the same bytes). Loading it eagerly was a third of the time from spawning the mock to

@@ -11,6 +11,9 @@ const libraryEntries = {
   client: 'src/client/index.ts',
 };
 
+// The GraphQL limit rules of the mock (src/mock/internal/graphql/limits.ts).
+const armor = [/^@escape\.tech\/graphql-armor-/];
+
 export default defineConfig([
   {
     entry: libraryEntries,
@@ -21,6 +24,9 @@ export default defineConfig([
     platform: 'node',
     splitting: true,
     treeshake: true,
+    // graphql-armor's rules (the mock's GraphQL limits) are development dependencies compiled into the mock, so
+    // consumers install nothing more; their one run-time import, graphql, stays external (the consumer's copy).
+    noExternal: armor,
   },
   {
     // The CLI runs in its own process, so it may carry a private, bundled copy of the GraphQL stack: resolving and
@@ -35,7 +41,7 @@ export default defineConfig([
     splitting: true,
     treeshake: true,
     minify: true,
-    noExternal: ['graphql', 'graphql-jit', /^@graphql-tools\//],
+    noExternal: ['graphql', 'graphql-jit', /^@graphql-tools\//, ...armor],
     // graphql ships CommonJS and ESM copies; graphql-jit deep-requires the CommonJS files, so every import must
     // resolve to those too, or the bundle holds two graphql realms whose instanceof checks reject each other.
     esbuildOptions(options) {

@@ -41,6 +41,22 @@ export interface WebhookRetryPolicy {
   readonly attemptTimeoutMs: number;
 }
 
+/** Limits on a request as a whole; see {@link Assumptions.limits}. */
+export interface RequestLimits {
+  /** Largest request body in bytes; a larger one is answered 413. */
+  readonly maxBodyBytes: number;
+  /** Most lexical tokens in a GraphQL document; parsing stops at the first token past it. */
+  readonly maxTokens: number;
+  /** Deepest field nesting of a GraphQL operation (introspection fields count too). */
+  readonly maxDepth: number;
+  /** Most aliased fields in a GraphQL operation (`__typename` aliases are free). */
+  readonly maxAliases: number;
+  /** Most directives in a GraphQL operation. */
+  readonly maxDirectives: number;
+  /** Highest estimated cost of a GraphQL operation (graphql-armor's cost model; `__schema` is left out). */
+  readonly maxCost: number;
+}
+
 /** Everything the kit assumes where the service interface is silent. */
 export interface Assumptions {
   /** Fee table, one row per card type; `paymentGatewayFeesCalc` answers one entry per row, in this order. */
@@ -94,7 +110,16 @@ export interface Assumptions {
     readonly maxTextLength: number;
     /** Largest difference tolerated between the `fees` sent and the fee the calculation gives. */
     readonly feeTolerance: number;
+    /** Largest accepted `metadata`, in bytes of its JSON (UTF-8). */
+    readonly maxMetadataBytes: number;
+    /** Deepest accepted nesting of `metadata`: the object itself is level 1, each object or array inside adds one. */
+    readonly maxMetadataDepth: number;
   };
+  /**
+   * Limits on a request as a whole (the service publishes none). Each is checked before any work is done for the
+   * request; GraphQL documents are checked once per distinct query text, not on every request.
+   */
+  readonly limits: RequestLimits;
   /** Webhook header names (spec: "not shown") and delivery behaviour. */
   readonly webhook: {
     readonly signingKeyHeader: string;
@@ -157,6 +182,16 @@ export const defaultAssumptions: Assumptions = {
     cvvDigits: { min: 3, max: 4 },
     maxTextLength: 255,
     feeTolerance: 0.005,
+    maxMetadataBytes: 16 * 1024,
+    maxMetadataDepth: 10,
+  },
+  limits: {
+    maxBodyBytes: 1024 * 1024,
+    maxTokens: 5_000,
+    maxDepth: 32,
+    maxAliases: 50,
+    maxDirectives: 50,
+    maxCost: 5_000,
   },
   webhook: {
     signingKeyHeader: 'x-webhook-signing-key',

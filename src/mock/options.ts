@@ -5,7 +5,13 @@
  * @module
  */
 
-import { type AssumptionOverrides, type Assumptions, resolveAssumptions } from '../assumptions.ts';
+import {
+  type AssumptionOverrides,
+  type Assumptions,
+  defaultAssumptions,
+  type RequestLimits,
+  resolveAssumptions,
+} from '../assumptions.ts';
 import { parseHttpUrl } from '../internal/http-url.ts';
 
 /** Which guide of the service the mock answers in: one of them, or both with per-request detection. */
@@ -65,7 +71,10 @@ export interface MockOptions {
   readonly seed?: string;
   /** Request log sink; `false` turns the log off. Default: standard error. */
   readonly log?: MockLogSink | false;
-  /** Largest accepted request body in bytes; larger bodies get 413. Default 1 MiB. */
+  /**
+   * Largest accepted request body in bytes; larger bodies get 413. Sets `Assumptions.limits.maxBodyBytes` (the other
+   * limits are set through `assumptions.limits`). Default 1 MiB.
+   */
   readonly maxBodyBytes?: number;
   /** Requests kept in the journal (a ring; the oldest drop out). Default 1,000. */
   readonly journalSize?: number;
@@ -82,7 +91,7 @@ export const defaultMockOptions = {
   webhookUrls: [],
   webhookSigningKey: 'test-signing-key',
   seed: 'payment-contract-kit',
-  maxBodyBytes: 1024 * 1024,
+  maxBodyBytes: defaultAssumptions.limits.maxBodyBytes,
   journalSize: 1000,
 } as const satisfies MockOptions;
 
@@ -113,6 +122,11 @@ function fail(option: string, problem: string): never {
 function nonNegativeInteger(option: string, value: number | undefined): void {
   if (value !== undefined && (!Number.isInteger(value) || value < 0))
     fail(option, `must be a non-negative integer; got ${String(value)}.`);
+}
+
+function positiveInteger(option: string, value: unknown): void {
+  if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1))
+    fail(option, `must be a whole number of at least 1; got ${String(value)}.`);
 }
 
 /** Default sink: standard error, so standard output carries only the base URL line of the CLI. */
@@ -165,20 +179,28 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
   if (options.tokenTtlSeconds !== undefined) overrides.tokenTtlSeconds = options.tokenTtlSeconds;
   if (options.strictGenerate) overrides.repeatGenerateToken = 'reject';
   if (options.settleDelayMs !== undefined) overrides.settleDelayMs = options.settleDelayMs;
+  if (options.maxBodyBytes !== undefined)
+    overrides.limits = { ...(overrides.limits as object | undefined), maxBodyBytes: options.maxBodyBytes };
+  const assumptions = resolveAssumptions(overrides as AssumptionOverrides);
+  for (const key of Object.keys(assumptions.limits) as (keyof RequestLimits)[])
+    positiveInteger(`assumptions.limits.${key}`, assumptions.limits[key]);
+  positiveInteger('assumptions.bounds.maxMetadataBytes', assumptions.bounds.maxMetadataBytes);
+  positiveInteger('assumptions.bounds.maxMetadataDepth', assumptions.bounds.maxMetadataDepth);
+  positiveInteger('assumptions.bounds.maxTextLength', assumptions.bounds.maxTextLength);
 
   return {
     port,
     host: options.host ?? defaultMockOptions.host,
     clients,
     guide,
-    assumptions: resolveAssumptions(overrides as AssumptionOverrides),
+    assumptions,
     webhookUrls,
     webhookSigningKey: options.webhookSigningKey ?? defaultMockOptions.webhookSigningKey,
     standardWebhooksSecret: secret,
     latency: options.latency,
     seed: options.seed ?? defaultMockOptions.seed,
     log: options.log === undefined ? stderrSink : options.log,
-    maxBodyBytes: options.maxBodyBytes ?? defaultMockOptions.maxBodyBytes,
+    maxBodyBytes: assumptions.limits.maxBodyBytes,
     journalSize: Math.max(1, options.journalSize ?? defaultMockOptions.journalSize),
     realNow: options.realNow ?? Date.now,
   };

@@ -191,4 +191,35 @@ describe('parseMockArgs', () => {
     expect(() => parseMockArgs(['--config', file], env)).toThrow(/--config: unknown assumption "nope"/);
     expect(() => parseMockArgs(['--config', join(dir, 'missing.json')], env)).toThrow(/--config: cannot read/);
   });
+
+  it.each<[string, string, 'limits' | 'bounds', string]>([
+    ['--max-body-bytes', 'PCK_MAX_BODY_BYTES', 'limits', 'maxBodyBytes'],
+    ['--max-tokens', 'PCK_MAX_TOKENS', 'limits', 'maxTokens'],
+    ['--max-query-depth', 'PCK_MAX_QUERY_DEPTH', 'limits', 'maxDepth'],
+    ['--max-aliases', 'PCK_MAX_ALIASES', 'limits', 'maxAliases'],
+    ['--max-directives', 'PCK_MAX_DIRECTIVES', 'limits', 'maxDirectives'],
+    ['--max-cost', 'PCK_MAX_COST', 'limits', 'maxCost'],
+    ['--max-text-length', 'PCK_MAX_TEXT_LENGTH', 'bounds', 'maxTextLength'],
+    ['--max-metadata-bytes', 'PCK_MAX_METADATA_BYTES', 'bounds', 'maxMetadataBytes'],
+    ['--max-metadata-depth', 'PCK_MAX_METADATA_DEPTH', 'bounds', 'maxMetadataDepth'],
+  ])('%s (and %s) sets assumptions.%s.%s', (flag, variable, group, key) => {
+    expect(parseMockArgs([flag, '7'], env)).toMatchObject({ options: { assumptions: { [group]: { [key]: 7 } } } });
+    expect(parseMockArgs([], { ...env, [variable]: '8' })).toMatchObject({
+      options: { assumptions: { [group]: { [key]: 8 } } },
+    });
+    expect(() => parseMockArgs([flag, '0'], env)).toThrow(`${flag} must be a whole number from 1`);
+    expect(() => parseMockArgs([flag, '1.5'], env)).toThrow(`${flag} must be a whole number from 1`);
+  });
+
+  it('limit flags win over the --config file, value by value', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pck-cli-'));
+    const file = join(dir, 'mock.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ assumptions: { limits: { maxAliases: 5, maxCost: 9 }, tokenTtlSeconds: 30 } }),
+    );
+    expect(parseMockArgs(['--config', file, '--max-aliases', '6'], env)).toMatchObject({
+      options: { assumptions: { limits: { maxAliases: 6, maxCost: 9 }, tokenTtlSeconds: 30 } },
+    });
+  });
 });

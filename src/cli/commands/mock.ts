@@ -8,7 +8,7 @@
 
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { AssumptionOverrides } from '../../assumptions.ts';
+import type { AssumptionOverrides, Assumptions } from '../../assumptions.ts';
 import { defaultAssumptions } from '../../assumptions.ts';
 import { parseHttpUrl } from '../../internal/http-url.ts';
 import { defaultMockOptions, type MockClientConfig, type MockGuide, type MockOptions } from '../../mock/options.ts';
@@ -22,6 +22,39 @@ interface FlagSpec {
   readonly multiple?: boolean;
   readonly help: string;
 }
+
+/** A limit flag: where its value goes in the assumptions (ASSUMPTIONS.md, "Limits"). */
+interface LimitFlag {
+  readonly name: string;
+  readonly env: string;
+  readonly group: 'limits' | 'bounds';
+  readonly key: string;
+  readonly help: string;
+  readonly default: () => number;
+}
+
+function limitFlag<G extends LimitFlag['group']>(
+  name: string,
+  group: G,
+  key: keyof Assumptions[G] & string,
+  help: string,
+): LimitFlag {
+  const env = `PCK_${name.toUpperCase().replaceAll('-', '_')}`;
+  return { name, env, group, key, help, default: () => defaultAssumptions[group][key] as number };
+}
+
+/** The limit flags; each sets one value of `assumptions.limits` or `assumptions.bounds`. */
+const limitFlags: readonly LimitFlag[] = [
+  limitFlag('max-body-bytes', 'limits', 'maxBodyBytes', 'Largest request body in bytes (413 above).'),
+  limitFlag('max-tokens', 'limits', 'maxTokens', 'Most tokens in a GraphQL document.'),
+  limitFlag('max-query-depth', 'limits', 'maxDepth', 'Deepest field nesting of a GraphQL operation.'),
+  limitFlag('max-aliases', 'limits', 'maxAliases', 'Most aliases in a GraphQL operation.'),
+  limitFlag('max-directives', 'limits', 'maxDirectives', 'Most directives in a GraphQL operation.'),
+  limitFlag('max-cost', 'limits', 'maxCost', 'Highest estimated cost of a GraphQL operation.'),
+  limitFlag('max-text-length', 'bounds', 'maxTextLength', 'Longest string in a text input field.'),
+  limitFlag('max-metadata-bytes', 'bounds', 'maxMetadataBytes', 'Largest payment metadata, in bytes of JSON.'),
+  limitFlag('max-metadata-depth', 'bounds', 'maxMetadataDepth', 'Deepest nesting of payment metadata.'),
+];
 
 /** Every flag, in help order. The help text and the parser are both generated from this table. */
 export const mockFlags: readonly FlagSpec[] = [
@@ -123,6 +156,15 @@ export const mockFlags: readonly FlagSpec[] = [
     value: 'text',
     help: `Seed of ids and tokens; the same requests give the same answers. Default ${defaultMockOptions.seed}.`,
   },
+  ...limitFlags.map(
+    (l): FlagSpec => ({
+      name: l.name,
+      type: 'string',
+      env: l.env,
+      value: 'n',
+      help: `${l.help} Default ${l.default()}.`,
+    }),
+  ),
   { name: 'quiet', type: 'boolean', env: 'PCK_QUIET', help: 'No request log (standard error).' },
   { name: 'help', type: 'boolean', env: '', help: 'Show this help.' },
 ];
@@ -150,6 +192,7 @@ Examples:
   payment-contract-kit mock --guide both --webhook-url http://127.0.0.1:3000/webhooks
   payment-contract-kit mock --client-id acme --api-key s3cret --token-ttl 60 --strict-generate
   payment-contract-kit mock --config mock.config.json --latency 200-1500 --settle-delay 0
+  payment-contract-kit mock --max-body-bytes 4194304 --max-query-depth 64 --max-aliases 200
   PCK_PORT=4020 PCK_GUIDE=legacy payment-contract-kit mock
 
   curl -s -X POST http://127.0.0.1:4010/api/v2/accounting/token/generate-token \\
@@ -338,7 +381,20 @@ export function parseMockArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   const fromFile = config.clients ?? [];
   // A client in the file carries more (webhooks, signing key) than the flags, so it wins over the same id.
   options.clients = [...(fromFile.some((c) => c.clientId === cliClient.clientId) ? [] : [cliClient]), ...fromFile];
-  if (config.assumptions) options.assumptions = config.assumptions;
+  // Limit flags win over the config file's assumptions, value by value.
+  const limits: Record<string, number> = {};
+  const bounds: Record<string, number> = {};
+  for (const l of limitFlags) {
+    const raw = pick(l.name);
+    if (raw !== undefined) (l.group === 'limits' ? limits : bounds)[l.key] = integer(l.name, raw, 1);
+  }
+  const fromConfig = config.assumptions ?? {};
+  if (config.assumptions || Object.keys(limits).length > 0 || Object.keys(bounds).length > 0)
+    options.assumptions = {
+      ...fromConfig,
+      ...(Object.keys(limits).length > 0 ? { limits: { ...fromConfig.limits, ...limits } } : {}),
+      ...(Object.keys(bounds).length > 0 ? { bounds: { ...fromConfig.bounds, ...bounds } } : {}),
+    };
   return { help: false, options };
 }
 

@@ -10,6 +10,10 @@
  * a bounded LRU; the hot path is a cache lookup, a few property reads for guide detection, the compiled function and
  * its precompiled JSON serializer.
  *
+ * The document limits (limits.ts) are checked on that first parse, so a cached query pays nothing for them and a
+ * refused one stays refused. Messages graphql-js words from the request's values are worded from a redacted copy
+ * (redact.ts), so no card number or CVV is ever echoed.
+ *
  * graphql-jit is not on the start-up path: jit.ts is imported on the first request, and the requests that come
  * before it has loaded are executed by graphql-js `execute` (same schema, same resolvers, same answers; a parity
  * test holds both paths to the same bytes). Loading it eagerly was a third of the time from spawning the mock to
@@ -23,11 +27,13 @@ import {
   type DocumentNode,
   type ExecutionResult,
   execute as executeWithGraphqlJs,
-  type GraphQLError,
+  GraphQLError,
   type GraphQLSchema,
   getOperationAST,
+  getVariableValues,
   type OperationDefinitionNode,
-  parse,
+  specifiedRules,
+  type ValidationRule,
   validate,
 } from 'graphql/index.js';
 import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
@@ -49,7 +55,16 @@ import {
   variableSignals,
 } from './guide-detection.ts';
 import type { CompiledQuery } from './jit.ts';
+import {
+  checkLimits,
+  KnownOperationTypesRule,
+  limitRules,
+  parseWithinLimits,
+  tooDeepMessage,
+  validationAbortedMessage,
+} from './limits.ts';
 import { createCompleter } from './mock-fallback.ts';
+import { redactDocument, redactVariables, scrubMessage } from './redact.ts';
 import { createResolvers, GraphqlAnswerError, type ResolverContext } from './resolvers.ts';
 import { buildWireSchema, type WireRequirements, type WireSchema } from './wire-schema.ts';
 
@@ -174,6 +189,13 @@ function loadJit(): Promise<void> {
   return jitLoading;
 }
 
+// Longer query texts are answered but not kept: a cache of 1,000 one-megabyte keys would hold a gigabyte. Parsing
+// such a text again is bounded by the token limit.
+const maxCachedQueryLength = 64 * 1024;
+
+// The spec's rules, plus the one graphql-js 16 lacks (a subscription on a schema without a subscription type).
+const documentRules: readonly ValidationRule[] = [...specifiedRules, KnownOperationTypesRule];
+
 function answer(status: number, body: unknown): Answer {
   return { status, body, json: JSON.stringify(body) };
 }
@@ -195,6 +217,8 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
   const errorStatus = assumptions.graphqlErrorHttpStatus;
   const cacheSize = Math.max(1, deps.cacheSize ?? 1000);
   const guides: Guide[] = mode === 'both' ? ['current', 'legacy'] : [mode];
+  const limits = assumptions.limits;
+  const limitChecks = limitRules(limits);
 
   const interpretOnly = deps.execution === 'interpreted';
   // Each guide's wire schema is built when a request in that guide first needs it.
@@ -284,21 +308,8 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
       return cached;
     }
     misses++;
-    let entry: DocumentEntry;
-    try {
-      const document = parse(query);
-      entry = { document, failure: undefined, signals: documentSignals(document), operations: new Map() };
-    } catch (error) {
-      const e = error as GraphQLError;
-      entry = {
-        document: undefined,
-        failure: answer(errorStatus, {
-          errors: [{ message: e.message, locations: e.locations, extensions: { reason: reasons.graphqlParseFailed } }],
-        }),
-        signals: [],
-        operations: new Map(),
-      };
-    }
+    const entry = newDocumentEntry(query);
+    if (query.length > maxCachedQueryLength) return entry;
     if (cache.size >= cacheSize) {
       const oldest = cache.keys().next().value;
       if (oldest !== undefined) cache.delete(oldest);
@@ -307,6 +318,57 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     recentQuery = query;
     recentEntry = entry;
     return entry;
+  }
+
+  /** Parses and checks the limits of a query text not seen before; the verdict is cached with the entry. */
+  function newDocumentEntry(query: string): DocumentEntry {
+    const failed = (failure: Answer): DocumentEntry => ({
+      document: undefined,
+      failure,
+      signals: [],
+      operations: new Map(),
+    });
+    const parsed = parseWithinLimits(query, limits);
+    if (!parsed.ok) {
+      const e = parsed.error;
+      return failed(
+        answer(errorStatus, {
+          errors: [
+            {
+              message: parsed.limit ? e.message : scrubMessage(e.message, true),
+              ...(e.locations ? { locations: e.locations } : {}),
+              extensions: { reason: parsed.limit ? reasons.graphqlValidationFailed : reasons.graphqlParseFailed },
+            },
+          ],
+        }),
+      );
+    }
+    const document = parsed.document;
+    // The limits do not depend on the guide; any served guide's wire schema gives the rules their context.
+    const overLimit = withinStack(() => checkLimits(wireSchemaOf(guides[0]!).schema, document, limitChecks));
+    if (overLimit.length > 0) return failed(answer(errorStatus, { errors: overLimit.map(validationFailure) }));
+    return { document, failure: undefined, signals: documentSignals(document), operations: new Map() };
+  }
+
+  /**
+   * Runs a recursive graphql-js step; a document that exhausts the call stack (nesting just under the token limit)
+   * is a client mistake, answered as one, not an internal error.
+   */
+  function withinStack(step: () => readonly GraphQLError[]): readonly GraphQLError[] {
+    try {
+      return step();
+    } catch (error) {
+      if (error instanceof RangeError) return [new GraphQLError(tooDeepMessage)];
+      throw error;
+    }
+  }
+
+  function validationFailure(e: GraphQLError): MockGraphqlError {
+    return {
+      message: e.message === 'Validation aborted.' ? validationAbortedMessage : scrubMessage(e.message),
+      ...(e.locations ? { locations: e.locations } : {}),
+      extensions: { reason: reasons.graphqlValidationFailed },
+    };
   }
 
   function operationEntry(doc: DocumentEntry, document: DocumentNode, name: string | undefined): OperationEntry {
@@ -341,18 +403,16 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     const known = op.plans[guide];
     if (known) return known;
     const schema = schemaOf(guide);
-    const errors = validate(schema, document);
+    const errors = withinStack(() => {
+      const found = validate(schema, document, documentRules);
+      if (found.length === 0) return found;
+      // Messages may quote inline values; word them from a copy without card numbers and CVVs (redact.ts).
+      const redacted = redactDocument(document);
+      return redacted === document ? found : validate(schema, redacted, documentRules);
+    });
     const plan: Plan =
       errors.length > 0
-        ? {
-            failure: answer(errorStatus, {
-              errors: errors.map((e) => ({
-                message: e.message,
-                locations: e.locations,
-                extensions: { reason: reasons.graphqlValidationFailed },
-              })),
-            }),
-          }
+        ? { failure: answer(errorStatus, { errors: errors.map(validationFailure) }) }
         : { failure: undefined, schema, compiled: undefined };
     op.plans[guide] = plan;
     return plan;
@@ -423,19 +483,17 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
       const json = viaJit ? compiled!.stringify(body) : JSON.stringify(body);
       return { status: 200, body, json, operationName, guide: ctx.guide, executedBy };
     }
-    // Variable coercion failures come back before execution, without a data key.
-    const executed = 'data' in result;
+    // Variable coercion failures come back before execution, without a data key. Their messages quote the values
+    // sent, so they are worded again from a redacted copy of the variables (redact.ts).
+    if (!('data' in result)) {
+      const body = { errors: coercionErrors(plan.schema, op, variables) };
+      return { status: errorStatus, body, json: JSON.stringify(body), operationName, guide: ctx.guide, executedBy };
+    }
     const errors: MockGraphqlError[] = [];
     let internalError: unknown;
     for (const e of result.errors) {
       const original = e.originalError;
       if (original instanceof GraphqlAnswerError) errors.push(original.entry);
-      else if (!executed)
-        errors.push({
-          message: e.message,
-          ...(e.locations ? { locations: e.locations } : {}),
-          extensions: { reason: reasons.graphqlValidationFailed },
-        });
       else {
         internalError ??= original ?? e;
         errors.push(graphqlError('Internal server error', reasons.internal, e.path));
@@ -452,6 +510,30 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
       executedBy,
       ...(internalError === undefined ? {} : { internalError }),
     };
+  }
+
+  /** The coercion errors of `variables`, worded from their redacted copy. */
+  function coercionErrors(
+    schema: GraphQLSchema,
+    op: OperationEntry,
+    variables: Record<string, unknown> | undefined,
+  ): MockGraphqlError[] {
+    const coerced = getVariableValues(
+      schema,
+      op.operation?.variableDefinitions ?? [],
+      redactVariables(variables ?? {}),
+      {
+        maxErrors: 50,
+      },
+    );
+    if (coerced.errors && coerced.errors.length > 0) return coerced.errors.map(validationFailure);
+    // Only a value the redaction changed could coerce now; answer without quoting anything.
+    return [
+      graphqlError(
+        '[payment-contract-kit] A variable has a value of the wrong type for its declared type; check the variables against the operation.',
+        reasons.graphqlValidationFailed,
+      ),
+    ];
   }
 
   return {

@@ -66,6 +66,11 @@ export const validationMessages = {
   ip: (path: string) => `The ${path} must be a valid IPv4 or IPv6 address.`,
   tooLong: (path: string, max: number) => `The ${path} must not be longer than ${max} characters.`,
   notAnObject: (path: string) => `The ${path} must be a JSON object.`,
+  feesNegative: (path: string) => `The ${path} must not be negative.`,
+  metadataDepth: (path: string, max: number) =>
+    `The ${path} must not be nested more than ${max} levels deep (assumptions.bounds.maxMetadataDepth).`,
+  metadataBytes: (path: string, max: number) =>
+    `The ${path} must not be larger than ${max} bytes as JSON (assumptions.bounds.maxMetadataBytes).`,
 } as const;
 
 const m = validationMessages;
@@ -135,6 +140,58 @@ function checkTexts(
   return out;
 }
 
+/**
+ * Whether `value` nests deeper than `maxDepth` (the value itself is level 1; each object or array inside adds one).
+ * Walks with an explicit stack and stops at the first level past the limit, so no input can exhaust the call stack.
+ */
+export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 1 }];
+  while (stack.length > 0) {
+    const { value: v, depth } = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > maxDepth) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1 });
+  }
+  return false;
+}
+
+/**
+ * Checks `metadata`: a JSON object, nested at most `bounds.maxMetadataDepth` levels, at most
+ * `bounds.maxMetadataBytes` bytes as JSON. Refused here, when it arrives: the payment status webhook echoes it.
+ */
+export function checkMetadata(
+  metadata: unknown,
+  path: string,
+  assumptions: Assumptions,
+  problems: Problems | undefined,
+): Problems | undefined {
+  if (metadata === undefined || metadata === null) return problems;
+  if (!isRecord(metadata)) return addProblem(problems, path, m.notAnObject(path));
+  const { maxMetadataDepth, maxMetadataBytes } = assumptions.bounds;
+  if (nestsDeeperThan(metadata, maxMetadataDepth))
+    return addProblem(problems, path, m.metadataDepth(path, maxMetadataDepth));
+  // The depth is bounded now, so serializing cannot recurse out of the stack.
+  if (Buffer.byteLength(JSON.stringify(metadata), 'utf8') > maxMetadataBytes)
+    return addProblem(problems, path, m.metadataBytes(path, maxMetadataBytes));
+  return problems;
+}
+
+/** Checks fees: a finite number, not negative, at most `bounds.maxAmount`. */
+export function checkFees(
+  fees: unknown,
+  path: string,
+  assumptions: Assumptions,
+  problems: Problems | undefined,
+): Problems | undefined {
+  if (fees === undefined || fees === null) return problems;
+  if (typeof fees !== 'number' || !Number.isFinite(fees)) return addProblem(problems, path, m.notANumber(path));
+  if (fees < 0) return addProblem(problems, path, m.feesNegative(path));
+  if (fees > assumptions.bounds.maxAmount)
+    return addProblem(problems, path, m.amountMax(path, assumptions.bounds.maxAmount));
+  return problems;
+}
+
 /** Checks an amount: a finite number, greater than zero, at most `bounds.maxAmount`. */
 export function checkAmount(
   amount: unknown,
@@ -177,6 +234,8 @@ export function checkCard(
   const uid = card.card_account_uid;
   if (isPresent(uid)) {
     const uidPath = `${path}.card_account_uid`;
+    if (typeof uid === 'string' && uid.length > max)
+      return { card: undefined, problems: addProblem(out, uidPath, m.tooLong(uidPath, max)) };
     const account = typeof uid === 'string' ? deps.state.cardAccount(clientId, uid) : undefined;
     if (!account) return { card: undefined, problems: addProblem(out, uidPath, m.unknownCardAccount(uidPath)) };
     if (expiryProblems(account.expiry_month, account.expiry_year, deps.now()).length > 0)
@@ -339,8 +398,7 @@ export function validatePaymentInput(
 
   problems = checkAmount(input.amount, 'input.amount', assumptions, problems);
   const fees = input.fees;
-  if (fees !== undefined && fees !== null && (typeof fees !== 'number' || !Number.isFinite(fees) || fees < 0))
-    problems = addProblem(problems, 'input.fees', m.notANumber('input.fees'));
+  problems = checkFees(fees, 'input.fees', assumptions, problems);
 
   let card: ValidatedCard | undefined;
   if (isRecord(input.credit_card)) {
@@ -355,11 +413,12 @@ export function validatePaymentInput(
     problems = checkTexts(reference, 'input.payment_reference.', max, problems);
 
   const metadata = input.metadata;
-  if (metadata !== undefined && metadata !== null && !isRecord(metadata))
-    problems = addProblem(problems, 'input.metadata', m.notAnObject('input.metadata'));
+  problems = checkMetadata(metadata, 'input.metadata', assumptions, problems);
   problems = checkText(input.vendor_device_id, 'input.vendor_device_id', max, problems);
   const ip = input.ip_address;
-  if (typeof ip === 'string' && isPresent(ip) && isIP(ip) === 0)
+  if (typeof ip === 'string' && ip.length > max)
+    problems = addProblem(problems, 'input.ip_address', m.tooLong('input.ip_address', max));
+  else if (typeof ip === 'string' && isPresent(ip) && isIP(ip) === 0)
     problems = addProblem(problems, 'input.ip_address', m.ip('input.ip_address'));
 
   // The fee check needs a valid amount and card; compare only then, so one mistake gives one message.

@@ -21,7 +21,7 @@ function tooLarge(limit: number): BodyResult {
   return {
     ok: false,
     problem: 'too-large',
-    message: `[payment-contract-kit] Request body larger than ${limit} bytes: send a smaller body (the mock's maxBodyBytes).`,
+    message: `[payment-contract-kit] Request body larger than the mock's limit of ${limit} bytes (maxBodyBytes): send a smaller body, or raise the limit with --max-body-bytes or the mock option maxBodyBytes.`,
   };
 }
 

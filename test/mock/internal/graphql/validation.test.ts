@@ -389,3 +389,164 @@ describe('validateCardForValidation', () => {
     expect(validateCardForValidation(card, 'current', 'c1', current, deps).ok).toBe(true);
   });
 });
+
+describe('input bounds: each at the limit and one past it, both guides', () => {
+  const { maxTextLength: maxText, maxMetadataBytes, maxMetadataDepth, maxAmount } = defaultAssumptions.bounds;
+  /** An object nested `depth` levels deep (the object itself is level 1). */
+  const nested = (depth: number): Record<string, unknown> => {
+    let v: Record<string, unknown> = {};
+    for (let i = 1; i < depth; i++) v = { a: v };
+    return v;
+  };
+  /** An object whose JSON is exactly `bytes` bytes long in UTF-8 (`{"k":"…"}` is 8 bytes around the text). */
+  const sized = (bytes: number, char = 'x'): Record<string, unknown> => {
+    const width = Buffer.byteLength(char);
+    const n = Math.floor((bytes - 8) / width);
+    return { k: char.repeat(n) + 'x'.repeat(bytes - 8 - n * width) };
+  };
+  const text = (n: number) => 'x'.repeat(n);
+  const legacyValid: WirePaymentInput = {
+    amount: 100,
+    fees: 1.8,
+    credit_card: { ...card, card_number: undefined, number: card.card_number },
+    contact: { ...contact, description: 'Order 1', reference_no: 'R-1' },
+  };
+  const inputs = { current: valid, legacy: legacyValid } as const;
+  const requirements = { current, legacy } as const;
+  const metadataPath = 'input.metadata';
+
+  type Case = [string, { given: Partial<WirePaymentInput>; want: Problems | undefined }];
+  const cases: Case[] = [
+    ['metadata at the depth limit', { given: { metadata: nested(maxMetadataDepth) }, want: undefined }],
+    [
+      'metadata one level past the depth limit',
+      {
+        given: { metadata: nested(maxMetadataDepth + 1) },
+        want: { [metadataPath]: [m.metadataDepth(metadataPath, maxMetadataDepth)] },
+      },
+    ],
+    [
+      'metadata nested 100,000 levels (refused, no stack overflow)',
+      {
+        given: { metadata: nested(100_000) },
+        want: { [metadataPath]: [m.metadataDepth(metadataPath, maxMetadataDepth)] },
+      },
+    ],
+    [
+      'metadata with an array one level past the depth limit',
+      {
+        given: { metadata: { list: [nested(maxMetadataDepth - 1)] } },
+        want: { [metadataPath]: [m.metadataDepth(metadataPath, maxMetadataDepth)] },
+      },
+    ],
+    ['metadata at the size limit', { given: { metadata: sized(maxMetadataBytes) }, want: undefined }],
+    [
+      'metadata one byte past the size limit',
+      {
+        given: { metadata: sized(maxMetadataBytes + 1) },
+        want: { [metadataPath]: [m.metadataBytes(metadataPath, maxMetadataBytes)] },
+      },
+    ],
+    [
+      'metadata of two-byte characters at the size limit',
+      { given: { metadata: sized(maxMetadataBytes, 'é') }, want: undefined },
+    ],
+    [
+      'metadata of two-byte characters one byte past the size limit',
+      {
+        given: { metadata: sized(maxMetadataBytes + 1, 'é') },
+        want: { [metadataPath]: [m.metadataBytes(metadataPath, maxMetadataBytes)] },
+      },
+    ],
+    [
+      'metadata that is an array',
+      { given: { metadata: [1] }, want: { [metadataPath]: [m.notAnObject(metadataPath)] } },
+    ],
+    [
+      'metadata that is a string',
+      { given: { metadata: 'x' }, want: { [metadataPath]: [m.notAnObject(metadataPath)] } },
+    ],
+    ['vendor_device_id at the length limit', { given: { vendor_device_id: text(maxText) }, want: undefined }],
+    [
+      'vendor_device_id one past the length limit',
+      {
+        given: { vendor_device_id: text(maxText + 1) },
+        want: { 'input.vendor_device_id': [m.tooLong('input.vendor_device_id', maxText)] },
+      },
+    ],
+    [
+      'ip_address one past the length limit',
+      {
+        given: { ip_address: `1.1.1.1${' '.repeat(maxText - 6)}` },
+        want: { 'input.ip_address': [m.tooLong('input.ip_address', maxText)] },
+      },
+    ],
+    [
+      'ip_address at the length limit (checked as an address)',
+      {
+        given: { ip_address: `1.1.1.1${' '.repeat(maxText - 7)}` },
+        want: { 'input.ip_address': [m.ip('input.ip_address')] },
+      },
+    ],
+    [
+      'card_account_uid at the length limit (looked up)',
+      {
+        given: { credit_card: { card_account_uid: text(maxText) } },
+        want: { 'input.credit_card.card_account_uid': [m.unknownCardAccount('input.credit_card.card_account_uid')] },
+      },
+    ],
+    [
+      'card_account_uid one past the length limit',
+      {
+        given: { credit_card: { card_account_uid: text(maxText + 1) } },
+        want: { 'input.credit_card.card_account_uid': [m.tooLong('input.credit_card.card_account_uid', maxText)] },
+      },
+    ],
+    ['amount at the maximum', { given: { amount: maxAmount, fees: 15_000.3 }, want: undefined }],
+    [
+      'amount one cent past the maximum',
+      { given: { amount: maxAmount + 0.01 }, want: { 'input.amount': [m.amountMax('input.amount', maxAmount)] } },
+    ],
+    ['amount 1e308', { given: { amount: 1e308 }, want: { 'input.amount': [m.amountMax('input.amount', maxAmount)] } }],
+    ['amount -0', { given: { amount: -0 }, want: { 'input.amount': [m.amountPositive('input.amount')] } }],
+    [
+      'amount Infinity (a 1e400 literal)',
+      { given: { amount: Number.POSITIVE_INFINITY }, want: { 'input.amount': [m.notANumber('input.amount')] } },
+    ],
+    ['amount NaN', { given: { amount: Number.NaN }, want: { 'input.amount': [m.notANumber('input.amount')] } }],
+    ['fees -0.01', { given: { fees: -0.01 }, want: { 'input.fees': [m.feesNegative('input.fees')] } }],
+    ['fees -0 (compared as 0)', { given: { fees: -0 }, want: { 'input.fees': [m.feeMismatch('input.fees', 1.8)] } }],
+    ['fees 1e308', { given: { fees: 1e308 }, want: { 'input.fees': [m.amountMax('input.fees', maxAmount)] } }],
+    [
+      'fees -Infinity',
+      { given: { fees: Number.NEGATIVE_INFINITY }, want: { 'input.fees': [m.notANumber('input.fees')] } },
+    ],
+  ];
+
+  for (const guide of ['current', 'legacy'] as const) {
+    it.each(cases)(`${guide}: %s`, (_name, { given, want }) => {
+      const input = { ...inputs[guide], ...given };
+      const r = validatePaymentInput(input, guide, 'c1', requirements[guide], deps);
+      expect(r.ok ? undefined : r.problems).toEqual(want);
+    });
+  }
+
+  it.each<[string, string, Record<string, string>]>([
+    ['current', 'input.payment_reference.description', {}],
+    ['current', 'input.contact.first_name', {}],
+    ['legacy', 'input.contact.description', {}],
+    ['current', 'input.credit_card.full_name', {}],
+  ])('%s: %s at the length limit passes and one past it is refused', (guide, path) => {
+    const g = guide as 'current' | 'legacy';
+    const withText = (n: number) => {
+      const input = structuredClone(inputs[g]) as Record<string, unknown>;
+      const keys = path.split('.').slice(1);
+      let at = input;
+      for (const k of keys.slice(0, -1)) at = at[k] as Record<string, unknown>;
+      at[keys.at(-1)!] = text(n);
+      return validatePaymentInput(input as WirePaymentInput, g, 'c1', requirements[g], deps);
+    };
+    expect(withText(maxText).ok).toBe(true);
+    expect(withText(maxText + 1)).toEqual({ ok: false, problems: { [path]: [m.tooLong(path, maxText)] } });
+  });
+});

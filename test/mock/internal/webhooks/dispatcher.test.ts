@@ -278,8 +278,16 @@ describe('createWebhookDispatcher: retries on the virtual clock', () => {
     const { dispatcher } = setup([r.url]);
     dispatcher.enqueue(event('pay-1'));
     const d = await dispatcher.waitFor((x) => x.state === 'retry-scheduled');
-    expect(() => dispatcher.redeliver(d.id)).toThrow(/is retry-scheduled; only a failed, gone or delivered/);
-    expect(() => dispatcher.redeliver('nope')).toThrow(/no webhook delivery with id "nope"/);
+    expect(dispatcher.redeliver(d.id)).toEqual({
+      ok: false,
+      problem: 'in-progress',
+      message: expect.stringMatching(/is retry-scheduled: only a failed, gone or delivered .* advancing the mock clock/),
+    });
+    expect(dispatcher.redeliver('nope')).toMatchObject({
+      ok: false,
+      problem: 'unknown',
+      message: expect.stringContaining('No webhook delivery with id "nope"'),
+    });
   });
 });
 

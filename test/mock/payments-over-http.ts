@@ -1,0 +1,65 @@
+/**
+ * Creating many payments against a running mock over real HTTP, with a bounded number in flight: what the fault,
+ * concurrency and control-API tests share. Node's fetch keeps connections alive, so a pool of N requests reuses
+ * about N sockets.
+ *
+ * @module
+ */
+import { print } from 'graphql';
+import { ProcessPaymentRequestDocument } from '../../src/index.ts';
+import { payInput } from './helpers.ts';
+
+const query = print(ProcessPaymentRequestDocument);
+
+/** Runs `task(i)` for i in [0, count) with at most `limit` running at once; resolves with the results in order. */
+export async function pool<T>(count: number, limit: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  let inFlight = 0;
+  let most = 0;
+  async function worker(): Promise<void> {
+    while (next < count) {
+      const i = next++;
+      inFlight++;
+      most = Math.max(most, inFlight);
+      try {
+        results[i] = await task(i);
+      } finally {
+        inFlight--;
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+  pool.mostInFlight = most;
+  return results;
+}
+/** The largest number of tasks the last {@link pool} had running at once. */
+pool.mostInFlight = 0;
+
+/** Creates one payment over HTTP and returns its uuid; throws with the answer when it was not a success. */
+export async function createPayment(
+  baseUrl: string,
+  token: string,
+  metadata: Record<string, unknown>,
+  cardNumber?: string,
+): Promise<string> {
+  const res = await fetch(`${baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-jwt-token': token },
+    body: JSON.stringify({ query, variables: { input: { ...payInput(cardNumber), metadata } } }),
+  });
+  const text = await res.text();
+  const uuid = res.status === 200 ? JSON.parse(text).data?.processPaymentRequest?.uuid : undefined;
+  if (typeof uuid !== 'string') throw new Error(`payment not created: ${res.status} ${text.slice(0, 300)}`);
+  return uuid;
+}
+
+/** Lets pending I/O (webhook attempts in flight) run until `condition` holds; false after `timeoutMs` real ms. */
+export async function until(condition: () => boolean, timeoutMs = 10_000): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return true;
+}

@@ -245,5 +245,6 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
 }
 
 function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  // One line: the text goes into a log line and a delivery record.
+  return (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).replace(/\s+/g, ' ');
 }

@@ -622,7 +622,8 @@ function withoutMetadata(payload: PaymentStatusWebhookPayload): PaymentStatusWeb
 }
 
 function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  // One line: the text goes into a log line and a delivery record.
+  return (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).replace(/\s+/g, ' ');
 }
 
 function elapsed(started: number): number {

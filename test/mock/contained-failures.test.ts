@@ -63,7 +63,7 @@ describe('a webhook payload that cannot be built or serialised', () => {
     ['metadata whose getter throws', throwingGetter, /metadata getter exploded/],
   ])('%s: the payment settles, the delivery is failed with its error, the log says so', async (_name, bad, error) => {
     const token = mock.control.issueToken('test-client').token;
-    const uuids = [];
+    const uuids: string[] = [];
     for (let i = 0; i < 5; i++) uuids.push(await createPayment(mock.url, token, { n: i }));
     // Payment 2 of the batch is poisoned after acceptance; the four around it must not suffer.
     const poisoned = mock.control.payments().find((p) => p.uuid === uuids[2])!;

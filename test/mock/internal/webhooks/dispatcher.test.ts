@@ -281,7 +281,9 @@ describe('createWebhookDispatcher: retries on the virtual clock', () => {
     expect(dispatcher.redeliver(d.id)).toEqual({
       ok: false,
       problem: 'in-progress',
-      message: expect.stringMatching(/is retry-scheduled: only a failed, gone or delivered .* advancing the mock clock/),
+      message: expect.stringMatching(
+        /is retry-scheduled: only a failed, gone or delivered .* advancing the mock clock/,
+      ),
     });
     expect(dispatcher.redeliver('nope')).toMatchObject({
       ok: false,

@@ -25,7 +25,13 @@ beforeEach(async () => {
   escaped.length = 0;
   logged.length = 0;
   receiver = await startReceiver();
-  mock = await startMockServer({ port: 0, log: (chunk) => logged.push(chunk), webhookUrls: [receiver.url] });
+  // Virtual time runs with real time: a settle delay far longer than the test keeps settlement for advanceClock.
+  mock = await startMockServer({
+    port: 0,
+    log: (chunk) => logged.push(chunk),
+    webhookUrls: [receiver.url],
+    settleDelayMs: 3_600_000,
+  });
 });
 afterEach(async () => {
   await mock.close();

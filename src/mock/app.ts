@@ -525,8 +525,13 @@ export function createMockApp(options: MockOptions = {}): MockApp {
     try {
       writeReply(res, outcome);
     } catch (error) {
-      // A reply that cannot be serialized is a bug; answer it as one instead of leaving the socket hanging.
-      writeReply(res, internalError(error, method, path));
+      // A reply that cannot be serialized is a bug; answer it as one instead of leaving the socket hanging. This may
+      // run in a latency timer, so even the fallback must not throw.
+      try {
+        writeReply(res, internalError(error, method, path));
+      } catch {
+        res.destroy();
+      }
     }
     const durationMs = performance.now() - started;
     log.request(method, path, outcome.operationName, outcome.status, durationMs);

@@ -65,6 +65,10 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
       resolve();
     });
   });
+  // An 'error' with no listener would end the process; once listening, log it instead (e.g. EMFILE on accept).
+  server.on('error', (error) => {
+    app.logLine(`[payment-contract-kit] the mock's listener reported an error (it keeps serving): ${String(error)}`);
+  });
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | undefined;

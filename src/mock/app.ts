@@ -111,7 +111,11 @@ export interface MockControl {
     predicate: (delivery: MockDelivery) => boolean,
     options?: { timeoutMs?: number },
   ): Promise<MockDelivery>;
-  /** Sends a finished delivery again, with the same delivery id. */
+  /**
+   * Sends a finished delivery (`failed`, `gone` or `delivered`) again, with the same delivery id. Throws the 7.1
+   * error the HTTP route answers: 404 for an unknown id, 409 while the delivery is still queued, sending or waiting
+   * for a retry (wait for it, advancing the clock), when its payload could not be built, or once the mock is closed.
+   */
   redeliver(id: string): void;
   /**
    * Makes the next request(s) to `path` (a service path such as the generate-token path, or `/graphql`) fail with
@@ -141,7 +145,10 @@ export interface MockApp {
   flushLog(): void;
   /** Writes a line to the request log (masked); the server logs start-up and client errors with it. */
   logLine(text: string): void;
-  /** Cancels timers, rejects pending waits, stops webhook deliveries, flushes the log. */
+  /**
+   * Cancels timers, rejects pending waits and stops webhook deliveries: each one not delivered is kept as `failed`
+   * (reason `closed`) and one log line lists how many and which. Then flushes the log.
+   */
   close(): Promise<void>;
 }
 

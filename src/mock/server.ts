@@ -19,7 +19,10 @@ export interface MockServer {
   readonly control: MockControl;
   /** The resolved options. */
   readonly options: ResolvedMockOptions;
-  /** Stops listening, closes idle and active connections, stops webhook deliveries and flushes the log. */
+  /**
+   * Stops listening, closes idle and active connections, stops webhook deliveries (each one not delivered is kept as
+   * `failed`, reason `closed`, and listed in one log line) and flushes the log.
+   */
   close(): Promise<void>;
 }
 

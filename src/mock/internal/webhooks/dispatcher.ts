@@ -416,6 +416,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
           `[payment-contract-kit] webhook delivery ${d.id}: internal error after an attempt (a bug in the mock; please report it): ${errorText(error)}`,
         );
         if (!TERMINAL.has(d.state)) {
+          d.inFlight = undefined;
           d.error = errorText(error);
           finish(d, 'failed', 'internal-error');
         }

@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Assumptions } from '../assumptions.ts';
 import type { TokenPair } from '../types/rest.ts';
-import { type Clock, createClock } from './internal/clock.ts';
+import { type Clock, createClock, maxClockTime } from './internal/clock.ts';
 import { registerControlRoutes } from './internal/control-api.ts';
 import { detectCardType, expiryProblems, isDigits, luhnValid } from './internal/domain/cards.ts';
 import { graphqlError, MockHttpError, restError, restErrorBody } from './internal/errors.ts';
@@ -111,7 +111,11 @@ export interface MockControl {
     predicate: (delivery: MockDelivery) => boolean,
     options?: { timeoutMs?: number },
   ): Promise<MockDelivery>;
-  /** Sends a finished delivery again, with the same delivery id. */
+  /**
+   * Sends a finished delivery (`failed`, `gone` or `delivered`) again, with the same delivery id. Throws the 7.1
+   * error the HTTP route answers: 404 for an unknown id, 409 while the delivery is still queued, sending or waiting
+   * for a retry (wait for it, advancing the clock), when its payload could not be built, or once the mock is closed.
+   */
   redeliver(id: string): void;
   /**
    * Makes the next request(s) to `path` (a service path such as the generate-token path, or `/graphql`) fail with
@@ -141,7 +145,10 @@ export interface MockApp {
   flushLog(): void;
   /** Writes a line to the request log (masked); the server logs start-up and client errors with it. */
   logLine(text: string): void;
-  /** Cancels timers, rejects pending waits, stops webhook deliveries, flushes the log. */
+  /**
+   * Cancels timers, rejects pending waits and stops webhook deliveries: each one not delivered is kept as `failed`
+   * (reason `closed`) and one log line lists how many and which. Then flushes the log.
+   */
   close(): Promise<void>;
 }
 
@@ -166,6 +173,10 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+function errorDetail(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -184,7 +195,16 @@ export function createMockApp(options: MockOptions = {}): MockApp {
   const reasons = assumptions.reasonCodes;
   const gqlErrorStatus = assumptions.graphqlErrorHttpStatus;
 
-  const clock: Clock = createClock({ realNow: opts.realNow });
+  const log: RequestLog = createRequestLog(opts.log);
+  // Work scheduled on the clock (settlement, webhook retries) runs in real timers: a failure there is logged as the
+  // bug it is, never thrown into the event loop where it would end the process.
+  const clock: Clock = createClock({
+    realNow: opts.realNow,
+    onTaskError: (error) =>
+      log.line(
+        `[payment-contract-kit] a scheduled task failed (a bug in the mock; please report it): ${errorDetail(error)}`,
+      ),
+  });
   const random = createSeededRandom(opts.seed);
   const paymentRandom = random.fork('graphql');
   const latencyRandom = random.fork('latency');
@@ -197,7 +217,6 @@ export function createMockApp(options: MockOptions = {}): MockApp {
     seed: opts.seed,
   });
   const journal: Journal = createJournal(opts.journalSize);
-  const log: RequestLog = createRequestLog(opts.log);
   const webhooks = createWebhookFanout({
     assumptions,
     clock,
@@ -206,8 +225,15 @@ export function createMockApp(options: MockOptions = {}): MockApp {
     signingKey: opts.webhookSigningKey,
     standardWebhooksSecret: opts.standardWebhooksSecret,
     random: () => webhookRandom.next(),
+    onProblem: (line) => log.line(line),
   });
-  const settlement = createSettlement({ assumptions, clock, state, settled: (p) => webhooks.deliver(p) });
+  const settlement = createSettlement({
+    assumptions,
+    clock,
+    state,
+    settled: (p) => webhooks.deliver(p),
+    onError: (line) => log.line(line),
+  });
   const failures = new Map<string, InjectedFailure>();
   const router: Router<Handler> = createRouter<Handler>();
 
@@ -250,9 +276,7 @@ export function createMockApp(options: MockOptions = {}): MockApp {
 
   function internalError(error: unknown, method: string, path: string): Outcome {
     log.line(
-      `[payment-contract-kit] internal error on ${method} ${path} (a bug in the mock; please report it): ${
-        error instanceof Error ? (error.stack ?? error.message) : String(error)
-      }`,
+      `[payment-contract-kit] internal error on ${method} ${path} (a bug in the mock; please report it): ${errorDetail(error)}`,
     );
     return {
       status: 500,
@@ -372,15 +396,22 @@ export function createMockApp(options: MockOptions = {}): MockApp {
     now: () => clock.now(),
     advanceClock: (ms) => {
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
-        throw new RangeError(
+        throw restError(
+          400,
           `[payment-contract-kit] advanceClock needs a finite, non-negative number of milliseconds; got ${String(ms)}.`,
+        );
+      if (clock.now() + ms > maxClockTime)
+        throw restError(
+          400,
+          `[payment-contract-kit] advanceClock(${ms}) would move the clock past the latest date JavaScript can hold (${new Date(maxClockTime).toISOString()}); advance by less.`,
         );
       return clock.advance(ms);
     },
     payments: (clientId) => state.payments(clientId),
     settlePayment(uuid, outcome) {
       if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure')
-        throw new TypeError(
+        throw restError(
+          400,
           `[payment-contract-kit] settlePayment outcome must be "success" or "failure"; got ${String(outcome)}.`,
         );
       const r = settlement.settleNow(uuid, outcome);
@@ -445,11 +476,10 @@ export function createMockApp(options: MockOptions = {}): MockApp {
     deliveries: () => webhooks.deliveries(),
     waitForDelivery: (predicate, o) => webhooks.waitFor(predicate, o),
     redeliver(id) {
-      if (!webhooks.redeliver(id))
-        throw restError(
-          404,
-          `[payment-contract-kit] No webhook delivery with id "${id}": list them with deliveries().`,
-        );
+      if (typeof id !== 'string' || id === '')
+        throw restError(400, '[payment-contract-kit] redeliver needs the id of a delivery (see deliveries()).');
+      const r = webhooks.redeliver(id);
+      if (!r.ok) throw restError(r.problem === 'unknown' ? 404 : 409, r.message);
     },
     failNextRequest(path, status, o = {}) {
       const known = router.match('POST', path);
@@ -502,8 +532,13 @@ export function createMockApp(options: MockOptions = {}): MockApp {
     try {
       writeReply(res, outcome);
     } catch (error) {
-      // A reply that cannot be serialized is a bug; answer it as one instead of leaving the socket hanging.
-      writeReply(res, internalError(error, method, path));
+      // A reply that cannot be serialized is a bug; answer it as one instead of leaving the socket hanging. This may
+      // run in a latency timer, so even the fallback must not throw.
+      try {
+        writeReply(res, internalError(error, method, path));
+      } catch {
+        res.destroy();
+      }
     }
     const durationMs = performance.now() - started;
     log.request(method, path, outcome.operationName, outcome.status, durationMs);
@@ -571,10 +606,16 @@ export function createMockApp(options: MockOptions = {}): MockApp {
       outcome = fromError(error, method, path);
     }
     if (outcome instanceof Promise)
-      outcome.then(
-        (o) => finish(res, method, path, kind, o, started),
-        (error: unknown) => finish(res, method, path, kind, fromError(error, method, path), started),
-      );
+      outcome
+        .then(
+          (o) => finish(res, method, path, kind, o, started),
+          (error: unknown) => finish(res, method, path, kind, fromError(error, method, path), started),
+        )
+        .catch((error: unknown) => {
+          // Writing the answer itself failed: log the bug and end the exchange rather than leave a rejection.
+          internalError(error, method, path);
+          res.destroy();
+        });
     else finish(res, method, path, kind, outcome, started);
   }
 
@@ -586,7 +627,14 @@ export function createMockApp(options: MockOptions = {}): MockApp {
     logLine: (text) => log.line(text),
     async close() {
       journal.close();
-      await webhooks.close();
+      const undelivered = await webhooks.close();
+      // Never dropped silently: say how many and which deliveries the close ended (each is kept as failed, closed).
+      if (undelivered.length > 0)
+        log.line(
+          `[payment-contract-kit] closed with ${undelivered.length} webhook ${undelivered.length === 1 ? 'delivery' : 'deliveries'} not delivered, recorded as failed (closed): ${undelivered
+            .map((d) => `${d.id} (payment ${d.paymentUuid} to ${d.url}, ${d.attempts.length} attempts)`)
+            .join(', ')}.`,
+        );
       clock.dispose();
       log.flush();
     },

@@ -19,7 +19,10 @@ export interface MockServer {
   readonly control: MockControl;
   /** The resolved options. */
   readonly options: ResolvedMockOptions;
-  /** Stops listening, closes idle and active connections, stops webhook deliveries and flushes the log. */
+  /**
+   * Stops listening, closes idle and active connections, stops webhook deliveries (each one not delivered is kept as
+   * `failed`, reason `closed`, and listed in one log line) and flushes the log.
+   */
   close(): Promise<void>;
 }
 
@@ -64,6 +67,10 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
       server.off('error', onError);
       resolve();
     });
+  });
+  // An 'error' with no listener would end the process; once listening, log it instead (e.g. EMFILE on accept).
+  server.on('error', (error) => {
+    app.logLine(`[payment-contract-kit] the mock's listener reported an error (it keeps serving): ${String(error)}`);
   });
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;

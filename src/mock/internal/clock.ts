@@ -3,7 +3,8 @@
  * here, so a test can advance the clock and see every consequence at once instead of sleeping.
  *
  * Virtual time = real time + an offset that only grows. A single real timer is armed for the earliest task; advancing
- * the clock runs every task that came due, in due order (ties in scheduling order).
+ * the clock runs every task that came due, in due order (ties in scheduling order). A task that throws is reported
+ * to `onTaskError` and the others still run: tasks run inside real timers, where an exception would end the process.
  *
  * @module
  */
@@ -44,12 +45,22 @@ export interface ClockOptions {
   readonly realNow?: () => number;
   /** Starting offset from real time in milliseconds. */
   readonly offsetMs?: number;
+  /** Receives what a task threw (the mock logs it as a bug). Defaults to writing it to standard error. */
+  readonly onTaskError?: (error: unknown) => void;
 }
+
+/** Latest virtual time the clock can reach: the largest time a JavaScript Date can hold. */
+export const maxClockTime = 8.64e15;
 
 /** Creates a virtual clock. No real timer is armed until a task is scheduled. */
 export function createClock(options: ClockOptions = {}): Clock {
   const realNow = options.realNow ?? Date.now;
   let offset = options.offsetMs ?? 0;
+  const onTaskError =
+    options.onTaskError ??
+    ((error: unknown) => {
+      console.error('[payment-contract-kit] a scheduled task of the mock clock failed:', error);
+    });
   let seq = 0;
   const heap: Task[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -68,10 +79,12 @@ export function createClock(options: ClockOptions = {}): Clock {
         try {
           top.run();
         } catch (error) {
-          // A failing task must not stop the clock for everyone else; surface it without crashing the mock.
-          queueMicrotask(() => {
-            throw error;
-          });
+          // A failing task must not stop the clock for everyone else, nor end the process.
+          try {
+            onTaskError(error);
+          } catch {
+            // The reporter itself failed; nothing more can be done without throwing into a timer.
+          }
         }
       }
     }
@@ -108,6 +121,10 @@ export function createClock(options: ClockOptions = {}): Clock {
       if (!Number.isFinite(ms) || ms < 0)
         throw new RangeError(
           `[payment-contract-kit] cannot advance the clock by ${ms} ms: give a finite, non-negative number.`,
+        );
+      if (now() + ms > maxClockTime)
+        throw new RangeError(
+          `[payment-contract-kit] cannot advance the clock by ${ms} ms: it would pass the latest date JavaScript can hold (${new Date(maxClockTime).toISOString()}); give a smaller number.`,
         );
       offset += ms;
       runDue();

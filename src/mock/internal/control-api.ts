@@ -9,14 +9,14 @@
  * | GET | /__pck/health | | `{ ok, now, guide }` |
  * | POST | /__pck/reset | | `{ ok }` |
  * | GET | /__pck/clock | | `{ now, iso }` |
- * | POST | /__pck/clock/advance | `{ ms }` | `{ now, iso }` |
+ * | POST | /__pck/clock/advance | `{ ms }` | `{ now, iso }`; 400 unless 0 <= ms and the date stays valid |
  * | GET | /__pck/payments | `?clientId=` | `{ payments }` |
  * | POST | /__pck/payments/settle | `{ uuid, outcome? }` | `{ payment }`; 404 unknown, 409 already settled |
  * | GET | /__pck/requests | `?since=` | `{ requests, cursor }` |
  * | POST | /__pck/requests/wait | `{ method?, path?, operationName?, status?, clientId?, guide?, since?, timeoutMs? }` | `{ request }`; 408 on timeout |
  * | GET | /__pck/deliveries | | `{ deliveries }` |
  * | POST | /__pck/deliveries/wait | `{ paymentUuid?, state?, url?, clientId?, timeoutMs? }` | `{ delivery }`; 408 on timeout |
- * | POST | /__pck/deliveries/redeliver | `{ id }` | `{ ok }`; 404 unknown |
+ * | POST | /__pck/deliveries/redeliver | `{ id }` | `{ ok }`; 404 unknown, 409 not finished yet (or the mock is closing) |
  * | POST | /__pck/tokens | `{ clientId }` | `{ status: "SUCCESS", data: { token, refresh_token, expiration } }` |
  * | POST | /__pck/card-accounts | `{ clientId, card: { card_number, expiry_month, expiry_year } }` | `{ card_account_uid }` |
  * | POST | /__pck/fail-next | `{ path, status, message?, times? }` | `{ ok }` |
@@ -88,6 +88,19 @@ function optionalNumber(body: Record<string, unknown>, key: string, route: strin
   return v;
 }
 
+/** Longest wait a timer can hold (node caps setTimeout at 2^31 - 1 ms and fires at once beyond it). */
+const MAX_WAIT_MS = 2_147_483_647;
+
+function optionalTimeout(body: Record<string, unknown>, route: string): number | undefined {
+  const v = optionalNumber(body, 'timeoutMs', route);
+  if (v !== undefined && (!Number.isInteger(v) || v < 0 || v > MAX_WAIT_MS))
+    throw restError(
+      400,
+      `[payment-contract-kit] ${route}: "timeoutMs" must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}.`,
+    );
+  return v;
+}
+
 /** Turns a wait timeout into a 408 with the wait's own message. */
 async function orTimeout<T>(wait: Promise<T>): Promise<T> {
   try {
@@ -153,7 +166,7 @@ export function registerControlRoutes(
       clientId: optionalString(body, 'clientId', route),
       guide: guideValue,
     };
-    const timeoutMs = optionalNumber(body, 'timeoutMs', route);
+    const timeoutMs = optionalTimeout(body, route);
     const since = optionalNumber(body, 'since', route);
     const request = await orTimeout(
       control.waitForRequest(matcher, {
@@ -170,7 +183,7 @@ export function registerControlRoutes(
     const fields = (['paymentUuid', 'state', 'url', 'clientId'] as const)
       .map((k) => [k, optionalString(body, k, route)] as const)
       .filter(([, v]) => v !== undefined);
-    const timeoutMs = optionalNumber(body, 'timeoutMs', route);
+    const timeoutMs = optionalTimeout(body, route);
     const delivery = await orTimeout(
       control.waitForDelivery(
         (d) => fields.every(([k, v]) => d[k] === v),

@@ -14,14 +14,23 @@
  * bring their own (`--config`), so {@link createWebhookFanout} gives each such client its own dispatcher and lets
  * every other client share the default one; the control handle sees them as one.
  *
+ * Settlement runs inside clock tasks, so nothing here may throw: a payment reaches its final status first, and a
+ * failure to hand over its webhook is reported (`onError`) and recorded as a failed delivery, never thrown.
+ *
  * @module
  */
 import type { Assumptions } from '../../assumptions.ts';
+import type { PaymentStatusWebhookPayload } from '../../types/rest.ts';
 import type { MockClientConfig } from '../options.ts';
 import type { Clock } from './clock.ts';
 import { KeyQueue } from './fifo.ts';
 import type { MockState, SettlementOutcome, StoredPayment } from './state.ts';
-import { createWebhookDispatcher, type DeliveryRecord, type WebhookDispatcher } from './webhooks/dispatcher.ts';
+import {
+  createWebhookDispatcher,
+  type DeliveryRecord,
+  type RedeliverResult,
+  type WebhookDispatcher,
+} from './webhooks/dispatcher.ts';
 import { paymentStatusPayload } from './webhooks/payload.ts';
 
 /** Outcome of {@link Settlement.settleNow}. */
@@ -46,6 +55,8 @@ export interface SettlementDeps {
   readonly state: MockState;
   /** Called once per payment when it reaches its final status: deliver the webhook here. */
   settled(payment: StoredPayment): void;
+  /** Receives a log line when `settled` throws (a bug in the mock); the payment stays settled. */
+  onError?(message: string): void;
 }
 
 /**
@@ -85,7 +96,14 @@ export function createSettlement(deps: SettlementDeps): Settlement {
     if (!before) return { ok: false, problem: 'unknown' };
     if (before.settledOutcome !== undefined) return { ok: false, problem: 'already-settled', payment: before };
     const payment = state.settlePayment(before.clientId, uuid, outcome)!;
-    deps.settled(payment);
+    try {
+      deps.settled(payment);
+    } catch (error) {
+      // One payment's webhook trouble must not stop the rest of the batch, nor escape the clock task.
+      deps.onError?.(
+        `[payment-contract-kit] payment ${uuid} settled as ${payment.status}, but handing over its webhook failed (a bug in the mock; please report it): ${errorText(error)}`,
+      );
+    }
     return { ok: true, payment };
   }
 
@@ -123,10 +141,11 @@ export interface WebhookFanout {
   deliveries(): DeliveryRecord[];
   /** First delivery (now or later) matching `predicate`, from any dispatcher. */
   waitFor(predicate: (d: DeliveryRecord) => boolean, options?: { timeoutMs?: number }): Promise<DeliveryRecord>;
-  /** Redelivers by id; returns false when no dispatcher knows the id. */
-  redeliver(id: string): boolean;
+  /** Redelivers by id; a value says why not (unknown id, still in progress, closed). */
+  redeliver(id: string): RedeliverResult;
   reset(): void;
-  close(): Promise<void>;
+  /** Closes every dispatcher; resolves with the deliveries that closing ended undelivered. */
+  close(): Promise<readonly DeliveryRecord[]>;
 }
 
 /** Dependencies of {@link createWebhookFanout}. */
@@ -140,6 +159,8 @@ export interface WebhookFanoutDeps {
   readonly standardWebhooksSecret?: string | undefined;
   /** Seeded [0, 1) source for retry jitter. */
   readonly random: () => number;
+  /** Receives log lines about failures inside delivery (see `WebhookDispatcherOptions.onProblem`). */
+  readonly onProblem?: (message: string) => void;
 }
 
 /** Creates the dispatchers (no sockets, no timers until something is delivered). */
@@ -155,6 +176,7 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
       random: deps.random,
       eventType: w.eventType,
       standardWebhooks: deps.standardWebhooksSecret === undefined ? undefined : { secret: deps.standardWebhooksSecret },
+      ...(deps.onProblem === undefined ? {} : { onProblem: deps.onProblem }),
     });
   const shared = make(deps.webhookUrls, deps.signingKey);
   const all: WebhookDispatcher[] = [shared];
@@ -175,10 +197,21 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
   return {
     deliver(payment) {
       if (silent.has(byClient.has(payment.clientId) ? payment.clientId : undefined)) return;
-      (byClient.get(payment.clientId) ?? shared).enqueue({
+      const dispatcher = byClient.get(payment.clientId) ?? shared;
+      let payload: PaymentStatusWebhookPayload;
+      let problem: string | undefined;
+      try {
+        payload = paymentStatusPayload(payment);
+      } catch (error) {
+        // E.g. metadata whose getter throws: record the event as a failed delivery with what is known of it.
+        payload = paymentStatusPayload({ ...payment, metadata: undefined });
+        problem = `the payload could not be built (${errorText(error)})`;
+      }
+      dispatcher.enqueue({
         clientId: payment.clientId,
         paymentUuid: payment.uuid,
-        payload: paymentStatusPayload(payment),
+        payload,
+        ...(problem === undefined ? {} : { problem }),
       });
     },
     deliveries() {
@@ -195,18 +228,23 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
       });
     },
     redeliver(id) {
-      for (const d of all)
-        if (d.deliveries().some((r) => r.id === id)) {
-          d.redeliver(id);
-          return true;
-        }
-      return false;
+      let answer: RedeliverResult | undefined;
+      for (const d of all) {
+        answer = d.redeliver(id);
+        if (answer.ok || answer.problem !== 'unknown') return answer;
+      }
+      return answer!;
     },
     reset() {
       for (const d of all) d.reset();
     },
     async close() {
-      await Promise.all(all.map((d) => d.close()));
+      return (await Promise.all(all.map((d) => d.close()))).flat();
     },
   };
+}
+
+function errorText(error: unknown): string {
+  // One line: the text goes into a log line and a delivery record.
+  return (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).replace(/\s+/g, ' ');
 }

@@ -15,6 +15,10 @@
  * - Events of one payment reach one URL in order: a later event is `queued` until the earlier one is delivered,
  *   failed for good or gone. Different payments, and different URLs, do not wait for each other.
  * - Every delivery stays in the log with its attempts, whatever happens to it: nothing is dropped silently.
+ * - Nothing an event carries can throw out of the engine: a payload that cannot be serialised (too deep, circular, a
+ *   throwing getter) becomes a `failed` delivery with reason `payload-error` and its `error`, reported to `onProblem`;
+ *   a failure inside an attempt is recorded as that attempt's error. A caller's mistake (`redeliver` of an unknown or
+ *   unfinished delivery) is a value the caller turns into its answer.
  *
  * The mock server resets the dispatcher together with the clock: `clock.reset()` alone would cancel the
  * dispatcher's tasks behind its back.
@@ -65,7 +69,11 @@ export type DeliveryFailureReason =
   /** Not sent: the URL answered 410 Gone to an earlier delivery. */
   | 'url-gone'
   /** The dispatcher was closed before the delivery finished. */
-  | 'closed';
+  | 'closed'
+  /** The payload could not be serialised (see `error`); nothing was sent and it cannot be redelivered. */
+  | 'payload-error'
+  /** The engine itself failed (a bug in the mock; see `error`); redelivery tries again. */
+  | 'internal-error';
 
 /** One event on its way to one URL, as shown by `deliveries()` and the control API. */
 export interface DeliveryRecord {
@@ -91,6 +99,8 @@ export interface DeliveryRecord {
   readonly redeliveries: number;
   /** Why the delivery is `failed` or `gone`. */
   readonly reason?: DeliveryFailureReason;
+  /** What went wrong, when the delivery failed outside an attempt (`payload-error`, `internal-error`). */
+  readonly error?: string;
 }
 
 /** An event handed to the dispatcher at settlement. */
@@ -98,7 +108,21 @@ export interface WebhookEvent {
   readonly clientId: string;
   readonly paymentUuid: string;
   readonly payload: PaymentStatusWebhookPayload;
+  /**
+   * Set when the caller could not build the whole payload (e.g. its metadata threw): the delivery is recorded as
+   * `failed` (`payload-error`) with this error instead of being sent.
+   */
+  readonly problem?: string;
 }
+
+/** Outcome of {@link WebhookDispatcher.redeliver}: a caller's mistake is a value, with a message naming the fix. */
+export type RedeliverResult =
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly problem: 'unknown' | 'in-progress' | 'closed' | 'unsendable';
+      readonly message: string;
+    };
 
 /** Options of {@link createWebhookDispatcher}. */
 export interface WebhookDispatcherOptions {
@@ -125,6 +149,11 @@ export interface WebhookDispatcherOptions {
    * the mock's virtual time. Defaults to `Date.now`.
    */
   readonly wallClock?: () => number;
+  /**
+   * Receives a line for the log when something fails inside the engine (a payload that cannot be serialised, an
+   * attempt that throws): the failure is also recorded on the delivery, never thrown. Defaults to ignoring it.
+   */
+  readonly onProblem?: (message: string) => void;
 }
 
 /** Options of {@link WebhookDispatcher.waitFor}. */
@@ -142,11 +171,14 @@ export interface WebhookDispatcher {
   /** Resolves with the first delivery (now or later) matching `predicate`; rejects after `timeoutMs`. */
   waitFor(predicate: (delivery: DeliveryRecord) => boolean, options?: WaitForOptions): Promise<DeliveryRecord>;
   /** Sends a finished delivery (`failed`, `gone` or `delivered`) again, with the same delivery id. */
-  redeliver(id: string): void;
+  redeliver(id: string): RedeliverResult;
   /** Aborts everything in flight and forgets every delivery. */
   reset(): void;
-  /** Aborts in-flight attempts and cancels scheduled retries; what was not delivered is marked `failed`. */
-  close(): Promise<void>;
+  /**
+   * Aborts in-flight attempts and cancels scheduled retries; what was not delivered is marked `failed` (`closed`).
+   * Resolves with those deliveries, so the caller can report them.
+   */
+  close(): Promise<readonly DeliveryRecord[]>;
 }
 
 interface Delivery {
@@ -169,6 +201,7 @@ interface Delivery {
   deliveredAt: number | undefined;
   redeliveries: number;
   reason: DeliveryFailureReason | undefined;
+  error: string | undefined;
   inFlight: AbortController | undefined;
   /** Retry or attempt-timeout task on the clock, cancelled when the delivery moves on. */
   task: ScheduledTask | undefined;
@@ -196,6 +229,7 @@ function snapshot(d: Delivery): DeliveryRecord {
   if (d.nextAttemptAt !== undefined) record.nextAttemptAt = d.nextAttemptAt;
   if (d.deliveredAt !== undefined) record.deliveredAt = d.deliveredAt;
   if (d.reason !== undefined) record.reason = d.reason;
+  if (d.error !== undefined) record.error = d.error;
   return record;
 }
 
@@ -222,6 +256,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const deliveryIdHeader = opts.headers.deliveryId ?? defaultAssumptions.webhook.deliveryIdHeader;
   const newId = opts.idFactory ?? (() => `whd_${randomUUID().replaceAll('-', '')}`);
   const wallClock = opts.wallClock ?? Date.now;
+  const report = opts.onProblem ?? (() => {});
   const targets = opts.urls.map((url) => {
     try {
       return new URL(url);
@@ -239,14 +274,26 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const lanes = new Map<string, Delivery[]>();
   /** URLs that answered 410 Gone. */
   const goneUrls = new Set<string>();
-  let waiters: { predicate: (d: DeliveryRecord) => boolean; resolve: (d: DeliveryRecord) => void }[] = [];
+  let waiters: {
+    predicate: (d: DeliveryRecord) => boolean;
+    resolve: (d: DeliveryRecord) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
   let closed = false;
 
   function changed(d: Delivery): void {
     if (waiters.length === 0) return;
     const view = snapshot(d);
     waiters = waiters.filter((w) => {
-      if (!w.predicate(view)) return true;
+      let match: boolean;
+      try {
+        match = w.predicate(view);
+      } catch (error) {
+        // The waiter's own predicate failed: that wait fails, the delivery goes on.
+        w.reject(error);
+        return false;
+      }
+      if (!match) return true;
       w.resolve(view);
       return false;
     });
@@ -336,21 +383,44 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
     const started = performance.now();
     const number = d.attempts.length + 1;
     changed(d);
-    post(d.target, headersFor(d), d.body, agents, controller.signal).then(
-      (result) => {
-        if (d.inFlight !== controller) return; // reset or closed meanwhile
-        settle(
-          d,
-          { number, at, status: result.status, ms: elapsed(started), responseBody: result.bodySnippet },
-          result,
+    let headers: Record<string, string>;
+    try {
+      headers = headersFor(d);
+    } catch (error) {
+      // Cannot happen with valid options; if it does, it is this attempt's error, retried like any other.
+      report(
+        `[payment-contract-kit] webhook delivery ${d.id}: building the headers failed (a bug in the mock; please report it): ${errorText(error)}`,
+      );
+      settle(d, { number, at, error: `headers: ${errorText(error)}`, ms: elapsed(started) }, undefined);
+      return;
+    }
+    post(d.target, headers, d.body, agents, controller.signal)
+      .then(
+        (result) => {
+          if (d.inFlight !== controller) return; // reset or closed meanwhile
+          settle(
+            d,
+            { number, at, status: result.status, ms: elapsed(started), responseBody: result.bodySnippet },
+            result,
+          );
+        },
+        (error: unknown) => {
+          if (d.inFlight !== controller) return;
+          const code = error instanceof PostError ? error.code : String(error);
+          settle(d, { number, at, error: code, ms: elapsed(started) }, undefined);
+        },
+      )
+      .catch((error: unknown) => {
+        // Only a bug in the engine lands here; keep the delivery visible as failed instead of an unhandled rejection.
+        report(
+          `[payment-contract-kit] webhook delivery ${d.id}: internal error after an attempt (a bug in the mock; please report it): ${errorText(error)}`,
         );
-      },
-      (error: unknown) => {
-        if (d.inFlight !== controller) return;
-        const code = error instanceof PostError ? error.code : String(error);
-        settle(d, { number, at, error: code, ms: elapsed(started) }, undefined);
-      },
-    );
+        if (!TERMINAL.has(d.state)) {
+          d.inFlight = undefined;
+          d.error = errorText(error);
+          finish(d, 'failed', 'internal-error');
+        }
+      });
   }
 
   function settle(d: Delivery, logged: DeliveryAttempt, result: PostResult | undefined): void {
@@ -391,6 +461,21 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
 
   return {
     enqueue(event) {
+      if (targets.length === 0) return;
+      // Serialised once: every attempt sends (and signs) the same bytes. A payload that cannot be serialised is a
+      // failed delivery, not an exception in the caller (settlement runs inside clock tasks).
+      let body = '';
+      let problem = event.problem;
+      if (problem === undefined)
+        try {
+          body = JSON.stringify(event.payload);
+        } catch (error) {
+          problem = `the payload could not be serialised to JSON (${errorText(error)})`;
+        }
+      if (problem !== undefined)
+        report(
+          `[payment-contract-kit] webhook of payment ${event.paymentUuid} not sent: ${problem}. Recorded as a failed delivery (payload-error); the payment keeps its final status. A bug in the mock if its input was accepted; please report it.`,
+        );
       targets.forEach((target, i) => {
         const url = opts.urls[i]!;
         const d: Delivery = {
@@ -401,9 +486,9 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
           target,
           key: `${event.paymentUuid}\u0000${url}`,
           eventType,
-          payload: event.payload,
-          // Serialised once: every attempt sends (and signs) the same bytes.
-          body: JSON.stringify(event.payload),
+          // A payload that failed to serialise is kept without its metadata, so listing deliveries still works.
+          payload: problem === undefined ? event.payload : withoutMetadata(event.payload),
+          body,
           state: 'queued',
           enqueuedAt: clock.now(),
           attempts: [],
@@ -412,13 +497,15 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
           deliveredAt: undefined,
           redeliveries: 0,
           reason: undefined,
+          error: problem,
           inFlight: undefined,
           task: undefined,
         };
         records.push(d);
         byId.set(d.id, d);
         // Kept and visible rather than dropped: the log says why it was never sent.
-        if (closed) finish(d, 'failed', 'closed');
+        if (problem !== undefined) finish(d, 'failed', 'payload-error');
+        else if (closed) finish(d, 'failed', 'closed');
         else admit(d);
       });
     },
@@ -426,9 +513,13 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       return records.map(snapshot);
     },
     waitFor(predicate, options = {}) {
-      for (const d of records) {
-        const view = snapshot(d);
-        if (predicate(view)) return Promise.resolve(view);
+      try {
+        for (const d of records) {
+          const view = snapshot(d);
+          if (predicate(view)) return Promise.resolve(view);
+        }
+      } catch (error) {
+        return Promise.reject(error);
       }
       const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_MS;
       return new Promise((resolve, reject) => {
@@ -437,6 +528,10 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
           resolve: (d: DeliveryRecord) => {
             clearTimeout(timer);
             resolve(d);
+          },
+          reject: (error: unknown) => {
+            clearTimeout(timer);
+            reject(error);
           },
         };
         const timer = setTimeout(() => {
@@ -454,19 +549,38 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
     redeliver(id) {
       const d = byId.get(id);
       if (!d)
-        throw new Error(`[payment-contract-kit] no webhook delivery with id "${id}"; list them with deliveries().`);
+        return {
+          ok: false,
+          problem: 'unknown',
+          message: `[payment-contract-kit] No webhook delivery with id "${id}": list them with deliveries().`,
+        };
       if (!TERMINAL.has(d.state))
-        throw new Error(
-          `[payment-contract-kit] webhook delivery "${id}" is ${d.state}; only a failed, gone or delivered delivery can be redelivered.`,
-        );
-      if (closed) throw new Error('[payment-contract-kit] the webhook dispatcher is closed; start a new mock server.');
+        return {
+          ok: false,
+          problem: 'in-progress',
+          message: `[payment-contract-kit] Webhook delivery "${id}" is ${d.state}: only a failed, gone or delivered delivery can be redelivered. Wait for it to finish (waitForDelivery, POST /__pck/deliveries/wait with { "state": "failed" }), advancing the mock clock to run its retries.`,
+        };
+      if (d.reason === 'payload-error')
+        return {
+          ok: false,
+          problem: 'unsendable',
+          message: `[payment-contract-kit] Webhook delivery "${id}" has no body to send: its payload could not be serialised (${d.error}). Fix the payment's metadata and create a new payment.`,
+        };
+      if (closed)
+        return {
+          ok: false,
+          problem: 'closed',
+          message: '[payment-contract-kit] The mock is closed, so it sends no more webhooks: start a new mock server.',
+        };
       d.redeliveries += 1;
       d.roundStart = d.attempts.length;
       d.deliveredAt = undefined;
       d.reason = undefined;
+      d.error = undefined;
       goneUrls.delete(d.url);
       // Behind anything of the same payment already waiting for this URL.
       admit(d);
+      return { ok: true };
     },
     reset() {
       for (const d of records) {
@@ -483,8 +597,9 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       agents = createPostAgents();
     },
     async close() {
-      if (closed) return;
+      if (closed) return [];
       closed = true;
+      const ended: DeliveryRecord[] = [];
       for (const d of records) {
         if (TERMINAL.has(d.state)) continue;
         const inFlight = d.inFlight;
@@ -494,10 +609,22 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
           d.attempts.push({ number: d.attempts.length + 1, at: clock.now(), error: 'closed', ms: 0 });
         }
         finish(d, 'failed', 'closed');
+        ended.push(snapshot(d));
       }
       agents.destroy();
+      return ended;
     },
   };
+}
+
+function withoutMetadata(payload: PaymentStatusWebhookPayload): PaymentStatusWebhookPayload {
+  const { amount, payment_gateway_fee, paid_at, status, uuid } = payload;
+  return { amount, payment_gateway_fee, paid_at, status, uuid };
+}
+
+function errorText(error: unknown): string {
+  // One line: the text goes into a log line and a delivery record.
+  return (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).replace(/\s+/g, ' ');
 }
 
 function elapsed(started: number): number {

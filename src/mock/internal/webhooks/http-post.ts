@@ -91,6 +91,13 @@ export function post(
         done();
         reject(error instanceof PostError ? error : new PostError(error.code ?? 'ERROR', error.message));
       });
+      // A receiver that resets the connection mid-answer: no 'end' comes; settle on 'close' rather than wait for
+      // the attempt timeout.
+      response.on('close', () => {
+        if (response.complete) return;
+        done();
+        reject(new PostError('ECONNRESET', 'the receiver closed the connection before its answer ended'));
+      });
       response.on('end', () => {
         done();
         const retryAfter = response.headers['retry-after'];

@@ -278,8 +278,18 @@ describe('createWebhookDispatcher: retries on the virtual clock', () => {
     const { dispatcher } = setup([r.url]);
     dispatcher.enqueue(event('pay-1'));
     const d = await dispatcher.waitFor((x) => x.state === 'retry-scheduled');
-    expect(() => dispatcher.redeliver(d.id)).toThrow(/is retry-scheduled; only a failed, gone or delivered/);
-    expect(() => dispatcher.redeliver('nope')).toThrow(/no webhook delivery with id "nope"/);
+    expect(dispatcher.redeliver(d.id)).toEqual({
+      ok: false,
+      problem: 'in-progress',
+      message: expect.stringMatching(
+        /is retry-scheduled: only a failed, gone or delivered .* advancing the mock clock/,
+      ),
+    });
+    expect(dispatcher.redeliver('nope')).toMatchObject({
+      ok: false,
+      problem: 'unknown',
+      message: expect.stringContaining('No webhook delivery with id "nope"'),
+    });
   });
 });
 
@@ -418,7 +428,7 @@ describe('createWebhookDispatcher: a hostile receiver loses nothing', () => {
         return { status: 200 };
       }
       const reply = pick(got);
-      if (reply !== 'hang' && reply.status === 200) process(got);
+      if (typeof reply === 'object' && reply.status === 200) process(got);
       return reply;
     };
 
@@ -431,6 +441,65 @@ describe('createWebhookDispatcher: a hostile receiver loses nothing', () => {
     expect(new Set(list.map((d) => d.id))).toEqual(processed);
     for (const uuid of payments) expect(order.get(uuid)).toEqual([1, 2]);
     expect(duplicates).toBeGreaterThan(0);
+  });
+});
+
+describe('createWebhookDispatcher: failures are recorded, never thrown', () => {
+  it('a payload that cannot be serialised is a failed delivery (payload-error), reported, never sent', async () => {
+    const r = await receiver();
+    const problems: string[] = [];
+    const { dispatcher } = setup([r.url], { onProblem: (line) => problems.push(line) });
+    const metadata: Record<string, unknown> = { order: 'A-1' };
+    metadata.self = metadata;
+    expect(() => dispatcher.enqueue(event('pay-1', 'success', metadata))).not.toThrow();
+    dispatcher.enqueue(event('pay-2'));
+    await dispatcher.waitFor((x) => x.paymentUuid === 'pay-2' && x.state === 'delivered');
+    const failed = dispatcher.deliveries()[0]!;
+    expect(failed).toMatchObject({ state: 'failed', reason: 'payload-error', attempts: [], body: '' });
+    expect(failed.error).toMatch(/^the payload could not be serialised to JSON \(TypeError: Converting circular/);
+    expect(failed.payload).not.toHaveProperty('metadata');
+    expect(JSON.stringify(dispatcher.deliveries())).toContain('payload-error');
+    expect(problems).toEqual([expect.stringMatching(/webhook of payment pay-1 not sent: .*payload-error/)]);
+    expect(r.received.map((x) => x.json.uuid)).toEqual(['pay-2']);
+    expect(dispatcher.redeliver(failed.id)).toMatchObject({ ok: false, problem: 'unsendable' });
+  });
+
+  it("an event whose payload its caller could not build is recorded with the caller's problem", () => {
+    const { dispatcher } = setup(['http://127.0.0.1:9/never']);
+    dispatcher.enqueue({ ...event('pay-1'), problem: 'the payload could not be built (Error: getter)' });
+    expect(dispatcher.deliveries()[0]).toMatchObject({
+      state: 'failed',
+      reason: 'payload-error',
+      error: 'the payload could not be built (Error: getter)',
+    });
+  });
+
+  it('redeliver of a queued delivery is refused as in progress', async () => {
+    const r = await receiver();
+    r.reply = () => ({ status: 500 });
+    const { dispatcher } = setup([r.url]);
+    dispatcher.enqueue(event('pay-1', 'first'));
+    dispatcher.enqueue(event('pay-1', 'second'));
+    await dispatcher.waitFor((x) => x.state === 'retry-scheduled');
+    const queued = dispatcher.deliveries()[1]!;
+    expect(queued.state).toBe('queued');
+    expect(dispatcher.redeliver(queued.id)).toMatchObject({
+      ok: false,
+      problem: 'in-progress',
+      message: expect.stringContaining('is queued'),
+    });
+  });
+
+  it('close() resolves with the deliveries it ended, and refuses redelivery afterwards', async () => {
+    const r = await receiver();
+    r.reply = () => ({ status: 500 });
+    const { dispatcher } = setup([r.url]);
+    dispatcher.enqueue(event('pay-1'));
+    await dispatcher.waitFor((x) => x.state === 'retry-scheduled');
+    const ended = await dispatcher.close();
+    expect(ended).toEqual([expect.objectContaining({ paymentUuid: 'pay-1', state: 'failed', reason: 'closed' })]);
+    expect(await dispatcher.close()).toEqual([]);
+    expect(dispatcher.redeliver(ended[0]!.id)).toMatchObject({ ok: false, problem: 'closed' });
   });
 });
 

@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net';
 export type Reply =
   | { status: number; headers?: Record<string, string>; body?: string }
   /** Never answer (the attempt must time out). */
-  | 'hang';
+  | 'hang'
+  /** Send a 200 status line and part of the body, then reset the connection. */
+  | 'reset';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -14,12 +16,16 @@ export interface Received {
   deliveryId: string;
   /** Parsed payload. */
   json: { uuid: string; status: string; metadata?: Record<string, unknown> };
+  /** What the receiver answered (set once `reply` chose). */
+  answer?: Reply;
 }
 
 export interface TestReceiver {
   url: string;
   port: number;
   received: Received[];
+  /** Requests whose 2xx answer was written out completely: what the sender can know was accepted. */
+  acknowledged: Received[];
   /** Scripted behaviour; receives the request and how many requests came before it. */
   reply: (r: Received, index: number) => Reply;
   /** Stops listening and drops open connections (connection refused from now on). */
@@ -35,6 +41,7 @@ export async function startReceiver(port = 0): Promise<TestReceiver> {
     url: '',
     port: 0,
     received: [],
+    acknowledged: [],
     reply: () => ({ status: 200 }),
     stop,
     start: () => listen(receiver.port),
@@ -57,7 +64,14 @@ export async function startReceiver(port = 0): Promise<TestReceiver> {
         const index = receiver.received.length;
         receiver.received.push(r);
         const reply = receiver.reply(r, index);
+        r.answer = reply;
         if (reply === 'hang') return;
+        if (reply === 'reset') {
+          res.writeHead(200, { 'content-length': '100' });
+          res.write('{"partial":', () => res.socket?.resetAndDestroy());
+          return;
+        }
+        if (reply.status >= 200 && reply.status < 300) res.on('finish', () => receiver.acknowledged.push(r));
         res.writeHead(reply.status, reply.headers).end(reply.body ?? '');
       });
     });

@@ -1,0 +1,113 @@
+// Many clients paying at once over real HTTP: 4 clients × 2,000 payments with 64 requests in flight, each client
+// with its own webhook receiver and signing key. After settlement every payment has exactly one final webhook, at
+// its own client's receiver, and the mock's state agrees with what the receivers saw.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultAssumptions } from '../../src/assumptions.ts';
+import { type MockServer, startMockServer, testCards } from '../../src/mock/index.ts';
+import { startReceiver, type TestReceiver } from './internal/webhooks/receiver.ts';
+import { createPayment, pool, until } from './payments-over-http.ts';
+
+const CLIENTS = 4;
+const PER_CLIENT = 2_000;
+const IN_FLIGHT = 64;
+const TOTAL = CLIENTS * PER_CLIENT;
+const SETTLE_DELAY_MS = 3_600_000;
+const { clientIdHeader, signingKeyHeader } = defaultAssumptions.webhook;
+
+const clients = Array.from({ length: CLIENTS }, (_, i) => ({
+  clientId: `client-${i}`,
+  apiKey: `api-key-${i}`,
+  signingKey: `signing-key-${i}`,
+}));
+const receivers: TestReceiver[] = [];
+let mock: MockServer;
+
+beforeAll(async () => {
+  for (let i = 0; i < CLIENTS; i++) receivers.push(await startReceiver());
+  mock = await startMockServer({
+    port: 0,
+    log: false,
+    // Settlement waits for advanceClock, not for real time, so every payment is accepted before any settles.
+    settleDelayMs: SETTLE_DELAY_MS,
+    clients: clients.map((c, i) => ({ ...c, webhookUrls: [receivers[i]!.url] })),
+  });
+});
+afterAll(async () => {
+  await mock.close();
+  for (const r of receivers) await r.close();
+});
+
+describe('concurrency: 4 clients × 2,000 payments over HTTP', () => {
+  // 8,000 payments and 8,000 webhooks over real HTTP: sized for a loaded 2-core machine, not for the default 30 s.
+  it('gives every payment exactly one final webhook at its own client, none lost, state consistent', {
+    timeout: 180_000,
+  }, async () => {
+    const started = performance.now();
+    const tokens = clients.map((c) => mock.control.issueToken(c.clientId).token);
+    // Interleaved clients; every third payment uses the card that settles as a failure.
+    const created = await pool(TOTAL, IN_FLIGHT, async (i) => {
+      const client = i % CLIENTS;
+      const card = i % 3 === 0 ? testCards.visaSettlesAsFailure.number : testCards.visaSuccess.number;
+      return { client, uuid: await createPayment(mock.url, tokens[client]!, { i }, card) };
+    });
+    const mostInFlight = pool.mostInFlight;
+    expect(mostInFlight).toBe(IN_FLIGHT);
+
+    mock.control.advanceClock(SETTLE_DELAY_MS);
+    const delivered = () => receivers.reduce((n, r) => n + r.acknowledged.length, 0);
+    await until(() => delivered() >= TOTAL, 60_000);
+    // Anything more that was on its way would arrive now; there must be none.
+    await new Promise((r) => setTimeout(r, 50));
+
+    // State: every payment final, each client with exactly its own 2,000.
+    const payments = mock.control.payments();
+    expect(payments).toHaveLength(TOTAL);
+    expect(payments.filter((p) => p.settledOutcome === undefined)).toEqual([]);
+    const owner = new Map(payments.map((p) => [p.uuid, p.clientId]));
+    const outcome = new Map(payments.map((p) => [p.uuid, p.settledOutcome]));
+    for (const [i, c] of clients.entries()) {
+      const own = mock.control.payments(c.clientId);
+      expect(own).toHaveLength(PER_CLIENT);
+      expect(new Set(own.map((p) => p.uuid))).toEqual(
+        new Set(created.filter((x) => x.client === i).map((x) => x.uuid)),
+      );
+    }
+
+    // Receivers: one acknowledged webhook per payment, at its own client's receiver, with that client's headers.
+    let wrongClient = 0;
+    let wrongStatus = 0;
+    const ids = new Set<string>();
+    const perPayment = new Map<string, number>();
+    for (const [i, r] of receivers.entries()) {
+      const c = clients[i]!;
+      for (const got of r.received) {
+        if (got.headers[clientIdHeader] !== c.clientId) wrongClient++;
+        else if (got.headers[signingKeyHeader] !== c.signingKey) wrongClient++;
+        else if (owner.get(got.json.uuid) !== c.clientId) wrongClient++;
+      }
+      for (const got of r.acknowledged) {
+        ids.add(got.deliveryId);
+        perPayment.set(got.json.uuid, (perPayment.get(got.json.uuid) ?? 0) + 1);
+        // The webhook carries the final status the mock settled the payment with.
+        if (outcome.get(got.json.uuid) !== got.json.status) wrongStatus++;
+      }
+    }
+    const deliveries = mock.control.deliveries();
+    const lost = payments.filter((p) => !perPayment.has(p.uuid)).length;
+    const twice = [...perPayment.values()].filter((n) => n > 1).length;
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.info(
+      `[concurrency] clients=${CLIENTS} payments=${payments.length} most-in-flight=${mostInFlight} final-webhooks=${delivered()} distinct-delivery-ids=${ids.size} lost=${lost} delivered-twice=${twice} wrong-client=${wrongClient} wrong-status=${wrongStatus} seconds=${seconds}`,
+    );
+    expect(wrongClient).toBe(0);
+    expect(wrongStatus).toBe(0);
+    expect(delivered()).toBe(TOTAL);
+    expect(ids.size).toBe(TOTAL);
+    expect(lost).toBe(0);
+    expect(twice).toBe(0);
+    expect(deliveries).toHaveLength(TOTAL);
+    expect(deliveries.filter((d) => d.state !== 'delivered')).toEqual([]);
+    expect(new Set(deliveries.map((d) => d.id))).toEqual(ids);
+    for (const d of deliveries) expect(d.clientId).toBe(owner.get(d.paymentUuid));
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { createClock, maxClockTime } from '../../../src/mock/internal/clock.ts';
+
+describe('createClock', () => {
+  it('runs due tasks in order when advanced', () => {
+    const clock = createClock({ realNow: () => 0 });
+    const ran: number[] = [];
+    clock.schedule(20, () => ran.push(20));
+    clock.schedule(10, () => ran.push(10));
+    clock.schedule(10, () => ran.push(11));
+    clock.advance(15);
+    expect(ran).toEqual([10, 11]);
+    clock.advance(5);
+    expect(ran).toEqual([10, 11, 20]);
+    clock.dispose();
+  });
+
+  it('reports a throwing task to onTaskError and goes on with the others', () => {
+    const errors: unknown[] = [];
+    const clock = createClock({ realNow: () => 0, onTaskError: (e) => errors.push(e) });
+    const ran: string[] = [];
+    clock.schedule(1, () => {
+      throw new Error('boom');
+    });
+    clock.schedule(1, () => ran.push('next'));
+    expect(() => clock.advance(1)).not.toThrow();
+    expect(errors).toEqual([new Error('boom')]);
+    expect(ran).toEqual(['next']);
+  });
+
+  it('survives a reporter that throws too', () => {
+    const clock = createClock({
+      realNow: () => 0,
+      onTaskError: () => {
+        throw new Error('reporter');
+      },
+    });
+    clock.schedule(1, () => {
+      throw new Error('task');
+    });
+    expect(() => clock.advance(1)).not.toThrow();
+  });
+
+  it.each([
+    ['negative', -1, /finite, non-negative/],
+    ['NaN', Number.NaN, /finite, non-negative/],
+    ['infinite', Number.POSITIVE_INFINITY, /finite, non-negative/],
+    ['past the last valid date', maxClockTime, /latest date JavaScript can hold/],
+  ])('refuses to advance by a %s amount, leaving the time as it was', (_name, ms, message) => {
+    const clock = createClock({ realNow: () => 1_700_000_000_000 });
+    expect(() => clock.advance(ms)).toThrow(message);
+    expect(clock.now()).toBe(1_700_000_000_000);
+  });
+
+  it('advances up to the last valid date exactly', () => {
+    const clock = createClock({ realNow: () => 0 });
+    expect(clock.advance(maxClockTime)).toBe(maxClockTime);
+    expect(new Date(clock.now()).toISOString()).toBe('+275760-09-13T00:00:00.000Z');
+  });
+});

@@ -335,7 +335,7 @@ export function createMockApp(options: MockOptions = {}): MockApp {
           `[payment-contract-kit] This mock requires ${tokenHeaders.clientId} and ${tokenHeaders.apiKey} on /graphql too (graphqlRequiresClientHeaders): send both with the token.`,
           reasons.missingClientHeaders,
         );
-      if (opts.clients.find((c) => c.clientId === clientId)?.apiKey !== apiKey)
+      if (!tokens.apiKeyMatches(clientId, apiKey))
         return gqlFailure(
           gqlErrorStatus,
           `[payment-contract-kit] Wrong ${tokenHeaders.apiKey} for client "${clientId}": send the API key configured for it.`,

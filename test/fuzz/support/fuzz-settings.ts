@@ -1,7 +1,8 @@
 /**
  * Run size and seed of the fuzz tests. `npm test` uses the defaults (a fixed seed); `npm run fuzz` sets
  * `PCK_FUZZ_RUNS=200000` and `PCK_FUZZ_SEED=random`, and the seed drawn is printed so a failure can be replayed with
- * `PCK_FUZZ_SEED=<seed> PCK_FUZZ_RUNS=<runs> npx vitest run test/fuzz`.
+ * `PCK_FUZZ_SEED=<seed> PCK_FUZZ_RUNS=<runs> npx vitest run test/fuzz`. `PCK_FUZZ_PROFILE=1` makes the mock fuzz print
+ * the time spent per kind of request.
  *
  * @module
  */

@@ -30,6 +30,7 @@ const planted: Record<string, string> = {
     ],
   }),
   'control API body': JSON.stringify({ payments: [{ card_number: card, cvv, now: 1763900000000 }] }),
+  'bare JSON number under another key': JSON.stringify({ card_number: Number(card), cvv: Number(cvv) }),
   'webhook body': JSON.stringify({ amount: 1, uuid: 'p', metadata: { note: `4111 1111 1111 1111`, cvv: Number(cvv) } }),
   'escaped JSON in a string': JSON.stringify({ message: JSON.stringify({ card_number: amex, cvv }) }),
 };

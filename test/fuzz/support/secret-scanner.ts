@@ -7,8 +7,11 @@
  * alone: the characters right before and after it are not letters, digits or `_`, so digits inside a JWT, a base64
  * string or a hex id are not runs. What is exempt, to keep false positives out:
  * - UUIDs (`8-4-4-4-12` hex groups) are blanked before scanning: their last group can be 12 digits, Luhn-valid by chance;
- * - in JSON text, a bare number (not a string) that is the value of a known time key ({@link timeKeys}, such as
- *   `now`, `at` or `expiration`): epoch milliseconds have 13 digits and are Luhn-valid one time in ten.
+ * - in JSON text, a bare number (not a string) that is the value of a time key: one of {@link timeKeys} (such as
+ *   `now`, `at` or `expiration`) or any camelCase key ending in `At` (`enqueuedAt`, `nextAttemptAt`): epoch
+ *   milliseconds have 13 digits and are Luhn-valid one time in ten;
+ * - the parts of a decimal number (`0.123456789012345`, as a duration): digits right after `<digit>.` or right
+ *   before `.<digit>` are a fraction or its integer part, not a card number.
  * Everything else is scanned: digits inside JSON string values (messages, masked cards, ids), bare JSON numbers under
  * any other key, and free log text.
  *
@@ -80,7 +83,7 @@ export function luhnValid(digits: string): boolean {
 
 const uuid = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/g;
 // A lone digit run, optionally in groups joined by one space or dash; not glued to a word character on either side.
-const digitRun = /(?<![\w])\d+(?:[ -]\d+)*(?![\w])/g;
+const digitRun = /(?<![\w]|\d\.)\d+(?:[ -]\d+)*(?![\w]|\.\d)/g;
 // A bare JSON number right after a key: "key": 1763900000000
 const keyedNumber = /"([A-Za-z_]+)"\s*:\s*(-?\d+)(?=[\s,}\]])/g;
 const cvvKey = /(?<![A-Za-z0-9])(?:cvv2?|cvc2?|security_code)\\?"?\s*[:=]\s*\\?"?(\d{3,4})(?!\d)/gi;
@@ -107,7 +110,7 @@ export function scanForSecrets(text: string, options: ScanOptions = {}): SecretF
   // Blank exempt spans with a same-length filler so offsets stay true.
   let scanned = text.replace(uuid, (m) => 'u'.repeat(m.length));
   scanned = scanned.replace(keyedNumber, (m, key: string, value: string) =>
-    timeKeys.has(key) ? m.slice(0, m.length - value.length) + 't'.repeat(value.length) : m,
+    timeKeys.has(key) || /[a-z]At$/.test(key) ? m.slice(0, m.length - value.length) + 't'.repeat(value.length) : m,
   );
   for (const m of scanned.matchAll(digitRun)) {
     const digits = m[0].replace(/[ -]/g, '');

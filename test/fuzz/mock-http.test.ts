@@ -85,12 +85,24 @@ describe('mock fuzz over HTTP', () => {
       };
       const issueToken = async (): Promise<string> => {
         const out = await control('POST', '/__pck/tokens', { clientId: 'test-client' });
-        if (!out.ok || out.status !== 200) throw new Error(`[fuzz] could not issue a token: ${JSON.stringify(out)}`);
+        if (!out.ok || out.status !== 200)
+          throw new Error(
+            `could not issue a token: ${JSON.stringify(out)}${mock.exited() ? `\n${deathReport()}` : ''}`,
+          );
         return JSON.parse(out.body).data.token;
       };
       const snapshotControlApi = async () => {
         for (const path of ['/__pck/payments', '/__pck/requests', '/__pck/deliveries']) await control('GET', path);
       };
+      // The last cases sent, to name the input when the process dies.
+      const recent: string[] = [];
+      const deathReport = () =>
+        [
+          `the mock process exited after ${counts.cases} cases: ${JSON.stringify(mock.exited())}`,
+          `its log ends with:\n${mock.stderr().slice(-1_500)}`,
+          `last cases sent:\n${recent.map((r) => `  ${r}`).join('\n')}`,
+          `invariants broken before:\n${[...violations].map(([k, v]) => `  ${k}\n    ${v}`).join('\n')}`,
+        ].join('\n');
       const violate = (label: string, problem: string, input: string, reply: string) => {
         const key = `${label}: ${problem}`;
         if (!violations.has(key)) violations.set(key, `${input}\n    -> ${reply.slice(0, 400)}`);
@@ -106,8 +118,10 @@ describe('mock fuzz over HTTP', () => {
           Object.entries(c.headers).map(([k, v]) => [k, v.replace(CURRENT_TOKEN, token)]),
         );
         counts.requests++;
+        recent.push(describeCase(c, headers).slice(0, 700));
+        if (recent.length > 12) recent.shift();
         const t0 = performance.now();
-        const out = await client.send(c.method, c.path, headers, c.body);
+        const out = await client.send(c.method, c.path, headers, c.body, c.encoding);
         if (process.env.PCK_FUZZ_PROFILE) {
           const p = profile[c.label] ?? [0, 0];
           profile[c.label] = [p[0] + 1, p[1] + performance.now() - t0];
@@ -126,7 +140,7 @@ describe('mock fuzz over HTTP', () => {
       const drain = () => Promise.all(inFlight);
       await fc.assert(
         fc.asyncProperty(fuzzCase, async (c) => {
-          if (mock.exited()) throw new Error(`the mock exited: ${JSON.stringify(mock.exited())}`);
+          if (mock.exited()) throw new Error(deathReport());
           const sent = sendCase(c).finally(() => inFlight.delete(sent));
           inFlight.add(sent);
           if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
@@ -135,7 +149,10 @@ describe('mock fuzz over HTTP', () => {
             await drain();
             const health = await control('GET', '/__pck/health');
             const alive = health.ok && health.status === 200 && JSON.parse(health.body).ok === true;
-            if (!alive) throw new Error(`liveness check after ${counts.cases} cases failed: ${JSON.stringify(health)}`);
+            if (!alive)
+              throw new Error(
+                `liveness check after ${counts.cases} cases failed: ${JSON.stringify(health)}${mock.exited() ? `\n${deathReport()}` : ''}`,
+              );
             counts.liveness++;
             await snapshotControlApi();
           }
@@ -182,6 +199,8 @@ describe('mock fuzz over HTTP', () => {
       );
       const report = [...violations].map(([k, v]) => `  ${k}\n    ${v}`).join('\n');
       expect.soft(alive, 'the mock process is still running after the fuzz').toBe(true);
+      // The log was captured (and so scanned): it holds a line per request.
+      expect.soft(mock.stderr()).toContain('POST /graphql');
       expect.soft(violations.size, `invariants broken:\n${report}`).toBe(0);
       expect.soft(counts['5xx']).toBe(0);
       expect.soft(counts.resets).toBe(0);

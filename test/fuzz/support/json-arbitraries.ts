@@ -60,6 +60,12 @@ export function nest(depth: number, inner: unknown, as: 'array' | 'object'): Raw
   return new RawJson(open.repeat(depth) + toJsonText(inner) + close.repeat(depth));
 }
 
+/** Nesting depths: mostly moderate, sometimes far past any sane limit (still well under the body limit). */
+const nestingDepth = fc.oneof(
+  { weight: 9, arbitrary: fc.integer({ min: 2, max: 3_000 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 10_000, max: 100_000 }) },
+);
+
 /** Any JSON value of a random type, scalars weighted over containers. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: hostileString },
@@ -67,8 +73,8 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(null, true, false) },
   { weight: 1, arbitrary: fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.integer()), { maxLength: 4 }) },
   { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 3 }) },
-  { weight: 1, arbitrary: fc.integer({ min: 2, max: 3_000 }).map((d) => nest(d, 1, 'array')) },
-  { weight: 1, arbitrary: fc.integer({ min: 2, max: 3_000 }).map((d) => nest(d, 1, 'object')) },
+  { weight: 1, arbitrary: nestingDepth.map((d) => nest(d, 1, 'array')) },
+  { weight: 1, arbitrary: nestingDepth.map((d) => nest(d, 1, 'object')) },
 );
 
 type Path = readonly (string | number)[];

@@ -78,9 +78,15 @@ export function createClient(base: string, sockets: number) {
   const agent = new Agent({ keepAlive: true, maxSockets: sockets });
   const { hostname, port } = new URL(base);
   return {
-    send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<HttpOutcome> {
+    send(
+      method: string,
+      path: string,
+      headers: Record<string, string>,
+      body?: string,
+      encoding: 'utf8' | 'latin1' = 'utf8',
+    ): Promise<HttpOutcome> {
       return new Promise((resolve) => {
-        const payload = body === undefined ? undefined : Buffer.from(body, 'utf8');
+        const payload = body === undefined ? undefined : Buffer.from(body, encoding);
         const req = request(
           {
             agent,

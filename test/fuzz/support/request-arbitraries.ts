@@ -34,6 +34,8 @@ export interface FuzzCase {
   readonly headers: Readonly<Record<string, string>>;
   /** Body text; `undefined` sends none. */
   readonly body?: string;
+  /** How the body goes on the wire: UTF-8, or Latin-1 bytes (0x80–0xff alone are invalid UTF-8). Default UTF-8. */
+  readonly encoding?: 'utf8' | 'latin1';
   /** A short label for the summary and for failure reports. */
   readonly label: string;
 }
@@ -79,6 +81,10 @@ const baseHeaders = fc.record(
   { requiredKeys: [] },
 );
 
+const encoding = fc.oneof(
+  { weight: 19, arbitrary: fc.constant<'utf8' | 'latin1'>('utf8') },
+  { weight: 1, arbitrary: fc.constant<'utf8' | 'latin1'>('latin1') },
+);
 const withBody = (
   kind: CaseKind,
   path: string,
@@ -87,12 +93,12 @@ const withBody = (
   headers: fc.Arbitrary<Record<string, string>> = fc.constant({}),
   method: fc.Arbitrary<string> = fc.constant('POST'),
 ): fc.Arbitrary<FuzzCase> =>
-  fc.tuple(method, baseHeaders, headers, body).map(([m, base, extra, b]) => ({
+  fc.tuple(method, baseHeaders, headers, body, encoding).map(([m, base, extra, b, enc]) => ({
     kind,
     method: m,
     path,
     headers: { ...base, ...extra },
-    ...(b === undefined ? {} : { body: b }),
+    ...(b === undefined ? {} : { body: b, encoding: enc }),
     label,
   }));
 
@@ -214,6 +220,12 @@ const fieldValue = (field: string): fc.Arbitrary<unknown> => {
       );
     case 'path':
       return fc.oneof(fc.constantFrom('/graphql', tokenPaths.generate, '/nope', '/__pck/health'), hostileString);
+    // An injected answer carries the tester's message; keep it in the kit's form so the shape check stays strict.
+    case 'message':
+      return fc.oneof(
+        fc.constant('[payment-contract-kit] injected by the fuzz'),
+        hostileValue.filter((v) => typeof v !== 'string'),
+      );
     case 'times':
       return fc.oneof(fc.integer({ min: -1, max: 3 }), hostileValue);
     default:

@@ -27,7 +27,14 @@ export function fuzzSettings(env: NodeJS.ProcessEnv = process.env): FuzzSettings
   if (!Number.isInteger(runs) || runs < 1)
     throw new Error(`[payment-contract-kit] PCK_FUZZ_RUNS must be a whole number of cases, got "${runsText}".`);
   const seedText = env.PCK_FUZZ_SEED;
-  if (seedText === 'random') return { runs, seed: Math.floor(Math.random() * 0x7fffffff), randomSeed: true };
+  if (seedText === 'random') {
+    const seed = Math.floor(Math.random() * 0x7fffffff);
+    // Printed before any case runs, so even a run that dies half way can be replayed.
+    console.info(
+      `fuzz: random seed ${seed}; replay with PCK_FUZZ_SEED=${seed} PCK_FUZZ_RUNS=${runs} npx vitest run <this test file>`,
+    );
+    return { runs, seed, randomSeed: true };
+  }
   const seed = seedText === undefined || seedText === '' ? DEFAULT_FUZZ_SEED : Number(seedText);
   if (!Number.isInteger(seed))
     throw new Error(`[payment-contract-kit] PCK_FUZZ_SEED must be a whole number or "random", got "${seedText}".`);

@@ -219,6 +219,6 @@ describe('mock fuzz over HTTP', () => {
       // Valid payments went through, so the webhook path was scanned too.
       expect.soft(receiver.bodies.length).toBeGreaterThan(0);
     },
-    fuzzTimeout(settings.runs, 6),
+    fuzzTimeout(settings.runs, 15),
   );
 });

@@ -170,7 +170,7 @@ describe('webhook helper fuzz', () => {
       expect(counts.accepted).toBeGreaterThan(0);
       expect(counts.rejected).toBeGreaterThan(0);
     },
-    fuzzTimeout(settings.runs, 1),
+    fuzzTimeout(settings.runs, 4),
   );
 
   it(
@@ -196,7 +196,7 @@ describe('webhook helper fuzz', () => {
       console.info(`webhook fuzz (standard): cases=${settings.runs} accepted=${accepted} thrown=0 forged-accepted=0`);
       expect(accepted).toBeGreaterThan(0);
     },
-    fuzzTimeout(settings.runs, 1),
+    fuzzTimeout(settings.runs, 4),
   );
 
   it('misuse throws only its TypeError with the kit prefix', () => {

@@ -1,0 +1,72 @@
+/**
+ * The fuzz's check of one answer against the spec: never 5xx, a JSON body, errors in the route's shape (7.1 on REST
+ * and control paths, 7.2 or 7.3 on /graphql) and successes in the shape of a result.
+ *
+ * @module
+ */
+import type { CaseKind } from './request-arbitraries.ts';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function restError(body: unknown): string | undefined {
+  if (!isObject(body) || body.status !== 'ERROR' || typeof body.message !== 'string')
+    return 'error body is not 7.1 { status: "ERROR", message }';
+  if (!body.message.startsWith('[payment-contract-kit]'))
+    return 'error message lacks the [payment-contract-kit] prefix';
+  return undefined;
+}
+
+function graphqlError(entry: unknown): string | undefined {
+  if (!isObject(entry) || typeof entry.message !== 'string') return 'GraphQL error without a message string';
+  const ext = entry.extensions;
+  if (!isObject(ext)) return 'GraphQL error without extensions (7.2)';
+  if (ext.category === 'validation') {
+    if (!isObject(ext.validation)) return '7.3 error without a validation map';
+    for (const [path, messages] of Object.entries(ext.validation))
+      if (!Array.isArray(messages) || messages.some((m) => typeof m !== 'string'))
+        return `7.3 validation["${path}"] is not an array of strings`;
+    return undefined;
+  }
+  if (typeof ext.reason !== 'string' || ext.reason === '') return 'GraphQL error without extensions.reason (7.2)';
+  return undefined;
+}
+
+/**
+ * Why an answer breaks the spec, or `undefined` when it is fine. `method` matters for HEAD, whose answers have no
+ * body.
+ */
+export function replyProblem(
+  kind: CaseKind,
+  method: string,
+  status: number,
+  contentType: string,
+  text: string,
+): string | undefined {
+  if (status >= 500) return `status ${status}`;
+  if (status < 200) return `status ${status}`;
+  if (method === 'HEAD') return undefined;
+  if (!contentType.startsWith('application/json')) return `content-type "${contentType}"`;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return 'body is not JSON';
+  }
+  if (kind === 'graphql') {
+    if (!isObject(body)) return 'GraphQL body is not an object';
+    if (body.errors !== undefined) {
+      if (!Array.isArray(body.errors) || body.errors.length === 0) return 'errors is not a non-empty array';
+      for (const e of body.errors) {
+        const problem = graphqlError(e);
+        if (problem) return problem;
+      }
+      return undefined;
+    }
+    if (status >= 400) return `status ${status} without errors`;
+    if (!isObject(body.data)) return 'GraphQL result without data';
+    return undefined;
+  }
+  if (status >= 400) return restError(body);
+  if (!isObject(body)) return 'result is not a JSON object';
+  return undefined;
+}

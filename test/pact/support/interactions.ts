@@ -2,7 +2,8 @@
 // provider state, description, request (document and variables, or token endpoint and overrides), expected answer,
 // and its assertions. The helpers record the interaction with the kit's request builders, then run the consumer
 // (payment-service-client.ts) against the real Pact mock server, sending the same values the contract's examples
-// show, so the test fails when the client's request or its reading of the answer does not fit the contract.
+// show, so the test fails when the client's request or its reading of the answer does not fit the contract. They run
+// through executeRecorded (execute-recorded.ts): pact-js would otherwise judge before the server recorded the request.
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { MatchersV3, type PactV4 } from '@pact-foundation/pact';
 import type { ErrorResponse, TokenPairResponse } from '../../../src/index.ts';
@@ -20,6 +21,7 @@ import {
   withGraphqlRequest,
   withTokenRequest,
 } from '../../../src/pact/index.ts';
+import { executeRecorded } from './execute-recorded.ts';
 import { type Answer, createPaymentServiceClient, type GraphqlAnswer } from './payment-service-client.ts';
 
 /** A provider state with its parameters, typed per state. */
@@ -74,15 +76,17 @@ export async function testGraphqlInteraction<TResult, TVariables>(
 ): Promise<void> {
   const { given, document, variables, token, willRespondWith: answer } = interaction;
   const unconfigured = given ? pact.addGraphQLInteraction().given(given[0], given[1]) : pact.addGraphQLInteraction();
-  await withGraphqlRequest(unconfigured.uponReceiving(interaction.uponReceiving), document, { variables, token })
-    .willRespondWith('data' in answer ? 200 : graphqlErrorStatus(), (b) =>
-      b.jsonBody('data' in answer ? graphqlData(document, answer.data) : answer.error),
-    )
-    .executeTest(async (server) => {
-      const sent = MatchersV3.reify(variables) as TVariables;
-      const jwt = token === null ? null : exampleValues.token;
-      interaction.verify(await createPaymentServiceClient(server.url).graphql(document, sent, jwt));
-    });
+  const recorded = withGraphqlRequest(unconfigured.uponReceiving(interaction.uponReceiving), document, {
+    variables,
+    token,
+  }).willRespondWith('data' in answer ? 200 : graphqlErrorStatus(), (b) =>
+    b.jsonBody('data' in answer ? graphqlData(document, answer.data) : answer.error),
+  );
+  await executeRecorded(recorded, async (server) => {
+    const sent = MatchersV3.reify(variables) as TVariables;
+    const jwt = token === null ? null : exampleValues.token;
+    interaction.verify(await createPaymentServiceClient(server.url).graphql(document, sent, jwt));
+  });
 }
 
 /** A token endpoint interaction, declared by its differences. */
@@ -124,10 +128,9 @@ export async function testTokenInteraction(pact: PactV4, interaction: TokenInter
     request,
   );
   // Without a builder when there is no body: the contract then says nothing about it.
-  await (body === undefined
-    ? recorded.willRespondWith(status)
-    : recorded.willRespondWith(status, (b) => b.jsonBody(body))
-  ).executeTest(async (server) => {
+  const answering =
+    body === undefined ? recorded.willRespondWith(status) : recorded.willRespondWith(status, (b) => b.jsonBody(body));
+  await executeRecorded(answering, async (server) => {
     const client = createPaymentServiceClient(server.url);
     const credentials = { clientId: exampleValues.clientId, apiKey: request.apiKey ?? exampleValues.apiKey };
     const refreshToken = request.refreshToken ?? exampleValues.refreshToken;

@@ -3,6 +3,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PactV4, type V3MockServer } from '@pact-foundation/pact';
+import { type ExecutableInteraction, executeRecorded } from './execute-recorded.ts';
 import { freshPactDir } from './pact-files.ts';
 
 export interface RecordedInteraction {
@@ -18,13 +19,14 @@ export interface RecordedInteraction {
 }
 
 export async function recordInteraction(
-  define: (pact: PactV4) => { executeTest(fn: (server: V3MockServer) => Promise<unknown>): Promise<unknown> },
+  define: (pact: PactV4) => ExecutableInteraction<unknown>,
   exercise: (server: V3MockServer) => Promise<unknown>,
 ): Promise<RecordedInteraction> {
   const out = await freshPactDir();
   try {
     const pact = new PactV4({ consumer: 'unit-consumer', provider: 'unit-provider', dir: out.dir, logLevel: 'error' });
-    await define(pact).executeTest(exercise);
+    // Through executeRecorded: pact-js alone may judge before the mock server has recorded the request.
+    await executeRecorded(define(pact), exercise);
     const [file] = await readdir(out.dir);
     const written = JSON.parse(await readFile(join(out.dir, file!), 'utf8'));
     return written.interactions[0];

@@ -73,4 +73,17 @@ describe('summarizeVariables', () => {
       input: { credit_card: { card_number: '411111******1111' }, legacy: [{ number: '555555******4444' }] },
     });
   });
+
+  it.each([
+    [
+      'a card number in another text field',
+      { name: 'card 4111 1111 1111 1111 here' },
+      { name: 'card 411111******1111 here' },
+    ],
+    ['a card number sent as a JSON number', { amount: -4111111111111111 }, { amount: '-411111******1111' }],
+    ['an 11-digit number, too short to be a card', { amount: 12345678901 }, { amount: 12345678901 }],
+    ['an ordinary amount and a short string', { amount: 100.5, ref: 'R-1' }, { amount: 100.5, ref: 'R-1' }],
+  ])('masks card-like digit runs outside the card fields: %s', (_name, variables, want) => {
+    expect(summarizeVariables(variables)).toEqual(want);
+  });
 });

@@ -3,6 +3,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -182,6 +183,31 @@ describe('root, legacy and client entries have no runtime dependency', () => {
     'dist/client.cjs',
   ])('%s imports nothing', async (file) => {
     expect(await externalImports(join(root, file))).toEqual([]);
+  });
+
+  // Tools that are only devDependencies (graphql-armor's rules, for one) must be bundled: a consumer's install
+  // does not have them. Every other entry loads Node built-ins, its dependencies and its peers, nothing else.
+  const installed = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
+  const packageOf = (spec: string) =>
+    spec
+      .split('/')
+      .slice(0, spec.startsWith('@') ? 2 : 1)
+      .join('/');
+  it.each(['dist/mock.js', 'dist/mock.cjs', 'dist/webhook.js', 'dist/pact.js', 'dist/pact.cjs'])(
+    '%s loads only Node built-ins, dependencies and peers',
+    async (file) => {
+      const strays = (await externalImports(join(root, file))).filter(
+        (spec) => !isBuiltin(spec) && !installed.has(packageOf(spec)),
+      );
+      expect(strays).toEqual([]);
+    },
+  );
+
+  // The CLI bundles the GraphQL stack, whose code generators name their own helpers' files in generated code; of
+  // the devDependencies, it must at least carry graphql-armor's rules inside itself.
+  it('dist/cli/index.js bundles the GraphQL limit rules', async () => {
+    const imports = await externalImports(join(root, 'dist/cli/index.js'));
+    expect(imports.filter((spec) => spec.startsWith('@escape.tech/'))).toEqual([]);
   });
 });
 

@@ -3,6 +3,7 @@ import { defaultAssumptions } from '../../../src/assumptions.ts';
 import { createClock } from '../../../src/mock/internal/clock.ts';
 import { createSettlement } from '../../../src/mock/internal/settlement.ts';
 import { createMockState, type StoredPayment } from '../../../src/mock/internal/state.ts';
+import { storedPayment } from './stored-payment.ts';
 
 // settlement.ts batches payments due in the same millisecond into one clock task; these pin what must not change.
 function setup() {
@@ -17,25 +18,7 @@ function setup() {
     settled: (p) => settledOrder.push(`${p.uuid}:${p.settledOutcome}`),
   });
   const accept = (uuid: string, outcome: StoredPayment['outcome'] = 'success') => {
-    const p: StoredPayment = {
-      uuid,
-      clientId: 'c',
-      guide: 'current',
-      amount: 1,
-      payment_gateway_fee: 0.3,
-      paid_at: new Date(clock.now()).toISOString(),
-      status: 'processing',
-      outcome,
-      settledOutcome: undefined,
-      settledAt: undefined,
-      metadata: undefined,
-      card_account_uid: 'u',
-      card_type: 'visa',
-      masked_card_number: '411111******1111',
-      ip_address: '127.0.0.1',
-      vendor_device_id: undefined,
-      payment_reference: { description: 'd', reference_no: 'r' },
-    };
+    const p = storedPayment(uuid, { outcome }, clock.now());
     state.addPayment(p);
     settlement.onPaymentAccepted(p);
   };

@@ -4,28 +4,9 @@ import { defaultAssumptions } from '../../../src/assumptions.ts';
 import { createClock } from '../../../src/mock/internal/clock.ts';
 import { createSettlement } from '../../../src/mock/internal/settlement.ts';
 import { createMockState, type StoredPayment } from '../../../src/mock/internal/state.ts';
+import { storedPayment } from './stored-payment.ts';
 
-function payment(uuid: string, now: number): StoredPayment {
-  return {
-    uuid,
-    clientId: 'c',
-    guide: 'current',
-    amount: 1,
-    payment_gateway_fee: 0.3,
-    paid_at: new Date(now).toISOString(),
-    status: 'processing',
-    outcome: 'success',
-    settledOutcome: undefined,
-    settledAt: undefined,
-    metadata: undefined,
-    card_account_uid: 'u',
-    card_type: 'visa',
-    masked_card_number: '411111******1111',
-    ip_address: '127.0.0.1',
-    vendor_device_id: undefined,
-    payment_reference: { description: 'd', reference_no: 'r' },
-  };
-}
+const payment = (uuid: string, now: number): StoredPayment => storedPayment(uuid, {}, now);
 
 describe('createSettlement: a failing hand-over', () => {
   it('reports it, keeps the payment settled, and settles the rest of the batch', () => {

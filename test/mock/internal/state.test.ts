@@ -7,31 +7,18 @@ import {
   type MockStateOptions,
   type StoredPayment,
 } from '../../../src/mock/internal/state.ts';
+import { storedPayment } from './stored-payment.ts';
 
 const card = { card_number: testCards.visaSuccess.number, expiry_month: '12', expiry_year: '39' };
 const newState = (options: Partial<MockStateOptions> = {}) =>
   createMockState({ assumptions: defaultAssumptions, seed: 'seed', now: () => 1_000, ...options });
 
 function payment(uuid: string, clientId = 'c1', outcome: StoredPayment['outcome'] = 'success'): StoredPayment {
-  return {
+  return storedPayment(
     uuid,
-    clientId,
-    guide: 'current',
-    amount: 100,
-    payment_gateway_fee: 1.8,
-    paid_at: '2030-01-01T00:00:00.000Z',
-    status: 'processing',
-    outcome,
-    settledOutcome: undefined,
-    settledAt: undefined,
-    metadata: undefined,
-    card_account_uid: 'uid',
-    card_type: 'visa',
-    masked_card_number: '411111******1111',
-    ip_address: '127.0.0.1',
-    vendor_device_id: undefined,
-    payment_reference: { description: 'd', reference_no: 'r' },
-  };
+    { clientId, outcome, amount: 100, payment_gateway_fee: 1.8, card_account_uid: 'uid' },
+    Date.parse('2030-01-01'),
+  );
 }
 
 describe('card accounts', () => {

@@ -103,11 +103,25 @@ describe('attw --pack (node16 CJS and ESM, bundler)', () => {
   }, 120_000);
 });
 
+describe('npm publish --dry-run', () => {
+  it('publishes as written: npm corrects nothing, and the metadata and policy files are there', async () => {
+    // --json prints the packed manifest on stdout; npm's corrections and other warnings go to stderr.
+    const { stdout, stderr } = await run('npm', ['publish', '--dry-run', '--json'], { cwd: root });
+    expect(stderr).not.toMatch(/auto-corrected|errors corrected|invalid and removed/);
+    const files = (JSON.parse(stdout)[pkg.name].files as { path: string }[]).map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['CHANGELOG.md', 'VERSIONING.md', 'LICENSE', 'README.md']));
+    expect(pkg.keywords.length).toBeGreaterThan(0);
+    expect(pkg.license).toBe('MIT');
+    expect(pkg.engines.node).toBe('>=20');
+  }, 60_000);
+});
+
 describe('packed tarball', () => {
-  // About 1.5 MB unpacked: the library entries and contracts are a few hundred kB, and the CLI carries a minified
-  // private copy of the GraphQL stack (about 0.8 MB) because loading it from node_modules dominated cold start.
-  // Crossing this means something unintended got packed.
-  const unpackedBudget = 2_000_000;
+  // About 1.9 MB unpacked: the library entries and contracts are a few hundred kB; the mock's engine chunk carries
+  // graphql-tools in its ESM and CommonJS builds (about 0.37 MB, so consumers install the versions tested here); and
+  // the CLI carries a minified private copy of the GraphQL stack (about 0.8 MB) because loading it from node_modules
+  // dominated cold start. Crossing this means something unintended got packed.
+  const unpackedBudget = 2_200_000;
 
   let files: { path: string; size: number }[] = [];
   let unpackedSize = 0;

@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { defaultAssumptions } from '../../assumptions.ts';
-import { feeFor, feeRuleFor } from '../../mock/internal/domain/fees.ts';
+import { feeList } from '../../mock/index.ts';
 import { buildTestWebhookRequest } from '../../webhook/test-request.ts';
 
 const DEFAULT_SIGNING_KEY = 'test-signing-key';
@@ -127,10 +127,10 @@ function parse(argv: readonly string[]) {
     return n;
   };
   const amount = number('amount', (n) => n > 0, 'a number greater than 0') ?? DEFAULT_AMOUNT;
-  // The fee the mock itself would charge for this amount and card type (the same fee table and rounding).
+  // The fee the mock itself would charge for this amount and card type: its public fee list (same table, rounding).
   const cardType = str('card-type') ?? DEFAULT_CARD_TYPE;
-  const rule = feeRuleFor(defaultAssumptions.feeTable, cardType);
-  if (!rule) usage(`--card-type must be one of ${cardTypes.join(', ')} (the fee table), got "${cardType}".`);
+  const fee = feeList(amount, defaultAssumptions).find((entry) => entry.card_type === cardType)?.fees;
+  if (fee === undefined) usage(`--card-type must be one of ${cardTypes.join(', ')} (the fee table), got "${cardType}".`);
   const timeoutMs =
     number('timeout', (n) => Number.isInteger(n) && n > 0, 'a whole number of milliseconds') ?? DEFAULT_TIMEOUT_MS;
 
@@ -150,7 +150,7 @@ function parse(argv: readonly string[]) {
       payload: {
         status: defaultAssumptions.statusNames[status],
         amount,
-        payment_gateway_fee: feeFor(amount, rule),
+        payment_gateway_fee: fee,
         ...(str('uuid') === undefined ? {} : { uuid: str('uuid') }),
         ...(metadata === undefined ? {} : { metadata }),
       },

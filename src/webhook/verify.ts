@@ -160,8 +160,7 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifyWebhookResult {
   }
   const checked = checkPayload(parsed);
   if (!checked.ok) return failure('INVALID_PAYLOAD', checked.message, { field: checked.field });
-  const deliveryId =
-    readHeader(input.headers, names.deliveryId) || `${checked.payload.uuid}:${checked.payload.status}`;
+  const deliveryId = readHeader(input.headers, names.deliveryId) || `${checked.payload.uuid}:${checked.payload.status}`;
   return { ok: true, payload: checked.payload, deliveryId };
 }
 

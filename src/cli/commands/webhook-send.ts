@@ -130,7 +130,8 @@ function parse(argv: readonly string[]) {
   // The fee the mock itself would charge for this amount and card type: its public fee list (same table, rounding).
   const cardType = str('card-type') ?? DEFAULT_CARD_TYPE;
   const fee = feeList(amount, defaultAssumptions).find((entry) => entry.card_type === cardType)?.fees;
-  if (fee === undefined) usage(`--card-type must be one of ${cardTypes.join(', ')} (the fee table), got "${cardType}".`);
+  if (fee === undefined)
+    usage(`--card-type must be one of ${cardTypes.join(', ')} (the fee table), got "${cardType}".`);
   const timeoutMs =
     number('timeout', (n) => Number.isInteger(n) && n > 0, 'a whole number of milliseconds') ?? DEFAULT_TIMEOUT_MS;
 

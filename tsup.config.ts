@@ -14,6 +14,17 @@ const libraryEntries = {
 // The GraphQL limit rules of the mock (src/mock/internal/graphql/limits.ts).
 const armor = [/^@escape\.tech\/graphql-armor-/];
 
+// The mock's schema tooling and its small helpers, compiled into dist at the versions the tests ran with. Their
+// ranges drift for consumers (merge 9.2 -> utils 12 -> @whatwg-node/promise-helpers 2 needs Node >= 22.15, and
+// this package's `overrides` never reach a consumer), so they are development dependencies bundled here instead.
+const graphqlTools = [
+  /^@graphql-tools\//,
+  /^@whatwg-node\/promise-helpers/,
+  /^cross-inspect/,
+  /^fast-json-stable-stringify/,
+  /^tslib/,
+];
+
 export default defineConfig([
   {
     entry: libraryEntries,
@@ -24,9 +35,10 @@ export default defineConfig([
     platform: 'node',
     splitting: true,
     treeshake: true,
-    // graphql-armor's rules (the mock's GraphQL limits) are development dependencies compiled into the mock, so
-    // consumers install nothing more; their one run-time import, graphql, stays external (the consumer's copy).
-    noExternal: armor,
+    // graphql-armor's rules (the mock's GraphQL limits) and graphql-tools are development dependencies compiled into
+    // the mock, so consumers install nothing more; their run-time import, graphql, stays external (the consumer's
+    // copy, a peer). graphql-jit stays an exact-pinned dependency: it deep-requires graphql's CommonJS files.
+    noExternal: [...armor, ...graphqlTools],
   },
   {
     // The CLI runs in its own process, so it may carry a private, bundled copy of the GraphQL stack: resolving and
@@ -41,7 +53,7 @@ export default defineConfig([
     splitting: true,
     treeshake: true,
     minify: true,
-    noExternal: ['graphql', 'graphql-jit', /^@graphql-tools\//, ...armor],
+    noExternal: ['graphql', 'graphql-jit', ...graphqlTools, ...armor],
     // graphql ships CommonJS and ESM copies; graphql-jit deep-requires the CommonJS files, so every import must
     // resolve to those too, or the bundle holds two graphql realms whose instanceof checks reject each other.
     esbuildOptions(options) {

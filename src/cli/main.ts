@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { readFileSync } from 'node:fs';
 
 /** What every command module exports. */
 export interface CliCommand {
@@ -38,7 +39,13 @@ ${Object.entries(commands)
   .join('\n')}
 
 Run "payment-contract-kit <command> --help" for the options of a command.
+"payment-contract-kit --version" prints the kit's version.
 `;
+
+/** The kit's version: package.json sits two levels up from both src/cli/main.ts and dist/cli/index.js. */
+function version(): string {
+  return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+}
 
 /** Runs the CLI with `argv` (without node and the script path); resolves with the exit code. */
 export async function main(argv: readonly string[]): Promise<number | undefined> {
@@ -47,11 +54,18 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
     process.stdout.write(usage);
     return first === undefined ? 2 : 0;
   }
+  if (first === '--version' || first === '-v' || first === 'version') {
+    process.stdout.write(`${version()}\n`);
+    return 0;
+  }
   const two = second === undefined ? undefined : `${first} ${second}`;
   const name = two !== undefined && commands[two] ? two : first;
   const entry = commands[name];
   if (!entry) {
-    process.stderr.write(`[payment-contract-kit] Unknown command "${first}".\n\n${usage}`);
+    const known = Object.keys(commands).join(', ');
+    process.stderr.write(
+      `[payment-contract-kit] Unknown ${first.startsWith('-') ? 'option' : 'command'} "${first}": the commands are ${known}; run "payment-contract-kit --help" for the list.\n`,
+    );
     return 2;
   }
   const command = await entry.load();

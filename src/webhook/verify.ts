@@ -58,10 +58,11 @@ export interface WebhookVerified {
   /** The payload, checked against spec section 6. */
   readonly payload: PaymentStatusWebhookPayload;
   /**
-   * The delivery id header, when sent: the same on every retry of one event, so store it and skip ids already
-   * handled (delivery is at least once).
+   * The delivery id: the same on every retry of one event, so store it and skip ids already handled (delivery is
+   * at least once). It is the delivery id header; when a sender leaves that header out, it is
+   * `<payload.uuid>:<payload.status>` instead, which also names one event (a payment reaches one final status once).
    */
-  readonly deliveryId: string | undefined;
+  readonly deliveryId: string;
 }
 
 /** What {@link verifyWebhook} returns: the payload, or why the request was rejected. */
@@ -159,7 +160,8 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifyWebhookResult {
   }
   const checked = checkPayload(parsed);
   if (!checked.ok) return failure('INVALID_PAYLOAD', checked.message, { field: checked.field });
-  return { ok: true, payload: checked.payload, deliveryId: readHeader(input.headers, names.deliveryId) || undefined };
+  const deliveryId = readHeader(input.headers, names.deliveryId) || `${checked.payload.uuid}:${checked.payload.status}`;
+  return { ok: true, payload: checked.payload, deliveryId };
 }
 
 const signingKeyHint =

@@ -1,14 +1,27 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { mockFlags, parseMockArgs } from '../../src/cli/commands/mock.ts';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { mockFlags, parseMockArgs, startFailure } from '../../src/cli/commands/mock.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 // The sources through tsx, so the test does not depend on a fresh build.
 const cli = ['--import', 'tsx', join(root, 'src/cli/main.ts')];
 const children = new Set<ChildProcess>();
+const scratch = mkdtempSync(join(tmpdir(), 'pck-cli-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+function badJson(): string {
+  const file = join(scratch, 'bad.json');
+  writeFileSync(file, '{ "clients": [');
+  return file;
+}
+function badShape(): string {
+  const file = join(scratch, 'shape.json');
+  writeFileSync(file, JSON.stringify({ client: [] }));
+  return file;
+}
 afterEach(() => {
   for (const c of children) c.kill('SIGKILL');
   children.clear();
@@ -88,11 +101,71 @@ describe('payment-contract-kit mock (process)', () => {
     [['mock', '--latency', '9-1'], '--latency must be'],
     [['mock', '--webhook-url', 'ftp://x'], '--webhook-url must be an http(s) URL'],
     [['nope'], 'Unknown command "nope"'],
-  ])('exits 2 with a clear message for %j', async (args, message) => {
+    [['--bogus'], 'Unknown option "--bogus"'],
+    [['mock', '--config', join(tmpdir(), 'pck-no-such-config.json')], '--config: cannot read'],
+    [['mock', '--config', badJson()], 'is not valid JSON'],
+    [['mock', '--config', badShape()], 'unknown key "client"'],
+  ])('exits 2 with one clear line for %j', async (args, message) => {
     const run = spawnCli(args);
     expect(await run.exited).toBe(2);
-    expect(run.err()).toContain('[payment-contract-kit]');
+    expect(run.err()).toMatch(/^\[payment-contract-kit\] /);
     expect(run.err()).toContain(message);
+    expect(run.err().trimEnd().split('\n')).toHaveLength(1);
+    expect(run.out()).toBe('');
+  });
+
+  it('exits 1 with one line naming the port when the port is busy', async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const { port } = busy.address() as { port: number };
+    try {
+      const run = spawnCli(['mock', '--port', String(port)]);
+      expect(await run.exited).toBe(1);
+      expect(run.err().trimEnd().split('\n')).toEqual([
+        expect.stringMatching(
+          new RegExp(`^\\[payment-contract-kit\\] .*[Pp]ort ${port} on 127\\.0\\.0\\.1 is already in use`),
+        ),
+      ]);
+    } finally {
+      await new Promise((r) => busy.close(r));
+    }
+  });
+
+  it.each([['--version'], ['-v']])('%s prints the version from package.json', async (flag) => {
+    const run = spawnCli([flag]);
+    expect(await run.exited).toBe(0);
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(run.out()).toBe(`${version}\n`);
+  });
+});
+
+describe('startFailure', () => {
+  it.each([
+    ['EADDRINUSE', 'port 4010 on 127.0.0.1 is already in use'],
+    ['EACCES', 'port 4010 on 127.0.0.1 needs privileges'],
+    ['EADDRNOTAVAIL', 'is not an address of this machine'],
+  ])('words the listen error %s from its code, on one line', (code, text) => {
+    const error = Object.assign(new Error(`listen ${code}: 127.0.0.1:4010\n    at stack`), { code });
+    const line = startFailure(error, {});
+    expect(line).toMatch(/^\[payment-contract-kit\] mock: /);
+    expect(line).toContain(text);
+    expect(line).not.toContain('\n');
+  });
+
+  it('keeps the first line of any other error, prefixed once', () => {
+    expect(startFailure(new TypeError('[payment-contract-kit] assumptions.feeTable: bad\nmore'), {})).toBe(
+      '[payment-contract-kit] assumptions.feeTable: bad',
+    );
+    expect(startFailure(new Error('boom\nstack'), {})).toBe('[payment-contract-kit] mock: boom');
+  });
+});
+
+describe('npm start', () => {
+  it('builds quietly (tsup --silent), so the URL line and the request log are what it prints', () => {
+    const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(scripts.start).toMatch(/^npm run build --silent -- --silent && node dist\/cli\/index\.js mock$/);
+    // The build script must end with tsup, so the forwarded --silent reaches it.
+    expect(scripts.build).toMatch(/&& tsup$/);
   });
 });
 

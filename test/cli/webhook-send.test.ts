@@ -4,6 +4,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultAssumptions } from '../../src/assumptions.ts';
+import { feeList } from '../../src/mock/index.ts';
 import { verifyStandardWebhook, verifyWebhook } from '../../src/webhook/index.ts';
 
 const root = join(import.meta.dirname, '../..');
@@ -70,10 +72,38 @@ describe('payment-contract-kit webhook send', () => {
     const last = received.at(-1)!;
     expect(JSON.parse(last.body)).toMatchObject({
       amount: 42.5,
+      // The mock's own fee for 42.5 paid by visa (the default card type), not a fixed sample value.
+      payment_gateway_fee: 0.94,
       status: 'failure',
       uuid: 'pay-cli-1',
       metadata: { order: 'A-1' },
     });
+  });
+
+  it('defaults --status to success and takes the fee of --card-type from the fee table, as the mock does', async () => {
+    const sent = async (args: string[]) => {
+      const { code } = await cli([
+        '--url',
+        `${url}/webhooks`,
+        '--signing-key',
+        'my-key',
+        '--client-id',
+        'my-client',
+        ...args,
+      ]);
+      expect(code).toBe(0);
+      return JSON.parse(received.at(-1)!.body);
+    };
+    expect(await sent([])).toMatchObject({ status: 'success', amount: 100, payment_gateway_fee: 1.8 });
+    const mockFees = feeList(42.5, defaultAssumptions);
+    for (const { card_type, fees } of mockFees) {
+      expect(await sent(['--amount', '42.5', '--card-type', card_type])).toMatchObject({
+        amount: 42.5,
+        payment_gateway_fee: fees,
+      });
+    }
+    // Two fee levels in the default table, so a fee taken from the wrong row would show.
+    expect(new Set(mockFees.map((f) => f.fees))).toEqual(new Set([0.94, 1.53]));
   });
 
   it('signs with Standard Webhooks when given a secret', async () => {
@@ -114,7 +144,7 @@ describe('payment-contract-kit webhook send', () => {
   it('prints help with examples', async () => {
     const { code, stdout } = await cli(['--help']);
     expect(code).toBe(0);
-    expect(stdout).toContain('Usage: payment-contract-kit webhook send --url <url> --status <success|failure>');
+    expect(stdout).toContain('Usage: payment-contract-kit webhook send --url <url> [--status <success|failure>]');
     expect(stdout).toContain('Examples:');
   });
 
@@ -122,7 +152,6 @@ describe('payment-contract-kit webhook send', () => {
     ['no --url', ['--status', 'success'], /--url is required/],
     ['a relative --url', ['--url', '/webhooks', '--status', 'success'], /--url "\/webhooks" is not an absolute URL/],
     ['a non-HTTP --url', ['--url', 'ftp://x/', '--status', 'success'], /--url must be http or https, got ftp/],
-    ['no --status', ['--url', 'http://127.0.0.1:1/'], /--status must be success or failure, got nothing/],
     ['an unknown --status', ['--url', 'http://127.0.0.1:1/', '--status', 'ok'], /got "ok"/],
     [
       '--metadata not JSON',
@@ -145,6 +174,11 @@ describe('payment-contract-kit webhook send', () => {
       /Unknown option '--colour'/,
     ],
     [
+      'a card type not in the fee table',
+      ['--url', 'http://127.0.0.1:1/', '--card-type', 'discover'],
+      /--card-type must be one of visa, mastercard, amex, diners \(the fee table\), got "discover"/,
+    ],
+    [
       'a bad secret',
       ['--url', 'http://127.0.0.1:1/', '--status', 'success', '--standard-webhooks-secret', 'not a secret'],
       /whsec_/,
@@ -155,5 +189,7 @@ describe('payment-contract-kit webhook send', () => {
     expect(stderr).toMatch(/^\[payment-contract-kit\] webhook send: /);
     expect(stderr).toMatch(message);
     expect(stderr).toContain('--help');
+    // One line, nothing else.
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 });

@@ -48,6 +48,22 @@ describe('verifyWebhook accepts the genuine request', () => {
     });
   });
 
+  it('types the delivery id as a string, so the README receiver deduplicates on it without a guard', () => {
+    const result = verifyWebhook({ headers, rawBody: body, signingKey, clientId });
+    if (!result.ok) throw new Error(result.error.message);
+    // Compiles under strict only while deliveryId is `string` (npm run typecheck covers test files).
+    const alreadyHandled = (id: string) => id.startsWith('whd_');
+    expect(alreadyHandled(result.deliveryId)).toBe(true);
+  });
+
+  it('derives the delivery id from the payment and its status when the header is missing', () => {
+    const noId = without(headers, 'x-webhook-delivery-id');
+    const first = verifyWebhook({ headers: noId, rawBody: body, signingKey, clientId });
+    const retry = verifyWebhook({ headers: noId, rawBody: body, signingKey, clientId });
+    expect(first).toMatchObject({ ok: true, deliveryId: `${payload.uuid}:${payload.status}` });
+    expect(retry).toEqual(first);
+  });
+
   it('accepts any key of a list (key rotation)', () => {
     expect(verifyWebhook({ headers, rawBody: body, signingKey: ['new-key', signingKey], clientId }).ok).toBe(true);
   });

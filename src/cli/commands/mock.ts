@@ -398,6 +398,30 @@ export function parseMockArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   return { help: false, options };
 }
 
+/** Why the listener could not be opened, by its system error code: the fix differs for each. */
+const listenFailures: Readonly<Record<string, (where: string) => string>> = {
+  EADDRINUSE: (where) =>
+    `${where} is already in use: stop what listens there, or pick another port (--port, 0 picks a free one).`,
+  EACCES: (where) => `${where} needs privileges this process lacks: pick a port above 1023 (--port).`,
+  EADDRNOTAVAIL: (where) => `${where} is not an address of this machine: pick another --host, such as 127.0.0.1.`,
+  ENOTFOUND: (where) => `${where} cannot be opened: the host name does not resolve; pick another --host.`,
+};
+
+/**
+ * One line for a mock that did not start. Listen errors are worded here from their code, whatever the server's own
+ * message says; anything else (an invalid option from --config, say) keeps its first line, with the kit's prefix.
+ */
+export function startFailure(error: unknown, options: MockOptions): string {
+  const code =
+    (error as NodeJS.ErrnoException | undefined)?.code ?? (error as { cause?: NodeJS.ErrnoException })?.cause?.code;
+  const host = options.host ?? defaultMockOptions.host;
+  const port = options.port ?? defaultMockOptions.port;
+  const listen = code === undefined ? undefined : listenFailures[code];
+  if (listen) return `[payment-contract-kit] mock: ${listen(`port ${port} on ${host}`)}`;
+  const first = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+  return first.startsWith('[payment-contract-kit]') ? first : `[payment-contract-kit] mock: ${first}`;
+}
+
 /**
  * Runs the mock command. Resolves with 0 after a clean stop (SIGINT / SIGTERM), 2 on a usage mistake, 1 when the
  * mock cannot start (port in use, ...).
@@ -422,7 +446,7 @@ export async function run(argv: readonly string[]): Promise<number | undefined> 
   try {
     mock = await startMockServer(parsed.options);
   } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${startFailure(error, parsed.options)}\n`);
     return error instanceof TypeError ? 2 : 1;
   }
   process.stdout.write(`payment-contract-kit mock listening on ${mock.url}\n`);

@@ -7,24 +7,31 @@
  */
 import { parseArgs } from 'node:util';
 import { defaultAssumptions } from '../../assumptions.ts';
+import { feeList } from '../../mock/index.ts';
 import { buildTestWebhookRequest } from '../../webhook/test-request.ts';
 
 const DEFAULT_SIGNING_KEY = 'test-signing-key';
 const DEFAULT_CLIENT_ID = 'test-client';
 const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_AMOUNT = 100;
+// The first card type of the fee table (visa), the card the mock's test cards use unless told otherwise.
+const DEFAULT_CARD_TYPE = defaultAssumptions.feeTable[0]!.card_type;
+const cardTypes = defaultAssumptions.feeTable.map((rule) => rule.card_type);
 
 /** Help text, with examples. */
-export const help = `Usage: payment-contract-kit webhook send --url <url> --status <success|failure> [options]
+export const help = `Usage: payment-contract-kit webhook send --url <url> [--status <success|failure>] [options]
 
 Sends one payment status webhook to a receiver under development and prints its answer.
 
 Options:
   --url <url>                        Receiver URL (http or https). Required.
-  --status <success|failure>         Final status to report. Required.
+  --status <success|failure>         Final status to report. Default success.
   --signing-key <key>                Sent in ${defaultAssumptions.webhook.signingKeyHeader}. Default ${DEFAULT_SIGNING_KEY}.
   --client-id <id>                   Sent in ${defaultAssumptions.webhook.clientIdHeader}. Default ${DEFAULT_CLIENT_ID}.
   --metadata <json>                  JSON object echoed as "metadata", e.g. '{"order":"A-1"}'.
-  --amount <number>                  Payment amount. Default 100.
+  --amount <number>                  Payment amount. Default ${DEFAULT_AMOUNT}.
+  --card-type <type>                 Card type the fee is computed for, from the mock's fee table
+                                     (${cardTypes.join(', ')}). Default ${DEFAULT_CARD_TYPE}.
   --uuid <id>                        Payment uuid. Default a random UUID.
   --standard-webhooks-secret <whsec_...>
                                      Also sign with Standard Webhooks (webhook-id, -timestamp, -signature).
@@ -49,9 +56,10 @@ export interface CommandIo {
 
 class UsageError extends Error {}
 
+/** One line: what is wrong with which flag, and where the options are listed. */
 function usage(message: string): never {
   throw new UsageError(
-    `[payment-contract-kit] webhook send: ${message}\nRun "payment-contract-kit webhook send --help" for the options.`,
+    `[payment-contract-kit] webhook send: ${message} Run "payment-contract-kit webhook send --help" for the options.`,
   );
 }
 
@@ -70,6 +78,7 @@ function parse(argv: readonly string[]) {
         'client-id': { type: 'string' },
         metadata: { type: 'string' },
         amount: { type: 'string' },
+        'card-type': { type: 'string' },
         uuid: { type: 'string' },
         'standard-webhooks-secret': { type: 'string' },
         timeout: { type: 'string' },
@@ -95,9 +104,8 @@ function parse(argv: readonly string[]) {
   if (target.protocol !== 'http:' && target.protocol !== 'https:')
     usage(`--url must be http or https, got ${target.protocol.slice(0, -1)}.`);
 
-  const status = str('status');
-  if (status !== 'success' && status !== 'failure')
-    usage(`--status must be success or failure, got ${status === undefined ? 'nothing' : `"${status}"`}.`);
+  const status = str('status') ?? 'success';
+  if (status !== 'success' && status !== 'failure') usage(`--status must be success or failure, got "${status}".`);
 
   let metadata: Record<string, unknown> | undefined;
   const rawMetadata = str('metadata');
@@ -118,7 +126,12 @@ function parse(argv: readonly string[]) {
     if (raw.trim() === '' || !Number.isFinite(n) || !check(n)) usage(`--${name} must be ${what}, got "${raw}".`);
     return n;
   };
-  const amount = number('amount', (n) => n > 0, 'a number greater than 0');
+  const amount = number('amount', (n) => n > 0, 'a number greater than 0') ?? DEFAULT_AMOUNT;
+  // The fee the mock itself would charge for this amount and card type: its public fee list (same table, rounding).
+  const cardType = str('card-type') ?? DEFAULT_CARD_TYPE;
+  const fee = feeList(amount, defaultAssumptions).find((entry) => entry.card_type === cardType)?.fees;
+  if (fee === undefined)
+    usage(`--card-type must be one of ${cardTypes.join(', ')} (the fee table), got "${cardType}".`);
   const timeoutMs =
     number('timeout', (n) => Number.isInteger(n) && n > 0, 'a whole number of milliseconds') ?? DEFAULT_TIMEOUT_MS;
 
@@ -136,8 +149,9 @@ function parse(argv: readonly string[]) {
       signingKey: str('signing-key') ?? DEFAULT_SIGNING_KEY,
       clientId: str('client-id') ?? DEFAULT_CLIENT_ID,
       payload: {
-        status: defaultAssumptions.statusNames[status!],
-        ...(amount === undefined ? {} : { amount }),
+        status: defaultAssumptions.statusNames[status],
+        amount,
+        payment_gateway_fee: fee,
         ...(str('uuid') === undefined ? {} : { uuid: str('uuid') }),
         ...(metadata === undefined ? {} : { metadata }),
       },

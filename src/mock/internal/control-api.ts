@@ -23,14 +23,15 @@
  *
  * @module
  */
-import type { IncomingMessage } from 'node:http';
-import type { MockControl, MockRequestMatcher } from '../app.ts';
+import { isPlainObject } from '../../internal/plain-object.ts';
+import type { MockControl, MockRequestMatcher } from '../control-types.ts';
 import { restError } from './errors.ts';
-import { readJsonBody } from './http/body.ts';
-import type { Reply } from './http/respond.ts';
+import { parseJsonBody } from './http/body.ts';
+import type { MockRequest } from './http/exchange.ts';
+import type { Outcome, RouteEntry } from './http/outcome.ts';
 import type { Router } from './http/router.ts';
 
-type ControlHandler = (req: IncomingMessage) => Reply | Promise<Reply>;
+type ControlHandler = (request: MockRequest) => Outcome | Promise<Outcome>;
 
 /** Every control route, for documentation and tests. */
 export const controlRoutes = [
@@ -50,21 +51,18 @@ export const controlRoutes = [
   ['POST', '/__pck/fail-next'],
 ] as const;
 
-const ok = (body: unknown): Reply => ({ status: 200, body });
+const ok = (body: unknown): Outcome => ({ status: 200, body });
 
-function query(req: IncomingMessage): URLSearchParams {
-  const url = req.url ?? '';
-  const q = url.indexOf('?');
-  return new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+function query(request: MockRequest): URLSearchParams {
+  return new URLSearchParams(request.query);
 }
 
-async function jsonObject(req: IncomingMessage, limit: number, route: string): Promise<Record<string, unknown>> {
-  const body = await readJsonBody(req, limit);
+function jsonObject(request: MockRequest, limit: number, route: string): Record<string, unknown> {
+  const body = parseJsonBody(request.body, limit);
   if (!body.ok) throw restError(body.problem === 'too-large' ? 413 : 400, body.message);
   if (body.empty) return {};
-  if (typeof body.value !== 'object' || body.value === null || Array.isArray(body.value))
-    throw restError(400, `[payment-contract-kit] ${route} needs a JSON object body.`);
-  return body.value as Record<string, unknown>;
+  if (!isPlainObject(body.value)) throw restError(400, `[payment-contract-kit] ${route} needs a JSON object body.`);
+  return body.value;
 }
 
 function optionalString(body: Record<string, unknown>, key: string, route: string): string | undefined {
@@ -118,12 +116,12 @@ async function orTimeout<T>(wait: Promise<T>): Promise<T> {
  * // curl -X POST localhost:4010/__pck/clock/advance -d '{"ms":600000}'
  */
 export function registerControlRoutes(
-  router: Router<ControlHandler>,
+  router: Router<RouteEntry>,
   control: MockControl,
   guide: string,
   maxBodyBytes: number,
 ): void {
-  const add = (method: string, path: string, handler: ControlHandler) => router.add('control', method, path, handler);
+  const add = (method: string, path: string, handle: ControlHandler) => router.add('control', method, path, { handle });
   const clockAnswer = (now: number) => ok({ now, iso: new Date(now).toISOString() });
 
   add('GET', '/__pck/health', () => ok({ ok: true, now: control.now(), guide }));
@@ -134,7 +132,7 @@ export function registerControlRoutes(
   add('GET', '/__pck/clock', () => clockAnswer(control.now()));
   add('POST', '/__pck/clock/advance', async (req) => {
     const route = 'POST /__pck/clock/advance';
-    const ms = optionalNumber(await jsonObject(req, maxBodyBytes, route), 'ms', route);
+    const ms = optionalNumber(jsonObject(req, maxBodyBytes, route), 'ms', route);
     if (ms === undefined || ms < 0)
       throw restError(400, `[payment-contract-kit] ${route} needs { "ms": <non-negative milliseconds> }.`);
     return clockAnswer(control.advanceClock(ms));
@@ -142,7 +140,7 @@ export function registerControlRoutes(
   add('GET', '/__pck/payments', (req) => ok({ payments: control.payments(query(req).get('clientId') ?? undefined) }));
   add('POST', '/__pck/payments/settle', async (req) => {
     const route = 'POST /__pck/payments/settle';
-    const body = await jsonObject(req, maxBodyBytes, route);
+    const body = jsonObject(req, maxBodyBytes, route);
     const outcome = optionalString(body, 'outcome', route);
     if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure')
       throw restError(400, `[payment-contract-kit] ${route}: "outcome" must be "success" or "failure".`);
@@ -154,7 +152,7 @@ export function registerControlRoutes(
   });
   add('POST', '/__pck/requests/wait', async (req) => {
     const route = 'POST /__pck/requests/wait';
-    const body = await jsonObject(req, maxBodyBytes, route);
+    const body = jsonObject(req, maxBodyBytes, route);
     const guideValue = optionalString(body, 'guide', route);
     if (guideValue !== undefined && guideValue !== 'current' && guideValue !== 'legacy')
       throw restError(400, `[payment-contract-kit] ${route}: "guide" must be "current" or "legacy".`);
@@ -179,7 +177,7 @@ export function registerControlRoutes(
   add('GET', '/__pck/deliveries', () => ok({ deliveries: control.deliveries() }));
   add('POST', '/__pck/deliveries/wait', async (req) => {
     const route = 'POST /__pck/deliveries/wait';
-    const body = await jsonObject(req, maxBodyBytes, route);
+    const body = jsonObject(req, maxBodyBytes, route);
     const fields = (['paymentUuid', 'state', 'url', 'clientId'] as const)
       .map((k) => [k, optionalString(body, k, route)] as const)
       .filter(([, v]) => v !== undefined);
@@ -194,25 +192,25 @@ export function registerControlRoutes(
   });
   add('POST', '/__pck/deliveries/redeliver', async (req) => {
     const route = 'POST /__pck/deliveries/redeliver';
-    control.redeliver(requiredString(await jsonObject(req, maxBodyBytes, route), 'id', route));
+    control.redeliver(requiredString(jsonObject(req, maxBodyBytes, route), 'id', route));
     return ok({ ok: true });
   });
   add('POST', '/__pck/tokens', async (req) => {
     const route = 'POST /__pck/tokens';
-    const clientId = requiredString(await jsonObject(req, maxBodyBytes, route), 'clientId', route);
+    const clientId = requiredString(jsonObject(req, maxBodyBytes, route), 'clientId', route);
     return ok({ status: 'SUCCESS', data: control.issueToken(clientId) });
   });
   add('POST', '/__pck/card-accounts', async (req) => {
     const route = 'POST /__pck/card-accounts';
-    const body = await jsonObject(req, maxBodyBytes, route);
+    const body = jsonObject(req, maxBodyBytes, route);
     const clientId = requiredString(body, 'clientId', route);
     const card = body.card;
-    if (typeof card !== 'object' || card === null || Array.isArray(card))
+    if (!isPlainObject(card))
       throw restError(
         400,
         `[payment-contract-kit] ${route}: "card" must be { "card_number", "expiry_month", "expiry_year" }.`,
       );
-    const c = card as Record<string, unknown>;
+    const c = card;
     const uid = control.registerCardAccount(clientId, {
       card_number: requiredString(c, 'card_number', `${route} card`),
       expiry_month: requiredString(c, 'expiry_month', `${route} card`),
@@ -222,7 +220,7 @@ export function registerControlRoutes(
   });
   add('POST', '/__pck/fail-next', async (req) => {
     const route = 'POST /__pck/fail-next';
-    const body = await jsonObject(req, maxBodyBytes, route);
+    const body = jsonObject(req, maxBodyBytes, route);
     const status = optionalNumber(body, 'status', route);
     if (status === undefined) throw restError(400, `[payment-contract-kit] ${route}: "status" is required.`);
     const message = optionalString(body, 'message', route);

@@ -248,3 +248,18 @@ function errorText(error: unknown): string {
   // One line: the text goes into a log line and a delivery record.
   return (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).replace(/\s+/g, ' ');
 }
+
+/**
+ * Stops the webhook deliveries; never drops them silently: one line says how many and which deliveries the close
+ * ended (each is kept as `failed`, reason `closed`).
+ */
+export async function closeWebhooks(webhooks: WebhookFanout, logLine: (line: string) => void): Promise<void> {
+  const undelivered = await webhooks.close();
+  if (undelivered.length === 0) return;
+  const list = undelivered
+    .map((d) => `${d.id} (payment ${d.paymentUuid} to ${d.url}, ${d.attempts.length} attempts)`)
+    .join(', ');
+  logLine(
+    `[payment-contract-kit] closed with ${undelivered.length} webhook ${undelivered.length === 1 ? 'delivery' : 'deliveries'} not delivered, recorded as failed (closed): ${list}.`,
+  );
+}

@@ -30,6 +30,7 @@ import { defaultAssumptions, type WebhookRetryPolicy } from '../../../assumption
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import { standardWebhookHeaders } from '../../../webhook/standard-webhooks.ts';
 import type { Clock, ScheduledTask } from '../clock.ts';
+import { createWaiters } from '../waiters.ts';
 import { retryAfterMs, retryDelayMs } from './backoff.ts';
 import { createPostAgents, PostError, type PostResult, post } from './http-post.ts';
 
@@ -274,29 +275,11 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const lanes = new Map<string, Delivery[]>();
   /** URLs that answered 410 Gone. */
   const goneUrls = new Set<string>();
-  let waiters: {
-    predicate: (d: DeliveryRecord) => boolean;
-    resolve: (d: DeliveryRecord) => void;
-    reject: (error: unknown) => void;
-  }[] = [];
+  const waiters = createWaiters<DeliveryRecord>();
   let closed = false;
 
   function changed(d: Delivery): void {
-    if (waiters.length === 0) return;
-    const view = snapshot(d);
-    waiters = waiters.filter((w) => {
-      let match: boolean;
-      try {
-        match = w.predicate(view);
-      } catch (error) {
-        // The waiter's own predicate failed: that wait fails, the delivery goes on.
-        w.reject(error);
-        return false;
-      }
-      if (!match) return true;
-      w.resolve(view);
-      return false;
-    });
+    if (waiters.pending()) waiters.offer(snapshot(d));
   }
 
   function headersFor(d: Delivery): Record<string, string> {
@@ -522,28 +505,9 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
         return Promise.reject(error);
       }
       const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_MS;
-      return new Promise((resolve, reject) => {
-        const waiter = {
-          predicate,
-          resolve: (d: DeliveryRecord) => {
-            clearTimeout(timer);
-            resolve(d);
-          },
-          reject: (error: unknown) => {
-            clearTimeout(timer);
-            reject(error);
-          },
-        };
-        const timer = setTimeout(() => {
-          waiters = waiters.filter((w) => w !== waiter);
-          const states = records.map((d) => `${d.id} ${d.paymentUuid} → ${d.url}: ${d.state}`).join('; ');
-          reject(
-            new Error(
-              `[payment-contract-kit] no webhook delivery matched within ${timeoutMs} ms. Deliveries: ${states || 'none'}. If retries are scheduled, advance the mock clock (control.advanceClock).`,
-            ),
-          );
-        }, timeoutMs);
-        waiters.push(waiter);
+      return waiters.wait(predicate, timeoutMs, () => {
+        const states = records.map((d) => `${d.id} ${d.paymentUuid} → ${d.url}: ${d.state}`).join('; ');
+        return `[payment-contract-kit] no webhook delivery matched within ${timeoutMs} ms. Deliveries: ${states || 'none'}. If retries are scheduled, advance the mock clock (control.advanceClock).`;
       });
     },
     redeliver(id) {
@@ -612,6 +576,8 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
         ended.push(snapshot(d));
       }
       agents.destroy();
+      // As the journal does: a wait still pending when the mock closes fails now instead of at its timeout.
+      waiters.close('[payment-contract-kit] The mock was closed while waiting for a webhook delivery.');
       return ended;
     },
   };

@@ -163,7 +163,7 @@ describe('control API in process', () => {
       '/__pck/card-accounts',
       { clientId: 'test-client', card: { card_number: '4111111111111112', expiry_month: '12', expiry_year: '99' } },
       400,
-      /Luhn/,
+      /card_number is not a valid card number \(checksum failed\)/,
     ],
     ['a non-object body', '/__pck/tokens', '[1]', 400, /needs a JSON object body/],
   ])('%s answers its status in the 7.1 shape', async (_name, path, body, status, message) => {

@@ -9,10 +9,12 @@ import { kitMessage } from '../../internal/messages.ts';
 import { servicePaths } from '../../spec-names.ts';
 import type { MockControl, MockRequestMatcher, MockRequestRecord } from '../control-types.ts';
 import { type Clock, maxClockTime } from './clock.ts';
-import { detectCardType, expiryProblems, isDigits, luhnValid } from './domain/cards.ts';
+import { checkCardNumber } from './domain/card-number.ts';
+import { expiryProblems } from './domain/cards.ts';
 import type { EngineLoader } from './engine-loader.ts';
 import { restError } from './errors.ts';
 import type { FailureInjection } from './failure-injection.ts';
+import { cardNumberMessage } from './graphql/validation.ts';
 import type { RouteEntry } from './http/outcome.ts';
 import type { Router } from './http/router.ts';
 import type { Journal } from './journal.ts';
@@ -96,19 +98,13 @@ export function createControl(deps: ControlDeps): MockControl {
     registerCardAccount(clientId, card) {
       knownClient('registerCardAccount', clientId);
       const number = card?.card_number;
-      const { min, max } = assumptions.bounds.cardNumberDigits;
-      if (
-        typeof number !== 'string' ||
-        !isDigits(number) ||
-        number.length < min ||
-        number.length > max ||
-        !luhnValid(number)
-      )
+      if (typeof number !== 'string') throw bad('registerCardAccount: card_number must be a string of digits.');
+      // The same rule as a fee calculation's input validation, with the same messages.
+      const check = checkCardNumber(number, assumptions);
+      if (!check.ok)
         throw bad(
-          `registerCardAccount: card_number must be ${min}-${max} digits passing the Luhn check (see testCards).`,
+          `registerCardAccount: ${cardNumberMessage(check.problem, 'card_number', assumptions)} See testCards.`,
         );
-      if (detectCardType(number, assumptions.cardTypes) === undefined)
-        throw bad('registerCardAccount: card_number is not of a supported card type (Assumptions.cardTypes).');
       if (
         typeof card.expiry_month !== 'string' ||
         typeof card.expiry_year !== 'string' ||

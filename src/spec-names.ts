@@ -33,3 +33,16 @@ export const serviceHeaders = {
 
 /** Reserved path prefix of the mock's control API (not part of the service). */
 export const controlPrefix = '/__pck/';
+
+/**
+ * The mock's default test credentials (decision 0001): the client, its API key and the webhook signing key a fresh
+ * mock accepts and sends. The Pact examples, the CLI and the tests use the same values.
+ *
+ * @example
+ * const headers = { [serviceHeaders.clientId]: defaultCredentials.clientId, [serviceHeaders.apiKey]: defaultCredentials.apiKey };
+ */
+export const defaultCredentials = {
+  clientId: 'test-client',
+  apiKey: 'test-api-key',
+  webhookSigningKey: 'test-signing-key',
+} as const;

@@ -7,10 +7,11 @@
  */
 import { parseArgs } from 'node:util';
 import { defaultAssumptions } from '../../assumptions.ts';
+import { defaultCredentials } from '../../spec-names.ts';
 import { buildTestWebhookRequest } from '../../webhook/test-request.ts';
 
-const DEFAULT_SIGNING_KEY = 'test-signing-key';
-const DEFAULT_CLIENT_ID = 'test-client';
+const DEFAULT_SIGNING_KEY = defaultCredentials.webhookSigningKey;
+const DEFAULT_CLIENT_ID = defaultCredentials.clientId;
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** Help text, with examples. */

@@ -27,6 +27,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Assumptions } from '../../assumptions.ts';
+import { serviceHeaders } from '../../spec-names.ts';
 import type { TokenPair, TokenPairResponse } from '../../types/rest.ts';
 import type { MockClientConfig } from '../options.ts';
 import type { Clock } from './clock.ts';
@@ -117,13 +118,6 @@ const ISSUE_DIGITS = 12;
 
 /** Most verified tokens whose claims are kept; the cache is dropped whole when full (a miss costs one verify). */
 const verifiedCacheSize = 1024;
-
-/** Header names, written once so messages and lookups agree. */
-export const tokenHeaders = {
-  clientId: 'x-client-id',
-  apiKey: 'x-api-key',
-  jwt: 'x-jwt-token',
-} as const;
 
 /**
  * Creates the token service of one mock instance.
@@ -265,19 +259,19 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   return {
     authenticate(clientIdHeader, apiKeyHeader) {
       if (!clientIdHeader)
-        throw restError(401, `[payment-contract-kit] Missing header ${tokenHeaders.clientId}: send your client id.`);
+        throw restError(401, `[payment-contract-kit] Missing header ${serviceHeaders.clientId}: send your client id.`);
       if (!apiKeyHeader)
-        throw restError(401, `[payment-contract-kit] Missing header ${tokenHeaders.apiKey}: send your API key.`);
+        throw restError(401, `[payment-contract-kit] Missing header ${serviceHeaders.apiKey}: send your API key.`);
       const matches = apiKeys.get(clientIdHeader);
       if (matches === undefined)
         throw restError(
           401,
-          `[payment-contract-kit] Unknown client in ${tokenHeaders.clientId}: "${clientIdHeader}" is not configured on this mock (see --client-id or --config).`,
+          `[payment-contract-kit] Unknown client in ${serviceHeaders.clientId}: "${clientIdHeader}" is not configured on this mock (see --client-id or --config).`,
         );
       if (!matches(apiKeyHeader))
         throw restError(
           401,
-          `[payment-contract-kit] Wrong ${tokenHeaders.apiKey} for client "${clientIdHeader}": send the API key configured for it.`,
+          `[payment-contract-kit] Wrong ${serviceHeaders.apiKey} for client "${clientIdHeader}": send the API key configured for it.`,
         );
       return clientIdHeader;
     },
@@ -322,7 +316,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       if (!claims || claims.sub !== clientId)
         throw restError(
           401,
-          `[payment-contract-kit] ${tokenHeaders.jwt} is not a token issued to client "${clientId}": send one of its access tokens, or leave the header out to revoke all of them.`,
+          `[payment-contract-kit] ${serviceHeaders.jwt} is not a token issued to client "${clientId}": send one of its access tokens, or leave the header out to revoke all of them.`,
         );
       const nowSec = clock.now() / 1000;
       if (revoked.size >= 10_000) for (const [jti, exp] of revoked) if (exp <= nowSec) revoked.delete(jti);
@@ -336,38 +330,38 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
         return {
           ok: false,
           reason: 'missingToken',
-          message: `[payment-contract-kit] Missing header ${tokenHeaders.jwt}: send the token from generate-token or refresh-token.`,
+          message: `[payment-contract-kit] Missing header ${serviceHeaders.jwt}: send the token from generate-token or refresh-token.`,
         };
       const claims = decode(token);
       if (!claims)
         return {
           ok: false,
           reason: 'invalidToken',
-          message: `[payment-contract-kit] ${tokenHeaders.jwt} is not a valid token of this mock (malformed or bad signature): send the token from generate-token or refresh-token.`,
+          message: `[payment-contract-kit] ${serviceHeaders.jwt} is not a valid token of this mock (malformed or bad signature): send the token from generate-token or refresh-token.`,
         };
       if (isRevoked(claims))
         return {
           ok: false,
           reason: 'revokedToken',
-          message: `[payment-contract-kit] The token in ${tokenHeaders.jwt} was revoked: call refresh-token or generate-token for a new one.`,
+          message: `[payment-contract-kit] The token in ${serviceHeaders.jwt} was revoked: call refresh-token or generate-token for a new one.`,
         };
       if (clock.now() >= claims.exp * 1000)
         return {
           ok: false,
           reason: 'expiredToken',
-          message: `[payment-contract-kit] The token in ${tokenHeaders.jwt} has expired: call refresh-token with your refresh_token for a new one.`,
+          message: `[payment-contract-kit] The token in ${serviceHeaders.jwt} has expired: call refresh-token with your refresh_token for a new one.`,
         };
       if (!apiKeys.has(claims.sub))
         return {
           ok: false,
           reason: 'clientMismatch',
-          message: `[payment-contract-kit] The token in ${tokenHeaders.jwt} belongs to client "${claims.sub}", which is not configured on this mock.`,
+          message: `[payment-contract-kit] The token in ${serviceHeaders.jwt} belongs to client "${claims.sub}", which is not configured on this mock.`,
         };
       if (clientIdHeader !== undefined && clientIdHeader !== claims.sub)
         return {
           ok: false,
           reason: 'clientMismatch',
-          message: `[payment-contract-kit] The token in ${tokenHeaders.jwt} was issued to another client than the one in ${tokenHeaders.clientId}: use a token generated with the same client id.`,
+          message: `[payment-contract-kit] The token in ${serviceHeaders.jwt} was issued to another client than the one in ${serviceHeaders.clientId}: use a token generated with the same client id.`,
         };
       return { ok: true, clientId: claims.sub };
     },

@@ -5,9 +5,8 @@
  *
  * @module
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { kitMessage } from '../internal/messages.ts';
-import type { MockControl } from './control-types.ts';
+import type { MockApp } from './control-types.ts';
 import { createClock } from './internal/clock.ts';
 import { registerControlRoutes } from './internal/control-api.ts';
 import { createControl } from './internal/control-handle.ts';
@@ -26,31 +25,7 @@ import { registerServiceRoutes } from './internal/service-routes.ts';
 import { closeWebhooks, createSettlement, createWebhookFanout } from './internal/settlement.ts';
 import { createMockState } from './internal/state.ts';
 import { createTokenService } from './internal/tokens.ts';
-import { type MockOptions, type ResolvedMockOptions, resolveMockOptions } from './options.ts';
-
-/** The mock as a request handler. */
-export interface MockApp {
-  /** `node:http` request listener. */
-  readonly handle: (req: IncomingMessage, res: ServerResponse) => void;
-  /**
-   * Answers a Fetch API `Request` in-process, with no socket: the same routes, state and outcomes as {@link handle}
-   * (tests that cannot open a port, Mock Service Worker handlers). Only the request's path and query are used.
-   */
-  readonly fetch: (request: Request) => Promise<Response>;
-  /** The control handle. */
-  readonly control: MockControl;
-  /** The resolved options. */
-  readonly options: ResolvedMockOptions;
-  /** Writes queued log lines now. */
-  flushLog(): void;
-  /** Writes a line to the request log (masked); the server logs start-up and client errors with it. */
-  logLine(text: string): void;
-  /**
-   * Cancels timers, rejects pending waits and stops webhook deliveries: each one not delivered is kept as `failed`
-   * (reason `closed`) and one log line lists how many and which. Then flushes the log.
-   */
-  close(): Promise<void>;
-}
+import { type MockOptions, resolveMockOptions } from './options.ts';
 
 /**
  * Creates the mock without listening: a request handler and the control handle. No sockets, no timers.

@@ -1,14 +1,17 @@
 /**
- * The control handle's types (STYLE habit 9): what tests drive the mock with. Kept apart from the composition root so
- * the control API's routes and the handle's implementation import them without an import cycle.
+ * The public types of the app and its control handle (STYLE habit 9): what tests drive the mock with. Kept apart
+ * from the composition root so the control API's routes and the handle's implementation import them without an
+ * import cycle.
  *
  * @module
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Assumptions } from '../assumptions.ts';
 import type { TokenPair } from '../types/rest.ts';
 import type { JournalEntry } from './internal/journal.ts';
 import type { SettlementOutcome, StoredPayment } from './internal/state.ts';
 import type { DeliveryRecord } from './internal/webhooks/dispatcher.ts';
+import type { ResolvedMockOptions } from './options.ts';
 
 /** A request the mock answered, as the journal keeps it (no bodies; masked variables summary only). */
 export type MockRequestRecord = JournalEntry;
@@ -102,4 +105,28 @@ export interface MockControl {
   warmUp(options?: { scope?: 'all' | 'first-request' }): Promise<void>;
   /** The assumptions this instance runs with. */
   readonly assumptions: Assumptions;
+}
+
+/** The mock as a request handler. */
+export interface MockApp {
+  /** `node:http` request listener. */
+  readonly handle: (req: IncomingMessage, res: ServerResponse) => void;
+  /**
+   * Answers a Fetch API `Request` in-process, with no socket: the same routes, state and outcomes as {@link handle}
+   * (tests that cannot open a port, Mock Service Worker handlers). Only the request's path and query are used.
+   */
+  readonly fetch: (request: Request) => Promise<Response>;
+  /** The control handle. */
+  readonly control: MockControl;
+  /** The resolved options. */
+  readonly options: ResolvedMockOptions;
+  /** Writes queued log lines now. */
+  flushLog(): void;
+  /** Writes a line to the request log (masked); the server logs start-up and client errors with it. */
+  logLine(text: string): void;
+  /**
+   * Cancels timers, rejects pending waits and stops webhook deliveries: each one not delivered is kept as `failed`
+   * (reason `closed`) and one log line lists how many and which. Then flushes the log.
+   */
+  close(): Promise<void>;
 }

@@ -21,9 +21,10 @@ import { defaultAssumptions } from '../assumptions.ts';
 
 export type { AssumptionOverrides, Assumptions, FeeRule } from '../assumptions.ts';
 export { controlPrefix, servicePaths } from '../spec-names.ts';
-export { createMockApp, type MockApp } from './app.ts';
+export { createMockApp } from './app.ts';
 export type {
   FailNextOptions,
+  MockApp,
   MockCardInput,
   MockControl,
   MockDelivery,

@@ -37,7 +37,10 @@ const knownPaths = Object.values(servicePaths).join(', ');
 export function createPipeline(deps: PipelineDeps): MockCore {
   const { router, failures, errors, log, journal, clock, latency, latencyRandom } = deps;
 
-  /** Serializes, logs and journals the answer; the last step of every request. */
+  /**
+   * Simulated network latency on service paths (the `latency` option), then the last step of every request: the
+   * answer is serialized, logged and journaled.
+   */
   function complete(
     method: string,
     path: string,
@@ -45,7 +48,14 @@ export function createPipeline(deps: PipelineDeps): MockCore {
     clientId: string | undefined,
     outcome: Outcome,
     started: number,
-  ): MockReply {
+    delayed = latency !== undefined && kind !== 'control',
+  ): MockReply | Promise<MockReply> {
+    if (delayed && latency) {
+      const delay = latency.minMs + latencyRandom.next() * (latency.maxMs - latency.minMs);
+      return new Promise((resolve) =>
+        setTimeout(() => resolve(complete(method, path, kind, clientId, outcome, started, false)), delay),
+      );
+    }
     let reply: MockReply;
     try {
       reply = toReply(outcome);
@@ -70,22 +80,6 @@ export function createPipeline(deps: PipelineDeps): MockCore {
         outcome.summary,
       );
     return reply;
-  }
-
-  /** Simulated network latency on service paths (the `latency` option), then {@link complete}. */
-  function settle(
-    method: string,
-    path: string,
-    kind: RouteKind | undefined,
-    clientId: string | undefined,
-    outcome: Outcome,
-    started: number,
-  ): MockReply | Promise<MockReply> {
-    if (!latency || kind === 'control') return complete(method, path, kind, clientId, outcome, started);
-    const delay = latency.minMs + latencyRandom.next() * (latency.maxMs - latency.minMs);
-    return new Promise((resolve) =>
-      setTimeout(() => resolve(complete(method, path, kind, clientId, outcome, started)), delay),
-    );
   }
 
   return function answer(request: MockRequest): MockReply | Promise<MockReply> {
@@ -128,12 +122,12 @@ export function createPipeline(deps: PipelineDeps): MockCore {
       // 5. Error mapping: a caller's mistake keeps its spec-shaped answer; anything else is a logged 500.
       outcome = errors.fromError(error, method, path);
     }
-    // 6. Latency, then 7. journal and log (inside settle/complete).
+    // 6. Latency, then 7. journal and log (in complete).
     if (outcome instanceof Promise)
       return outcome.then(
-        (o) => settle(method, path, kind, clientId, o, started),
-        (error: unknown) => settle(method, path, kind, clientId, errors.fromError(error, method, path), started),
+        (o) => complete(method, path, kind, clientId, o, started),
+        (error: unknown) => complete(method, path, kind, clientId, errors.fromError(error, method, path), started),
       );
-    return settle(method, path, kind, clientId, outcome, started);
+    return complete(method, path, kind, clientId, outcome, started);
   };
 }

@@ -18,10 +18,8 @@
  * Revoking every token of a client bumps that client's generation (a claim in each token), which is O(1) and needs
  * no list of issued tokens; revoking one token records its id until it would have expired anyway.
  *
- * Verified claims are cached by token string (bounded), because every GraphQL request carries the same few tokens
- * and checking a signature was a fifth of a fee-list request's CPU (profiled, with fast-jwt). Only the signature
- * check and claim decoding are cached: revocation, expiry on the virtual clock and the client checks run on every
- * request.
+ * Signing, decoding and the verified-claims cache are in access-token-codec.ts: revocation, expiry on the virtual
+ * clock and the client checks here run on every request.
  *
  * @module
  */
@@ -30,10 +28,10 @@ import type { Assumptions } from '../../assumptions.ts';
 import { serviceHeaders } from '../../spec-names.ts';
 import type { TokenPair, TokenPairResponse } from '../../types/rest.ts';
 import type { MockClientConfig } from '../options.ts';
+import { type AccessClaims, createAccessTokenCodec } from './access-token-codec.ts';
 import type { Clock } from './clock.ts';
 import { restError } from './errors.ts';
 import { KeyQueue } from './fifo.ts';
-import { createHs256Signer, jwtHeaderSegment, verifyHs256 } from './hs256.ts';
 import { createSecretMatcher, type SecretMatcher } from './secret-match.ts';
 
 /** Why a token was not accepted; keys of `Assumptions.reasonCodes`. */
@@ -43,17 +41,6 @@ export type TokenRejection = 'missingToken' | 'invalidToken' | 'expiredToken' | 
 export type TokenCheck =
   | { readonly ok: true; readonly clientId: string }
   | { readonly ok: false; readonly reason: TokenRejection; readonly message: string };
-
-/** Claims of an access token issued by the mock. */
-interface AccessClaims {
-  sub: string;
-  typ: 'access';
-  jti: string;
-  /** Revocation generation of the client at issue time. */
-  gen: number;
-  iat: number;
-  exp: number;
-}
 
 /** Token operations of one mock instance. */
 export interface TokenService {
@@ -116,9 +103,6 @@ interface ClientTokens {
 /** Hex digits of the issue number in a refresh token (`rt_` + 16 prefix + 4 client + 12 number = a uuid's 32). */
 const ISSUE_DIGITS = 12;
 
-/** Most verified tokens whose claims are kept; the cache is dropped whole when full (a miss costs one verify). */
-const verifiedCacheSize = 1024;
-
 /**
  * Creates the token service of one mock instance.
  *
@@ -133,20 +117,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const maxRefresh = Math.max(1, deps.maxRefreshTokensPerClient ?? 1000);
   // Each configured key is digested once here; a check digests only what the request sent (secret-match.ts).
   const apiKeys = new Map<string, SecretMatcher>(deps.clients.map((c) => [c.clientId, createSecretMatcher(c.apiKey)]));
-  const secret = createHash('sha256').update(`payment-contract-kit jwt\0${deps.seed}`).digest();
-  const signature = createHs256Signer(secret);
-  // The payload is written as a template, not JSON.stringify'd (0.2 µs against 0.8 µs, measured): every claim but
-  // `sub` is a number or a hex/uuid string, and `sub` is JSON-escaped once per client. Same bytes, same key order.
-  // The payload's UTF-8 bytes go through one reused buffer instead of a new Buffer per token (a client id may be
-  // non-ASCII, so it is UTF-8, at most 3 bytes a character).
-  let scratch = Buffer.allocUnsafe(1024);
-  const sign = (subJson: string, jti: string, gen: number, iat: number, exp: number): string => {
-    const payload = `{"sub":${subJson},"typ":"access","jti":"${jti}","gen":${gen},"iat":${iat},"exp":${exp}}`;
-    if (payload.length * 3 > scratch.length) scratch = Buffer.allocUnsafe(payload.length * 3);
-    const n = scratch.write(payload, 0, 'utf8');
-    const signed = `${jwtHeaderSegment}.${scratch.toString('base64url', 0, n)}`;
-    return `${signed}.${signature(signed)}`;
-  };
+  const codec = createAccessTokenCodec(deps.seed);
   // Token ids: a seed-derived prefix and a counter, uuid-shaped. Unique per instance and repeatable after a reset.
   const jtiPrefix = createHash('sha256').update(`payment-contract-kit jti\0${deps.seed}`).digest('hex');
   const refreshHead = `rt_${createHash('sha256').update(`payment-contract-kit rt\0${deps.seed}`).digest('hex').slice(0, 16)}`;
@@ -155,8 +126,6 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const perClient = new Map<string, ClientTokens>();
   // jti → exp (seconds) of singly revoked tokens; pruned of tokens that expired anyway.
   const revoked = new Map<string, number>();
-  // token string → its verified claims (signature checked, shape checked); see the module comment.
-  const verified = new Map<string, AccessClaims>();
 
   function state(clientId: string): ClientTokens {
     let s = perClient.get(clientId);
@@ -180,7 +149,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const iat = Math.floor(clock.now() / 1000);
     const exp = iat + ttl;
     const jti = jtiHead + (counter++).toString(16).padStart(12, '0');
-    const token = sign(s.subJson, jti, s.gen, iat, exp);
+    const token = codec.sign(s.subJson, jti, s.gen, iat, exp);
     const n = s.issued++;
     // Forget the oldest unused refresh token; used ones left in the queue are skipped.
     while (s.refresh.size >= maxRefresh) {
@@ -216,40 +185,6 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     if (gen === undefined) return -1;
     s.refresh.delete(n);
     return gen;
-  }
-
-  // The latest verified token: a client sends the same one request after request, and comparing two strings is
-  // cheaper than hashing the new (300-character) header string for the Map lookup.
-  let recentToken: string | undefined;
-  let recentClaims: AccessClaims | undefined;
-
-  function decode(token: string): AccessClaims | undefined {
-    if (token === recentToken) return recentClaims;
-    let claims = verified.get(token);
-    if (claims === undefined) {
-      claims = decodeUncached(token);
-      if (claims === undefined) return undefined;
-      if (verified.size >= verifiedCacheSize) verified.clear();
-      verified.set(token, claims);
-    }
-    recentToken = token;
-    recentClaims = claims;
-    return claims;
-  }
-
-  function decodeUncached(token: string): AccessClaims | undefined {
-    // Malformed, another header or algorithm, or a bad signature: all mean "not a token of this mock".
-    const claims = verifyHs256(token, signature) as Partial<AccessClaims> | undefined;
-    if (
-      claims === undefined ||
-      claims.typ !== 'access' ||
-      typeof claims.sub !== 'string' ||
-      typeof claims.jti !== 'string' ||
-      typeof claims.gen !== 'number' ||
-      typeof claims.exp !== 'number'
-    )
-      return undefined;
-    return claims as AccessClaims;
   }
 
   function isRevoked(claims: AccessClaims): boolean {
@@ -312,7 +247,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
         s.order.clear();
         return;
       }
-      const claims = decode(token);
+      const claims = codec.decode(token);
       if (!claims || claims.sub !== clientId)
         throw restError(
           401,
@@ -332,7 +267,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
           reason: 'missingToken',
           message: `[payment-contract-kit] Missing header ${serviceHeaders.jwt}: send the token from generate-token or refresh-token.`,
         };
-      const claims = decode(token);
+      const claims = codec.decode(token);
       if (!claims)
         return {
           ok: false,
@@ -371,9 +306,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     reset() {
       perClient.clear();
       revoked.clear();
-      verified.clear();
-      recentToken = undefined;
-      recentClaims = undefined;
+      codec.reset();
       counter = 0;
     },
   };

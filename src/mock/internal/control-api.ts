@@ -23,6 +23,8 @@
  *
  * @module
  */
+
+import { kitMessage } from '../../internal/messages.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
 import type { MockControl, MockRequestMatcher } from '../control-types.ts';
 import { restError } from './errors.ts';
@@ -61,20 +63,20 @@ function jsonObject(request: MockRequest, limit: number, route: string): Record<
   const body = parseJsonBody(request.body, limit);
   if (!body.ok) throw restError(body.problem === 'too-large' ? 413 : 400, body.message);
   if (body.empty) return {};
-  if (!isPlainObject(body.value)) throw restError(400, `[payment-contract-kit] ${route} needs a JSON object body.`);
+  if (!isPlainObject(body.value)) throw restError(400, kitMessage(`${route} needs a JSON object body.`));
   return body.value;
 }
 
 function optionalString(body: Record<string, unknown>, key: string, route: string): string | undefined {
   const v = body[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw restError(400, `[payment-contract-kit] ${route}: "${key}" must be a string.`);
+  if (typeof v !== 'string') throw restError(400, kitMessage(`${route}: "${key}" must be a string.`));
   return v;
 }
 
 function requiredString(body: Record<string, unknown>, key: string, route: string): string {
   const v = optionalString(body, key, route);
-  if (v === undefined || v === '') throw restError(400, `[payment-contract-kit] ${route}: "${key}" is required.`);
+  if (v === undefined || v === '') throw restError(400, kitMessage(`${route}: "${key}" is required.`));
   return v;
 }
 
@@ -82,7 +84,7 @@ function optionalNumber(body: Record<string, unknown>, key: string, route: strin
   const v = body[key];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'number' || !Number.isFinite(v))
-    throw restError(400, `[payment-contract-kit] ${route}: "${key}" must be a number.`);
+    throw restError(400, kitMessage(`${route}: "${key}" must be a number.`));
   return v;
 }
 
@@ -94,7 +96,7 @@ function optionalTimeout(body: Record<string, unknown>, route: string): number |
   if (v !== undefined && (!Number.isInteger(v) || v < 0 || v > MAX_WAIT_MS))
     throw restError(
       400,
-      `[payment-contract-kit] ${route}: "timeoutMs" must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}.`,
+      kitMessage(`${route}: "timeoutMs" must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}.`),
     );
   return v;
 }
@@ -134,7 +136,7 @@ export function registerControlRoutes(
     const route = 'POST /__pck/clock/advance';
     const ms = optionalNumber(jsonObject(req, maxBodyBytes, route), 'ms', route);
     if (ms === undefined || ms < 0)
-      throw restError(400, `[payment-contract-kit] ${route} needs { "ms": <non-negative milliseconds> }.`);
+      throw restError(400, kitMessage(`${route} needs { "ms": <non-negative milliseconds> }.`));
     return clockAnswer(control.advanceClock(ms));
   });
   add('GET', '/__pck/payments', (req) => ok({ payments: control.payments(query(req).get('clientId') ?? undefined) }));
@@ -143,7 +145,7 @@ export function registerControlRoutes(
     const body = jsonObject(req, maxBodyBytes, route);
     const outcome = optionalString(body, 'outcome', route);
     if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure')
-      throw restError(400, `[payment-contract-kit] ${route}: "outcome" must be "success" or "failure".`);
+      throw restError(400, kitMessage(`${route}: "outcome" must be "success" or "failure".`));
     return ok({ payment: control.settlePayment(requiredString(body, 'uuid', route), outcome) });
   });
   add('GET', '/__pck/requests', (req) => {
@@ -155,7 +157,7 @@ export function registerControlRoutes(
     const body = jsonObject(req, maxBodyBytes, route);
     const guideValue = optionalString(body, 'guide', route);
     if (guideValue !== undefined && guideValue !== 'current' && guideValue !== 'legacy')
-      throw restError(400, `[payment-contract-kit] ${route}: "guide" must be "current" or "legacy".`);
+      throw restError(400, kitMessage(`${route}: "guide" must be "current" or "legacy".`));
     const matcher: MockRequestMatcher = {
       method: optionalString(body, 'method', route),
       path: optionalString(body, 'path', route),
@@ -206,10 +208,7 @@ export function registerControlRoutes(
     const clientId = requiredString(body, 'clientId', route);
     const card = body.card;
     if (!isPlainObject(card))
-      throw restError(
-        400,
-        `[payment-contract-kit] ${route}: "card" must be { "card_number", "expiry_month", "expiry_year" }.`,
-      );
+      throw restError(400, kitMessage(`${route}: "card" must be { "card_number", "expiry_month", "expiry_year" }.`));
     const c = card;
     const uid = control.registerCardAccount(clientId, {
       card_number: requiredString(c, 'card_number', `${route} card`),
@@ -222,7 +221,7 @@ export function registerControlRoutes(
     const route = 'POST /__pck/fail-next';
     const body = jsonObject(req, maxBodyBytes, route);
     const status = optionalNumber(body, 'status', route);
-    if (status === undefined) throw restError(400, `[payment-contract-kit] ${route}: "status" is required.`);
+    if (status === undefined) throw restError(400, kitMessage(`${route}: "status" is required.`));
     const message = optionalString(body, 'message', route);
     const times = optionalNumber(body, 'times', route);
     control.failNextRequest(requiredString(body, 'path', route), status, {

@@ -20,6 +20,7 @@
  * @module
  */
 import type { Assumptions } from '../../assumptions.ts';
+import { kitMessage } from '../../internal/messages.ts';
 import type { PaymentStatusWebhookPayload } from '../../types/rest.ts';
 import type { MockClientConfig } from '../options.ts';
 import type { Clock } from './clock.ts';
@@ -101,7 +102,9 @@ export function createSettlement(deps: SettlementDeps): Settlement {
     } catch (error) {
       // One payment's webhook trouble must not stop the rest of the batch, nor escape the clock task.
       deps.onError?.(
-        `[payment-contract-kit] payment ${uuid} settled as ${payment.status}, but handing over its webhook failed (a bug in the mock; please report it): ${errorText(error)}`,
+        kitMessage(
+          `payment ${uuid} settled as ${payment.status}, but handing over its webhook failed (a bug in the mock; please report it): ${errorText(error)}`,
+        ),
       );
     }
     return { ok: true, payment };
@@ -260,6 +263,8 @@ export async function closeWebhooks(webhooks: WebhookFanout, logLine: (line: str
     .map((d) => `${d.id} (payment ${d.paymentUuid} to ${d.url}, ${d.attempts.length} attempts)`)
     .join(', ');
   logLine(
-    `[payment-contract-kit] closed with ${undelivered.length} webhook ${undelivered.length === 1 ? 'delivery' : 'deliveries'} not delivered, recorded as failed (closed): ${list}.`,
+    kitMessage(
+      `closed with ${undelivered.length} webhook ${undelivered.length === 1 ? 'delivery' : 'deliveries'} not delivered, recorded as failed (closed): ${list}.`,
+    ),
   );
 }

@@ -25,6 +25,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Assumptions } from '../../assumptions.ts';
+import { kitMessage } from '../../internal/messages.ts';
 import { serviceHeaders } from '../../spec-names.ts';
 import type { TokenPair, TokenPairResponse } from '../../types/rest.ts';
 import type { MockClientConfig } from '../options.ts';
@@ -194,19 +195,23 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   return {
     authenticate(clientIdHeader, apiKeyHeader) {
       if (!clientIdHeader)
-        throw restError(401, `[payment-contract-kit] Missing header ${serviceHeaders.clientId}: send your client id.`);
+        throw restError(401, kitMessage(`Missing header ${serviceHeaders.clientId}: send your client id.`));
       if (!apiKeyHeader)
-        throw restError(401, `[payment-contract-kit] Missing header ${serviceHeaders.apiKey}: send your API key.`);
+        throw restError(401, kitMessage(`Missing header ${serviceHeaders.apiKey}: send your API key.`));
       const matches = apiKeys.get(clientIdHeader);
       if (matches === undefined)
         throw restError(
           401,
-          `[payment-contract-kit] Unknown client in ${serviceHeaders.clientId}: "${clientIdHeader}" is not configured on this mock (see --client-id or --config).`,
+          kitMessage(
+            `Unknown client in ${serviceHeaders.clientId}: "${clientIdHeader}" is not configured on this mock (see --client-id or --config).`,
+          ),
         );
       if (!matches(apiKeyHeader))
         throw restError(
           401,
-          `[payment-contract-kit] Wrong ${serviceHeaders.apiKey} for client "${clientIdHeader}": send the API key configured for it.`,
+          kitMessage(
+            `Wrong ${serviceHeaders.apiKey} for client "${clientIdHeader}": send the API key configured for it.`,
+          ),
         );
       return clientIdHeader;
     },
@@ -218,7 +223,9 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       if (s.generated && assumptions.repeatGenerateToken === 'reject')
         throw restError(
           401,
-          '[payment-contract-kit] generate-token was already called for this client: call it only once and use refresh-token with your refresh_token to get new tokens.',
+          kitMessage(
+            'generate-token was already called for this client: call it only once and use refresh-token with your refresh_token to get new tokens.',
+          ),
         );
       s.generated = true;
       return { status: 'SUCCESS', data: issue(clientId) };
@@ -229,12 +236,14 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       if (!s || gen < 0)
         throw restError(
           401,
-          '[payment-contract-kit] refresh_token is unknown or already used: send the refresh_token of the latest token pair (each one works once), or call generate-token.',
+          kitMessage(
+            'refresh_token is unknown or already used: send the refresh_token of the latest token pair (each one works once), or call generate-token.',
+          ),
         );
       if (gen < s.gen)
         throw restError(
           401,
-          '[payment-contract-kit] refresh_token was revoked with revoke-token: call generate-token for a new pair.',
+          kitMessage('refresh_token was revoked with revoke-token: call generate-token for a new pair.'),
         );
       return { status: 'SUCCESS', data: issue(clientId) };
     },
@@ -251,7 +260,9 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       if (!claims || claims.sub !== clientId)
         throw restError(
           401,
-          `[payment-contract-kit] ${serviceHeaders.jwt} is not a token issued to client "${clientId}": send one of its access tokens, or leave the header out to revoke all of them.`,
+          kitMessage(
+            `${serviceHeaders.jwt} is not a token issued to client "${clientId}": send one of its access tokens, or leave the header out to revoke all of them.`,
+          ),
         );
       const nowSec = clock.now() / 1000;
       if (revoked.size >= 10_000) for (const [jti, exp] of revoked) if (exp <= nowSec) revoked.delete(jti);
@@ -265,38 +276,50 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
         return {
           ok: false,
           reason: 'missingToken',
-          message: `[payment-contract-kit] Missing header ${serviceHeaders.jwt}: send the token from generate-token or refresh-token.`,
+          message: kitMessage(
+            `Missing header ${serviceHeaders.jwt}: send the token from generate-token or refresh-token.`,
+          ),
         };
       const claims = codec.decode(token);
       if (!claims)
         return {
           ok: false,
           reason: 'invalidToken',
-          message: `[payment-contract-kit] ${serviceHeaders.jwt} is not a valid token of this mock (malformed or bad signature): send the token from generate-token or refresh-token.`,
+          message: kitMessage(
+            `${serviceHeaders.jwt} is not a valid token of this mock (malformed or bad signature): send the token from generate-token or refresh-token.`,
+          ),
         };
       if (isRevoked(claims))
         return {
           ok: false,
           reason: 'revokedToken',
-          message: `[payment-contract-kit] The token in ${serviceHeaders.jwt} was revoked: call refresh-token or generate-token for a new one.`,
+          message: kitMessage(
+            `The token in ${serviceHeaders.jwt} was revoked: call refresh-token or generate-token for a new one.`,
+          ),
         };
       if (clock.now() >= claims.exp * 1000)
         return {
           ok: false,
           reason: 'expiredToken',
-          message: `[payment-contract-kit] The token in ${serviceHeaders.jwt} has expired: call refresh-token with your refresh_token for a new one.`,
+          message: kitMessage(
+            `The token in ${serviceHeaders.jwt} has expired: call refresh-token with your refresh_token for a new one.`,
+          ),
         };
       if (!apiKeys.has(claims.sub))
         return {
           ok: false,
           reason: 'clientMismatch',
-          message: `[payment-contract-kit] The token in ${serviceHeaders.jwt} belongs to client "${claims.sub}", which is not configured on this mock.`,
+          message: kitMessage(
+            `The token in ${serviceHeaders.jwt} belongs to client "${claims.sub}", which is not configured on this mock.`,
+          ),
         };
       if (clientIdHeader !== undefined && clientIdHeader !== claims.sub)
         return {
           ok: false,
           reason: 'clientMismatch',
-          message: `[payment-contract-kit] The token in ${serviceHeaders.jwt} was issued to another client than the one in ${serviceHeaders.clientId}: use a token generated with the same client id.`,
+          message: kitMessage(
+            `The token in ${serviceHeaders.jwt} was issued to another client than the one in ${serviceHeaders.clientId}: use a token generated with the same client id.`,
+          ),
         };
       return { ok: true, clientId: claims.sub };
     },

@@ -5,6 +5,8 @@
  *
  * @module
  */
+
+import { kitMessage } from '../../../internal/messages.ts';
 import { bodyAborted, bodyOverLimit, type MockRequestBody } from './exchange.ts';
 
 /** What parsing the body gave. */
@@ -15,7 +17,7 @@ export type BodyResult =
 const aborted: BodyResult = {
   ok: false,
   problem: 'aborted',
-  message: '[payment-contract-kit] The request body was cut off before it ended.',
+  message: kitMessage('The request body was cut off before it ended.'),
 };
 
 const emptyBody: BodyResult = { ok: true, empty: true, value: undefined };
@@ -24,7 +26,9 @@ const decoder = new TextDecoder();
 
 /** The message of a body over the limit, shared by every transport. */
 export function tooLargeMessage(limit: number): string {
-  return `[payment-contract-kit] Request body larger than the mock's limit of ${limit} bytes (maxBodyBytes): send a smaller body, or raise the limit with --max-body-bytes or the mock option maxBodyBytes.`;
+  return kitMessage(
+    `Request body larger than the mock's limit of ${limit} bytes (maxBodyBytes): send a smaller body, or raise the limit with --max-body-bytes or the mock option maxBodyBytes.`,
+  );
 }
 
 /** Parses a JSON body; an empty body is `{ ok: true, empty: true }`. */
@@ -38,7 +42,9 @@ export function parseJsonBody(body: MockRequestBody, limit: number): BodyResult 
     return {
       ok: false,
       problem: 'malformed',
-      message: `[payment-contract-kit] Request body is not valid JSON (${(error as Error).message}): send a JSON object with Content-Type: application/json.`,
+      message: kitMessage(
+        `Request body is not valid JSON (${(error as Error).message}): send a JSON object with Content-Type: application/json.`,
+      ),
     };
   }
 }

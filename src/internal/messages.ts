@@ -17,3 +17,13 @@ export const kitPrefix = '[payment-contract-kit]';
 export function kitMessage(text: string): string {
   return `${kitPrefix} ${text}`;
 }
+
+/**
+ * An error as one line (name and message, whitespace folded), for a log line or a delivery record.
+ *
+ * @example
+ * errorLine(new TypeError('bad\nvalue')); // 'TypeError: bad value'
+ */
+export function errorLine(error: unknown): string {
+  return (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).replace(/\s+/g, ' ');
+}

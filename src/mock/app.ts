@@ -22,9 +22,10 @@ import { createJournal } from './internal/journal.ts';
 import { createPipeline } from './internal/pipeline.ts';
 import { createSeededRandom } from './internal/random.ts';
 import { registerServiceRoutes } from './internal/service-routes.ts';
-import { closeWebhooks, createSettlement, createWebhookFanout } from './internal/settlement.ts';
+import { createSettlement } from './internal/settlement.ts';
 import { createMockState } from './internal/state.ts';
 import { createTokenService } from './internal/tokens.ts';
+import { closeWebhooks, createWebhookFanout } from './internal/webhooks/fanout.ts';
 import { type MockOptions, resolveMockOptions } from './options.ts';
 
 /**

@@ -18,9 +18,10 @@ import { cardNumberMessage } from './graphql/validation.ts';
 import type { RouteEntry } from './http/outcome.ts';
 import type { Router } from './http/router.ts';
 import type { Journal } from './journal.ts';
-import type { Settlement, WebhookFanout } from './settlement.ts';
+import type { Settlement } from './settlement.ts';
 import type { MockState } from './state.ts';
 import type { TokenService } from './tokens.ts';
+import type { WebhookFanout } from './webhooks/fanout.ts';
 
 /** The parts the handle drives. */
 export interface ControlDeps {

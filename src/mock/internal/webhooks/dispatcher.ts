@@ -27,7 +27,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { defaultAssumptions, type WebhookRetryPolicy } from '../../../assumptions.ts';
-import { kitMessage } from '../../../internal/messages.ts';
+import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import { standardWebhookHeaders } from '../../../webhook/standard-webhooks.ts';
 import type { Clock, ScheduledTask } from '../clock.ts';
@@ -376,10 +376,10 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       // Cannot happen with valid options; if it does, it is this attempt's error, retried like any other.
       report(
         kitMessage(
-          `webhook delivery ${d.id}: building the headers failed (a bug in the mock; please report it): ${errorText(error)}`,
+          `webhook delivery ${d.id}: building the headers failed (a bug in the mock; please report it): ${errorLine(error)}`,
         ),
       );
-      settle(d, { number, at, error: `headers: ${errorText(error)}`, ms: elapsed(started) }, undefined);
+      settle(d, { number, at, error: `headers: ${errorLine(error)}`, ms: elapsed(started) }, undefined);
       return;
     }
     post(d.target, headers, d.body, agents, controller.signal)
@@ -402,12 +402,12 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
         // Only a bug in the engine lands here; keep the delivery visible as failed instead of an unhandled rejection.
         report(
           kitMessage(
-            `webhook delivery ${d.id}: internal error after an attempt (a bug in the mock; please report it): ${errorText(error)}`,
+            `webhook delivery ${d.id}: internal error after an attempt (a bug in the mock; please report it): ${errorLine(error)}`,
           ),
         );
         if (!TERMINAL.has(d.state)) {
           d.inFlight = undefined;
-          d.error = errorText(error);
+          d.error = errorLine(error);
           finish(d, 'failed', 'internal-error');
         }
       });
@@ -460,7 +460,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
         try {
           body = JSON.stringify(event.payload);
         } catch (error) {
-          problem = `the payload could not be serialised to JSON (${errorText(error)})`;
+          problem = `the payload could not be serialised to JSON (${errorLine(error)})`;
         }
       if (problem !== undefined)
         report(
@@ -601,11 +601,6 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
 function withoutMetadata(payload: PaymentStatusWebhookPayload): PaymentStatusWebhookPayload {
   const { amount, payment_gateway_fee, paid_at, status, uuid } = payload;
   return { amount, payment_gateway_fee, paid_at, status, uuid };
-}
-
-function errorText(error: unknown): string {
-  // One line: the text goes into a log line and a delivery record.
-  return (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).replace(/\s+/g, ' ');
 }
 
 function elapsed(started: number): number {

@@ -11,17 +11,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AutocannonRequest } from 'autocannon';
+import { defaultCredentials, servicePaths } from '../src/spec-names.ts';
 import { feesQueryPath, root, type ServerId } from './servers.ts';
 
 /** Every workload. */
 export type WorkloadId = 'generate-token' | 'fees-list' | 'card-fee' | 'process-payment' | 'mixed';
 
-export const TOKEN_PATH = '/api/v2/accounting/token/generate-token';
-export const REFRESH_PATH = '/api/v2/accounting/token/refresh-token';
-export const GRAPHQL_PATH = '/graphql';
+export const TOKEN_PATH = servicePaths.generateToken;
+export const REFRESH_PATH = servicePaths.refreshToken;
+export const GRAPHQL_PATH = servicePaths.graphql;
 
 /** Default credentials of the mock (decision 0001). */
-export const credentials = { clientId: 'test-client', apiKey: 'test-api-key' } as const;
+export const credentials = { clientId: defaultCredentials.clientId, apiKey: defaultCredentials.apiKey } as const;
 
 /** The payment amount every GraphQL workload prices and pays. */
 export const AMOUNT = 100;

@@ -3,7 +3,8 @@
  * `/graphql`, the payment status webhook), with a control handle for tests.
  *
  * - {@link startMockServer} listens and returns `{ url, close, control }`; port 0 picks a free port.
- * - {@link createMockApp} builds the same mock as a `node:http` request listener, with no side effects.
+ * - {@link createMockApp} builds the same mock with no side effects: a `node:http` request listener (`handle`) and an
+ *   in-process Fetch API entry (`fetch(request): Promise<Response>`).
  * - {@link testCards} and {@link feeTable} are the documented fixtures the mock answers with.
  *
  * @example
@@ -19,6 +20,8 @@
 import { defaultAssumptions } from '../assumptions.ts';
 
 export type { AssumptionOverrides, Assumptions, FeeRule } from '../assumptions.ts';
+export { controlPrefix, servicePaths } from '../spec-names.ts';
+export { createMockApp } from './app.ts';
 export type {
   FailNextOptions,
   MockApp,
@@ -28,8 +31,7 @@ export type {
   MockPayment,
   MockRequestMatcher,
   MockRequestRecord,
-} from './app.ts';
-export { controlPrefix, createMockApp, servicePaths } from './app.ts';
+} from './control-types.ts';
 export { type CardOutcome, type TestCard, type TestCardName, testCards } from './internal/domain/test-cards.ts';
 export type { SettlementOutcome } from './internal/state.ts';
 export type {

@@ -13,6 +13,7 @@ import {
   resolveAssumptions,
 } from '../assumptions.ts';
 import { parseHttpUrl } from '../internal/http-url.ts';
+import { defaultCredentials } from '../spec-names.ts';
 
 /** Which guide of the service the mock answers in: one of them, or both with per-request detection. */
 export type MockGuide = 'current' | 'legacy' | 'both';
@@ -86,10 +87,10 @@ export interface MockOptions {
 export const defaultMockOptions = {
   port: 4010,
   host: '127.0.0.1',
-  clients: [{ clientId: 'test-client', apiKey: 'test-api-key' }],
+  clients: [{ clientId: defaultCredentials.clientId, apiKey: defaultCredentials.apiKey }],
   guide: 'current',
   webhookUrls: [],
-  webhookSigningKey: 'test-signing-key',
+  webhookSigningKey: defaultCredentials.webhookSigningKey,
   seed: 'payment-contract-kit',
   maxBodyBytes: defaultAssumptions.limits.maxBodyBytes,
   journalSize: 1000,

@@ -6,7 +6,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMockApp, type MockControl } from './app.ts';
+import { createMockApp } from './app.ts';
+import type { MockControl } from './control-types.ts';
 import type { MockOptions, ResolvedMockOptions } from './options.ts';
 
 /** A running mock. */

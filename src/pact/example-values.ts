@@ -6,6 +6,7 @@
  * @module
  */
 import { defaultAssumptions } from '../assumptions.ts';
+import { defaultCredentials } from '../spec-names.ts';
 
 /**
  * Example values, in one place. The credentials and signing key are the mock's defaults (decision 0001).
@@ -14,8 +15,8 @@ import { defaultAssumptions } from '../assumptions.ts';
  * expect(pair.token).toBe(exampleValues.token);
  */
 export const exampleValues = {
-  clientId: 'test-client',
-  apiKey: 'test-api-key',
+  clientId: defaultCredentials.clientId,
+  apiKey: defaultCredentials.apiKey,
   /** An HS256 JWT for `test-client` (the kit's token format; any string passes the contract). */
   token:
     'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ0ZXN0LWNsaWVudCIsImp0aSI6ImV4YW1wbGUiLCJpYXQiOjE3NjcyNjAwMDAsImV4cCI6MTc2NzI2MDYwMH0.example-signature',
@@ -25,7 +26,7 @@ export const exampleValues = {
   paidAt: '2026-01-01T09:40:00.000Z',
   paymentUuid: '0b9e3c1a-5d2f-4e8b-9a7c-6f1d2e3b4a5c',
   cardAccountUid: '7c1e9f2a-3b4d-4c5e-8f6a-1b2c3d4e5f60',
-  signingKey: 'test-signing-key',
+  signingKey: defaultCredentials.webhookSigningKey,
   cardType: 'visa',
   cardLocation: 'domestic',
   statusProcessing: defaultAssumptions.statusNames.processing,

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { serviceHeaders, servicePaths } from '../spec-names.ts';
 import type { TokenEndpointPath } from '../types/rest.ts';
 
 /**
@@ -23,9 +24,9 @@ export const providerName = 'card-payment-service';
  * interaction.withRequest('POST', tokenPaths.generate, (b) => b.headers(tokenRequestHeaders()));
  */
 export const tokenPaths = {
-  generate: '/api/v2/accounting/token/generate-token',
-  refresh: '/api/v2/accounting/token/refresh-token',
-  revoke: '/api/v2/accounting/token/revoke-token',
+  generate: servicePaths.generateToken,
+  refresh: servicePaths.refreshToken,
+  revoke: servicePaths.revokeToken,
 } as const satisfies Record<string, TokenEndpointPath>;
 
 /**
@@ -43,7 +44,7 @@ export type TokenEndpoint = keyof typeof tokenPaths;
  * @example
  * interaction.withRequest('POST', graphqlPath);
  */
-export const graphqlPath = '/graphql';
+export const graphqlPath = servicePaths.graphql;
 
 /**
  * Request header names of spec 5.
@@ -52,7 +53,7 @@ export const graphqlPath = '/graphql';
  * const headers = { [headerNames.accessToken]: 'eyJ...' };
  */
 export const headerNames = {
-  clientId: 'x-client-id',
-  apiKey: 'x-api-key',
-  accessToken: 'x-jwt-token',
+  clientId: serviceHeaders.clientId,
+  apiKey: serviceHeaders.apiKey,
+  accessToken: serviceHeaders.jwt,
 } as const;

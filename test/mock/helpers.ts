@@ -4,17 +4,21 @@
  * @module
  */
 // The card is the contracts' fixture (the mock's documented visa test card), defined once for both test suites.
+import { defaultCredentials, serviceHeaders, servicePaths } from '../../src/spec-names.ts';
 import { card } from '../pact/support/fixtures.ts';
 
 export { card };
 
 export const tokenPaths = {
-  generate: '/api/v2/accounting/token/generate-token',
-  refresh: '/api/v2/accounting/token/refresh-token',
-  revoke: '/api/v2/accounting/token/revoke-token',
+  generate: servicePaths.generateToken,
+  refresh: servicePaths.refreshToken,
+  revoke: servicePaths.revokeToken,
 } as const;
 
-export const credentials = { 'x-client-id': 'test-client', 'x-api-key': 'test-api-key' } as const;
+export const credentials = {
+  [serviceHeaders.clientId]: defaultCredentials.clientId,
+  [serviceHeaders.apiKey]: defaultCredentials.apiKey,
+} as const;
 
 const { card_number, ...cardRest } = card;
 export const legacyCard = { ...cardRest, number: card_number };

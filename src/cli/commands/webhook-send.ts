@@ -8,10 +8,11 @@
 import { parseArgs } from 'node:util';
 import { defaultAssumptions } from '../../assumptions.ts';
 import { feeList } from '../../mock/index.ts';
+import { defaultCredentials } from '../../spec-names.ts';
 import { buildTestWebhookRequest } from '../../webhook/test-request.ts';
 
-const DEFAULT_SIGNING_KEY = 'test-signing-key';
-const DEFAULT_CLIENT_ID = 'test-client';
+const DEFAULT_SIGNING_KEY = defaultCredentials.webhookSigningKey;
+const DEFAULT_CLIENT_ID = defaultCredentials.clientId;
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_AMOUNT = 100;
 // The first card type of the fee table (visa), the card the mock's test cards use unless told otherwise.

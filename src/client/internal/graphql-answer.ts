@@ -5,6 +5,8 @@
  *
  * @module
  */
+
+import { isPlainObject } from '../../internal/plain-object.ts';
 import {
   AuthenticationError,
   GraphqlError,
@@ -14,7 +16,6 @@ import {
   TransportError,
   ValidationError,
 } from '../errors.ts';
-import { isRecord } from './http.ts';
 
 /** The reason codes the client reads (`Assumptions.reasonCodes`). */
 export interface ClientReasonCodes {
@@ -33,7 +34,7 @@ export type GraphqlOutcome =
 const cardIdentity = /\.credit_card\.(card_number|number|card_account_uid)$/;
 
 function isEntry(value: unknown): value is GraphqlErrorEntry {
-  return isRecord(value) && typeof value.message === 'string';
+  return isPlainObject(value) && typeof value.message === 'string';
 }
 
 /** Interprets `response` of the operation named `operation`. */
@@ -43,9 +44,10 @@ export function readGraphqlAnswer(
   reasons: ClientReasonCodes,
 ): GraphqlOutcome {
   const body = response.body;
-  const errors = isRecord(body) && Array.isArray(body.errors) ? body.errors.filter(isEntry) : undefined;
+  const errors = isPlainObject(body) && Array.isArray(body.errors) ? body.errors.filter(isEntry) : undefined;
   if (!errors || errors.length === 0) {
-    if (response.status === 200 && isRecord(body) && isRecord(body.data)) return { ok: true, data: body.data };
+    if (response.status === 200 && isPlainObject(body) && isPlainObject(body.data))
+      return { ok: true, data: body.data };
     return {
       ok: false,
       recoverable: false,
@@ -58,7 +60,7 @@ export function readGraphqlAnswer(
   }
   const fields: Record<string, string[]> = {};
   for (const entry of errors)
-    if (entry.extensions?.category === 'validation' && isRecord(entry.extensions.validation))
+    if (entry.extensions?.category === 'validation' && isPlainObject(entry.extensions.validation))
       for (const [path, messages] of Object.entries(entry.extensions.validation))
         if (Array.isArray(messages)) fields[path] = [...(fields[path] ?? []), ...messages.map(String)];
   if (Object.keys(fields).length > 0) {

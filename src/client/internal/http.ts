@@ -47,8 +47,3 @@ export async function postJson(
   });
   return { status: response.status, headers: headerRecord, body: parsed };
 }
-
-/** True for a plain JSON object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

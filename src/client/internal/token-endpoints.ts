@@ -6,15 +6,17 @@
  * @module
  */
 import type { operations, paths } from '../../../generated/openapi.ts';
+import { isPlainObject } from '../../internal/plain-object.ts';
+import { servicePaths } from '../../spec-names.ts';
 import type { ErrorResponse, TokenPair, TokenPairResponse } from '../../types/rest.ts';
 import { AuthenticationError, type RawResponse, TransportError } from '../errors.ts';
-import { type FetchLike, isRecord, postJson } from './http.ts';
+import { type FetchLike, postJson } from './http.ts';
 
 /** The REST paths, checked against openapi.yaml's `paths`. */
 export const tokenPaths = {
-  generate: '/api/v2/accounting/token/generate-token',
-  refresh: '/api/v2/accounting/token/refresh-token',
-  revoke: '/api/v2/accounting/token/revoke-token',
+  generate: servicePaths.generateToken,
+  refresh: servicePaths.refreshToken,
+  revoke: servicePaths.revokeToken,
 } as const satisfies Record<string, keyof paths>;
 
 type Endpoint = keyof typeof tokenPaths;
@@ -41,14 +43,14 @@ function credentials(config: TokenEndpointConfig): RevokeHeaders {
 }
 
 function isTokenPairResponse(body: unknown): body is TokenPairResponse {
-  if (!isRecord(body) || body.status !== 'SUCCESS' || !isRecord(body.data)) return false;
+  if (!isPlainObject(body) || body.status !== 'SUCCESS' || !isPlainObject(body.data)) return false;
   const { token, refresh_token, expiration } = body.data;
   return typeof token === 'string' && typeof refresh_token === 'string' && typeof expiration === 'number';
 }
 
 function serviceMessage(body: unknown): string {
   const error = body as Partial<ErrorResponse> | undefined;
-  return isRecord(error) && typeof error.message === 'string' ? error.message : 'no message';
+  return isPlainObject(error) && typeof error.message === 'string' ? error.message : 'no message';
 }
 
 /** Turns a non-2xx answer into the error it stands for: 401 is authentication (7.1), anything else transport. */

@@ -23,14 +23,17 @@
  *
  * @module
  */
-import type { IncomingMessage } from 'node:http';
-import type { MockControl, MockRequestMatcher } from '../app.ts';
+
+import { kitMessage } from '../../internal/messages.ts';
+import { isPlainObject } from '../../internal/plain-object.ts';
+import type { MockControl, MockRequestMatcher } from '../control-types.ts';
 import { restError } from './errors.ts';
-import { readJsonBody } from './http/body.ts';
-import type { Reply } from './http/respond.ts';
+import { parseJsonBody } from './http/body.ts';
+import type { MockRequest } from './http/exchange.ts';
+import type { Outcome, RouteEntry } from './http/outcome.ts';
 import type { Router } from './http/router.ts';
 
-type ControlHandler = (req: IncomingMessage) => Reply | Promise<Reply>;
+type ControlHandler = (request: MockRequest) => Outcome | Promise<Outcome>;
 
 /** Every control route, for documentation and tests. */
 export const controlRoutes = [
@@ -50,33 +53,30 @@ export const controlRoutes = [
   ['POST', '/__pck/fail-next'],
 ] as const;
 
-const ok = (body: unknown): Reply => ({ status: 200, body });
+const ok = (body: unknown): Outcome => ({ status: 200, body });
 
-function query(req: IncomingMessage): URLSearchParams {
-  const url = req.url ?? '';
-  const q = url.indexOf('?');
-  return new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+function query(request: MockRequest): URLSearchParams {
+  return new URLSearchParams(request.query);
 }
 
-async function jsonObject(req: IncomingMessage, limit: number, route: string): Promise<Record<string, unknown>> {
-  const body = await readJsonBody(req, limit);
+function jsonObject(request: MockRequest, limit: number, route: string): Record<string, unknown> {
+  const body = parseJsonBody(request.body, limit);
   if (!body.ok) throw restError(body.problem === 'too-large' ? 413 : 400, body.message);
   if (body.empty) return {};
-  if (typeof body.value !== 'object' || body.value === null || Array.isArray(body.value))
-    throw restError(400, `[payment-contract-kit] ${route} needs a JSON object body.`);
-  return body.value as Record<string, unknown>;
+  if (!isPlainObject(body.value)) throw restError(400, kitMessage(`${route} needs a JSON object body.`));
+  return body.value;
 }
 
 function optionalString(body: Record<string, unknown>, key: string, route: string): string | undefined {
   const v = body[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw restError(400, `[payment-contract-kit] ${route}: "${key}" must be a string.`);
+  if (typeof v !== 'string') throw restError(400, kitMessage(`${route}: "${key}" must be a string.`));
   return v;
 }
 
 function requiredString(body: Record<string, unknown>, key: string, route: string): string {
   const v = optionalString(body, key, route);
-  if (v === undefined || v === '') throw restError(400, `[payment-contract-kit] ${route}: "${key}" is required.`);
+  if (v === undefined || v === '') throw restError(400, kitMessage(`${route}: "${key}" is required.`));
   return v;
 }
 
@@ -84,7 +84,7 @@ function optionalNumber(body: Record<string, unknown>, key: string, route: strin
   const v = body[key];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'number' || !Number.isFinite(v))
-    throw restError(400, `[payment-contract-kit] ${route}: "${key}" must be a number.`);
+    throw restError(400, kitMessage(`${route}: "${key}" must be a number.`));
   return v;
 }
 
@@ -96,7 +96,7 @@ function optionalTimeout(body: Record<string, unknown>, route: string): number |
   if (v !== undefined && (!Number.isInteger(v) || v < 0 || v > MAX_WAIT_MS))
     throw restError(
       400,
-      `[payment-contract-kit] ${route}: "timeoutMs" must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}.`,
+      kitMessage(`${route}: "timeoutMs" must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}.`),
     );
   return v;
 }
@@ -118,12 +118,12 @@ async function orTimeout<T>(wait: Promise<T>): Promise<T> {
  * // curl -X POST localhost:4010/__pck/clock/advance -d '{"ms":600000}'
  */
 export function registerControlRoutes(
-  router: Router<ControlHandler>,
+  router: Router<RouteEntry>,
   control: MockControl,
   guide: string,
   maxBodyBytes: number,
 ): void {
-  const add = (method: string, path: string, handler: ControlHandler) => router.add('control', method, path, handler);
+  const add = (method: string, path: string, handle: ControlHandler) => router.add('control', method, path, { handle });
   const clockAnswer = (now: number) => ok({ now, iso: new Date(now).toISOString() });
 
   add('GET', '/__pck/health', () => ok({ ok: true, now: control.now(), guide }));
@@ -134,18 +134,18 @@ export function registerControlRoutes(
   add('GET', '/__pck/clock', () => clockAnswer(control.now()));
   add('POST', '/__pck/clock/advance', async (req) => {
     const route = 'POST /__pck/clock/advance';
-    const ms = optionalNumber(await jsonObject(req, maxBodyBytes, route), 'ms', route);
+    const ms = optionalNumber(jsonObject(req, maxBodyBytes, route), 'ms', route);
     if (ms === undefined || ms < 0)
-      throw restError(400, `[payment-contract-kit] ${route} needs { "ms": <non-negative milliseconds> }.`);
+      throw restError(400, kitMessage(`${route} needs { "ms": <non-negative milliseconds> }.`));
     return clockAnswer(control.advanceClock(ms));
   });
   add('GET', '/__pck/payments', (req) => ok({ payments: control.payments(query(req).get('clientId') ?? undefined) }));
   add('POST', '/__pck/payments/settle', async (req) => {
     const route = 'POST /__pck/payments/settle';
-    const body = await jsonObject(req, maxBodyBytes, route);
+    const body = jsonObject(req, maxBodyBytes, route);
     const outcome = optionalString(body, 'outcome', route);
     if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure')
-      throw restError(400, `[payment-contract-kit] ${route}: "outcome" must be "success" or "failure".`);
+      throw restError(400, kitMessage(`${route}: "outcome" must be "success" or "failure".`));
     return ok({ payment: control.settlePayment(requiredString(body, 'uuid', route), outcome) });
   });
   add('GET', '/__pck/requests', (req) => {
@@ -154,10 +154,10 @@ export function registerControlRoutes(
   });
   add('POST', '/__pck/requests/wait', async (req) => {
     const route = 'POST /__pck/requests/wait';
-    const body = await jsonObject(req, maxBodyBytes, route);
+    const body = jsonObject(req, maxBodyBytes, route);
     const guideValue = optionalString(body, 'guide', route);
     if (guideValue !== undefined && guideValue !== 'current' && guideValue !== 'legacy')
-      throw restError(400, `[payment-contract-kit] ${route}: "guide" must be "current" or "legacy".`);
+      throw restError(400, kitMessage(`${route}: "guide" must be "current" or "legacy".`));
     const matcher: MockRequestMatcher = {
       method: optionalString(body, 'method', route),
       path: optionalString(body, 'path', route),
@@ -179,7 +179,7 @@ export function registerControlRoutes(
   add('GET', '/__pck/deliveries', () => ok({ deliveries: control.deliveries() }));
   add('POST', '/__pck/deliveries/wait', async (req) => {
     const route = 'POST /__pck/deliveries/wait';
-    const body = await jsonObject(req, maxBodyBytes, route);
+    const body = jsonObject(req, maxBodyBytes, route);
     const fields = (['paymentUuid', 'state', 'url', 'clientId'] as const)
       .map((k) => [k, optionalString(body, k, route)] as const)
       .filter(([, v]) => v !== undefined);
@@ -194,25 +194,22 @@ export function registerControlRoutes(
   });
   add('POST', '/__pck/deliveries/redeliver', async (req) => {
     const route = 'POST /__pck/deliveries/redeliver';
-    control.redeliver(requiredString(await jsonObject(req, maxBodyBytes, route), 'id', route));
+    control.redeliver(requiredString(jsonObject(req, maxBodyBytes, route), 'id', route));
     return ok({ ok: true });
   });
   add('POST', '/__pck/tokens', async (req) => {
     const route = 'POST /__pck/tokens';
-    const clientId = requiredString(await jsonObject(req, maxBodyBytes, route), 'clientId', route);
+    const clientId = requiredString(jsonObject(req, maxBodyBytes, route), 'clientId', route);
     return ok({ status: 'SUCCESS', data: control.issueToken(clientId) });
   });
   add('POST', '/__pck/card-accounts', async (req) => {
     const route = 'POST /__pck/card-accounts';
-    const body = await jsonObject(req, maxBodyBytes, route);
+    const body = jsonObject(req, maxBodyBytes, route);
     const clientId = requiredString(body, 'clientId', route);
     const card = body.card;
-    if (typeof card !== 'object' || card === null || Array.isArray(card))
-      throw restError(
-        400,
-        `[payment-contract-kit] ${route}: "card" must be { "card_number", "expiry_month", "expiry_year" }.`,
-      );
-    const c = card as Record<string, unknown>;
+    if (!isPlainObject(card))
+      throw restError(400, kitMessage(`${route}: "card" must be { "card_number", "expiry_month", "expiry_year" }.`));
+    const c = card;
     const uid = control.registerCardAccount(clientId, {
       card_number: requiredString(c, 'card_number', `${route} card`),
       expiry_month: requiredString(c, 'expiry_month', `${route} card`),
@@ -222,9 +219,9 @@ export function registerControlRoutes(
   });
   add('POST', '/__pck/fail-next', async (req) => {
     const route = 'POST /__pck/fail-next';
-    const body = await jsonObject(req, maxBodyBytes, route);
+    const body = jsonObject(req, maxBodyBytes, route);
     const status = optionalNumber(body, 'status', route);
-    if (status === undefined) throw restError(400, `[payment-contract-kit] ${route}: "status" is required.`);
+    if (status === undefined) throw restError(400, kitMessage(`${route}: "status" is required.`));
     const message = optionalString(body, 'message', route);
     const times = optionalNumber(body, 'times', route);
     control.failNextRequest(requiredString(body, 'path', route), status, {

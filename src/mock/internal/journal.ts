@@ -11,8 +11,11 @@
  *
  * @module
  */
+
+import { kitMessage } from '../../internal/messages.ts';
 import { maskCardNumber } from './domain/cards.ts';
 import { maskDigits } from './http/request-log.ts';
+import { createWaiters } from './waiters.ts';
 
 /** One answered request. */
 export interface JournalEntry {
@@ -71,14 +74,6 @@ export interface Journal {
   close(): void;
 }
 
-interface Waiter {
-  readonly predicate: (entry: JournalEntry) => boolean;
-  readonly since: number;
-  readonly resolve: (entry: JournalEntry) => void;
-  readonly reject: (error: Error) => void;
-  readonly timer: NodeJS.Timeout;
-}
-
 /**
  * Creates a journal keeping the latest `capacity` entries.
  *
@@ -98,7 +93,7 @@ export function createJournal(capacity: number): Journal {
   const times = new Float64Array(size);
   const durations = new Float64Array(size);
   let seq = 0;
-  const waiters = new Set<Waiter>();
+  const waiters = createWaiters<JournalEntry>();
 
   function entryAt(s: number): JournalEntry {
     const i = s % size;
@@ -134,25 +129,7 @@ export function createJournal(capacity: number): Journal {
       statuses[i] = status;
       times[i] = at;
       durations[i] = durationMs;
-      if (waiters.size === 0) return;
-      const full = entryAt(seq);
-      for (const w of waiters) {
-        if (full.seq <= w.since) continue;
-        let match = false;
-        try {
-          match = w.predicate(full);
-        } catch (error) {
-          waiters.delete(w);
-          clearTimeout(w.timer);
-          w.reject(error instanceof Error ? error : new Error(String(error)));
-          continue;
-        }
-        if (match) {
-          waiters.delete(w);
-          clearTimeout(w.timer);
-          w.resolve(full);
-        }
-      }
+      if (waiters.pending()) waiters.offer(entryAt(seq));
     },
     entries(since = 0) {
       return kept(since);
@@ -164,23 +141,15 @@ export function createJournal(capacity: number): Journal {
       const since = options.since ?? 0;
       const timeoutMs = options.timeoutMs ?? 5000;
       for (const e of kept(since)) if (predicate(e)) return Promise.resolve(e);
-      return new Promise<JournalEntry>((resolve, reject) => {
-        const waiter: Waiter = {
-          predicate,
-          since,
-          resolve,
-          reject,
-          timer: setTimeout(() => {
-            waiters.delete(waiter);
-            reject(
-              new Error(
-                `[payment-contract-kit] No request matched within ${timeoutMs} ms; check the predicate, or read control.requests() to see what arrived.`,
-              ),
-            );
-          }, timeoutMs),
-        };
-        waiters.add(waiter);
-      });
+      return waiters.wait(
+        // A reset restarts seq, so an entry recorded later may still number at or below `since`.
+        (e) => e.seq > since && predicate(e),
+        timeoutMs,
+        () =>
+          kitMessage(
+            `No request matched within ${timeoutMs} ms; check the predicate, or read control.requests() to see what arrived.`,
+          ),
+      );
     },
     reset() {
       // Forget the references (summaries hold request data); the numbers are overwritten before they are read again.
@@ -188,11 +157,7 @@ export function createJournal(capacity: number): Journal {
       seq = 0;
     },
     close() {
-      for (const w of waiters) {
-        clearTimeout(w.timer);
-        w.reject(new Error('[payment-contract-kit] The mock was closed while waiting for a request.'));
-      }
-      waiters.clear();
+      waiters.close(kitMessage('The mock was closed while waiting for a request.'));
     },
   };
 }

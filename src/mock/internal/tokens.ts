@@ -18,21 +18,21 @@
  * Revoking every token of a client bumps that client's generation (a claim in each token), which is O(1) and needs
  * no list of issued tokens; revoking one token records its id until it would have expired anyway.
  *
- * Verified claims are cached by token string (bounded), because every GraphQL request carries the same few tokens
- * and checking a signature was a fifth of a fee-list request's CPU (profiled, with fast-jwt). Only the signature
- * check and claim decoding are cached: revocation, expiry on the virtual clock and the client checks run on every
- * request.
+ * Signing, decoding and the verified-claims cache are in access-token-codec.ts: revocation, expiry on the virtual
+ * clock and the client checks here run on every request.
  *
  * @module
  */
 import { createHash } from 'node:crypto';
 import type { Assumptions } from '../../assumptions.ts';
+import { kitMessage } from '../../internal/messages.ts';
+import { serviceHeaders } from '../../spec-names.ts';
 import type { TokenPair, TokenPairResponse } from '../../types/rest.ts';
 import type { MockClientConfig } from '../options.ts';
+import { type AccessClaims, createAccessTokenCodec } from './access-token-codec.ts';
 import type { Clock } from './clock.ts';
 import { restError } from './errors.ts';
 import { KeyQueue } from './fifo.ts';
-import { createHs256Signer, jwtHeaderSegment, verifyHs256 } from './hs256.ts';
 import { createSecretMatcher, type SecretMatcher } from './secret-match.ts';
 
 /** Why a token was not accepted; keys of `Assumptions.reasonCodes`. */
@@ -42,17 +42,6 @@ export type TokenRejection = 'missingToken' | 'invalidToken' | 'expiredToken' | 
 export type TokenCheck =
   | { readonly ok: true; readonly clientId: string }
   | { readonly ok: false; readonly reason: TokenRejection; readonly message: string };
-
-/** Claims of an access token issued by the mock. */
-interface AccessClaims {
-  sub: string;
-  typ: 'access';
-  jti: string;
-  /** Revocation generation of the client at issue time. */
-  gen: number;
-  iat: number;
-  exp: number;
-}
 
 /** Token operations of one mock instance. */
 export interface TokenService {
@@ -115,16 +104,6 @@ interface ClientTokens {
 /** Hex digits of the issue number in a refresh token (`rt_` + 16 prefix + 4 client + 12 number = a uuid's 32). */
 const ISSUE_DIGITS = 12;
 
-/** Most verified tokens whose claims are kept; the cache is dropped whole when full (a miss costs one verify). */
-const verifiedCacheSize = 1024;
-
-/** Header names, written once so messages and lookups agree. */
-export const tokenHeaders = {
-  clientId: 'x-client-id',
-  apiKey: 'x-api-key',
-  jwt: 'x-jwt-token',
-} as const;
-
 /**
  * Creates the token service of one mock instance.
  *
@@ -139,20 +118,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const maxRefresh = Math.max(1, deps.maxRefreshTokensPerClient ?? 1000);
   // Each configured key is digested once here; a check digests only what the request sent (secret-match.ts).
   const apiKeys = new Map<string, SecretMatcher>(deps.clients.map((c) => [c.clientId, createSecretMatcher(c.apiKey)]));
-  const secret = createHash('sha256').update(`payment-contract-kit jwt\0${deps.seed}`).digest();
-  const signature = createHs256Signer(secret);
-  // The payload is written as a template, not JSON.stringify'd (0.2 µs against 0.8 µs, measured): every claim but
-  // `sub` is a number or a hex/uuid string, and `sub` is JSON-escaped once per client. Same bytes, same key order.
-  // The payload's UTF-8 bytes go through one reused buffer instead of a new Buffer per token (a client id may be
-  // non-ASCII, so it is UTF-8, at most 3 bytes a character).
-  let scratch = Buffer.allocUnsafe(1024);
-  const sign = (subJson: string, jti: string, gen: number, iat: number, exp: number): string => {
-    const payload = `{"sub":${subJson},"typ":"access","jti":"${jti}","gen":${gen},"iat":${iat},"exp":${exp}}`;
-    if (payload.length * 3 > scratch.length) scratch = Buffer.allocUnsafe(payload.length * 3);
-    const n = scratch.write(payload, 0, 'utf8');
-    const signed = `${jwtHeaderSegment}.${scratch.toString('base64url', 0, n)}`;
-    return `${signed}.${signature(signed)}`;
-  };
+  const codec = createAccessTokenCodec(deps.seed);
   // Token ids: a seed-derived prefix and a counter, uuid-shaped. Unique per instance and repeatable after a reset.
   const jtiPrefix = createHash('sha256').update(`payment-contract-kit jti\0${deps.seed}`).digest('hex');
   const refreshHead = `rt_${createHash('sha256').update(`payment-contract-kit rt\0${deps.seed}`).digest('hex').slice(0, 16)}`;
@@ -161,8 +127,6 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const perClient = new Map<string, ClientTokens>();
   // jti → exp (seconds) of singly revoked tokens; pruned of tokens that expired anyway.
   const revoked = new Map<string, number>();
-  // token string → its verified claims (signature checked, shape checked); see the module comment.
-  const verified = new Map<string, AccessClaims>();
 
   function state(clientId: string): ClientTokens {
     let s = perClient.get(clientId);
@@ -186,7 +150,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const iat = Math.floor(clock.now() / 1000);
     const exp = iat + ttl;
     const jti = jtiHead + (counter++).toString(16).padStart(12, '0');
-    const token = sign(s.subJson, jti, s.gen, iat, exp);
+    const token = codec.sign(s.subJson, jti, s.gen, iat, exp);
     const n = s.issued++;
     // Forget the oldest unused refresh token; used ones left in the queue are skipped.
     while (s.refresh.size >= maxRefresh) {
@@ -224,40 +188,6 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     return gen;
   }
 
-  // The latest verified token: a client sends the same one request after request, and comparing two strings is
-  // cheaper than hashing the new (300-character) header string for the Map lookup.
-  let recentToken: string | undefined;
-  let recentClaims: AccessClaims | undefined;
-
-  function decode(token: string): AccessClaims | undefined {
-    if (token === recentToken) return recentClaims;
-    let claims = verified.get(token);
-    if (claims === undefined) {
-      claims = decodeUncached(token);
-      if (claims === undefined) return undefined;
-      if (verified.size >= verifiedCacheSize) verified.clear();
-      verified.set(token, claims);
-    }
-    recentToken = token;
-    recentClaims = claims;
-    return claims;
-  }
-
-  function decodeUncached(token: string): AccessClaims | undefined {
-    // Malformed, another header or algorithm, or a bad signature: all mean "not a token of this mock".
-    const claims = verifyHs256(token, signature) as Partial<AccessClaims> | undefined;
-    if (
-      claims === undefined ||
-      claims.typ !== 'access' ||
-      typeof claims.sub !== 'string' ||
-      typeof claims.jti !== 'string' ||
-      typeof claims.gen !== 'number' ||
-      typeof claims.exp !== 'number'
-    )
-      return undefined;
-    return claims as AccessClaims;
-  }
-
   function isRevoked(claims: AccessClaims): boolean {
     return claims.gen < (perClient.get(claims.sub)?.gen ?? 0) || revoked.has(claims.jti);
   }
@@ -265,19 +195,23 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   return {
     authenticate(clientIdHeader, apiKeyHeader) {
       if (!clientIdHeader)
-        throw restError(401, `[payment-contract-kit] Missing header ${tokenHeaders.clientId}: send your client id.`);
+        throw restError(401, kitMessage(`Missing header ${serviceHeaders.clientId}: send your client id.`));
       if (!apiKeyHeader)
-        throw restError(401, `[payment-contract-kit] Missing header ${tokenHeaders.apiKey}: send your API key.`);
+        throw restError(401, kitMessage(`Missing header ${serviceHeaders.apiKey}: send your API key.`));
       const matches = apiKeys.get(clientIdHeader);
       if (matches === undefined)
         throw restError(
           401,
-          `[payment-contract-kit] Unknown client in ${tokenHeaders.clientId}: "${clientIdHeader}" is not configured on this mock (see --client-id or --config).`,
+          kitMessage(
+            `Unknown client in ${serviceHeaders.clientId}: "${clientIdHeader}" is not configured on this mock (see --client-id or --config).`,
+          ),
         );
       if (!matches(apiKeyHeader))
         throw restError(
           401,
-          `[payment-contract-kit] Wrong ${tokenHeaders.apiKey} for client "${clientIdHeader}": send the API key configured for it.`,
+          kitMessage(
+            `Wrong ${serviceHeaders.apiKey} for client "${clientIdHeader}": send the API key configured for it.`,
+          ),
         );
       return clientIdHeader;
     },
@@ -289,7 +223,9 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       if (s.generated && assumptions.repeatGenerateToken === 'reject')
         throw restError(
           401,
-          '[payment-contract-kit] generate-token was already called for this client: call it only once and use refresh-token with your refresh_token to get new tokens.',
+          kitMessage(
+            'generate-token was already called for this client: call it only once and use refresh-token with your refresh_token to get new tokens.',
+          ),
         );
       s.generated = true;
       return { status: 'SUCCESS', data: issue(clientId) };
@@ -300,12 +236,14 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       if (!s || gen < 0)
         throw restError(
           401,
-          '[payment-contract-kit] refresh_token is unknown or already used: send the refresh_token of the latest token pair (each one works once), or call generate-token.',
+          kitMessage(
+            'refresh_token is unknown or already used: send the refresh_token of the latest token pair (each one works once), or call generate-token.',
+          ),
         );
       if (gen < s.gen)
         throw restError(
           401,
-          '[payment-contract-kit] refresh_token was revoked with revoke-token: call generate-token for a new pair.',
+          kitMessage('refresh_token was revoked with revoke-token: call generate-token for a new pair.'),
         );
       return { status: 'SUCCESS', data: issue(clientId) };
     },
@@ -318,11 +256,13 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
         s.order.clear();
         return;
       }
-      const claims = decode(token);
+      const claims = codec.decode(token);
       if (!claims || claims.sub !== clientId)
         throw restError(
           401,
-          `[payment-contract-kit] ${tokenHeaders.jwt} is not a token issued to client "${clientId}": send one of its access tokens, or leave the header out to revoke all of them.`,
+          kitMessage(
+            `${serviceHeaders.jwt} is not a token issued to client "${clientId}": send one of its access tokens, or leave the header out to revoke all of them.`,
+          ),
         );
       const nowSec = clock.now() / 1000;
       if (revoked.size >= 10_000) for (const [jti, exp] of revoked) if (exp <= nowSec) revoked.delete(jti);
@@ -336,38 +276,50 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
         return {
           ok: false,
           reason: 'missingToken',
-          message: `[payment-contract-kit] Missing header ${tokenHeaders.jwt}: send the token from generate-token or refresh-token.`,
+          message: kitMessage(
+            `Missing header ${serviceHeaders.jwt}: send the token from generate-token or refresh-token.`,
+          ),
         };
-      const claims = decode(token);
+      const claims = codec.decode(token);
       if (!claims)
         return {
           ok: false,
           reason: 'invalidToken',
-          message: `[payment-contract-kit] ${tokenHeaders.jwt} is not a valid token of this mock (malformed or bad signature): send the token from generate-token or refresh-token.`,
+          message: kitMessage(
+            `${serviceHeaders.jwt} is not a valid token of this mock (malformed or bad signature): send the token from generate-token or refresh-token.`,
+          ),
         };
       if (isRevoked(claims))
         return {
           ok: false,
           reason: 'revokedToken',
-          message: `[payment-contract-kit] The token in ${tokenHeaders.jwt} was revoked: call refresh-token or generate-token for a new one.`,
+          message: kitMessage(
+            `The token in ${serviceHeaders.jwt} was revoked: call refresh-token or generate-token for a new one.`,
+          ),
         };
       if (clock.now() >= claims.exp * 1000)
         return {
           ok: false,
           reason: 'expiredToken',
-          message: `[payment-contract-kit] The token in ${tokenHeaders.jwt} has expired: call refresh-token with your refresh_token for a new one.`,
+          message: kitMessage(
+            `The token in ${serviceHeaders.jwt} has expired: call refresh-token with your refresh_token for a new one.`,
+          ),
         };
       if (!apiKeys.has(claims.sub))
         return {
           ok: false,
           reason: 'clientMismatch',
-          message: `[payment-contract-kit] The token in ${tokenHeaders.jwt} belongs to client "${claims.sub}", which is not configured on this mock.`,
+          message: kitMessage(
+            `The token in ${serviceHeaders.jwt} belongs to client "${claims.sub}", which is not configured on this mock.`,
+          ),
         };
       if (clientIdHeader !== undefined && clientIdHeader !== claims.sub)
         return {
           ok: false,
           reason: 'clientMismatch',
-          message: `[payment-contract-kit] The token in ${tokenHeaders.jwt} was issued to another client than the one in ${tokenHeaders.clientId}: use a token generated with the same client id.`,
+          message: kitMessage(
+            `The token in ${serviceHeaders.jwt} was issued to another client than the one in ${serviceHeaders.clientId}: use a token generated with the same client id.`,
+          ),
         };
       return { ok: true, clientId: claims.sub };
     },
@@ -377,9 +329,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     reset() {
       perClient.clear();
       revoked.clear();
-      verified.clear();
-      recentToken = undefined;
-      recentClaims = undefined;
+      codec.reset();
       counter = 0;
     },
   };

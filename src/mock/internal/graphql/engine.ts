@@ -38,6 +38,7 @@ import {
 } from 'graphql/index.js';
 import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
 import type { Assumptions } from '../../../assumptions.ts';
+import { isPlainObject } from '../../../internal/plain-object.ts';
 import type { Clock } from '../clock.ts';
 import { createFeeCalculator } from '../domain/fees.ts';
 import { graphqlError, type MockGraphqlError, validationError } from '../errors.ts';
@@ -198,10 +199,6 @@ const documentRules: readonly ValidationRule[] = [...specifiedRules, KnownOperat
 
 function answer(status: number, body: unknown): Answer {
   return { status, body, json: JSON.stringify(body) };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -11,6 +11,7 @@
  * @module
  */
 import { type DocumentNode, Kind, type OperationDefinitionNode, type ValueNode, visit } from 'graphql/index.js';
+import { isPlainObject } from '../../../internal/plain-object.ts';
 import { legacyGuideNames as n } from '../../../schema/derive-legacy-schema.ts';
 import type { Guide } from '../state.ts';
 
@@ -130,10 +131,6 @@ export function variableBindings(operation: OperationDefinitionNode): VariableBi
   return out;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function lastSegment(path: string): string {
   const dot = path.lastIndexOf('.');
   return dot < 0 ? path : path.slice(dot + 1);
@@ -190,15 +187,16 @@ export function variableSignals(
   let out: GuideSignal[] | undefined;
   for (const b of bindings) {
     const v = variables[b.variable];
-    if (!isObject(v)) continue;
+    if (!isPlainObject(v)) continue;
     const last = lastSegment(b.path);
     if (last === 'credit_card') out = keySignals(v, cardKeys, b.path, b.rootField, out);
     else if (last === 'contact') out = keySignals(v, contactKeys, b.path, b.rootField, out);
     else if (last === n.paymentReferenceField)
       out = pushSignal(out, 'current', 'reference', n.paymentReferenceField, b.path, b.rootField);
     else {
-      if (isObject(v.credit_card)) out = keySignals(v.credit_card, cardKeys, `${b.path}.credit_card`, b.rootField, out);
-      if (isObject(v.contact)) out = keySignals(v.contact, contactKeys, `${b.path}.contact`, b.rootField, out);
+      if (isPlainObject(v.credit_card))
+        out = keySignals(v.credit_card, cardKeys, `${b.path}.credit_card`, b.rootField, out);
+      if (isPlainObject(v.contact)) out = keySignals(v.contact, contactKeys, `${b.path}.contact`, b.rootField, out);
       if (v[n.paymentReferenceField] !== undefined)
         out = pushSignal(
           out,

@@ -10,7 +10,9 @@
  */
 import { isIP } from 'node:net';
 import type { Assumptions } from '../../../assumptions.ts';
-import { detectCardType, expiryProblems, isDigits, luhnValid } from '../domain/cards.ts';
+import { isPlainObject } from '../../../internal/plain-object.ts';
+import { type CardNumberProblem, checkCardNumber } from '../domain/card-number.ts';
+import { expiryProblems, isDigits } from '../domain/cards.ts';
 import type { FeeCalculator } from '../domain/fees.ts';
 import { type CardOutcome, cardOutcome } from '../domain/test-cards.ts';
 import { requiredMessage } from '../errors.ts';
@@ -75,6 +77,18 @@ export const validationMessages = {
 
 const m = validationMessages;
 
+/** The validation message of a card number that breaks the card-number rule (domain/card-number.ts). */
+export function cardNumberMessage(problem: CardNumberProblem, path: string, assumptions: Assumptions): string {
+  const { min, max } = assumptions.bounds.cardNumberDigits;
+  if (problem === 'digits') return m.digitsOnly(path);
+  if (problem === 'length') return m.digitCount(path, min, max);
+  if (problem === 'luhn') return m.invalidCard(path);
+  return m.unsupportedCard(
+    path,
+    assumptions.feeTable.map((r) => r.card_type),
+  );
+}
+
 /** Adds one message at a path, creating the problems object on first use. */
 export function addProblem(problems: Problems | undefined, path: string, message: string): Problems {
   const out = problems ?? {};
@@ -90,10 +104,6 @@ export function isPresent(value: unknown): boolean {
   if (typeof value !== 'string') return true;
   for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) > 32) return true;
   return false;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -116,7 +126,7 @@ export function checkRequired(
   }
   for (const n of requirements.nested) {
     const child = value[n.name];
-    if (isRecord(child)) out = checkRequired(all, all.inputTypes.get(n.type), child, `${prefix}${n.name}.`, out);
+    if (isPlainObject(child)) out = checkRequired(all, all.inputTypes.get(n.type), child, `${prefix}${n.name}.`, out);
   }
   return out;
 }
@@ -167,7 +177,7 @@ export function checkMetadata(
   problems: Problems | undefined,
 ): Problems | undefined {
   if (metadata === undefined || metadata === null) return problems;
-  if (!isRecord(metadata)) return addProblem(problems, path, m.notAnObject(path));
+  if (!isPlainObject(metadata)) return addProblem(problems, path, m.notAnObject(path));
   const { maxMetadataDepth, maxMetadataBytes } = assumptions.bounds;
   if (nestsDeeperThan(metadata, maxMetadataDepth))
     return addProblem(problems, path, m.metadataDepth(path, maxMetadataDepth));
@@ -256,33 +266,14 @@ export function checkCard(
 
   out = checkText(card.full_name, `${path}.full_name`, max, out);
   if (typeof number === 'string' && isPresent(number)) {
-    const { min: minDigits, max: maxDigits } = assumptions.bounds.cardNumberDigits;
-    if (!isDigits(number)) {
-      out = addProblem(out, numberPath, m.digitsOnly(numberPath));
+    const check = checkCardNumber(number, assumptions);
+    if (!check.ok) {
+      out = addProblem(out, numberPath, cardNumberMessage(check.problem, numberPath, assumptions));
       ok = false;
-    } else if (number.length < minDigits || number.length > maxDigits) {
-      out = addProblem(out, numberPath, m.digitCount(numberPath, minDigits, maxDigits));
+    } else if (rejectTestCards && cardOutcome(number) === 'rejected') {
+      out = addProblem(out, numberPath, m.rejectedCard(numberPath));
       ok = false;
-    } else if (!luhnValid(number)) {
-      out = addProblem(out, numberPath, m.invalidCard(numberPath));
-      ok = false;
-    } else {
-      cardType = detectCardType(number, assumptions.cardTypes);
-      if (cardType === undefined || !assumptions.feeTable.some((r) => r.card_type === cardType)) {
-        out = addProblem(
-          out,
-          numberPath,
-          m.unsupportedCard(
-            numberPath,
-            assumptions.feeTable.map((r) => r.card_type),
-          ),
-        );
-        ok = false;
-      } else if (rejectTestCards && cardOutcome(number) === 'rejected') {
-        out = addProblem(out, numberPath, m.rejectedCard(numberPath));
-        ok = false;
-      }
-    }
+    } else cardType = check.cardType;
   } else ok = false;
 
   const month = card.expiry_month;
@@ -390,7 +381,7 @@ export function validatePaymentInput(
   requirements: WireRequirements,
   deps: ValidationDeps,
 ): Validated<ValidPayment> {
-  if (!isRecord(input)) return { ok: false, problems: { input: [m.required('input')] } };
+  if (!isPlainObject(input)) return { ok: false, problems: { input: [m.required('input')] } };
   const { assumptions } = deps;
   const max = assumptions.bounds.maxTextLength;
   const typeName = guide === 'legacy' ? 'ProcessPaymentInput' : 'ProcessPaymentRequestInput';
@@ -401,15 +392,15 @@ export function validatePaymentInput(
   problems = checkFees(fees, 'input.fees', assumptions, problems);
 
   let card: ValidatedCard | undefined;
-  if (isRecord(input.credit_card)) {
+  if (isPlainObject(input.credit_card)) {
     const r = checkCard(input.credit_card, 'input.credit_card', guide, clientId, deps, true, problems);
     card = r.card;
     problems = r.problems;
   }
   const contact = input.contact;
-  if (isRecord(contact)) problems = checkContact(contact, 'input.contact', assumptions, problems);
+  if (isPlainObject(contact)) problems = checkContact(contact, 'input.contact', assumptions, problems);
   const reference = guide === 'legacy' ? contact : input.payment_reference;
-  if (guide === 'current' && isRecord(reference))
+  if (guide === 'current' && isPlainObject(reference))
     problems = checkTexts(reference, 'input.payment_reference.', max, problems);
 
   const metadata = input.metadata;
@@ -428,7 +419,7 @@ export function validatePaymentInput(
       problems = addProblem(problems, 'input.fees', m.feeMismatch('input.fees', expected));
   }
 
-  if (problems || !card || !isRecord(reference)) return { ok: false, problems: problems ?? {} };
+  if (problems || !card || !isPlainObject(reference)) return { ok: false, problems: problems ?? {} };
   return {
     ok: true,
     value: {
@@ -439,7 +430,7 @@ export function validatePaymentInput(
         description: reference.description as string,
         reference_no: reference.reference_no as string,
       },
-      metadata: isRecord(metadata) ? metadata : undefined,
+      metadata: isPlainObject(metadata) ? metadata : undefined,
       vendor_device_id: typeof input.vendor_device_id === 'string' ? input.vendor_device_id : undefined,
       ip_address: typeof ip === 'string' && isPresent(ip) ? ip : undefined,
     },
@@ -470,12 +461,12 @@ export function validateCardFeeCalcArgs(
   );
   problems = checkAmount(args.amount, 'amount', assumptions, problems);
   let card: ValidatedCard | undefined;
-  if (isRecord(args.credit_card)) {
+  if (isPlainObject(args.credit_card)) {
     const r = checkCard(args.credit_card, 'credit_card', guide, clientId, deps, false, problems);
     card = r.card;
     problems = r.problems;
   }
-  if (isRecord(args.contact)) problems = checkContact(args.contact, 'contact', assumptions, problems);
+  if (isPlainObject(args.contact)) problems = checkContact(args.contact, 'contact', assumptions, problems);
   if (problems || !card || typeof args.amount !== 'number') return { ok: false, problems: problems ?? {} };
   return { ok: true, value: { amount: args.amount, card } };
 }
@@ -496,7 +487,7 @@ export function validateCardForValidation(
   requirements: WireRequirements,
   deps: ValidationDeps,
 ): Validated<ValidatedCard> {
-  if (!isRecord(card)) return { ok: false, problems: { 'input.credit_card': [m.required('input.credit_card')] } };
+  if (!isPlainObject(card)) return { ok: false, problems: { 'input.credit_card': [m.required('input.credit_card')] } };
   let problems = checkRequired(
     requirements,
     requirements.inputTypes.get('CreditCardInput'),

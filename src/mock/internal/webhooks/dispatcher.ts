@@ -27,9 +27,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { defaultAssumptions, type WebhookRetryPolicy } from '../../../assumptions.ts';
+import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import { standardWebhookHeaders } from '../../../webhook/standard-webhooks.ts';
 import type { Clock, ScheduledTask } from '../clock.ts';
+import { createWaiters } from '../waiters.ts';
 import { retryAfterMs, retryDelayMs } from './backoff.ts';
 import { createPostAgents, PostError, type PostResult, post } from './http-post.ts';
 
@@ -250,7 +252,9 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const policy = opts.retry;
   if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1)
     throw new RangeError(
-      `[payment-contract-kit] webhook retry.maxAttempts must be a whole number of at least 1 (the first attempt counts), got ${policy.maxAttempts}.`,
+      kitMessage(
+        `webhook retry.maxAttempts must be a whole number of at least 1 (the first attempt counts), got ${policy.maxAttempts}.`,
+      ),
     );
   const eventType = opts.eventType ?? defaultAssumptions.webhook.eventType;
   const deliveryIdHeader = opts.headers.deliveryId ?? defaultAssumptions.webhook.deliveryIdHeader;
@@ -262,7 +266,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       return new URL(url);
     } catch {
       throw new TypeError(
-        `[payment-contract-kit] webhook URL "${url}" is not an absolute URL; give e.g. http://127.0.0.1:3000/webhooks.`,
+        kitMessage(`webhook URL "${url}" is not an absolute URL; give e.g. http://127.0.0.1:3000/webhooks.`),
       );
     }
   });
@@ -274,29 +278,11 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const lanes = new Map<string, Delivery[]>();
   /** URLs that answered 410 Gone. */
   const goneUrls = new Set<string>();
-  let waiters: {
-    predicate: (d: DeliveryRecord) => boolean;
-    resolve: (d: DeliveryRecord) => void;
-    reject: (error: unknown) => void;
-  }[] = [];
+  const waiters = createWaiters<DeliveryRecord>();
   let closed = false;
 
   function changed(d: Delivery): void {
-    if (waiters.length === 0) return;
-    const view = snapshot(d);
-    waiters = waiters.filter((w) => {
-      let match: boolean;
-      try {
-        match = w.predicate(view);
-      } catch (error) {
-        // The waiter's own predicate failed: that wait fails, the delivery goes on.
-        w.reject(error);
-        return false;
-      }
-      if (!match) return true;
-      w.resolve(view);
-      return false;
-    });
+    if (waiters.pending()) waiters.offer(snapshot(d));
   }
 
   function headersFor(d: Delivery): Record<string, string> {
@@ -389,9 +375,11 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
     } catch (error) {
       // Cannot happen with valid options; if it does, it is this attempt's error, retried like any other.
       report(
-        `[payment-contract-kit] webhook delivery ${d.id}: building the headers failed (a bug in the mock; please report it): ${errorText(error)}`,
+        kitMessage(
+          `webhook delivery ${d.id}: building the headers failed (a bug in the mock; please report it): ${errorLine(error)}`,
+        ),
       );
-      settle(d, { number, at, error: `headers: ${errorText(error)}`, ms: elapsed(started) }, undefined);
+      settle(d, { number, at, error: `headers: ${errorLine(error)}`, ms: elapsed(started) }, undefined);
       return;
     }
     post(d.target, headers, d.body, agents, controller.signal)
@@ -413,11 +401,13 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       .catch((error: unknown) => {
         // Only a bug in the engine lands here; keep the delivery visible as failed instead of an unhandled rejection.
         report(
-          `[payment-contract-kit] webhook delivery ${d.id}: internal error after an attempt (a bug in the mock; please report it): ${errorText(error)}`,
+          kitMessage(
+            `webhook delivery ${d.id}: internal error after an attempt (a bug in the mock; please report it): ${errorLine(error)}`,
+          ),
         );
         if (!TERMINAL.has(d.state)) {
           d.inFlight = undefined;
-          d.error = errorText(error);
+          d.error = errorLine(error);
           finish(d, 'failed', 'internal-error');
         }
       });
@@ -470,11 +460,13 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
         try {
           body = JSON.stringify(event.payload);
         } catch (error) {
-          problem = `the payload could not be serialised to JSON (${errorText(error)})`;
+          problem = `the payload could not be serialised to JSON (${errorLine(error)})`;
         }
       if (problem !== undefined)
         report(
-          `[payment-contract-kit] webhook of payment ${event.paymentUuid} not sent: ${problem}. Recorded as a failed delivery (payload-error); the payment keeps its final status. A bug in the mock if its input was accepted; please report it.`,
+          kitMessage(
+            `webhook of payment ${event.paymentUuid} not sent: ${problem}. Recorded as a failed delivery (payload-error); the payment keeps its final status. A bug in the mock if its input was accepted; please report it.`,
+          ),
         );
       targets.forEach((target, i) => {
         const url = opts.urls[i]!;
@@ -522,28 +514,11 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
         return Promise.reject(error);
       }
       const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_MS;
-      return new Promise((resolve, reject) => {
-        const waiter = {
-          predicate,
-          resolve: (d: DeliveryRecord) => {
-            clearTimeout(timer);
-            resolve(d);
-          },
-          reject: (error: unknown) => {
-            clearTimeout(timer);
-            reject(error);
-          },
-        };
-        const timer = setTimeout(() => {
-          waiters = waiters.filter((w) => w !== waiter);
-          const states = records.map((d) => `${d.id} ${d.paymentUuid} → ${d.url}: ${d.state}`).join('; ');
-          reject(
-            new Error(
-              `[payment-contract-kit] no webhook delivery matched within ${timeoutMs} ms. Deliveries: ${states || 'none'}. If retries are scheduled, advance the mock clock (control.advanceClock).`,
-            ),
-          );
-        }, timeoutMs);
-        waiters.push(waiter);
+      return waiters.wait(predicate, timeoutMs, () => {
+        const states = records.map((d) => `${d.id} ${d.paymentUuid} → ${d.url}: ${d.state}`).join('; ');
+        return kitMessage(
+          `no webhook delivery matched within ${timeoutMs} ms. Deliveries: ${states || 'none'}. If retries are scheduled, advance the mock clock (control.advanceClock).`,
+        );
       });
     },
     redeliver(id) {
@@ -552,25 +527,29 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
         return {
           ok: false,
           problem: 'unknown',
-          message: `[payment-contract-kit] No webhook delivery with id "${id}": list them with deliveries().`,
+          message: kitMessage(`No webhook delivery with id "${id}": list them with deliveries().`),
         };
       if (!TERMINAL.has(d.state))
         return {
           ok: false,
           problem: 'in-progress',
-          message: `[payment-contract-kit] Webhook delivery "${id}" is ${d.state}: only a failed, gone or delivered delivery can be redelivered. Wait for it to finish (waitForDelivery, POST /__pck/deliveries/wait with { "state": "failed" }), advancing the mock clock to run its retries.`,
+          message: kitMessage(
+            `Webhook delivery "${id}" is ${d.state}: only a failed, gone or delivered delivery can be redelivered. Wait for it to finish (waitForDelivery, POST /__pck/deliveries/wait with { "state": "failed" }), advancing the mock clock to run its retries.`,
+          ),
         };
       if (d.reason === 'payload-error')
         return {
           ok: false,
           problem: 'unsendable',
-          message: `[payment-contract-kit] Webhook delivery "${id}" has no body to send: its payload could not be serialised (${d.error}). Fix the payment's metadata and create a new payment.`,
+          message: kitMessage(
+            `Webhook delivery "${id}" has no body to send: its payload could not be serialised (${d.error}). Fix the payment's metadata and create a new payment.`,
+          ),
         };
       if (closed)
         return {
           ok: false,
           problem: 'closed',
-          message: '[payment-contract-kit] The mock is closed, so it sends no more webhooks: start a new mock server.',
+          message: kitMessage('The mock is closed, so it sends no more webhooks: start a new mock server.'),
         };
       d.redeliveries += 1;
       d.roundStart = d.attempts.length;
@@ -612,6 +591,8 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
         ended.push(snapshot(d));
       }
       agents.destroy();
+      // As the journal does: a wait still pending when the mock closes fails now instead of at its timeout.
+      waiters.close(kitMessage('The mock was closed while waiting for a webhook delivery.'));
       return ended;
     },
   };
@@ -620,11 +601,6 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
 function withoutMetadata(payload: PaymentStatusWebhookPayload): PaymentStatusWebhookPayload {
   const { amount, payment_gateway_fee, paid_at, status, uuid } = payload;
   return { amount, payment_gateway_fee, paid_at, status, uuid };
-}
-
-function errorText(error: unknown): string {
-  // One line: the text goes into a log line and a delivery record.
-  return (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).replace(/\s+/g, ' ');
 }
 
 function elapsed(started: number): number {

@@ -1,0 +1,39 @@
+/**
+ * Architecture rules, checked in the test run (test/architecture.test.ts): dependency-cruiser reads the real imports,
+ * so a rule cannot drift from the code.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      comment: 'An import cycle hides which module owns what; split the shared part into its own module.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'mock-internal-stays-in-mock',
+      comment: 'src/mock/internal is private to the mock; other entries use its public barrel or src/internal.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/mock/' },
+      to: { path: '^src/mock/internal/' },
+    },
+    {
+      name: 'light-root-entries',
+      comment:
+        'The root and legacy entries hold typed documents only: at run time they import the generated documents and nothing else.',
+      severity: 'error',
+      from: { path: '^src/(index|legacy)[.]ts$' },
+      // @graphql-typed-document-node/core ships declarations only (dependency-cruiser cannot resolve it to code).
+      to: { pathNot: '^(generated/|@graphql-typed-document-node/core$)', dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },
+  },
+};

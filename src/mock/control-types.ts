@@ -1,0 +1,132 @@
+/**
+ * The public types of the app and its control handle (STYLE habit 9): what tests drive the mock with. Kept apart
+ * from the composition root so the control API's routes and the handle's implementation import them without an
+ * import cycle.
+ *
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Assumptions } from '../assumptions.ts';
+import type { TokenPair } from '../types/rest.ts';
+import type { JournalEntry } from './internal/journal.ts';
+import type { SettlementOutcome, StoredPayment } from './internal/state.ts';
+import type { DeliveryRecord } from './internal/webhooks/dispatcher.ts';
+import type { ResolvedMockOptions } from './options.ts';
+
+/** A request the mock answered, as the journal keeps it (no bodies; masked variables summary only). */
+export type MockRequestRecord = JournalEntry;
+
+/** A payment as the mock stores it (card number masked, no CVV). */
+export type MockPayment = Readonly<StoredPayment>;
+
+/** A webhook delivery with its attempts, as the dispatcher logs it. */
+export type MockDelivery = DeliveryRecord;
+
+/** Matches requests by field equality; every given field must match. The HTTP control API takes this form. */
+export interface MockRequestMatcher {
+  readonly method?: string;
+  readonly path?: string;
+  readonly operationName?: string;
+  readonly status?: number;
+  readonly clientId?: string;
+  readonly guide?: 'current' | 'legacy';
+}
+
+/** Card details for {@link MockControl.registerCardAccount}; the CVV is not needed and not taken. */
+export interface MockCardInput {
+  readonly card_number: string;
+  readonly expiry_month: string;
+  readonly expiry_year: string;
+}
+
+/** Options of {@link MockControl.failNextRequest}. */
+export interface FailNextOptions {
+  /** Message of the error body; default says the failure was injected. */
+  readonly message?: string;
+  /** How many following requests fail. Default 1. */
+  readonly times?: number;
+}
+
+/**
+ * The control handle: drives the mock from tests (STYLE habit 9). Every operation is also served over HTTP under
+ * `/__pck/` (see `registerControlRoutes`).
+ */
+export interface MockControl {
+  /** Forgets tokens, payments, card accounts, journal, deliveries and injected failures; rewinds the clock offset and every seeded sequence. */
+  reset(): void;
+  /** Virtual time, ms since the epoch. */
+  now(): number;
+  /** Moves the virtual clock forward (token expiry, due settlements and webhook retries happen at once); returns the new time. */
+  advanceClock(ms: number): number;
+  /** Payments of one client, or of all, oldest first. */
+  payments(clientId?: string): MockPayment[];
+  /**
+   * Settles a payment now with `outcome` (default: its card's) and sends its webhook. Throws when the payment is
+   * unknown or already settled.
+   */
+  settlePayment(uuid: string, outcome?: SettlementOutcome): MockPayment;
+  /** Requests answered (control API calls excluded), oldest first; `since` is a cursor from {@link MockControl.cursor}. */
+  requests(options?: { since?: number }): MockRequestRecord[];
+  /** The journal position of the latest request: pass it as `since` to wait only for later ones. */
+  cursor(): number;
+  /** Resolves with the first request matching, already answered (after `since`) or still to come. */
+  waitForRequest(
+    match: ((request: MockRequestRecord) => boolean) | MockRequestMatcher,
+    options?: { timeoutMs?: number; since?: number },
+  ): Promise<MockRequestRecord>;
+  /** Issues a token pair for a configured client, bypassing the generate-once rule (tests, Pact provider states). */
+  issueToken(clientId: string): TokenPair;
+  /** Registers a card for a client as a fee calculation would, and returns its `card_account_uid`. */
+  registerCardAccount(clientId: string, card: MockCardInput): string;
+  /** Webhook deliveries with their attempts. */
+  deliveries(): MockDelivery[];
+  /** Resolves with the first delivery matching, now or later. */
+  waitForDelivery(
+    predicate: (delivery: MockDelivery) => boolean,
+    options?: { timeoutMs?: number },
+  ): Promise<MockDelivery>;
+  /**
+   * Sends a finished delivery (`failed`, `gone` or `delivered`) again, with the same delivery id. Throws the 7.1
+   * error the HTTP route answers: 404 for an unknown id, 409 while the delivery is still queued, sending or waiting
+   * for a retry (wait for it, advancing the clock), when its payload could not be built, or once the mock is closed.
+   */
+  redeliver(id: string): void;
+  /**
+   * Makes the next request(s) to `path` (a service path such as the generate-token path, or `/graphql`) fail with
+   * `status` and the spec's error body (7.1 on REST paths, 7.2 on /graphql), e.g. to see the 500 body of spec 7.1.
+   */
+  failNextRequest(path: string, status: number, options?: FailNextOptions): void;
+  /**
+   * Loads the GraphQL engine now instead of on the first /graphql request (benchmarks, first-request timing). With
+   * `scope: 'all'` (default) it also builds the schema of every served guide and loads the query compiler; with
+   * `'first-request'` only what the first request in the first served guide needs, so the rest of the work does
+   * not delay that request (the CLI warms up so right after listening).
+   */
+  warmUp(options?: { scope?: 'all' | 'first-request' }): Promise<void>;
+  /** The assumptions this instance runs with. */
+  readonly assumptions: Assumptions;
+}
+
+/** The mock as a request handler. */
+export interface MockApp {
+  /** `node:http` request listener. */
+  readonly handle: (req: IncomingMessage, res: ServerResponse) => void;
+  /**
+   * Answers a Fetch API `Request` in-process, with no socket: the same routes, state and outcomes as {@link handle}
+   * (tests that cannot open a port, Mock Service Worker handlers). Only the request's path and query are used.
+   */
+  readonly fetch: (request: Request) => Promise<Response>;
+  /** The control handle. */
+  readonly control: MockControl;
+  /** The resolved options. */
+  readonly options: ResolvedMockOptions;
+  /** Writes queued log lines now. */
+  flushLog(): void;
+  /** Writes a line to the request log (masked); the server logs start-up and client errors with it. */
+  logLine(text: string): void;
+  /**
+   * Cancels timers, rejects pending waits and stops webhook deliveries: each one not delivered is kept as `failed`
+   * (reason `closed`) and one log line lists how many and which. Then flushes the log.
+   */
+  close(): Promise<void>;
+}

@@ -1,0 +1,39 @@
+/**
+ * What a route answers inside the core, before it becomes a {@link MockReply}: a status with a JSON value (or JSON
+ * text the GraphQL engine serialized itself), plus what the journal and the log need.
+ *
+ * @module
+ */
+import { jsonHeaders, type MockReply, type MockRequest } from './exchange.ts';
+
+/** A route's answer. `json` wins over `body` when both are set. */
+export interface Outcome {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly json?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly operationName?: string | undefined;
+  readonly guide?: 'current' | 'legacy' | undefined;
+  readonly summary?: unknown;
+}
+
+/**
+ * Checks a request's credentials before its handler runs: answers the caller's client id, or the failure to send
+ * (in the route's own error shape).
+ */
+export type Authenticator = (request: MockRequest) => string | Outcome;
+
+/** One route of the core: an optional credentials check, then the handler. */
+export interface RouteEntry {
+  readonly auth?: Authenticator | undefined;
+  readonly handle: (request: MockRequest, clientId: string | undefined) => Outcome | Promise<Outcome>;
+}
+
+/** Serializes `outcome` as a JSON reply; throws when its body cannot be serialized (a bug the pipeline maps). */
+export function toReply(outcome: Outcome): MockReply {
+  return {
+    status: outcome.status,
+    headers: outcome.headers ? { ...jsonHeaders, ...outcome.headers } : jsonHeaders,
+    body: outcome.json ?? JSON.stringify(outcome.body ?? null),
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * The webhook fan-out: the dispatcher takes one URL list and one signing key, and clients may bring their own
+ * (`--config`), so each such client gets its own dispatcher and every other client shares the default one. The
+ * control handle sees them as one.
+ *
+ * @module
+ */
+import type { Assumptions } from '../../../assumptions.ts';
+import { errorLine, kitMessage } from '../../../internal/messages.ts';
+import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
+import type { MockClientConfig } from '../../options.ts';
+import type { Clock } from '../clock.ts';
+import type { StoredPayment } from '../state.ts';
+import {
+  createWebhookDispatcher,
+  type DeliveryRecord,
+  type RedeliverResult,
+  type WebhookDispatcher,
+} from './dispatcher.ts';
+import { paymentStatusPayload } from './payload.ts';
+
+/** All dispatchers of one mock instance, used as one. */
+export interface WebhookFanout {
+  /** Hands the settled payment's payload to its client's dispatcher. */
+  deliver(payment: StoredPayment): void;
+  /** Every delivery of every dispatcher. */
+  deliveries(): DeliveryRecord[];
+  /** First delivery (now or later) matching `predicate`, from any dispatcher. */
+  waitFor(predicate: (d: DeliveryRecord) => boolean, options?: { timeoutMs?: number }): Promise<DeliveryRecord>;
+  /** Redelivers by id; a value says why not (unknown id, still in progress, closed). */
+  redeliver(id: string): RedeliverResult;
+  reset(): void;
+  /** Closes every dispatcher; resolves with the deliveries that closing ended undelivered. */
+  close(): Promise<readonly DeliveryRecord[]>;
+}
+
+/** Dependencies of {@link createWebhookFanout}. */
+export interface WebhookFanoutDeps {
+  readonly assumptions: Pick<Assumptions, 'webhook'>;
+  readonly clock: Clock;
+  readonly clients: readonly MockClientConfig[];
+  readonly webhookUrls: readonly string[];
+  readonly signingKey: string;
+  /** Opt-in Standard Webhooks secret (`whsec_…`); undefined leaves those headers out. */
+  readonly standardWebhooksSecret?: string | undefined;
+  /** Seeded [0, 1) source for retry jitter. */
+  readonly random: () => number;
+  /** Receives log lines about failures inside delivery (see `WebhookDispatcherOptions.onProblem`). */
+  readonly onProblem?: (message: string) => void;
+}
+
+/** Creates the dispatchers (no sockets, no timers until something is delivered). */
+export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
+  const w = deps.assumptions.webhook;
+  const make = (urls: readonly string[], signingKey: string) =>
+    createWebhookDispatcher({
+      clock: deps.clock,
+      urls,
+      signingKey,
+      headers: { signingKey: w.signingKeyHeader, clientId: w.clientIdHeader, deliveryId: w.deliveryIdHeader },
+      retry: w.retry,
+      random: deps.random,
+      eventType: w.eventType,
+      standardWebhooks: deps.standardWebhooksSecret === undefined ? undefined : { secret: deps.standardWebhooksSecret },
+      ...(deps.onProblem === undefined ? {} : { onProblem: deps.onProblem }),
+    });
+  const shared = make(deps.webhookUrls, deps.signingKey);
+  const all: WebhookDispatcher[] = [shared];
+  const byClient = new Map<string, WebhookDispatcher>();
+  // Clients whose dispatcher has no URL: a dispatcher enqueues nothing then, so the payload is not even built (every
+  // settled payment passes here; the benchmark's mock runs without webhook URLs).
+  const silent = new Set<string | undefined>();
+  if (deps.webhookUrls.length === 0) silent.add(undefined);
+  for (const c of deps.clients) {
+    if (c.webhookUrls === undefined && c.signingKey === undefined) continue;
+    const urls = c.webhookUrls ?? deps.webhookUrls;
+    const d = make(urls, c.signingKey ?? deps.signingKey);
+    byClient.set(c.clientId, d);
+    all.push(d);
+    if (urls.length === 0) silent.add(c.clientId);
+  }
+
+  return {
+    deliver(payment) {
+      if (silent.has(byClient.has(payment.clientId) ? payment.clientId : undefined)) return;
+      const dispatcher = byClient.get(payment.clientId) ?? shared;
+      let payload: PaymentStatusWebhookPayload;
+      let problem: string | undefined;
+      try {
+        payload = paymentStatusPayload(payment);
+      } catch (error) {
+        // E.g. metadata whose getter throws: record the event as a failed delivery with what is known of it.
+        payload = paymentStatusPayload({ ...payment, metadata: undefined });
+        problem = `the payload could not be built (${errorLine(error)})`;
+      }
+      dispatcher.enqueue({
+        clientId: payment.clientId,
+        paymentUuid: payment.uuid,
+        payload,
+        ...(problem === undefined ? {} : { problem }),
+      });
+    },
+    deliveries() {
+      if (all.length === 1) return [...shared.deliveries()];
+      return all.flatMap((d) => d.deliveries()).sort((a, b) => a.enqueuedAt - b.enqueuedAt);
+    },
+    waitFor(predicate, options) {
+      if (all.length === 1) return shared.waitFor(predicate, options);
+      // The first dispatcher to match wins; the others' waits time out later and are silenced here.
+      const waits = all.map((d) => d.waitFor(predicate, options));
+      for (const p of waits) p.catch(() => {});
+      return Promise.any(waits).catch((error: AggregateError) => {
+        throw error.errors[0] ?? error;
+      });
+    },
+    redeliver(id) {
+      let answer: RedeliverResult | undefined;
+      for (const d of all) {
+        answer = d.redeliver(id);
+        if (answer.ok || answer.problem !== 'unknown') return answer;
+      }
+      return answer!;
+    },
+    reset() {
+      for (const d of all) d.reset();
+    },
+    async close() {
+      return (await Promise.all(all.map((d) => d.close()))).flat();
+    },
+  };
+}
+
+/**
+ * Stops the webhook deliveries; never drops them silently: one line says how many and which deliveries the close
+ * ended (each is kept as `failed`, reason `closed`).
+ */
+export async function closeWebhooks(webhooks: WebhookFanout, logLine: (line: string) => void): Promise<void> {
+  const undelivered = await webhooks.close();
+  if (undelivered.length === 0) return;
+  const list = undelivered
+    .map((d) => `${d.id} (payment ${d.paymentUuid} to ${d.url}, ${d.attempts.length} attempts)`)
+    .join(', ');
+  logLine(
+    kitMessage(
+      `closed with ${undelivered.length} webhook ${undelivered.length === 1 ? 'delivery' : 'deliveries'} not delivered, recorded as failed (closed): ${list}.`,
+    ),
+  );
+}

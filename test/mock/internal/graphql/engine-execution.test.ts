@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { createClock } from '../../../../src/mock/internal/clock.ts';
 import { testCards } from '../../../../src/mock/internal/domain/test-cards.ts';
-import {
-  createGraphqlEngine,
-  type GraphqlEngineDeps,
-  type GraphqlRequest,
-} from '../../../../src/mock/internal/graphql/engine.ts';
-import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
-import { createMockState } from '../../../../src/mock/internal/state.ts';
-import { card, contact, legacyCard, legacyContact, payInput, q } from './engine-fixtures.ts';
+import type { GraphqlEngineDeps, GraphqlRequest } from '../../../../src/mock/internal/graphql/engine.ts';
+import { card, contact, legacyCard, legacyContact, payInput, q, testEngine } from './engine-fixtures.ts';
 
 // engine.ts runs an operation with graphql-js until graphql-jit has loaded, then compiled. Clients must not be able
 // to tell the two apart: this file holds both paths to the same status and the same bytes.
@@ -17,15 +9,7 @@ import { card, contact, legacyCard, legacyContact, payInput, q } from './engine-
 const ctx = { clientId: 'test-client', ip: '203.0.113.7' };
 
 function engineWith(execution: GraphqlEngineDeps['execution']) {
-  return createGraphqlEngine({
-    assumptions: defaultAssumptions,
-    guide: 'both',
-    state: createMockState({ assumptions: defaultAssumptions, seed: 'parity' }),
-    clock: createClock({ realNow: () => Date.UTC(2030, 5, 15) }),
-    random: createSeededRandom('parity'),
-    onPaymentAccepted: () => {},
-    execution,
-  });
+  return testEngine({ guide: 'both', execution }, 'parity');
 }
 
 const pay = q.pay;

@@ -1,7 +1,16 @@
 import { print } from 'graphql/index.js';
+import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import * as current from '../../../../src/index.ts';
 import * as legacy from '../../../../src/legacy.ts';
+import { createClock } from '../../../../src/mock/internal/clock.ts';
 import { testCards } from '../../../../src/mock/internal/domain/test-cards.ts';
+import {
+  createGraphqlEngine,
+  type GraphqlEngine,
+  type GraphqlEngineDeps,
+} from '../../../../src/mock/internal/graphql/engine.ts';
+import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
+import { createMockState } from '../../../../src/mock/internal/state.ts';
 
 /** The shipped operations of both guides, as query text. */
 export const q = {
@@ -32,3 +41,17 @@ export const legacyContact = { ...contact, ...reference };
 export const payInput = { amount: 100, fees: 1.8, credit_card: card, contact, payment_reference: reference };
 /** The same payment in the legacy guide's shape. */
 export const legacyPayInput = { amount: 100, fees: 1.8, credit_card: legacyCard, contact: legacyContact };
+
+/** The engine as the engine tests build it: seeded state and random, the clock fixed at 15 June 2030. */
+export function testEngine(overrides: Partial<GraphqlEngineDeps> = {}, seed = 'seed'): GraphqlEngine {
+  const assumptions = overrides.assumptions ?? defaultAssumptions;
+  return createGraphqlEngine({
+    assumptions,
+    guide: 'current',
+    state: createMockState({ assumptions, seed }),
+    clock: createClock({ realNow: () => Date.UTC(2030, 5, 15) }),
+    random: createSeededRandom(seed),
+    onPaymentAccepted: () => {},
+    ...overrides,
+  });
+}

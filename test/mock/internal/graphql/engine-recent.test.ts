@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { createClock } from '../../../../src/mock/internal/clock.ts';
-import { createGraphqlEngine } from '../../../../src/mock/internal/graphql/engine.ts';
-import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
-import { createMockState } from '../../../../src/mock/internal/state.ts';
+import { testEngine } from './engine-fixtures.ts';
 
 // engine.ts answers a repeated query from its most-recent entry without touching the LRU map; the order must stay exact.
 describe('document cache: most recent entry', () => {
-  const engine = createGraphqlEngine({
-    assumptions: defaultAssumptions,
-    guide: 'current',
-    state: createMockState({ assumptions: defaultAssumptions, seed: 'seed' }),
-    clock: createClock({ realNow: () => Date.UTC(2030, 5, 15) }),
-    random: createSeededRandom('seed'),
-    onPaymentAccepted: () => {},
-    cacheSize: 2,
-  });
+  const engine = testEngine({ cacheSize: 2 });
   const ctx = { clientId: 'test-client', ip: '203.0.113.7' };
   // A new string each time, as a parsed request body gives.
   const run = (name: string) => engine.execute({ query: `query ${name} { __typename }`.slice(0) }, ctx);

@@ -2,12 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { getIntrospectionQuery } from 'graphql/index.js';
 import { describe, expect, it } from 'vitest';
 import { type AssumptionOverrides, defaultAssumptions, resolveAssumptions } from '../../../../src/assumptions.ts';
-import { createClock } from '../../../../src/mock/internal/clock.ts';
-import { createGraphqlEngine, type GraphqlResult } from '../../../../src/mock/internal/graphql/engine.ts';
+import type { GraphqlResult } from '../../../../src/mock/internal/graphql/engine.ts';
 import { limitMessage } from '../../../../src/mock/internal/graphql/limits.ts';
-import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
-import { createMockState } from '../../../../src/mock/internal/state.ts';
-import { q } from './engine-fixtures.ts';
+import { q, testEngine } from './engine-fixtures.ts';
 
 const ctx = { clientId: 'test-client', ip: '203.0.113.7' };
 const limits = defaultAssumptions.limits;
@@ -17,15 +14,7 @@ type Execution = 'compiled' | 'interpreted';
 
 async function engineFor(guide: Mode, execution: Execution = 'interpreted', overrides: AssumptionOverrides = {}) {
   const assumptions = resolveAssumptions(overrides);
-  const engine = createGraphqlEngine({
-    assumptions,
-    guide,
-    state: createMockState({ assumptions, seed: 'seed' }),
-    clock: createClock({ realNow: () => Date.UTC(2030, 5, 15) }),
-    random: createSeededRandom('seed'),
-    onPaymentAccepted: () => {},
-    execution,
-  });
+  const engine = testEngine({ assumptions, guide, execution });
   // The compiled path needs graphql-jit loaded; warm up so the request is not served by the fallback.
   if (execution === 'compiled') await engine.warmUp();
   return engine;

@@ -6,7 +6,7 @@ import { createGraphqlEngine } from '../../../../src/mock/internal/graphql/engin
 import { redactDocument, redactVariables, scrubMessage } from '../../../../src/mock/internal/graphql/redact.ts';
 import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
 import { createMockState } from '../../../../src/mock/internal/state.ts';
-import { legacyPayInput, payInput, q } from './engine-fixtures.ts';
+import { legacyPayInput, payInput, q, testEngine } from './engine-fixtures.ts';
 
 const pan = '4111111111111111';
 const amexPan = '378282246310005';
@@ -176,15 +176,7 @@ describe('no reply carries a card number or CVV (engine, both execution paths)',
     });
 
   it('keeps graphql-js wording, with the card masked', () => {
-    const engine = createGraphqlEngine({
-      assumptions: defaultAssumptions,
-      guide: 'current',
-      state: createMockState({ assumptions: defaultAssumptions, seed: 'seed' }),
-      clock: createClock({ realNow: () => Date.UTC(2030, 5, 15) }),
-      random: createSeededRandom('seed'),
-      onPaymentAccepted: () => {},
-      execution: 'interpreted',
-    });
+    const engine = testEngine({ execution: 'interpreted' });
     const r = engine.execute({ query: q.pay, variables: { input: { ...payInput, credit_card: card, foo: 1 } } }, ctx);
     const message = (r.body as { errors: { message: string }[] }).errors[0]?.message;
     expect(message).toContain('Variable "$input" got invalid value');

@@ -113,11 +113,25 @@ describe('mock fuzz over HTTP', () => {
       // A pool with IN_FLIGHT requests on the wire: each property run adds one case and waits only when the pool is
       // full, so one slow answer does not hold the others back.
       const inFlight = new Set<Promise<void>>();
+      // Messages the fuzz asked fail-next to answer with, as the mock will decode them. Noted before sending: with
+      // requests in flight, an injected answer can arrive before the fail-next request's own answer.
+      const injectedMessages = new Set<string>();
+      const noteInjectedMessage = (c: FuzzCase) => {
+        if (c.path !== '/__pck/fail-next' || c.body === undefined) return;
+        try {
+          const sent: unknown = JSON.parse(Buffer.from(c.body, c.encoding ?? 'utf8').toString('utf8'));
+          const message = (sent as { message?: unknown } | null)?.message;
+          if (typeof message === 'string') injectedMessages.add(message);
+        } catch {
+          // Not JSON: the mock refuses it, so it injects nothing.
+        }
+      };
       const sendCase = async (c: FuzzCase) => {
         const headers = Object.fromEntries(
           Object.entries(c.headers).map(([k, v]) => [k, v.replace(CURRENT_TOKEN, token)]),
         );
         counts.requests++;
+        noteInjectedMessage(c);
         recent.push(describeCase(c, headers).slice(0, 700));
         if (recent.length > 12) recent.shift();
         const t0 = performance.now();
@@ -134,7 +148,7 @@ describe('mock fuzz over HTTP', () => {
         const statusClass = `${Math.floor(out.status / 100)}xx` as '2xx';
         counts[statusClass] = (counts[statusClass] ?? 0) + 1;
         scan(`answer to ${c.label}`, out.body);
-        const problem = replyProblem(c.kind, c.method, out.status, out.contentType, out.body);
+        const problem = replyProblem(c.kind, c.method, out.status, out.contentType, out.body, injectedMessages);
         if (problem) violate(c.label, problem, describeCase(c, headers), `${out.status} ${out.body}`);
       };
       const drain = () => Promise.all(inFlight);

@@ -8,10 +8,10 @@ import type { CaseKind } from './request-arbitraries.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function restError(body: unknown): string | undefined {
+function restError(body: unknown, injectedMessages: ReadonlySet<string>): string | undefined {
   if (!isObject(body) || body.status !== 'ERROR' || typeof body.message !== 'string')
     return 'error body is not 7.1 { status: "ERROR", message }';
-  if (!body.message.startsWith('[payment-contract-kit]'))
+  if (!body.message.startsWith('[payment-contract-kit]') && !injectedMessages.has(body.message))
     return 'error message lacks the [payment-contract-kit] prefix';
   return undefined;
 }
@@ -33,7 +33,8 @@ function graphqlError(entry: unknown): string | undefined {
 
 /**
  * Why an answer breaks the spec, or `undefined` when it is fine. `method` matters for HEAD, whose answers have no
- * body.
+ * body. `injectedMessages` are messages the fuzz asked `POST /__pck/fail-next` to answer with: the mock echoes a
+ * tester's message as it is, so those need not carry the kit's prefix.
  */
 export function replyProblem(
   kind: CaseKind,
@@ -41,6 +42,7 @@ export function replyProblem(
   status: number,
   contentType: string,
   text: string,
+  injectedMessages: ReadonlySet<string> = new Set(),
 ): string | undefined {
   if (status >= 500) return `status ${status}`;
   if (status < 200) return `status ${status}`;
@@ -66,7 +68,7 @@ export function replyProblem(
     if (!isObject(body.data)) return 'GraphQL result without data';
     return undefined;
   }
-  if (status >= 400) return restError(body);
+  if (status >= 400) return restError(body, injectedMessages);
   if (!isObject(body)) return 'result is not a JSON object';
   return undefined;
 }

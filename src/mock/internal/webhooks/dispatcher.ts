@@ -33,7 +33,7 @@ import { standardWebhookHeaders } from '../../../webhook/standard-webhooks.ts';
 import type { Clock, ScheduledTask } from '../clock.ts';
 import { createWaiters } from '../waiters.ts';
 import { retryAfterMs, retryDelayMs } from './backoff.ts';
-import { createPostAgents, PostError, type PostResult, post } from './http-post.ts';
+import { createHttpTransport, PostError, type PostResult, type WebhookTransport } from './http-post.ts';
 
 /**
  * Where a delivery stands.
@@ -156,6 +156,8 @@ export interface WebhookDispatcherOptions {
    * attempt that throws): the failure is also recorded on the delivery, never thrown. Defaults to ignoring it.
    */
   readonly onProblem?: (message: string) => void;
+  /** How attempts are sent; defaults to HTTP POST (`createHttpTransport`). */
+  readonly transport?: WebhookTransport;
 }
 
 /** Options of {@link WebhookDispatcher.waitFor}. */
@@ -271,7 +273,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
     }
   });
 
-  let agents = createPostAgents();
+  const transport = opts.transport ?? createHttpTransport();
   let records: Delivery[] = [];
   const byId = new Map<string, Delivery>();
   /** Per payment and URL, the deliveries not yet finished, oldest first; only the head is ever sent. */
@@ -382,7 +384,8 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       settle(d, { number, at, error: `headers: ${errorLine(error)}`, ms: elapsed(started) }, undefined);
       return;
     }
-    post(d.target, headers, d.body, agents, controller.signal)
+    transport
+      .send(d.target, headers, d.body, controller.signal)
       .then(
         (result) => {
           if (d.inFlight !== controller) return; // reset or closed meanwhile
@@ -572,8 +575,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       byId.clear();
       lanes.clear();
       goneUrls.clear();
-      agents.destroy();
-      agents = createPostAgents();
+      transport.release();
     },
     async close() {
       if (closed) return [];
@@ -590,7 +592,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
         finish(d, 'failed', 'closed');
         ended.push(snapshot(d));
       }
-      agents.destroy();
+      transport.release();
       // As the journal does: a wait still pending when the mock closes fails now instead of at its timeout.
       waiters.close(kitMessage('The mock was closed while waiting for a webhook delivery.'));
       return ended;

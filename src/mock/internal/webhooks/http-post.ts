@@ -112,3 +112,26 @@ export function post(
     request.end(body);
   });
 }
+
+/**
+ * How the dispatcher sends one attempt. The default posts over node:http(s); an in-process transport (the msw entry's
+ * receivers) calls a handler directly. Either way the answer or the failure goes through the same retry rules.
+ */
+export interface WebhookTransport {
+  /** Sends one attempt; resolves with any answer, rejects with a {@link PostError} when none came. */
+  send(url: URL, headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal): Promise<PostResult>;
+  /** Drops pooled connections (reset, close); the transport stays usable afterwards. */
+  release(): void;
+}
+
+/** The default transport: {@link post} over keep-alive agents that {@link WebhookTransport.release} replaces. */
+export function createHttpTransport(): WebhookTransport {
+  let agents = createPostAgents();
+  return {
+    send: (url, headers, body, signal) => post(url, headers, body, agents, signal),
+    release() {
+      agents.destroy();
+      agents = createPostAgents();
+    },
+  };
+}

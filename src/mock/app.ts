@@ -26,6 +26,8 @@ import { createSettlement } from './internal/settlement.ts';
 import { createMockState } from './internal/state.ts';
 import { createTokenService } from './internal/tokens.ts';
 import { closeWebhooks, createWebhookFanout } from './internal/webhooks/fanout.ts';
+import { createHttpTransport } from './internal/webhooks/http-post.ts';
+import { createInProcessTransport, receiverUrl, type WebhookReceiver } from './internal/webhooks/in-process.ts';
 import { type MockOptions, resolveMockOptions } from './options.ts';
 
 /**
@@ -36,7 +38,30 @@ import { type MockOptions, resolveMockOptions } from './options.ts';
  * const res = await app.fetch(new Request('http://mock/__pck/health'));
  */
 export function createMockApp(options: MockOptions = {}): MockApp {
-  const opts = resolveMockOptions(options);
+  return buildMockApp(options, {});
+}
+
+/**
+ * Wiring only the kit's own entries pass, kept out of {@link MockOptions} (and so off `startMockServer` and the CLI):
+ * the msw entry's in-process webhook receivers, each added to the default webhook URLs as a URL of its own.
+ */
+export interface MockAppSeams {
+  readonly webhookReceivers?: readonly WebhookReceiver[];
+}
+
+/**
+ * {@link createMockApp} with the kit-internal {@link MockAppSeams}.
+ *
+ * @example
+ * const app = buildMockApp({ log: false }, { webhookReceivers: [(request) => new Response(null, { status: 204 })] });
+ */
+export function buildMockApp(options: MockOptions, seams: MockAppSeams): MockApp {
+  const receivers = seams.webhookReceivers ?? [];
+  const opts = resolveMockOptions(
+    receivers.length === 0
+      ? options
+      : { ...options, webhookUrls: [...(options.webhookUrls ?? []), ...receivers.map((_, i) => receiverUrl(i))] },
+  );
   const { assumptions, seed, clients } = opts;
   const log = createRequestLog(opts.log);
   // Scheduled work (settlement, webhook retries) runs in real timers: a failure there is logged as a bug, not thrown.
@@ -57,6 +82,9 @@ export function createMockApp(options: MockOptions = {}): MockApp {
     standardWebhooksSecret: opts.standardWebhooksSecret,
     random: () => webhookRandom.next(),
     onProblem: (line) => log.line(line),
+    ...(receivers.length === 0
+      ? {}
+      : { createTransport: () => createInProcessTransport(receivers, createHttpTransport()) }),
   });
   const settled = (p: Parameters<typeof webhooks.deliver>[0]) => webhooks.deliver(p);
   const settlement = createSettlement({ assumptions, clock, state, settled, onError: (line) => log.line(line) });

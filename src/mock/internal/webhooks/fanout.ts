@@ -17,6 +17,7 @@ import {
   type RedeliverResult,
   type WebhookDispatcher,
 } from './dispatcher.ts';
+import type { WebhookTransport } from './http-post.ts';
 import { paymentStatusPayload } from './payload.ts';
 
 /** All dispatchers of one mock instance, used as one. */
@@ -47,6 +48,8 @@ export interface WebhookFanoutDeps {
   readonly random: () => number;
   /** Receives log lines about failures inside delivery (see `WebhookDispatcherOptions.onProblem`). */
   readonly onProblem?: (message: string) => void;
+  /** Makes each dispatcher's transport (in-process receivers); defaults to HTTP POST. */
+  readonly createTransport?: () => WebhookTransport;
 }
 
 /** Creates the dispatchers (no sockets, no timers until something is delivered). */
@@ -63,6 +66,7 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
       eventType: w.eventType,
       standardWebhooks: deps.standardWebhooksSecret === undefined ? undefined : { secret: deps.standardWebhooksSecret },
       ...(deps.onProblem === undefined ? {} : { onProblem: deps.onProblem }),
+      ...(deps.createTransport === undefined ? {} : { transport: deps.createTransport() }),
     });
   const shared = make(deps.webhookUrls, deps.signingKey);
   const all: WebhookDispatcher[] = [shared];

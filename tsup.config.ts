@@ -9,6 +9,8 @@ const libraryEntries = {
   webhook: 'src/webhook/index.ts',
   pact: 'src/pact/index.ts',
   client: 'src/client/index.ts',
+  // msw is an optional peer: external like every peer, so the consumer's msw 2 or 3 is the one that runs.
+  msw: 'src/msw/index.ts',
 };
 
 // The GraphQL limit rules of the mock (src/mock/internal/graphql/limits.ts).

@@ -23,6 +23,7 @@ const sourceOf: Record<string, string> = {
   './webhook': 'src/webhook/index.ts',
   './pact': 'src/pact/index.ts',
   './client': 'src/client/index.ts',
+  './msw': 'src/msw/index.ts',
   bin: 'src/cli/main.ts',
 };
 
@@ -207,15 +208,20 @@ describe('root, legacy and client entries have no runtime dependency', () => {
       .split('/')
       .slice(0, spec.startsWith('@') ? 2 : 1)
       .join('/');
-  it.each(['dist/mock.js', 'dist/mock.cjs', 'dist/webhook.js', 'dist/pact.js', 'dist/pact.cjs'])(
-    '%s loads only Node built-ins, dependencies and peers',
-    async (file) => {
-      const strays = (await externalImports(join(root, file))).filter(
-        (spec) => !isBuiltin(spec) && !installed.has(packageOf(spec)),
-      );
-      expect(strays).toEqual([]);
-    },
-  );
+  it.each([
+    'dist/mock.js',
+    'dist/mock.cjs',
+    'dist/webhook.js',
+    'dist/pact.js',
+    'dist/pact.cjs',
+    'dist/msw.js',
+    'dist/msw.cjs',
+  ])('%s loads only Node built-ins, dependencies and peers', async (file) => {
+    const strays = (await externalImports(join(root, file))).filter(
+      (spec) => !isBuiltin(spec) && !installed.has(packageOf(spec)),
+    );
+    expect(strays).toEqual([]);
+  });
 
   // The CLI bundles the GraphQL stack, whose code generators name their own helpers' files in generated code; of
   // the devDependencies, it must at least carry graphql-armor's rules inside itself.
@@ -228,8 +234,8 @@ describe('root, legacy and client entries have no runtime dependency', () => {
 describe('consumer installed from the packed tarball', () => {
   let dir = '';
   const consumer = () => join(dir, 'consumer');
-  const exec = (cmd: string, args: string[]) =>
-    run(cmd, args, { cwd: consumer(), maxBuffer: 16 * 1024 * 1024 }).catch(
+  const exec = (cmd: string, args: string[], cwd = consumer()) =>
+    run(cmd, args, { cwd, maxBuffer: 16 * 1024 * 1024 }).catch(
       (error: { stdout?: string; stderr?: string; message: string }) => {
         throw new Error(`${cmd} ${args.join(' ')} failed:\n${error.stdout ?? ''}\n${error.stderr ?? error.message}`);
       },
@@ -280,6 +286,8 @@ import { ProcessPaymentRequestDocument as LegacyProcessPaymentRequestDocument } 
 import { createPaymentClient, isValidationError } from 'payment-contract-kit/client';`;
 
   let installOutput = '';
+  /** File name of the packed tarball in `dir`. */
+  let tarball = '';
   // Starts the mock on port 0, asks it for the fee list through the packed client and prints it.
   const smokeSource = `import { createPaymentClient } from 'payment-contract-kit/client';
 import { startMockServer } from 'payment-contract-kit/mock';
@@ -295,10 +303,46 @@ try {
 }
 `;
 
+  // The msw entry under msw 3: a token, then the fee list over GraphQL, both answered by the handlers through fetch;
+  // a request to another origin is refused (onUnhandledRequest 'error'), so nothing reached a network by accident.
+  const mswSmokeLoaders = [
+    ['msw3-smoke.mjs', "const { createMockHandlers } = await import('payment-contract-kit/msw');"],
+    ['msw3-smoke.cjs', "const { createMockHandlers } = require('payment-contract-kit/msw');"],
+  ] as const;
+  const mswSmokeSource = (load: string) => `(async () => {
+  ${load}
+  const { setupServer } = await import('msw/node');
+  const { readFileSync } = await import('node:fs');
+  const mock = createMockHandlers({ log: false });
+  const server = setupServer(...mock.handlers);
+  server.listen({ onUnhandledRequest: 'error' });
+  try {
+    const token = await fetch(mock.baseUrl + '/api/v2/accounting/token/generate-token', {
+      method: 'POST',
+      headers: { 'x-client-id': 'test-client', 'x-api-key': 'test-api-key' },
+    });
+    const { data } = await token.json();
+    const answer = await fetch(mock.baseUrl + '/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-jwt-token': data.token },
+      body: JSON.stringify({ query: 'query { paymentGatewayFeesCalc(amount: 42.5) { card_type fees } }' }),
+    });
+    const fees = (await answer.json()).data.paymentGatewayFeesCalc;
+    const unhandled = await fetch('http://elsewhere.invalid/').then(() => 'answered', () => 'refused');
+    const msw = JSON.parse(readFileSync('node_modules/msw/package.json', 'utf8')).version;
+    console.log(JSON.stringify({ node: process.versions.node.split('.')[0], msw, tokenStatus: token.status, fees, unhandled }));
+  } finally {
+    server.close();
+    await mock.close();
+  }
+})();
+`;
+
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'pck-consumer-'));
     const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root });
     const [{ filename }] = JSON.parse(stdout);
+    tarball = filename;
     await mkdir(join(consumer(), 'src'), { recursive: true });
     const write = (file: string, content: unknown) =>
       writeFile(join(consumer(), file), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
@@ -416,6 +460,24 @@ try {
     },
     300_000,
   );
+
+  // msw 3 needs Node 22.12 or later, so it gets a consumer of its own beside the Node 20 one (whose install must stay
+  // free of engine warnings): the same tarball plus msw@3.0.5, run on Node 22 from ESM and, through require(esm),
+  // from CommonJS. msw 2 runs in test/msw on this Node.
+  it('answers a token and a GraphQL request through msw 3 on Node 22, from ESM and CommonJS', async () => {
+    const msw3 = join(dir, 'msw3');
+    await mkdir(msw3, { recursive: true });
+    await writeFile(join(msw3, 'package.json'), JSON.stringify({ name: 'pck-msw3', private: true, type: 'module' }));
+    for (const [file, load] of mswSmokeLoaders) await writeFile(join(msw3, file), mswSmokeSource(load));
+    const inMsw3 = (cmd: string, args: string[]) => exec(cmd, args, msw3);
+    await inMsw3('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', 'msw@3.0.5', `file:../${tarball}`]);
+    for (const [file] of mswSmokeLoaders) {
+      const { stdout } = await inMsw3('npx', ['-y', '-p', 'node@22', 'node', file]);
+      const smoke = JSON.parse(stdout);
+      expect(smoke, file).toMatchObject({ node: '22', msw: '3.0.5', tokenStatus: 200, unhandled: 'refused' });
+      expect(smoke.fees, file).toContainEqual({ card_type: 'visa', fees: 0.94 });
+    }
+  }, 600_000);
 
   it('loaded the CommonJS build through require()', async () => {
     const compiled = await readFile(join(consumer(), 'out/cjs.cjs'), 'utf8');

@@ -26,8 +26,7 @@ import { createSettlement } from './internal/settlement.ts';
 import { createMockState } from './internal/state.ts';
 import { createTokenService } from './internal/tokens.ts';
 import { closeWebhooks, createWebhookFanout } from './internal/webhooks/fanout.ts';
-import { createHttpTransport } from './internal/webhooks/http-post.ts';
-import { createInProcessTransport, receiverUrl, type WebhookReceiver } from './internal/webhooks/in-process.ts';
+import { inProcessReceivers, type WebhookReceiver } from './internal/webhooks/in-process.ts';
 import { type MockOptions, resolveMockOptions } from './options.ts';
 
 /**
@@ -56,12 +55,8 @@ export interface MockAppSeams {
  * const app = buildMockApp({ log: false }, { webhookReceivers: [(request) => new Response(null, { status: 204 })] });
  */
 export function buildMockApp(options: MockOptions, seams: MockAppSeams): MockApp {
-  const receivers = seams.webhookReceivers ?? [];
-  const opts = resolveMockOptions(
-    receivers.length === 0
-      ? options
-      : { ...options, webhookUrls: [...(options.webhookUrls ?? []), ...receivers.map((_, i) => receiverUrl(i))] },
-  );
+  const inProcess = inProcessReceivers(options, seams.webhookReceivers ?? []);
+  const opts = resolveMockOptions(inProcess.options);
   const { assumptions, seed, clients } = opts;
   const log = createRequestLog(opts.log);
   // Scheduled work (settlement, webhook retries) runs in real timers: a failure there is logged as a bug, not thrown.
@@ -82,9 +77,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): MockApp
     standardWebhooksSecret: opts.standardWebhooksSecret,
     random: () => webhookRandom.next(),
     onProblem: (line) => log.line(line),
-    ...(receivers.length === 0
-      ? {}
-      : { createTransport: () => createInProcessTransport(receivers, createHttpTransport()) }),
+    ...inProcess.fanout,
   });
   const settled = (p: Parameters<typeof webhooks.deliver>[0]) => webhooks.deliver(p);
   const settlement = createSettlement({ assumptions, clock, state, settled, onError: (line) => log.line(line) });

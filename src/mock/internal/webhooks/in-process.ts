@@ -11,7 +11,8 @@
  * @module
  */
 import { errorLine } from '../../../internal/messages.ts';
-import { PostError, type PostResult, type WebhookTransport } from './http-post.ts';
+import type { MockOptions } from '../../options.ts';
+import { createHttpTransport, PostError, type PostResult, type WebhookTransport } from './http-post.ts';
 
 /** A webhook receiver called in process: a consumer's handler in the Fetch API's terms. */
 export type WebhookReceiver = (request: Request) => Response | Promise<Response>;
@@ -114,5 +115,26 @@ export function createInProcessTransport(
         : callReceiver(receiver, url, headers, body, signal);
     },
     release: () => network.release(),
+  };
+}
+
+/**
+ * Adds `receivers` to a mock's options: each becomes one more default webhook URL ({@link receiverUrl}), and the
+ * fan-out gets transports that call them (HTTP for every other URL). No receivers leave both as they were.
+ *
+ * @example
+ * const inProcess = inProcessReceivers(options, [onWebhook]);
+ * const opts = resolveMockOptions(inProcess.options);
+ * createWebhookFanout({ ...deps, ...inProcess.fanout });
+ */
+export function inProcessReceivers(
+  options: MockOptions,
+  receivers: readonly WebhookReceiver[],
+): { readonly options: MockOptions; readonly fanout: { createTransport?: () => WebhookTransport } } {
+  if (receivers.length === 0) return { options, fanout: {} };
+  const webhookUrls = [...(options.webhookUrls ?? []), ...receivers.map((_, i) => receiverUrl(i))];
+  return {
+    options: { ...options, webhookUrls },
+    fanout: { createTransport: () => createInProcessTransport(receivers, createHttpTransport()) },
   };
 }

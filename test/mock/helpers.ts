@@ -4,6 +4,8 @@
  * @module
  */
 // The card is the contracts' fixture (the mock's documented visa test card), defined once for both test suites.
+import { ClientError } from 'graphql-request';
+import { expect } from 'vitest';
 import { defaultCredentials, serviceHeaders, servicePaths } from '../../src/spec-names.ts';
 import { card } from '../pact/support/fixtures.ts';
 
@@ -64,4 +66,14 @@ export async function get(url: string): Promise<JsonAnswer> {
 /** Decodes a JWT's payload without verifying it. */
 export function jwtClaims(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+}
+
+/** Awaits a graphql-request call that must fail with an HTTP-level GraphQL answer; returns that answer. */
+export async function gqlError(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ClientError);
+  return (error as ClientError).response;
 }

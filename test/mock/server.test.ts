@@ -1,13 +1,24 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createVerifier } from 'fast-jwt';
-import { ClientError, GraphQLClient } from 'graphql-request';
+import { GraphQLClient } from 'graphql-request';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../src/assumptions.ts';
 import * as current from '../../src/index.ts';
 import * as legacy from '../../src/legacy.ts';
 import { createMockApp, type MockServer, startMockServer, testCards } from '../../src/mock/index.ts';
-import { card, contact, credentials, get, jwtClaims, legacyPayInput, payInput, post, tokenPaths } from './helpers.ts';
+import {
+  card,
+  contact,
+  credentials,
+  get,
+  gqlError,
+  jwtClaims,
+  legacyPayInput,
+  payInput,
+  post,
+  tokenPaths,
+} from './helpers.ts';
 
 const reasons = defaultAssumptions.reasonCodes;
 const logged: string[] = [];
@@ -34,15 +45,6 @@ const generate = async (headers: Record<string, string> = credentials) => post(u
 const tokenOf = async (clientId = 'test-client') => mock.control.issueToken(clientId).token;
 const gql = (token: string, extra: Record<string, string> = {}) =>
   new GraphQLClient(url('/graphql'), { headers: { 'x-jwt-token': token, ...extra } });
-async function gqlError(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ClientError);
-  return (error as ClientError).response;
-}
-
 describe('generate-token', () => {
   it('answers a token pair with a real HS256 JWT that expires after the TTL', async () => {
     const { status, body, headers } = await generate();

@@ -1,6 +1,6 @@
 // The msw handlers pass the HTTP server's behaviour tests with nothing listening: msw's setupServer intercepts plain
 // fetch and a real GraphQL client (graphql-request with the generated typed documents), in both guides.
-import { ClientError, GraphQLClient } from 'graphql-request';
+import { GraphQLClient } from 'graphql-request';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,17 @@ import * as current from '../../src/index.ts';
 import * as legacy from '../../src/legacy.ts';
 import { testCards } from '../../src/mock/index.ts';
 import { createMockHandlers, defaultBaseUrl, type MockHandlers } from '../../src/msw/index.ts';
-import { card, contact, credentials, get, legacyPayInput, payInput, post, tokenPaths } from '../mock/helpers.ts';
+import {
+  card,
+  contact,
+  credentials,
+  get,
+  gqlError,
+  legacyPayInput,
+  payInput,
+  post,
+  tokenPaths,
+} from '../mock/helpers.ts';
 
 const reasons = defaultAssumptions.reasonCodes;
 const server = setupServer();
@@ -40,15 +50,6 @@ afterAll(async () => {
 const url = (path: string) => `${defaultBaseUrl}${path}`;
 const gql = (token: string, base = defaultBaseUrl) =>
   new GraphQLClient(`${base}/graphql`, { headers: { 'x-jwt-token': token } });
-async function gqlError(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ClientError);
-  return (error as ClientError).response;
-}
-
 describe('token endpoints through msw (plain fetch)', () => {
   it('generates, refreshes and revokes a token pair', async () => {
     const generated = await post(url(tokenPaths.generate), credentials);

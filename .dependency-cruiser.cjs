@@ -20,6 +20,14 @@ module.exports = {
       to: { path: '^src/mock/internal/' },
     },
     {
+      name: 'msw-stays-in-its-entry',
+      comment:
+        'msw is an optional peer of payment-contract-kit/msw only: any other module loading it would break consumers without msw.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/msw/' },
+      to: { path: '(^|/)node_modules/msw/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'light-root-entries',
       comment:
         'The root and legacy entries hold typed documents only: at run time they import the generated documents and nothing else.',

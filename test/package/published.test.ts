@@ -223,6 +223,15 @@ describe('root, legacy and client entries have no runtime dependency', () => {
     expect(strays).toEqual([]);
   });
 
+  // msw is an optional peer of the msw entry alone: the shared chunks must not pull it into the others.
+  it.each(['dist/mock.js', 'dist/mock.cjs', 'dist/webhook.js', 'dist/pact.js', 'dist/pact.cjs', 'dist/cli/index.js'])(
+    '%s does not load msw; only dist/msw.* does',
+    async (file) => {
+      expect((await externalImports(join(root, file))).filter((spec) => packageOf(spec) === 'msw')).toEqual([]);
+      expect(await externalImports(join(root, 'dist/msw.js'))).toContain('msw');
+    },
+  );
+
   // The CLI bundles the GraphQL stack, whose code generators name their own helpers' files in generated code; of
   // the devDependencies, it must at least carry graphql-armor's rules inside itself.
   it('dist/cli/index.js bundles the GraphQL limit rules', async () => {

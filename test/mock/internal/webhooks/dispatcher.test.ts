@@ -31,8 +31,8 @@ async function receiver(): Promise<TestReceiver> {
 function setup(
   urls: readonly string[],
   overrides: Partial<WebhookDispatcherOptions> = {},
+  clock: Clock = createClock(),
 ): { dispatcher: WebhookDispatcher; clock: Clock } {
-  const clock = createClock();
   const random = createSeededRandom('webhook-test');
   const dispatcher = createWebhookDispatcher({
     clock,
@@ -244,14 +244,17 @@ describe('createWebhookDispatcher: retries on the virtual clock', () => {
     for (let run = 0; run < 2; run++) {
       const r = await receiver();
       r.reply = () => ({ status: 503 });
-      const { dispatcher, clock } = setup([r.url], { retry: { ...policy, maxAttempts: 4 } });
+      // Real time frozen: only the clock's own advances move it, so the gaps are exactly the scheduled delays
+      // (a moving real clock added each attempt's real milliseconds, which a loaded machine stretches).
+      const frozen = createClock({ realNow: () => 0 });
+      const { dispatcher, clock } = setup([r.url], { retry: { ...policy, maxAttempts: 4 } }, frozen);
       dispatcher.enqueue(event('pay-1'));
       await drain(dispatcher, clock);
       const at = only(dispatcher).attempts.map((a) => a.at);
       gaps.push(at.slice(1).map((t, i) => t - at[i]!));
     }
-    // Real milliseconds of each attempt shift `at` by a little; the scheduled part is identical.
-    for (let i = 0; i < gaps[0]!.length; i++) expect(Math.abs(gaps[0]![i]! - gaps[1]![i]!)).toBeLessThan(50);
+    expect(gaps[0]).toHaveLength(3);
+    expect(gaps[1]).toEqual(gaps[0]);
   });
 
   it('redelivers a failed delivery with the same id and a fresh retry budget', async () => {

@@ -135,11 +135,9 @@ export function createProviderStates(deps: ProviderStateDeps): ProviderStateServ
     );
     const body = (await res.json()) as { data?: Record<string, Record<string, unknown> | null>; errors?: unknown };
     if (!body.data)
-      throw restError(
-        409,
-        kitMessage(
-          `provider state "${state}": the mock refused the payment it makes for this state (${JSON.stringify(body.errors)}); the mock must serve the current guide (--guide current or both).`,
-        ),
+      throw bad(
+        state,
+        `the mock refused the payment it makes for this state (${JSON.stringify(body.errors)}); check params.amount and params.metadata, and that the mock serves the current guide (--guide current or both).`,
       );
     return body.data;
   }

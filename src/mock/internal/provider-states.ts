@@ -59,13 +59,23 @@ type Params = Readonly<Record<string, unknown>>;
 const known = Object.values(providerStates) as readonly string[];
 
 // The documents the kit's consumer pacts record (operations/current), so a state is set up as a client would.
-const feeQuery = `query PaymentCreditCardFeeCalc($amount: Float!, $credit_card: CreditCardInput!, $contact: ContactInput!) {
+const feeQuery = /* GraphQL */ `query PaymentCreditCardFeeCalc($amount: Float!, $credit_card: CreditCardInput!, $contact: ContactInput!) {
   paymentCreditCardFeeCalc(amount: $amount, credit_card: $credit_card, contact: $contact) { fees }
 }`;
-const payMutation = `mutation ProcessPaymentRequest($input: ProcessPaymentRequestInput!) {
+const payMutation = /* GraphQL */ `mutation ProcessPaymentRequest($input: ProcessPaymentRequestInput!) {
   processPaymentRequest(input: $input) { uuid }
 }`;
 const contact = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', city: 'London', country: 'GB' };
+
+function unknownState(name: string): Error {
+  const list = known.map((s) => `"${s}"`).join(', ');
+  return restError(
+    400,
+    kitMessage(
+      `unknown provider state "${name}"; this mock sets up: ${list} (or "" for an interaction without a state).`,
+    ),
+  );
+}
 
 function bad(state: string, problem: string): Error {
   return restError(400, kitMessage(`provider state "${state}": ${problem}`));
@@ -215,12 +225,7 @@ export function createProviderStates(deps: ProviderStateDeps): ProviderStateServ
         await finalise(name, params);
         return {};
       default:
-        throw restError(
-          400,
-          kitMessage(
-            `unknown provider state "${name}"; this mock sets up: ${known.map((s) => `"${s}"`).join(', ')} (or "" for an interaction without a state).`,
-          ),
-        );
+        throw unknownState(name);
     }
   }
 
@@ -232,7 +237,7 @@ export function createProviderStates(deps: ProviderStateDeps): ProviderStateServ
   async function setup(states: readonly ProviderStateCall[]): Promise<Partial<ProviderStateValues>> {
     // Check every name first, so an unknown one changes nothing.
     const unknown = states.find((s) => s.name !== '' && !known.includes(s.name));
-    if (unknown) await setupOne(unknown);
+    if (unknown) throw unknownState(unknown.name);
     reset();
     let values: Partial<ProviderStateValues> = {};
     for (const s of states) if (s.name !== '') values = { ...values, ...(await setupOne(s)) };

@@ -85,7 +85,12 @@ function nameOf(value: unknown, fallback: string): string {
   return typeof name === 'string' && name !== '' ? name : fallback;
 }
 
-/** Reads the interactions of a V2, V3 (HTTP or message) or V4 pact file. */
+/**
+ * Reads the consumer, the provider and the interactions of a V2, V3 (HTTP or message) or V4 pact file.
+ *
+ * @example
+ * summarisePact(JSON.parse(await readFile(file, 'utf8'))).interactions.filter((i) => i.kind === 'message');
+ */
 export function summarisePact(json: unknown): PactSummary {
   const pact = record(json);
   const list = [

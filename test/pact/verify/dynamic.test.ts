@@ -19,6 +19,7 @@ afterAll(async () => {
 interface PactJson {
   interactions: {
     description: string;
+    providerStates?: { name: string; params?: Record<string, unknown> }[];
     response: { status: number };
     contents: { content: Record<string, unknown> };
   }[];
@@ -42,7 +43,12 @@ describe('verifyDynamic', () => {
     success.contents.content.order_ref = 'INV-1001';
     const bad = join(dir, 'bad-http.json');
     const badMessages = join(dir, 'bad-messages.json');
-    await writeFile(bad, JSON.stringify({ ...http, interactions: [token] }));
+    // And a fee list whose token comes from a state the mock does not know: the example token is refused.
+    const fees = http.interactions.find((i) => i.description === 'a request for the fee list of an amount');
+    if (!fees) throw new Error('the current-guide pact lost its fee list interaction');
+    const unknownState = { ...structuredClone(fees), description: 'a fee list in a state nobody sets up' };
+    unknownState.providerStates = [{ name: 'a unicorn holds the keys', params: { clientId: 'test-client' } }];
+    await writeFile(bad, JSON.stringify({ ...http, interactions: [token, unknownState] }));
     await writeFile(badMessages, JSON.stringify({ ...messages, interactions: [success] }));
     const missing = join(dir, 'missing.json');
 
@@ -65,7 +71,9 @@ describe('verifyDynamic', () => {
         kind: 'http',
         ok: false,
       }),
+      expect.objectContaining({ interaction: 'a fee list in a state nobody sets up', ok: false }),
     ]);
+    expect(of(bad)[1]?.reasons[0]).toMatch(/provider state "a unicorn holds the keys" is not one the mock sets up/);
     expect(of(bad)[0]?.reasons.join('\n')).toMatch(/201.*200|200.*201/);
     expect(of(badMessages)[0]?.ok).toBe(false);
     expect(of(badMessages)[0]?.reasons.join('\n')).toContain('order_ref');

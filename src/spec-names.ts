@@ -46,3 +46,16 @@ export const defaultCredentials = {
   apiKey: 'test-api-key',
   webhookSigningKey: 'test-signing-key',
 } as const;
+
+/**
+ * Control routes for Pact verifiers (Pact's provider-state and message conventions): point a verifier's state change
+ * URL at `providerStates`, and its message transport at `messages`.
+ *
+ * @example
+ * // pact-verifier --state-change-url http://127.0.0.1:4010/__pck/provider-states
+ * await fetch(`${mock.url}${pactControlPaths.providerStates}`, { method: 'POST', body: JSON.stringify({ state: '', action: 'setup' }) });
+ */
+export const pactControlPaths = {
+  providerStates: `${controlPrefix}provider-states`,
+  messages: `${controlPrefix}messages`,
+} as const;

@@ -20,6 +20,7 @@ import { createRequestLog } from './internal/http/request-log.ts';
 import { createRouter } from './internal/http/router.ts';
 import { createJournal } from './internal/journal.ts';
 import { createPipeline } from './internal/pipeline.ts';
+import { createProviderStates } from './internal/provider-states.ts';
 import { createSeededRandom } from './internal/random.ts';
 import { registerServiceRoutes } from './internal/service-routes.ts';
 import { createSettlement } from './internal/settlement.ts';
@@ -99,13 +100,17 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): MockApp
     ...{ assumptions, clock, state, tokens, settlement, webhooks, journal, failures, engine, router },
     resettable: [...resettable, journal, webhooks, failures],
   });
-  registerControlRoutes(router, control, opts.guide, opts.maxBodyBytes);
+  // Provider states make their payment through the pipeline itself, as a client would; it exists just below.
+  const serve = (request: Request) => fetchHandler(request);
+  const providerStates = createProviderStates({ control, clients, serve, webhookMessage: webhooks.message });
+  registerControlRoutes(router, control, opts.guide, opts.maxBodyBytes, providerStates);
   const core = createPipeline({ router, failures, errors, latency: opts.latency, latencyRandom, log, journal, clock });
+  const fetchHandler = createFetchHandler(core, opts.maxBodyBytes);
   const onWriteError = (e: unknown) =>
     log.line(kitMessage(`writing an answer failed (a bug in the mock; please report it): ${errorDetail(e)}`));
   return {
     handle: createNodeListener(core, opts.maxBodyBytes, onWriteError),
-    fetch: createFetchHandler(core, opts.maxBodyBytes),
+    fetch: fetchHandler,
     control,
     options: opts,
     flushLog: () => log.flush(),

@@ -3,7 +3,8 @@
  *
  * Shape matchers for both guides (token pair, REST error, fee entries, card fee, payment, validation and
  * authentication errors, webhook payload and headers), request builders for the token endpoints and for GraphQL
- * interactions from the kit's typed documents, and the provider state names the kit's mock verifies. Requires
+ * interactions from the kit's typed documents, the provider state names the kit's mock verifies, and
+ * `stateHandlers` / `messageProviders` that point pact-js's `Verifier` at a running mock. Requires
  * `@pact-foundation/pact` 16 (an optional peer dependency of this entry only) and `graphql`.
  *
  * @example
@@ -53,6 +54,13 @@ export {
   tokenRequestHeaders,
   withTokenRequest,
 } from './token-requests.ts';
+export {
+  type MockTarget,
+  messageProviders,
+  stateHandlers,
+  type VerifierMessageProviders,
+  type VerifierStateHandlers,
+} from './verifier-handlers.ts';
 export {
   paymentStatusWebhookPayload,
   type WebhookMetadataOptions,

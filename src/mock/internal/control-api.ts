@@ -20,6 +20,8 @@
  * | POST | /__pck/tokens | `{ clientId }` | `{ status: "SUCCESS", data: { token, refresh_token, expiration } }` |
  * | POST | /__pck/card-accounts | `{ clientId, card: { card_number, expiry_month, expiry_year } }` | `{ card_account_uid }` |
  * | POST | /__pck/fail-next | `{ path, status, message?, times? }` | `{ ok }` |
+ * | POST | /__pck/provider-states | Pact state change | state values (see `pact-routes.ts`) |
+ * | POST | /__pck/messages | `{ description, providerStates }` | a webhook as a Pact message (see `pact-routes.ts`) |
  *
  * @module
  */
@@ -32,6 +34,8 @@ import { parseJsonBody } from './http/body.ts';
 import type { MockRequest } from './http/exchange.ts';
 import type { Outcome, RouteEntry } from './http/outcome.ts';
 import type { Router } from './http/router.ts';
+import { pactRoutes, registerPactRoutes } from './pact-routes.ts';
+import type { ProviderStateService } from './provider-states.ts';
 
 type ControlHandler = (request: MockRequest) => Outcome | Promise<Outcome>;
 
@@ -51,6 +55,7 @@ export const controlRoutes = [
   ['POST', '/__pck/tokens'],
   ['POST', '/__pck/card-accounts'],
   ['POST', '/__pck/fail-next'],
+  ...pactRoutes,
 ] as const;
 
 const ok = (body: unknown): Outcome => ({ status: 200, body });
@@ -114,7 +119,7 @@ async function orTimeout<T>(wait: Promise<T>): Promise<T> {
  * Adds the control routes to `router`, each delegating to `control`.
  *
  * @example
- * registerControlRoutes(router, control, 1024 * 1024);
+ * registerControlRoutes(router, control, 'current', 1024 * 1024, createProviderStates(deps));
  * // curl -X POST localhost:4010/__pck/clock/advance -d '{"ms":600000}'
  */
 export function registerControlRoutes(
@@ -122,6 +127,7 @@ export function registerControlRoutes(
   control: MockControl,
   guide: string,
   maxBodyBytes: number,
+  providerStates?: ProviderStateService,
 ): void {
   const add = (method: string, path: string, handle: ControlHandler) => router.add('control', method, path, { handle });
   const clockAnswer = (now: number) => ok({ now, iso: new Date(now).toISOString() });
@@ -230,4 +236,5 @@ export function registerControlRoutes(
     });
     return ok({ ok: true });
   });
+  if (providerStates) registerPactRoutes(router, providerStates, maxBodyBytes);
 }

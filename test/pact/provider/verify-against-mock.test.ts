@@ -1,21 +1,22 @@
 // Provider verification: every pact in contracts/ (both guides' HTTP pacts, the typed client's token lifecycle pact
-// and the webhook message pact) is verified
-// with the Pact Verifier against the kit's real mock server (`guide: 'both'`), over HTTP. Provider states are set
-// through the mock's control handle and hand fresh tokens and card accounts back for `fromProviderState`. The
-// webhook messages are the payloads and headers the mock actually delivered to a receiver for a payment created
-// over GraphQL and settled through the control handle. A mismatch fails the run.
+// and the webhook message pact) is verified with the Pact Verifier against the kit's real mock server
+// (`guide: 'both'`), over HTTP, through the kit's own `stateHandlers` and `messageProviders` (the same state logic
+// outside teams reach through POST /__pck/provider-states and /__pck/messages). Each message is also checked against
+// the webhook a receiver really got for its payment. A mismatch fails the run.
 
 import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Verifier } from '@pact-foundation/pact';
-import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PaymentCreditCardFeeCalcDocument, ProcessPaymentRequestDocument } from '../../../src/index.ts';
-import { type MockServer, servicePaths, startMockServer, testCards } from '../../../src/mock/index.ts';
-import { type ProviderStateParams, providerName, providerStates } from '../../../src/pact/index.ts';
-import { card, contact, paymentReference } from '../support/fixtures.ts';
+import { type MockServer, startMockServer } from '../../../src/mock/index.ts';
+import {
+  messageProviders,
+  providerName,
+  stateHandlers,
+  type VerifierMessageProviders,
+} from '../../../src/pact/index.ts';
 import {
   committedPactFiles,
   consumers,
@@ -25,7 +26,7 @@ import {
   readPact,
 } from '../support/pact-files.ts';
 
-type StateParams<S extends keyof ProviderStateParams> = ProviderStateParams[S];
+type MessageProvider = VerifierMessageProviders[string];
 
 /** A webhook as the receiver got it. */
 interface Received {
@@ -36,8 +37,6 @@ interface Received {
 let mock: MockServer;
 let receiver: Server;
 const received = new Map<string, Received>();
-/** The webhook of the latest paymentFinalised state, for the message providers. */
-let lastWebhook: Received | undefined;
 const counts = { messages: 0 };
 
 beforeAll(async () => {
@@ -65,107 +64,25 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
 });
 
-function apiKeyOf(clientId: string): string {
-  const client = mock.options.clients.find((c) => c.clientId === clientId);
-  if (!client) throw new Error(`[payment-contract-kit] provider state for unknown client "${clientId}"`);
-  return client.apiKey;
-}
-
-/** Starts every state from a clean mock, so states never leak into each other. */
-function fresh(): void {
-  mock.control.reset();
-}
-
-async function graphql(token: string, document: Parameters<typeof print>[0], variables: unknown) {
-  const res = await fetch(`${mock.url}${servicePaths.graphql}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'x-jwt-token': token },
-    body: JSON.stringify({ query: print(document), variables }),
-  });
-  const body = (await res.json()) as { data?: Record<string, Record<string, unknown>>; errors?: unknown };
-  if (!body.data) throw new Error(`[payment-contract-kit] provider state setup failed: ${JSON.stringify(body.errors)}`);
-  return body.data;
-}
-
-const stateHandlers = {
-  [providerStates.clientCredentials]: async (params: unknown) => {
-    const { clientId } = params as StateParams<typeof providerStates.clientCredentials>;
-    fresh();
-    return { clientId, apiKey: apiKeyOf(clientId) };
-  },
-  [providerStates.tokenPair]: async (params: unknown) => {
-    const { clientId } = params as StateParams<typeof providerStates.tokenPair>;
-    fresh();
-    const pair = mock.control.issueToken(clientId);
-    return { clientId, apiKey: apiKeyOf(clientId), token: pair.token, refreshToken: pair.refresh_token };
-  },
-  [providerStates.accessToken]: async (params: unknown) => {
-    const { clientId } = params as StateParams<typeof providerStates.accessToken>;
-    fresh();
-    return { token: mock.control.issueToken(clientId).token };
-  },
-  [providerStates.expiredAccessToken]: async (params: unknown) => {
-    const { clientId } = params as StateParams<typeof providerStates.expiredAccessToken>;
-    fresh();
-    const { token } = mock.control.issueToken(clientId);
-    // One second past the token lifetime on the mock's virtual clock.
-    mock.control.advanceClock(mock.control.assumptions.tokenTtlSeconds * 1000 + 1000);
-    return { token };
-  },
-  [providerStates.cardAccount]: async (params: unknown) => {
-    const { clientId, cardType } = params as StateParams<typeof providerStates.cardAccount>;
-    fresh();
-    const testCard = Object.values(testCards).find((c) => c.card_type === cardType && c.outcome === 'success');
-    if (!testCard) throw new Error(`[payment-contract-kit] no success test card of type "${cardType}"`);
-    const cardAccountUid = mock.control.registerCardAccount(clientId, {
-      card_number: testCard.number,
-      expiry_month: '12',
-      expiry_year: '39',
-    });
-    return { token: mock.control.issueToken(clientId).token, cardAccountUid };
-  },
-  [providerStates.tokenServiceFailing]: async (params: unknown) => {
-    const { clientId } = params as StateParams<typeof providerStates.tokenServiceFailing>;
-    fresh();
-    for (const path of [servicePaths.generateToken, servicePaths.refreshToken, servicePaths.revokeToken])
-      mock.control.failNextRequest(path, 500, { message: 'Internal server error.' });
-    return { clientId, apiKey: apiKeyOf(clientId) };
-  },
-  [providerStates.paymentFinalised]: async (params: unknown) => {
-    const { clientId, outcome, amount, metadata } = params as StateParams<typeof providerStates.paymentFinalised>;
-    fresh();
-    received.clear();
-    // As a client would: price the card, pay with the fee, then the mock settles and delivers the webhook.
-    const { token } = mock.control.issueToken(clientId);
-    const fee = await graphql(token, PaymentCreditCardFeeCalcDocument, { amount, credit_card: card, contact });
-    const paid = await graphql(token, ProcessPaymentRequestDocument, {
-      input: {
-        amount,
-        fees: fee.paymentCreditCardFeeCalc?.fees,
-        credit_card: card,
-        contact,
-        payment_reference: paymentReference,
-        metadata,
-      },
-    });
-    const uuid = String(paid.processPaymentRequest?.uuid);
-    mock.control.settlePayment(uuid, outcome);
+/**
+ * The kit's message provider, checked against the receiver: the message it answers must be the webhook the receiver
+ * really got for that payment, body and identifying headers alike.
+ */
+function deliveredWebhook(): MessageProvider {
+  const provider = messageProviders(mock)['any description'] as MessageProvider;
+  return async (descriptor) => {
+    counts.messages++;
+    const answer = (await provider(descriptor)) as {
+      __pactMessageMetadata: Record<string, string>;
+      message: { uuid: string };
+    };
+    const uuid = answer.message.uuid;
     await mock.control.waitForDelivery((d) => d.paymentUuid === uuid && d.state === 'delivered', { timeoutMs: 10_000 });
-    lastWebhook = received.get(uuid);
-    if (!lastWebhook) throw new Error(`[payment-contract-kit] the receiver got no webhook for payment ${uuid}`);
-    return undefined;
-  },
-};
-
-/** The delivered webhook as a Pact message: the JSON payload, with both headers as metadata. */
-function deliveredWebhook() {
-  counts.messages++;
-  if (!lastWebhook) throw new Error('[payment-contract-kit] no webhook captured: the provider state did not run');
-  const { signingKeyHeader, clientIdHeader } = mock.control.assumptions.webhook;
-  const header = (name: string) => String(lastWebhook?.headers[name.toLowerCase()] ?? '');
-  return {
-    __pactMessageMetadata: { [signingKeyHeader]: header(signingKeyHeader), [clientIdHeader]: header(clientIdHeader) },
-    message: lastWebhook.body,
+    const got = received.get(uuid);
+    expect(got?.body).toEqual(answer.message);
+    for (const [name, value] of Object.entries(answer.__pactMessageMetadata))
+      expect(got?.headers[name.toLowerCase()], name).toBe(value);
+    return answer;
   };
 }
 
@@ -175,7 +92,7 @@ describe('provider verification against the mock (guide: both)', () => {
     expect(files.length).toBeGreaterThan(0);
     /** Interaction description → its pact file and kind; descriptions are unique across the kit's pacts. */
     const owner = new Map<string, { file: string; kind: 'HTTP' | 'message' }>();
-    const messageProviders: Record<string, typeof deliveredWebhook> = {};
+    const providers: Record<string, MessageProvider> = {};
     for (const file of files) {
       const pact = (await readPact(join(contractsDir, file))) as {
         interactions: { type: string; description: string }[];
@@ -184,7 +101,7 @@ describe('provider verification against the mock (guide: both)', () => {
         expect(owner.has(i.description), `description repeated: ${i.description}`).toBe(false);
         const kind = i.type === 'Asynchronous/Messages' ? 'message' : 'HTTP';
         owner.set(i.description, { file, kind });
-        if (kind === 'message') messageProviders[i.description] = deliveredWebhook;
+        if (kind === 'message') providers[i.description] = deliveredWebhook();
       }
     }
 
@@ -192,8 +109,8 @@ describe('provider verification against the mock (guide: both)', () => {
       provider: providerName,
       providerBaseUrl: mock.url,
       pactUrls: files.map((f) => join(contractsDir, f)),
-      stateHandlers,
-      messageProviders,
+      stateHandlers: stateHandlers(mock),
+      messageProviders: providers,
       logLevel: 'error',
       failIfNoPactsFound: true,
     }).verifyProvider();
@@ -243,7 +160,7 @@ describe('provider verification against the mock (guide: both)', () => {
         provider: providerName,
         providerBaseUrl: mock.url,
         pactUrls: [file],
-        stateHandlers,
+        stateHandlers: stateHandlers(mock),
         logLevel: 'error',
       }).verifyProvider();
       await expect(verification).rejects.toThrow();

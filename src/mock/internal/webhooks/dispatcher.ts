@@ -238,6 +238,21 @@ function snapshot(d: Delivery): DeliveryRecord {
 }
 
 /**
+ * The headers that say whose event a webhook is, the same on every attempt and every delivery of it: the signing key
+ * and the client id. Pact message verification reports them as the message's metadata.
+ *
+ * @example
+ * eventHeaders({ signingKey: 'x-webhook-signing-key', clientId: 'x-client-id' }, 'test-signing-key', 'test-client');
+ */
+export function eventHeaders(
+  names: { readonly signingKey: string; readonly clientId: string },
+  signingKey: string,
+  clientId: string,
+): Record<string, string> {
+  return { [names.signingKey]: signingKey, [names.clientId]: clientId };
+}
+
+/**
  * Creates the delivery engine. It opens no socket and arms no timer until an event is enqueued.
  *
  * @example
@@ -292,8 +307,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       'content-type': 'application/json',
       accept: 'application/json',
       'user-agent': 'payment-contract-kit-mock',
-      [opts.headers.signingKey]: opts.signingKey,
-      [opts.headers.clientId]: d.clientId,
+      ...eventHeaders(opts.headers, opts.signingKey, d.clientId),
       [deliveryIdHeader]: d.id,
     };
     if (opts.standardWebhooks)

@@ -14,16 +14,29 @@ import type { StoredPayment } from '../state.ts';
 import {
   createWebhookDispatcher,
   type DeliveryRecord,
+  eventHeaders,
   type RedeliverResult,
   type WebhookDispatcher,
 } from './dispatcher.ts';
 import type { WebhookTransport } from './http-post.ts';
 import { paymentStatusPayload } from './payload.ts';
 
+/** A payment's webhook as a message: the payload and the headers that identify the event. */
+export interface WebhookMessage {
+  readonly payload: PaymentStatusWebhookPayload;
+  /** Signing key and client id headers (never a per-attempt header such as a signature). */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
 /** All dispatchers of one mock instance, used as one. */
 export interface WebhookFanout {
   /** Hands the settled payment's payload to its client's dispatcher. */
   deliver(payment: StoredPayment): void;
+  /**
+   * The webhook a settled payment is delivered as, built the way {@link WebhookFanout.deliver} builds it (same
+   * payload builder, the client's own signing key), whether or not any URL is registered.
+   */
+  message(payment: StoredPayment): WebhookMessage;
   /** Every delivery of every dispatcher. */
   deliveries(): DeliveryRecord[];
   /** First delivery (now or later) matching `predicate`, from any dispatcher. */
@@ -68,6 +81,8 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
       ...(deps.onProblem === undefined ? {} : { onProblem: deps.onProblem }),
       ...(deps.createTransport === undefined ? {} : { transport: deps.createTransport() }),
     });
+  const signingKeyOf = (clientId: string) =>
+    deps.clients.find((c) => c.clientId === clientId)?.signingKey ?? deps.signingKey;
   const shared = make(deps.webhookUrls, deps.signingKey);
   const all: WebhookDispatcher[] = [shared];
   const byClient = new Map<string, WebhookDispatcher>();
@@ -103,6 +118,13 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
         payload,
         ...(problem === undefined ? {} : { problem }),
       });
+    },
+    message(payment) {
+      const names = { signingKey: w.signingKeyHeader, clientId: w.clientIdHeader };
+      return {
+        payload: paymentStatusPayload(payment),
+        headers: eventHeaders(names, signingKeyOf(payment.clientId), payment.clientId),
+      };
     },
     deliveries() {
       if (all.length === 1) return [...shared.deliveries()];

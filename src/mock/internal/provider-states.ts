@@ -1,0 +1,272 @@
+/**
+ * Pact provider states on the mock: the one implementation behind `POST /__pck/provider-states`, the message route
+ * and the `stateHandlers` / `messageProviders` of `payment-contract-kit/pact` (which call those routes).
+ *
+ * Every setup starts from a clean mock (`reset`), so states never leak from one interaction into the next, and
+ * answers the values the kit's `fromProviderState` expressions use. A setup with an empty state name (verifiers send
+ * one for interactions without a state) only resets. Teardown resets too: whatever setup made is gone.
+ * The payment of `paymentFinalised` is made as a client would, through the mock's own pipeline (fee calculation,
+ * then the payment with that fee), and settled through the control handle, which hands it to the webhook side.
+ *
+ * @module
+ */
+import { kitMessage } from '../../internal/messages.ts';
+import { isPlainObject } from '../../internal/plain-object.ts';
+import { type ProviderStateValues, providerStates } from '../../pact/provider-states.ts';
+import { serviceHeaders, servicePaths } from '../../spec-names.ts';
+import type { MockControl, MockPayment } from '../control-types.ts';
+import type { MockClientConfig } from '../options.ts';
+import { testCards } from './domain/test-cards.ts';
+import { restError } from './errors.ts';
+import type { WebhookMessage } from './webhooks/fanout.ts';
+
+/** One provider state as a verifier names it. */
+export interface ProviderStateCall {
+  readonly name: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/** A message for a Pact message interaction: what the mock delivers for the payment of the states. */
+export interface PactMessage extends WebhookMessage {
+  /** Metadata for the verifier: the identifying headers, plus the delivery id when a delivery was made. */
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+/** Dependencies of {@link createProviderStates}. */
+export interface ProviderStateDeps {
+  readonly control: MockControl;
+  readonly clients: readonly MockClientConfig[];
+  /** Answers a request through the mock's own pipeline (the in-process fetch handler). */
+  readonly serve: (request: Request) => Promise<Response>;
+  /** The webhook a settled payment is delivered as. */
+  readonly webhookMessage: (payment: MockPayment) => WebhookMessage;
+}
+
+/** The provider states of one mock instance. */
+export interface ProviderStateService {
+  /** State names this mock sets up. */
+  readonly names: readonly string[];
+  /** Resets the mock, then sets up each state in order; answers the merged values for `fromProviderState`. */
+  setup(states: readonly ProviderStateCall[]): Promise<Partial<ProviderStateValues>>;
+  /** Resets what setup made. */
+  teardown(states: readonly ProviderStateCall[]): void;
+  /** Sets up `states` (when given) and answers the webhook of the payment they finalised. */
+  message(description: string, states: readonly ProviderStateCall[]): Promise<PactMessage>;
+}
+
+type Params = Readonly<Record<string, unknown>>;
+
+const known = Object.values(providerStates) as readonly string[];
+
+// The documents the kit's consumer pacts record (operations/current), so a state is set up as a client would.
+const feeQuery = /* GraphQL */ `query PaymentCreditCardFeeCalc($amount: Float!, $credit_card: CreditCardInput!, $contact: ContactInput!) {
+  paymentCreditCardFeeCalc(amount: $amount, credit_card: $credit_card, contact: $contact) { fees }
+}`;
+const payMutation = /* GraphQL */ `mutation ProcessPaymentRequest($input: ProcessPaymentRequestInput!) {
+  processPaymentRequest(input: $input) { uuid }
+}`;
+const contact = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', city: 'London', country: 'GB' };
+
+function unknownState(name: string): Error {
+  const list = known.map((s) => `"${s}"`).join(', ');
+  return restError(
+    400,
+    kitMessage(
+      `unknown provider state "${name}"; this mock sets up: ${list} (or "" for an interaction without a state).`,
+    ),
+  );
+}
+
+function bad(state: string, problem: string): Error {
+  return restError(400, kitMessage(`provider state "${state}": ${problem}`));
+}
+
+/** Reads a string parameter. */
+function text(state: string, params: Params, key: string): string {
+  const v = params[key];
+  if (typeof v !== 'string' || v === '') throw bad(state, `params.${key} must be a non-empty string.`);
+  return v;
+}
+
+/** Reads a number parameter; verifiers that send parameters as a query string send it as text. */
+function number(state: string, params: Params, key: string): number {
+  const v = params[key];
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0)
+    throw bad(state, `params.${key} must be a positive number.`);
+  return n;
+}
+
+/** Reads an object of strings; from a query string it arrives as JSON text. */
+function stringMap(state: string, params: Params, key: string): Record<string, string> {
+  let v = params[key];
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      // Reported below as the wrong shape.
+    }
+  }
+  if (!isPlainObject(v) || !Object.values(v).every((x) => typeof x === 'string'))
+    throw bad(state, `params.${key} must be an object of strings, e.g. { "order_id": "order-1001" }.`);
+  return v as Record<string, string>;
+}
+
+/**
+ * Creates the provider states of one mock.
+ *
+ * @example
+ * const states = createProviderStates({ control, clients, serve: app.fetch, webhookMessage: webhooks.message });
+ * await states.setup([{ name: providerStates.accessToken, params: { clientId: 'test-client' } }]); // { token }
+ */
+export function createProviderStates(deps: ProviderStateDeps): ProviderStateService {
+  const { control } = deps;
+  /** The payment `paymentFinalised` settled since the last reset, for the message route. */
+  let finalised: { clientId: string; uuid: string } | undefined;
+
+  function client(state: string, params: Params): MockClientConfig {
+    const clientId = text(state, params, 'clientId');
+    const found = deps.clients.find((c) => c.clientId === clientId);
+    if (!found)
+      throw bad(
+        state,
+        `client "${clientId}" is not configured on this mock; configured: ${deps.clients.map((c) => `"${c.clientId}"`).join(', ')} (see --client-id / --config).`,
+      );
+    return found;
+  }
+
+  async function graphql(state: string, token: string, query: string, variables: unknown) {
+    const res = await deps.serve(
+      new Request(`http://mock${servicePaths.graphql}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', [serviceHeaders.jwt]: token },
+        body: JSON.stringify({ query, variables }),
+      }),
+    );
+    const body = (await res.json()) as { data?: Record<string, Record<string, unknown> | null>; errors?: unknown };
+    if (!body.data)
+      throw bad(
+        state,
+        `the mock refused the payment it makes for this state (${JSON.stringify(body.errors)}); check params.amount and params.metadata, and that the mock serves the current guide (--guide current or both).`,
+      );
+    return body.data;
+  }
+
+  async function finalise(state: string, params: Params): Promise<void> {
+    const { clientId } = client(state, params);
+    const outcome = params.outcome ?? 'success';
+    if (outcome !== 'success' && outcome !== 'failure')
+      throw bad(state, 'params.outcome must be "success" or "failure".');
+    const amount = number(state, params, 'amount');
+    const metadata = params.metadata === undefined ? undefined : stringMap(state, params, 'metadata');
+    const { token } = control.issueToken(clientId);
+    const credit_card = {
+      full_name: 'Ada Lovelace',
+      card_number: testCards.visaSuccess.number,
+      expiry_month: '12',
+      expiry_year: '39',
+      cvv: '123',
+    };
+    const fee = await graphql(state, token, feeQuery, { amount, credit_card, contact });
+    const input = {
+      amount,
+      fees: fee.paymentCreditCardFeeCalc?.fees,
+      credit_card,
+      contact,
+      payment_reference: { description: 'Order 1001', reference_no: 'INV-1001' },
+      ...(metadata === undefined ? {} : { metadata }),
+    };
+    const paid = await graphql(state, token, payMutation, { input });
+    const uuid = String(paid.processPaymentRequest?.uuid);
+    control.settlePayment(uuid, outcome);
+    finalised = { clientId, uuid };
+  }
+
+  async function setupOne(call: ProviderStateCall): Promise<Partial<ProviderStateValues>> {
+    const { name, params } = call;
+    switch (name) {
+      case providerStates.clientCredentials:
+      case providerStates.tokenServiceFailing: {
+        const c = client(name, params);
+        if (name === providerStates.tokenServiceFailing)
+          for (const path of [servicePaths.generateToken, servicePaths.refreshToken, servicePaths.revokeToken])
+            control.failNextRequest(path, 500, { message: 'Internal server error.' });
+        return { clientId: c.clientId, apiKey: c.apiKey };
+      }
+      case providerStates.tokenPair: {
+        const c = client(name, params);
+        const pair = control.issueToken(c.clientId);
+        return { clientId: c.clientId, apiKey: c.apiKey, token: pair.token, refreshToken: pair.refresh_token };
+      }
+      case providerStates.accessToken:
+        return { token: control.issueToken(client(name, params).clientId).token };
+      case providerStates.expiredAccessToken: {
+        const { token } = control.issueToken(client(name, params).clientId);
+        // One second past the token lifetime on the mock's virtual clock.
+        control.advanceClock(control.assumptions.tokenTtlSeconds * 1000 + 1000);
+        return { token };
+      }
+      case providerStates.cardAccount: {
+        const { clientId } = client(name, params);
+        const cardType = text(name, params, 'cardType');
+        const testCard = Object.values(testCards).find((c) => c.card_type === cardType && c.outcome === 'success');
+        if (!testCard) {
+          const types = [...new Set(Object.values(testCards).map((c) => c.card_type))].join(', ');
+          throw bad(name, `params.cardType "${cardType}" has no test card; use one of ${types}.`);
+        }
+        const cardAccountUid = control.registerCardAccount(clientId, {
+          card_number: testCard.number,
+          expiry_month: '12',
+          expiry_year: '39',
+        });
+        return { token: control.issueToken(clientId).token, cardAccountUid };
+      }
+      case providerStates.paymentFinalised:
+        await finalise(name, params);
+        return {};
+      default:
+        throw unknownState(name);
+    }
+  }
+
+  function reset(): void {
+    control.reset();
+    finalised = undefined;
+  }
+
+  async function setup(states: readonly ProviderStateCall[]): Promise<Partial<ProviderStateValues>> {
+    // Check every name first, so an unknown one changes nothing.
+    const unknown = states.find((s) => s.name !== '' && !known.includes(s.name));
+    if (unknown) throw unknownState(unknown.name);
+    reset();
+    let values: Partial<ProviderStateValues> = {};
+    for (const s of states) if (s.name !== '') values = { ...values, ...(await setupOne(s)) };
+    return values;
+  }
+
+  return {
+    names: known,
+    setup,
+    teardown: () => reset(),
+    async message(description, states) {
+      if (states.length > 0) await setup(states);
+      const payment = finalised && control.payments(finalised.clientId).find((p) => p.uuid === finalised?.uuid);
+      if (!payment)
+        throw restError(
+          400,
+          kitMessage(
+            `no message for "${description}": no payment has reached its final status. Give the provider state "${providerStates.paymentFinalised}" with { clientId, outcome, amount, metadata? }.`,
+          ),
+        );
+      // The delivered event when a URL took it (its exact payload and id), else the event as it would be delivered.
+      const built = deps.webhookMessage(payment);
+      const delivery = control.deliveries().find((d) => d.paymentUuid === payment.uuid);
+      const deliveryHeader = control.assumptions.webhook.deliveryIdHeader;
+      return {
+        payload: delivery?.payload ?? built.payload,
+        headers: built.headers,
+        metadata: delivery ? { ...built.headers, [deliveryHeader]: delivery.id } : built.headers,
+      };
+    },
+  };
+}

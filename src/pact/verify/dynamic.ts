@@ -1,0 +1,221 @@
+/**
+ * The dynamic half of `verify`: any consumer's pact files replayed by pact-js's `Verifier` against an in-process mock
+ * (port 0, closed afterwards), with the kit's provider states and webhook messages, and one outcome per interaction.
+ *
+ * Per-interaction results come from the Verifier's own JSON report (pact-core hands the native verifier's report back
+ * as the resolved value, or as the rejection's message when something failed): `interactionResults` says which
+ * interactions passed, `errors` says why the others failed. Each pact file is verified in a run of its own, so the
+ * results map to one file and one consumer, and a file the verifier cannot read fails alone.
+ *
+ * The native verifier prints its human report to standard output itself; callers that need a clean standard output
+ * (machine-readable formats) should run this in a child process.
+ *
+ * @module
+ */
+import { readFile } from 'node:fs/promises';
+import { Verifier } from '@pact-foundation/pact';
+import { kitMessage } from '../../internal/messages.ts';
+import { type MockServer, startMockServer } from '../../mock/index.ts';
+import { providerName } from '../names.ts';
+import { providerStates } from '../provider-states.ts';
+import { messageProviders, stateHandlers } from '../verifier-handlers.ts';
+
+/** Which guide the in-process mock answers in. */
+export type VerifyGuide = 'current' | 'legacy' | 'both';
+
+/** Options of {@link verifyDynamic}. */
+export interface VerifyDynamicOptions {
+  /** Pact files (JSON; Pact specification V2, V3 or V4). */
+  readonly pactFiles: readonly string[];
+  /** Guide of the mock. Default `both`. */
+  readonly guide?: VerifyGuide;
+}
+
+/** The result of one interaction. */
+export interface InteractionOutcome {
+  /** The pact file, as given. */
+  readonly file: string;
+  readonly consumer: string;
+  readonly provider: string;
+  /** The interaction's description. */
+  readonly interaction: string;
+  /** `http` for request/response interactions, `message` for asynchronous messages. */
+  readonly kind: 'http' | 'message';
+  readonly ok: boolean;
+  /** Why it failed, one line each (empty when ok). */
+  readonly reasons: readonly string[];
+}
+
+/** An interaction as read from a pact file. */
+interface PactInteraction {
+  readonly description: string;
+  readonly kind: 'http' | 'message';
+  readonly states: readonly string[];
+}
+
+/** A pact file as far as this module needs it. */
+interface PactSummary {
+  readonly consumer: string;
+  readonly provider: string;
+  readonly interactions: readonly PactInteraction[];
+}
+
+/** The parts of the native verifier's JSON report used here. */
+interface VerifierReport {
+  readonly errors?: readonly { interaction?: string; mismatch?: VerifierMismatch }[];
+  readonly interactionResults?: readonly { description?: string; result?: string }[];
+}
+
+interface VerifierMismatch {
+  readonly type?: string;
+  readonly message?: string;
+  readonly mismatches?: readonly { type?: string; path?: string; key?: string; mismatch?: string }[];
+}
+
+const knownStates = new Set<string>(Object.values(providerStates));
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes of the native verifier's messages.
+const ansi = /\u001b\[[0-9;]*m/g;
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function nameOf(value: unknown, fallback: string): string {
+  const name = record(value).name;
+  return typeof name === 'string' && name !== '' ? name : fallback;
+}
+
+/**
+ * Reads the consumer, the provider and the interactions of a V2, V3 (HTTP or message) or V4 pact file.
+ *
+ * @example
+ * summarisePact(JSON.parse(await readFile(file, 'utf8'))).interactions.filter((i) => i.kind === 'message');
+ */
+export function summarisePact(json: unknown): PactSummary {
+  const pact = record(json);
+  const list = [
+    ...(Array.isArray(pact.interactions) ? pact.interactions : []),
+    ...(Array.isArray(pact.messages)
+      ? pact.messages.map((m) => ({ ...record(m), type: 'Asynchronous/Messages' }))
+      : []),
+  ];
+  const interactions = list.map((raw): PactInteraction => {
+    const i = record(raw);
+    const states = Array.isArray(i.providerStates)
+      ? i.providerStates.map((s) => nameOf(s, ''))
+      : typeof i.providerState === 'string'
+        ? [i.providerState]
+        : [];
+    const type = typeof i.type === 'string' ? i.type : '';
+    return {
+      description: typeof i.description === 'string' ? i.description : '',
+      kind: type.endsWith('/Messages') ? 'message' : 'http',
+      states: states.filter((s) => s !== ''),
+    };
+  });
+  return { consumer: nameOf(pact.consumer, '?'), provider: nameOf(pact.provider, '?'), interactions };
+}
+
+/** One line per mismatch, in the words of the verifier. */
+function reasonsOf(mismatch: VerifierMismatch | undefined): string[] {
+  if (!mismatch) return [];
+  if (mismatch.mismatches && mismatch.mismatches.length > 0)
+    return mismatch.mismatches.map((m) => {
+      const what = (m.mismatch ?? m.type ?? 'mismatch').replace(ansi, '');
+      const where = m.path ?? (m.key === undefined ? undefined : `metadata ${m.key}`);
+      return where ? `${where}: ${what}` : what;
+    });
+  return [(mismatch.message ?? mismatch.type ?? 'the verifier reported an error').replace(ansi, '')];
+}
+
+function parseReport(text: string): VerifierReport | undefined {
+  try {
+    const report = JSON.parse(text) as unknown;
+    return typeof report === 'object' && report !== null ? (report as VerifierReport) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function verifyFile(mock: MockServer, file: string): Promise<InteractionOutcome[]> {
+  let pact: PactSummary;
+  try {
+    pact = summarisePact(JSON.parse(await readFile(file, 'utf8')));
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return [failedFile(file, kitMessage(`${file} is not a readable JSON pact file: ${why}`))];
+  }
+  if (pact.interactions.length === 0) return [];
+
+  let report: VerifierReport | undefined;
+  let failure: string | undefined;
+  try {
+    const out = await new Verifier({
+      provider: pact.provider === '?' ? providerName : pact.provider,
+      providerBaseUrl: mock.url,
+      pactUrls: [file],
+      stateHandlers: stateHandlers(mock),
+      messageProviders: messageProviders(mock),
+      logLevel: 'error',
+    }).verifyProvider();
+    report = parseReport(String(out));
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    report = parseReport(text);
+    failure = text;
+  }
+  if (!report)
+    return pact.interactions.map((i) =>
+      outcome(file, pact, i, [kitMessage(`the Pact verifier could not verify this file: ${failure ?? 'no report'}`)]),
+    );
+
+  // Results come in file order; descriptions may repeat within a file, so each result is taken once.
+  const results = [...(report.interactionResults ?? [])];
+  const errors = [...(report.errors ?? [])];
+  return pact.interactions.map((i) => {
+    const at = results.findIndex((r) => r.description === i.description);
+    const result = at >= 0 ? results.splice(at, 1)[0] : undefined;
+    if (result?.result === 'OK') return outcome(file, pact, i, []);
+    const prefix = `Verifying a pact between ${pact.consumer} and ${pact.provider}`;
+    const e = errors.findIndex(
+      (x) => x.interaction?.startsWith(prefix) && x.interaction.endsWith(` - ${i.description}`),
+    );
+    const reasons = e >= 0 ? reasonsOf(errors.splice(e, 1)[0]?.mismatch) : [];
+    const unknown = i.states.filter((s) => !knownStates.has(s));
+    if (unknown.length > 0)
+      reasons.unshift(
+        `provider state ${unknown.map((s) => `"${s}"`).join(', ')} is not one the mock sets up (known: ${[...knownStates].map((s) => `"${s}"`).join(', ')})`,
+      );
+    if (reasons.length === 0)
+      reasons.push(result ? `the verifier reported ${result.result}` : 'the verifier did not run it');
+    return outcome(file, pact, i, reasons);
+  });
+}
+
+function outcome(file: string, pact: PactSummary, i: PactInteraction, reasons: string[]): InteractionOutcome {
+  const { consumer, provider } = pact;
+  return { file, consumer, provider, interaction: i.description, kind: i.kind, ok: reasons.length === 0, reasons };
+}
+
+function failedFile(file: string, reason: string): InteractionOutcome {
+  return { file, consumer: '?', provider: '?', interaction: '(file)', kind: 'http', ok: false, reasons: [reason] };
+}
+
+/**
+ * Verifies pact files against a fresh in-process mock with pact-js's `Verifier`, the kit's provider states and its
+ * webhook messages; resolves with one outcome per interaction (an unreadable file gives one failed outcome).
+ *
+ * @example
+ * const outcomes = await verifyDynamic({ pactFiles: ['pacts/checkout-card-payment-service.json'], guide: 'current' });
+ * for (const o of outcomes) console.log(o.ok ? 'PASS' : 'FAIL', o.interaction, o.reasons.join('; '));
+ */
+export async function verifyDynamic(options: VerifyDynamicOptions): Promise<InteractionOutcome[]> {
+  const mock = await startMockServer({ port: 0, guide: options.guide ?? 'both', log: false });
+  try {
+    const outcomes: InteractionOutcome[] = [];
+    for (const file of options.pactFiles) outcomes.push(...(await verifyFile(mock, file)));
+    return outcomes;
+  } finally {
+    await mock.close();
+  }
+}

@@ -33,6 +33,19 @@ export type {
   ProcessPaymentRequestMutation,
   Scalars,
 } from '../generated/current/graphql.ts';
+/**
+ * The helper types GraphQL Code Generator's operation types refer to, so a team's own codegen can take every input
+ * type from this package (`namespacedImportName`, see the codegen recipe) and keep the card choice.
+ */
+export type {
+  Exact,
+  Incremental,
+  InputMaybe,
+  MakeEmpty,
+  MakeMaybe,
+  MakeOptional,
+  Maybe,
+} from '../generated/current/graphql.ts';
 export type {
   CardAccountReference,
   CardDetails,
@@ -45,6 +58,7 @@ export type {
   PaymentStatusWebhookHeaders,
   PaymentStatusWebhookPayload,
   RefreshTokenRequest,
+  RestPaths,
   RevokeTokenResponse,
   TokenEndpointPath,
   TokenPair,

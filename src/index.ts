@@ -19,9 +19,19 @@ import {
 } from '../generated/current/graphql.ts';
 import type { ProcessPaymentRequestMutationVariables } from './types/card-input.ts';
 
+// Exact, Incremental, InputMaybe, Make* and Maybe are the helper types GraphQL Code Generator's operation types refer
+// to: a team's own codegen can then take every input type from this package (`namespacedImportName`, see the
+// codegen recipe) and keep the card choice.
 export type {
   ContactInput,
   CreditCardFee,
+  Exact,
+  Incremental,
+  InputMaybe,
+  MakeEmpty,
+  MakeMaybe,
+  MakeOptional,
+  Maybe,
   Payment,
   PaymentCreditCardFeeCalcQuery,
   PaymentCreditCardFeeCalcQueryVariables,
@@ -32,19 +42,6 @@ export type {
   PaymentStatus,
   ProcessPaymentRequestMutation,
   Scalars,
-} from '../generated/current/graphql.ts';
-/**
- * The helper types GraphQL Code Generator's operation types refer to, so a team's own codegen can take every input
- * type from this package (`namespacedImportName`, see the codegen recipe) and keep the card choice.
- */
-export type {
-  Exact,
-  Incremental,
-  InputMaybe,
-  MakeEmpty,
-  MakeMaybe,
-  MakeOptional,
-  Maybe,
 } from '../generated/current/graphql.ts';
 export type {
   CardAccountReference,

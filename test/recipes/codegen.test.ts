@@ -10,7 +10,10 @@ import { defaultCredentials } from '../../src/spec-names.ts';
 import { ensureBuilt, root, run } from '../package/support/packed-kit.ts';
 import { credentials, loadRecipe } from './support.ts';
 
-type CodegenRecipe = typeof import('../../recipes/codegen/pay-from-card-account.ts');
+/** What recipes/codegen/pay-from-card-account.ts exports (its types exist only after codegen, in the temp project). */
+interface CodegenRecipe {
+  payFromCardAccount(url: string, token: string, cardAccountUid: string, fees: number): Promise<unknown>;
+}
 type OpenapiFetchRecipe = typeof import('../../recipes/openapi-fetch.ts');
 
 let project = '';

@@ -19,9 +19,19 @@ import {
 } from '../generated/current/graphql.ts';
 import type { ProcessPaymentRequestMutationVariables } from './types/card-input.ts';
 
+// Exact, Incremental, InputMaybe, Make* and Maybe are the helper types GraphQL Code Generator's operation types refer
+// to: a team's own codegen can then take every input type from this package (`namespacedImportName`, see the
+// codegen recipe) and keep the card choice.
 export type {
   ContactInput,
   CreditCardFee,
+  Exact,
+  Incremental,
+  InputMaybe,
+  MakeEmpty,
+  MakeMaybe,
+  MakeOptional,
+  Maybe,
   Payment,
   PaymentCreditCardFeeCalcQuery,
   PaymentCreditCardFeeCalcQueryVariables,
@@ -45,6 +55,7 @@ export type {
   PaymentStatusWebhookHeaders,
   PaymentStatusWebhookPayload,
   RefreshTokenRequest,
+  RestPaths,
   RevokeTokenResponse,
   TokenEndpointPath,
   TokenPair,

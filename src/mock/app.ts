@@ -59,11 +59,14 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): MockApp
   const inProcess = inProcessReceivers(options, seams.webhookReceivers ?? []);
   const opts = resolveMockOptions(inProcess.options);
   const { assumptions, seed, clients } = opts;
-  const log = createRequestLog(opts.log);
+  // The log's timestamps read the clock created below; it exists before anything can log a line.
+  let now: () => number = Date.now;
+  const log = createRequestLog(opts.log, opts.logFormat, () => now());
   // Scheduled work (settlement, webhook retries) runs in real timers: a failure there is logged as a bug, not thrown.
   const onTaskError = (e: unknown) =>
     log.line(kitMessage(`a scheduled task failed (a bug in the mock; please report it): ${errorDetail(e)}`));
   const clock = createClock({ realNow: opts.realNow, onTaskError });
+  now = clock.now;
   const random = createSeededRandom(seed);
   const [paymentRandom, latencyRandom, webhookRandom] = [
     random.fork('graphql'),

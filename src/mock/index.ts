@@ -38,6 +38,7 @@ export type {
   MockClientConfig,
   MockGuide,
   MockLatency,
+  MockLogFormat,
   MockLogSink,
   MockOptions,
   ResolvedMockOptions,

@@ -39,6 +39,9 @@ export interface MockLatency {
 /** Where request log lines go: a function receiving a chunk of one or more `\n`-terminated lines. */
 export type MockLogSink = (chunk: string) => void;
 
+/** Format of the request log lines. */
+export type MockLogFormat = 'text' | 'json';
+
 /** Options of {@link createMockApp} and {@link startMockServer}; every field is optional. */
 export interface MockOptions {
   /** Port to listen on (`startMockServer` only); 0 picks a free port. Default 4010. */
@@ -72,6 +75,11 @@ export interface MockOptions {
   readonly seed?: string;
   /** Request log sink; `false` turns the log off. Default: standard error. */
   readonly log?: MockLogSink | false;
+  /**
+   * Format of the request log: `text` (one readable line per request) or `json` (one JSON object per line: time,
+   * level, method, path, operation, status, ms, client_id, reason). Default `text`.
+   */
+  readonly logFormat?: MockLogFormat;
   /**
    * Largest accepted request body in bytes; larger bodies get 413. Sets `Assumptions.limits.maxBodyBytes` (the other
    * limits are set through `assumptions.limits`). Default 1 MiB.
@@ -109,6 +117,7 @@ export interface ResolvedMockOptions {
   readonly latency: MockLatency | undefined;
   readonly seed: string;
   readonly log: MockLogSink | false;
+  readonly logFormat: MockLogFormat;
   readonly maxBodyBytes: number;
   readonly journalSize: number;
   readonly realNow: () => number;
@@ -147,6 +156,8 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     fail('port', `must be an integer from 0 to 65535 (0 picks a free port); got ${String(port)}.`);
   const guide = options.guide ?? defaultMockOptions.guide;
   if (!guides.includes(guide)) fail('guide', `must be one of ${guides.join(', ')}; got ${String(guide)}.`);
+  if (options.logFormat !== undefined && options.logFormat !== 'text' && options.logFormat !== 'json')
+    fail('logFormat', `must be "text" or "json"; got ${String(options.logFormat)}.`);
   nonNegativeInteger('tokenTtlSeconds', options.tokenTtlSeconds);
   if (options.tokenTtlSeconds === 0) fail('tokenTtlSeconds', 'must be at least 1 second.');
   nonNegativeInteger('settleDelayMs', options.settleDelayMs);
@@ -201,6 +212,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     latency: options.latency,
     seed: options.seed ?? defaultMockOptions.seed,
     log: options.log === undefined ? stderrSink : options.log,
+    logFormat: options.logFormat ?? 'text',
     maxBodyBytes: assumptions.limits.maxBodyBytes,
     journalSize: Math.max(1, options.journalSize ?? defaultMockOptions.journalSize),
     realNow: options.realNow ?? Date.now,

@@ -23,5 +23,12 @@ export type TokenRequestHeaders = operations['generateToken']['parameters']['hea
 export type PaymentStatusWebhookPayload = Schemas['PaymentStatusWebhookPayload'];
 /** Headers of the payment status webhook, under the kit's default names (see ASSUMPTIONS.md). */
 export type PaymentStatusWebhookHeaders = NonNullable<webhooks['paymentStatus']['post']>['parameters']['header'];
+/**
+ * The REST endpoints of openapi.yaml as openapi-typescript types them, for typed REST clients.
+ *
+ * @example
+ * const rest = createClient<RestPaths>({ baseUrl }); // openapi-fetch
+ */
+export type RestPaths = import('../../generated/openapi.ts').paths;
 /** REST paths of the service, as written in openapi.yaml. */
 export type TokenEndpointPath = keyof import('../../generated/openapi.ts').paths;

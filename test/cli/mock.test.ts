@@ -71,6 +71,33 @@ describe('payment-contract-kit mock (process)', () => {
     expect(run.err()).toContain('POST /api/v2/accounting/token/generate-token - 200');
   });
 
+  it('--log json (or PCK_LOG=json) writes one JSON object per request on standard error, card numbers masked', async () => {
+    for (const [args, env] of [
+      [['--log', 'json'], {}],
+      [[], { PCK_LOG: 'json' }],
+    ] as const) {
+      const run = spawnCli(['mock', '--port', '0', ...args], env);
+      const url = await run.url;
+      await fetch(`${url}/api/v2/accounting/token/generate-token`, {
+        method: 'POST',
+        headers: { 'x-client-id': 'test-client', 'x-api-key': 'test-api-key' },
+      });
+      await fetch(`${url}/cards/4111111111111111`);
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
+      const lines = run
+        .err()
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines).toEqual([
+        expect.objectContaining({ level: 'info', status: 200, client_id: 'test-client', reason: null }),
+        expect.objectContaining({ level: 'warn', method: 'GET', path: '/cards/411111******1111', status: 404 }),
+      ]);
+      expect(run.err()).not.toContain('4111111111111111');
+    }
+  });
+
   it('exits 0 on SIGINT and honours PCK_* variables and flags', async () => {
     const run = spawnCli(['mock', '--quiet', '--client-id', 'acme'], { PCK_PORT: '0', PCK_API_KEY: 'k' });
     const url = await run.url;
@@ -98,6 +125,7 @@ describe('payment-contract-kit mock (process)', () => {
     [['mock', '--bogus'], "Unknown option '--bogus'"],
     [['mock', '--port', 'abc'], '--port must be a whole number'],
     [['mock', '--guide', 'old'], '--guide must be current, legacy or both'],
+    [['mock', '--log', 'xml'], '--log must be text or json'],
     [['mock', '--latency', '9-1'], '--latency must be'],
     [['mock', '--webhook-url', 'ftp://x'], '--webhook-url must be an http(s) URL'],
     [['nope'], 'Unknown command "nope"'],
@@ -200,6 +228,8 @@ describe('parseMockArgs', () => {
         '--seed',
         's',
         '--quiet',
+        '--log',
+        'json',
       ],
       env,
     );
@@ -218,6 +248,7 @@ describe('parseMockArgs', () => {
         latency: { minMs: 5, maxMs: 10 },
         seed: 's',
         log: false,
+        logFormat: 'json',
       },
     });
   });

@@ -10,9 +10,9 @@ import { promisify } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, npmInstall, onNode, packKit, root, run as runIn } from './support/packed-kit.ts';
 
 const run = promisify(execFile);
-const root = join(import.meta.dirname, '../..');
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 
 // Source entry of every JavaScript subpath, as tsup.config.ts builds them (`bin` is the CLI).
@@ -43,8 +43,7 @@ const built = jsSubpaths.filter(([subpath]) => !pending.has(subpath));
 
 beforeAll(async () => {
   // `npm test` builds before vitest; build here only when some built subpath's output is missing (a run on its own).
-  const missing = built.flatMap(([, c]) => builtFilesOf(c)).filter((f) => !existsSync(join(root, f)));
-  if (missing.length > 0) await run('npm', ['run', 'build', '--silent'], { cwd: root });
+  await ensureBuilt(built.flatMap(([, c]) => builtFilesOf(c)));
 }, 180_000);
 
 describe('package.json', () => {
@@ -243,12 +242,7 @@ describe('root, legacy and client entries have no runtime dependency', () => {
 describe('consumer installed from the packed tarball', () => {
   let dir = '';
   const consumer = () => join(dir, 'consumer');
-  const exec = (cmd: string, args: string[], cwd = consumer()) =>
-    run(cmd, args, { cwd, maxBuffer: 16 * 1024 * 1024 }).catch(
-      (error: { stdout?: string; stderr?: string; message: string }) => {
-        throw new Error(`${cmd} ${args.join(' ')} failed:\n${error.stdout ?? ''}\n${error.stderr ?? error.message}`);
-      },
-    );
+  const exec = (cmd: string, args: string[], cwd = consumer()) => runIn(cmd, args, cwd);
 
   // Card-account form of the current input, the legacy input, the client in the legacy guide, and deliberate type
   // errors in each file: if the package's types failed to resolve they would be `any`, the @ts-expect-error would go
@@ -349,8 +343,7 @@ try {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'pck-consumer-'));
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root });
-    const [{ filename }] = JSON.parse(stdout);
+    const filename = await packKit(dir);
     tarball = filename;
     await mkdir(join(consumer(), 'src'), { recursive: true });
     const write = (file: string, content: unknown) =>
@@ -385,14 +378,7 @@ try {
     await write('src/smoke.mjs', smokeSource);
     // One install for everything: the tarball, its dependencies and peers, and TypeScript. At `warn` level, so an
     // engine warning from anything in the consumer's tree shows up in the output the test below reads.
-    const { stdout: out, stderr: err } = await exec('npm', [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      '--loglevel=warn',
-    ]);
-    installOutput = `${out}\n${err}`;
+    installOutput = await npmInstall(consumer());
   }, 600_000);
 
   afterAll(async () => {
@@ -427,15 +413,7 @@ try {
   });
 
   it('installs again under --engine-strict (every package in the tree accepts this Node)', async () => {
-    const { stdout, stderr } = await exec('npm', [
-      'install',
-      '--engine-strict',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      '--loglevel=warn',
-    ]);
-    expect(`${stdout}\n${stderr}`).not.toMatch(/EBADENGINE/);
+    expect(await npmInstall(consumer(), ['--engine-strict'])).not.toMatch(/EBADENGINE/);
   }, 300_000);
 
   it('ships no graphql-tools to install: the mock carries them, built in at the versions tested here', async () => {
@@ -458,13 +436,13 @@ try {
   it.each(['22', '24'])(
     'runs the mock, the client and the compiled consumers from the tarball on Node %s',
     async (major) => {
-      const onNode = (file: string) => exec('npx', ['-y', '-p', `node@${major}`, 'node', file]);
-      const smoke = JSON.parse((await onNode('src/smoke.mjs')).stdout);
+      const onNodeMajor = (file: string) => exec(...onNode(major, [file]));
+      const smoke = JSON.parse((await onNodeMajor('src/smoke.mjs')).stdout);
       expect(smoke.node).toBe(major);
       expect(smoke.fees).toContainEqual(expect.objectContaining({ card_type: 'visa', fees: 0.94 }));
       if (!existsSync(join(consumer(), 'out/esm.mjs'))) await exec('npx', ['tsc', '-p', 'tsconfig.json']);
       for (const file of ['out/esm.mjs', 'out/cjs.cjs']) {
-        expect(JSON.parse((await onNode(file)).stdout).kinds).toEqual(['Document', 'Document', 'Document']);
+        expect(JSON.parse((await onNodeMajor(file)).stdout).kinds).toEqual(['Document', 'Document', 'Document']);
       }
     },
     300_000,

@@ -165,6 +165,13 @@ export const mockFlags: readonly FlagSpec[] = [
       help: `${l.help} Default ${l.default()}.`,
     }),
   ),
+  {
+    name: 'log',
+    type: 'string',
+    env: 'PCK_LOG',
+    value: 'text|json',
+    help: 'Request log format on standard error: text lines, or one JSON object per line. Default text.',
+  },
   { name: 'quiet', type: 'boolean', env: 'PCK_QUIET', help: 'No request log (standard error).' },
   { name: 'help', type: 'boolean', env: '', help: 'Show this help.' },
 ];
@@ -189,6 +196,7 @@ Flags win over environment variables, which win over the defaults.
 Examples:
   payment-contract-kit mock
   payment-contract-kit mock --port 0 --quiet
+  payment-contract-kit mock --log json 2> requests.jsonl
   payment-contract-kit mock --guide both --webhook-url http://127.0.0.1:3000/webhooks
   payment-contract-kit mock --client-id acme --api-key s3cret --token-ttl 60 --strict-generate
   payment-contract-kit mock --config mock.config.json --latency 200-1500 --settle-delay 0
@@ -371,6 +379,12 @@ export function parseMockArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   if (urls !== undefined) options.webhookUrls = urls.map(checkUrl);
   if (pickBoolean('strict-generate')) options.strictGenerate = true;
   if (pickBoolean('quiet')) options.log = false;
+  const logFormat = pick('log');
+  if (logFormat !== undefined) {
+    if (logFormat !== 'text' && logFormat !== 'json')
+      throw new UsageError(`--log must be text or json; got "${logFormat}".`);
+    options.logFormat = logFormat;
+  }
 
   const cliClient: MockClientConfig = {
     clientId: pick('client-id') ?? defaultMockOptions.clients[0].clientId,

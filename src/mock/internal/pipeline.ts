@@ -13,7 +13,7 @@ import type { ErrorMapper } from './error-mapping.ts';
 import type { FailureInjection } from './failure-injection.ts';
 import type { MockReply, MockRequest } from './http/exchange.ts';
 import type { MockCore } from './http/node-adapter.ts';
-import { type Outcome, type RouteEntry, toReply } from './http/outcome.ts';
+import { type Outcome, type RouteEntry, reasonOf, toReply } from './http/outcome.ts';
 import { maskDigits, type RequestLog } from './http/request-log.ts';
 import type { RouteKind, Router } from './http/router.ts';
 import type { Journal } from './journal.ts';
@@ -65,7 +65,11 @@ export function createPipeline(deps: PipelineDeps): MockCore {
       reply = toReply(outcome);
     }
     const durationMs = performance.now() - started;
-    log.request(method, path, outcome.operationName, outcome.status, durationMs);
+    log.request({
+      ...{ method, path, operationName: outcome.operationName, status: outcome.status, durationMs, clientId },
+      reason: log.format === 'json' ? reasonOf(outcome) : undefined,
+      at: clock.now(),
+    });
     // Control calls are not journaled, so waiting for "a request" never matches the wait call itself.
     if (kind !== 'control')
       journal.record(

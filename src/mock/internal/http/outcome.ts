@@ -37,3 +37,23 @@ export function toReply(outcome: Outcome): MockReply {
     body: outcome.json ?? JSON.stringify(outcome.body ?? null),
   };
 }
+
+/**
+ * The `extensions.reason` of an answer's first GraphQL error, if any (for the JSON request log). Engine answers
+ * arrive as JSON text; it is parsed only when it holds a reason, so successful answers cost a substring search.
+ */
+export function reasonOf(outcome: Outcome): string | undefined {
+  let body = outcome.body;
+  if (outcome.json !== undefined) {
+    if (!outcome.json.includes('"reason"')) return undefined;
+    try {
+      body = JSON.parse(outcome.json);
+    } catch {
+      return undefined;
+    }
+  }
+  const errors = (body as { errors?: unknown } | null | undefined)?.errors;
+  const first = Array.isArray(errors) ? (errors[0] as { extensions?: { reason?: unknown } } | undefined) : undefined;
+  const reason = first?.extensions?.reason;
+  return typeof reason === 'string' ? reason : undefined;
+}

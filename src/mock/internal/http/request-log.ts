@@ -3,14 +3,35 @@
  * written on `setImmediate`, so the hot path never blocks on a synchronous write. Lines hold no bodies and no query
  * strings; any long digit run left in a path is masked like a card number (first 6, last 4).
  *
+ * Two formats: `text` (one readable line per request) and `json` (one JSON object per line, for log collectors).
+ *
  * @module
  */
+import type { MockLogFormat } from '../../options.ts';
 import { maskCardNumber } from '../domain/cards.ts';
+
+/** One answered request, as the log sees it. */
+export interface RequestLogEntry {
+  readonly method: string;
+  /** Must already be safe to show (see {@link maskDigits}). */
+  readonly path: string;
+  readonly operationName: string | undefined;
+  readonly status: number;
+  readonly durationMs: number;
+  /** The caller's client id once its credentials were checked. */
+  readonly clientId: string | undefined;
+  /** The answer's `extensions.reason` (GraphQL errors), when it has one; only the JSON format reads it. */
+  readonly reason: string | undefined;
+  /** When the request was answered, on the mock's clock (ms since the epoch). */
+  readonly at: number;
+}
 
 /** A buffered, asynchronous line log. */
 export interface RequestLog {
-  /** Queues one request line; `path` must already be safe to show (see {@link maskDigits}). */
-  request(method: string, path: string, operationName: string | undefined, status: number, durationMs: number): void;
+  /** The format this log writes; the pipeline looks up an answer's reason only when it is `json`. */
+  readonly format: MockLogFormat;
+  /** Queues one request line. */
+  request(entry: RequestLogEntry): void;
   /** Queues a free-form line (start-up, unexpected errors). */
   line(text: string): void;
   /** Writes everything queued now. */
@@ -25,15 +46,45 @@ export function maskDigits(text: string): string {
   return text.replace(longDigits, (run) => maskCardNumber(run.replace(/[ -]/g, '')));
 }
 
+/** Log level of an answer by its status: a client mistake is a warning, a 5xx an error. */
+function levelOf(status: number): 'info' | 'warn' | 'error' {
+  return status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+}
+
+function textLine(e: RequestLogEntry): string {
+  return `${e.method} ${e.path} ${e.operationName ?? '-'} ${e.status} ${e.durationMs.toFixed(1)}ms`;
+}
+
+function jsonLine(e: RequestLogEntry): string {
+  // Fixed key order, and null rather than a missing key, so every line has the same shape for a collector.
+  return JSON.stringify({
+    time: new Date(e.at).toISOString(),
+    level: levelOf(e.status),
+    method: e.method,
+    path: e.path,
+    operation: e.operationName ?? null,
+    status: e.status,
+    ms: Math.round(e.durationMs * 10) / 10,
+    client_id: e.clientId ?? null,
+    reason: e.reason ?? null,
+  });
+}
+
 /**
- * Creates a log writing to `sink`; with `sink === false` every call is a no-op.
+ * Creates a log writing to `sink`; with `sink === false` every call is a no-op. `now` stamps free-form lines in the
+ * JSON format.
  *
  * @example
- * const log = createRequestLog((chunk) => process.stderr.write(chunk));
- * log.request('POST', '/graphql', 'processPaymentRequest', 200, 1.7);
+ * const log = createRequestLog((chunk) => process.stderr.write(chunk), 'json');
+ * log.request({ method: 'POST', path: '/graphql', operationName: 'processPaymentRequest', status: 200,
+ *   durationMs: 1.7, clientId: 'test-client', reason: undefined, at: Date.now() });
  */
-export function createRequestLog(sink: ((chunk: string) => void) | false): RequestLog {
-  if (sink === false) return { request() {}, line() {}, flush() {} };
+export function createRequestLog(
+  sink: ((chunk: string) => void) | false,
+  format: MockLogFormat = 'text',
+  now: () => number = Date.now,
+): RequestLog {
+  if (sink === false) return { format, request() {}, line() {}, flush() {} };
   let buffer = '';
   let scheduled = false;
   const flush = () => {
@@ -51,12 +102,19 @@ export function createRequestLog(sink: ((chunk: string) => void) | false): Reque
     }
   };
   return {
-    request(method, path, operationName, status, durationMs) {
+    format,
+    request(entry) {
       // Known routes log their own fixed path; the app masks the path of unknown ones (maskDigits) beforehand.
-      push(`${method} ${path} ${operationName ?? '-'} ${status} ${durationMs.toFixed(1)}ms`);
+      push(format === 'json' ? jsonLine(entry) : textLine(entry));
     },
     line(text) {
-      push(maskDigits(text));
+      const masked = maskDigits(text);
+      // Free-form lines are the mock's own problems: a bug (every such message says so) or a warning (a webhook
+      // that could not be delivered, a listener error the mock survives).
+      const level = masked.includes('a bug in the mock') ? 'error' : 'warn';
+      push(
+        format === 'json' ? JSON.stringify({ time: new Date(now()).toISOString(), level, message: masked }) : masked,
+      );
     },
     flush,
   };

@@ -1,0 +1,60 @@
+/**
+ * Helpers for tests that use the kit as consumers get it: build `dist/` when it is missing, pack the tarball, run a
+ * command with its output kept for the failure message, and install a consumer project from the tarball.
+ *
+ * @module
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+/** The repository root. */
+export const root = join(import.meta.dirname, '../../..');
+
+/** Runs `cmd` in `cwd`; a failure throws with the command and its whole output, so the test report shows why. */
+export async function run(
+  cmd: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ stdout: string; stderr: string }> {
+  return execFileAsync(cmd, [...args], { cwd, env, maxBuffer: 64 * 1024 * 1024 }).catch(
+    (error: { stdout?: string; stderr?: string; message: string }) => {
+      throw new Error(`${cmd} ${args.join(' ')} failed:\n${error.stdout ?? ''}\n${error.stderr ?? error.message}`);
+    },
+  );
+}
+
+/**
+ * Builds `dist/` when one of `files` (paths under the root) is missing: `npm test` builds before vitest, so this
+ * only runs when a test file runs on its own.
+ */
+export async function ensureBuilt(files: readonly string[] = ['dist/index.js', 'dist/mock.js']): Promise<void> {
+  if (files.some((f) => !existsSync(join(root, f)))) await run('npm', ['run', 'build', '--silent'], root);
+}
+
+/** Packs the kit into `dir` (`npm pack`) and answers the tarball's file name. */
+export async function packKit(dir: string): Promise<string> {
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], root);
+  const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
+  return filename;
+}
+
+/**
+ * `npm install` in `cwd` at `warn` level, so an engine warning anywhere in the tree shows in the output it answers.
+ * `--prefer-offline` and a shared `cacheDir` keep repeated installs from the network.
+ */
+export async function npmInstall(cwd: string, extra: readonly string[] = [], cacheDir?: string): Promise<string> {
+  const args = ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=warn', ...extra];
+  if (cacheDir) args.push('--cache', cacheDir);
+  const { stdout, stderr } = await run('npm', args, cwd);
+  return `${stdout}\n${stderr}`;
+}
+
+/** The command that runs `args` under Node `major` from the npm registry's `node` package (npx caches it). */
+export function onNode(major: string, args: readonly string[]): [string, string[]] {
+  return ['npx', ['-y', '-p', `node@${major}`, 'node', ...args]];
+}

@@ -64,7 +64,9 @@ function checkServerRequired(
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner)) {
     if (Array.isArray(value))
-      value.forEach((item, i) => checkServerRequired(inner.ofType, item, [...path, i], source, add));
+      value.forEach((item, i) => {
+        checkServerRequired(inner.ofType, item, [...path, i], source, add);
+      });
     return;
   }
   const named = getNamedType(inner);

@@ -20,6 +20,7 @@ import { checkErrorShape } from './graphql-error-shape.ts';
 import { checkSelection, rootType } from './graphql-response-check.ts';
 import { type GuideName, guideSchemas } from './graphql-schemas.ts';
 import { checkVariables } from './graphql-variables-check.ts';
+import { guideHint } from './guide-hint.ts';
 import type { Mismatch } from './mismatch.ts';
 import type { HttpInteraction } from './pact-model.ts';
 
@@ -47,6 +48,15 @@ function pickOperation(document: DocumentNode, name: unknown): OperationDefiniti
  * checkGraphqlInteraction(interaction, 'current'); // [] for the kit's own fee list interaction
  */
 export function checkGraphqlInteraction(interaction: HttpInteraction, guide: GuideName): Mismatch[] {
+  const mismatches = checkAgainst(interaction, guide);
+  const other = guideSchemas(guide === 'current' ? 'legacy' : 'current').published;
+  return mismatches.map((m) => {
+    const hint = m.area === 'request.body' ? guideHint(m.message, guide, other) : undefined;
+    return hint ? { ...m, message: `${m.message}${hint}` } : m;
+  });
+}
+
+function checkAgainst(interaction: HttpInteraction, guide: GuideName): Mismatch[] {
   const out: Mismatch[] = [];
   const source = guideSource[guide];
   const schemas = guideSchemas(guide);

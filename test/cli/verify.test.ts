@@ -1,7 +1,8 @@
 // `verify` as users run it: the built CLI (dist/cli, so the bundled YAML reader and the packaged openapi.yaml are
 // what runs) as a child process, in text, JSON and JUnit; the dynamic half through an injected fake runner.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, type VerifyDependencies } from '../../src/cli/commands/verify.ts';
@@ -215,6 +216,25 @@ describe('verify with a dynamic runner (in process)', () => {
     expect(stderr).toBe(
       '[payment-contract-kit] verify: dynamic verification needs @pact-foundation/pact, an optional peer that is not installed: run "npm install --save-dev @pact-foundation/pact", or pass --static-only.\n',
     );
+  });
+
+  it('reports a file that is not a pact as one failed line and still checks the others', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'pck-verify-'));
+    try {
+      writeFileSync(join(scratch, 'broken.json'), '{');
+      writeFileSync(join(scratch, 'no-consumer.json'), JSON.stringify({ provider: { name: 'p' }, interactions: [] }));
+      const { code, stdout } = await runWith([scratch, good, '--static-only'], {});
+      expect(code).toBe(1);
+      expect(stdout).toContain(
+        `FAIL static  "(the file)" (${join(scratch, 'no-consumer.json')}, file): consumer.name is missing;`,
+      );
+      expect(stdout).toMatch(/FAIL static {2}"\(the file\)" \(.*broken\.json, file\): not JSON: /);
+      expect(stdout.trimEnd().split('\n').at(-1)).toBe(
+        '8 interactions: static 8 passed, 0 failed; dynamic not run (--static-only); 2 files not read',
+      );
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it('reports a runner that throws in one line, and exits 1', async () => {

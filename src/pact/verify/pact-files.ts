@@ -67,7 +67,7 @@ export function readPactFiles(files: readonly string[]): { pacts: PactDocument[]
       const reason =
         error instanceof SyntaxError
           ? `not JSON: ${error.message}`
-          : (error as Error).message.replace(`${kitPrefix} `, '');
+          : (error as Error).message.replace(`${kitPrefix} ${file}: `, '');
       failures.push({
         file,
         consumer: '',

@@ -47,14 +47,17 @@ export function summaryLine(
   dynamicNote: string | undefined,
 ): string {
   const part = (mode: InteractionResult['mode']) => {
-    const of = results.filter((r) => r.mode === mode);
+    const of = results.filter((r) => r.mode === mode && r.kind !== 'file');
     if (of.length === 0) return undefined;
     const failed = of.filter((r) => !r.ok && !r.pending).length;
     const pending = of.filter((r) => !r.ok && r.pending).length;
     return `${mode} ${of.length - failed - pending} passed, ${failed} failed${pending ? `, ${pending} pending` : ''}`;
   };
-  const parts = [part('static'), part('dynamic') ?? (dynamicNote ? `dynamic ${dynamicNote}` : undefined)].filter(
-    Boolean,
-  );
+  const unreadable = results.filter((r) => r.kind === 'file').length;
+  const parts = [
+    part('static'),
+    part('dynamic') ?? (dynamicNote ? `dynamic ${dynamicNote}` : undefined),
+    unreadable ? `${unreadable} file${unreadable === 1 ? '' : 's'} not read` : undefined,
+  ].filter(Boolean);
   return `${interactions} interaction${interactions === 1 ? '' : 's'}: ${parts.join('; ')}`;
 }

@@ -237,6 +237,33 @@ describe('verify with a dynamic runner (in process)', () => {
     }
   });
 
+  it('reports a failing pending interaction without failing the run', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'pck-verify-'));
+    try {
+      const pending = {
+        consumer: { name: 'shop' },
+        provider: { name: 'card-payment-service' },
+        metadata: { pactSpecification: { version: '4.0' } },
+        interactions: [
+          {
+            type: 'Synchronous/HTTP',
+            description: 'a future endpoint',
+            pending: true,
+            request: { method: 'POST', path: '/api/v3/payments' },
+            response: { status: 201 },
+          },
+        ],
+      };
+      writeFileSync(join(scratch, 'pending.json'), JSON.stringify(pending));
+      const { code, stdout } = await runWith([scratch, '--static-only'], {});
+      expect(stdout).toContain('PEND static  "a future endpoint"');
+      expect(stdout).toContain('[pending: does not fail the run]: request.path /api/v3/payments: no such path');
+      expect(code).toBe(0);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
   it('reports a runner that throws in one line, and exits 1', async () => {
     const runner: DynamicVerifier = async () => {
       throw new Error('verifier\ncrashed');

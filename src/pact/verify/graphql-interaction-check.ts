@@ -70,6 +70,16 @@ function checkAgainst(interaction: HttpInteraction, guide: GuideName): Mismatch[
       expected: 'POST /graphql (spec 4.4 to 4.6)',
     });
   }
+  // Spec 5: x-jwt-token on GraphQL; the older guide also lists x-client-id and x-api-key. Another x- name is a typo.
+  const known = Object.values(serviceHeaders) as string[];
+  for (const name of Object.keys(request.headers))
+    if (name.toLowerCase().startsWith('x-') && !known.includes(name.toLowerCase()))
+      out.push({
+        area: 'request.header',
+        path: name,
+        message: `unknown header "${name}"`,
+        expected: `${serviceHeaders.jwt} on POST /graphql (spec 4.4 to 4.6, 5)`,
+      });
   if (!isPlainObject(requestBody) || typeof requestBody.query !== 'string') {
     out.push({
       area: 'request.body',

@@ -201,6 +201,35 @@ describe('guide choice and checks in detail', () => {
     expect(text).not.toContain('987');
   });
 
+  it('reports a misspelt header on a GraphQL request, and the token header it replaces when data is expected', () => {
+    const misspelt = readPact(
+      {
+        consumer: { name: 'shop' },
+        provider: { name: 'card-payment-service' },
+        interactions: [
+          {
+            description: 'fees',
+            request: {
+              method: 'POST',
+              path: '/graphql',
+              headers: { 'X-JWT': 't' },
+              body: {
+                query: 'query F($a: Float!) { paymentGatewayFeesCalc(amount: $a) { fees } }',
+                variables: { a: 1 },
+              },
+            },
+            response: { status: 200, body: { data: { paymentGatewayFeesCalc: [{ fees: 1 }] } } },
+          },
+        ],
+      },
+      'inline.json',
+    );
+    expect(verifyStatic([misspelt], { guide: 'current', openapi })[0]?.reasons).toEqual([
+      'request.header X-JWT: unknown header "X-JWT" (expected x-jwt-token on POST /graphql (spec 4.4 to 4.6, 5))',
+      'request.header x-jwt-token: header missing on a request that expects data (expected x-jwt-token (spec 4.4 to 4.6, 5): without it the service answers TOKEN_MISSING)',
+    ]);
+  });
+
   it('fails an interaction type the service does not have', () => {
     const other = readPact(
       {

@@ -29,6 +29,7 @@ const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'Send a payment status webhook to a URL.',
     load: () => import('./commands/webhook-send.ts'),
   },
+  verify: { summary: 'Check pact files against the schemas and the mock.', load: () => import('./commands/verify.ts') },
 };
 
 const usage = `Usage: payment-contract-kit <command> [options]

@@ -1,0 +1,257 @@
+/**
+ * `payment-contract-kit verify <pact files or folders>`: checks consumers' pacts against the service as the kit
+ * documents it. Static: every interaction against schema.graphql (its guide) and openapi.yaml. Dynamic: every
+ * interaction replayed against an in-process mock through the Pact Verifier, by the runner behind the dynamic seam.
+ * The handler maps flags to those two; one line per interaction and mode, or JSON, or JUnit XML.
+ *
+ * @module
+ */
+import { parseArgs } from 'node:util';
+import { kitMessage } from '../../internal/messages.ts';
+import {
+  type DynamicInteractionResult,
+  type DynamicVerifier,
+  loadDynamicVerifier,
+  pactPackageInstalled,
+} from '../../pact/verify/dynamic-seam.ts';
+import type { GuideOption } from '../../pact/verify/guide-choice.ts';
+import { loadOpenApi, type OpenApiDocument } from '../../pact/verify/openapi-document.ts';
+import { findPactFiles, readPactFiles } from '../../pact/verify/pact-files.ts';
+import type { PactDocument } from '../../pact/verify/pact-model.ts';
+import { junitReport } from '../../pact/verify/report-junit.ts';
+import { summaryLine, textLine } from '../../pact/verify/report-text.ts';
+import { verifyStatic } from '../../pact/verify/static-verify.ts';
+import { allPassed, type InteractionResult } from '../../pact/verify/verify-result.ts';
+
+/** Help text, with examples. */
+export const help = `Usage: payment-contract-kit verify <pact files or folders> [options]
+
+Checks consumer pacts (Pact specification V2, V3 or V4, from any language's Pact library) against the payment
+service as the kit documents it, in two ways:
+  static   each GraphQL interaction against its guide's schema (query, variables, expected data or 7.2/7.3
+           error), each REST interaction against openapi.yaml (path, method, headers, status, body), each
+           message against the payment status webhook (contents, metadata);
+  dynamic  each interaction replayed against an in-process mock through the Pact Verifier, with its provider
+           states (needs @pact-foundation/pact).
+Folders are searched for *.json files.
+
+Options:
+  --guide <current|legacy|both>   Guide GraphQL interactions are checked against. Default both: a pact whose
+                                  consumer or provider name holds "legacy" or "current" is checked against that
+                                  guide, any other interaction against the guide its names agree with.
+  --format <text|json|junit>      Report format on stdout. Default text: one line per interaction and mode.
+  --static-only                   Only the static checks.
+  --dynamic-only                  Only the dynamic verification.
+  -h, --help                      Show this help.
+
+Exit status: 0 when every interaction passes every way that ran (pending ones aside), 1 otherwise (including
+when dynamic verification cannot run), 2 for bad flags or paths that do not exist.
+
+Examples:
+  payment-contract-kit verify ./pacts --static-only
+  payment-contract-kit verify pacts/web-payment-service.json --guide current --format junit > verify.xml
+  payment-contract-kit verify ./pacts --format json
+`;
+
+/** Where the command writes; tests may capture it. */
+export interface CommandIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+}
+
+/** What the command reaches outside itself; tests replace them. */
+export interface VerifyDependencies {
+  /** The dynamic runner; resolves with undefined when this build has none. */
+  readonly loadDynamic: () => Promise<DynamicVerifier | undefined>;
+  /** Whether the Pact Verifier's package can be loaded. */
+  readonly pactInstalled: () => boolean;
+  /** openapi.yaml, read. */
+  readonly openapi: () => OpenApiDocument;
+}
+
+const defaultDependencies: VerifyDependencies = {
+  loadDynamic: loadDynamicVerifier,
+  pactInstalled: pactPackageInstalled,
+  openapi: () => loadOpenApi(),
+};
+
+class UsageError extends Error {}
+
+function usage(message: string): never {
+  throw new UsageError(kitMessage(`verify: ${message} Run "payment-contract-kit verify --help" for the options.`));
+}
+
+const guides: readonly GuideOption[] = ['current', 'legacy', 'both'];
+const formats = ['text', 'json', 'junit'] as const;
+type Format = (typeof formats)[number];
+
+function parse(argv: readonly string[]) {
+  let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: true,
+      options: {
+        guide: { type: 'string' },
+        format: { type: 'string' },
+        'static-only': { type: 'boolean' },
+        'dynamic-only': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    return usage((error as Error).message.replace(/\. To specify.*$/s, '.'));
+  }
+  if (values.help) return { help: true as const };
+  const guide = (values.guide as string | undefined) ?? 'both';
+  if (!guides.includes(guide as GuideOption)) usage(`--guide must be current, legacy or both, got "${guide}".`);
+  const format = (values.format as string | undefined) ?? 'text';
+  if (!formats.includes(format as Format)) usage(`--format must be text, json or junit, got "${format}".`);
+  if (values['static-only'] && values['dynamic-only'])
+    usage('--static-only and --dynamic-only exclude each other; leave both out to verify both ways.');
+  if (positionals.length === 0)
+    usage('give at least one pact file or folder, e.g. payment-contract-kit verify ./pacts.');
+  const found = findPactFiles(positionals);
+  if (found.missing.length > 0) usage(`no such file or folder: ${found.missing.join(', ')}.`);
+  if (found.files.length === 0) usage(`no *.json pact files in ${positionals.join(', ')}.`);
+  return {
+    help: false as const,
+    files: found.files,
+    guide: guide as GuideOption,
+    format: format as Format,
+    runStatic: !values['dynamic-only'],
+    runDynamic: !values['static-only'],
+  };
+}
+
+/** Turns the runner's answers into results, one per interaction of the pacts, in pact order. */
+function dynamicResults(
+  pacts: readonly PactDocument[],
+  staticKinds: ReadonlyMap<string, InteractionResult['kind']>,
+  answers: readonly DynamicInteractionResult[],
+): InteractionResult[] {
+  const queue = new Map<string, DynamicInteractionResult[]>();
+  for (const answer of answers) {
+    const key = `${answer.file}\u0000${answer.interaction}`;
+    queue.set(key, [...(queue.get(key) ?? []), answer]);
+  }
+  return pacts.flatMap((pact) =>
+    pact.interactions.map((interaction) => {
+      const key = `${pact.file}\u0000${interaction.description}`;
+      const answer = queue.get(key)?.shift();
+      return {
+        file: pact.file,
+        consumer: pact.consumer,
+        provider: pact.provider,
+        interaction: interaction.description,
+        mode: 'dynamic' as const,
+        kind: staticKinds.get(key) ?? (interaction.kind === 'message' ? 'message' : 'other'),
+        guide: undefined,
+        ok: answer?.ok ?? false,
+        pending: interaction.pending,
+        reasons: answer ? answer.reasons : ['the dynamic runner reported nothing for this interaction'],
+      };
+    }),
+  );
+}
+
+/** Runs the dynamic half; answers its results, or a note saying why it did not run. */
+async function runDynamic(
+  pacts: readonly PactDocument[],
+  guide: GuideOption,
+  staticKinds: ReadonlyMap<string, InteractionResult['kind']>,
+  deps: VerifyDependencies,
+): Promise<{ results: InteractionResult[]; note: string | undefined; problem: string | undefined }> {
+  if (!deps.pactInstalled())
+    return {
+      results: [],
+      note: 'not run',
+      problem: kitMessage(
+        'verify: dynamic verification needs @pact-foundation/pact, an optional peer that is not installed: run "npm install --save-dev @pact-foundation/pact", or pass --static-only.',
+      ),
+    };
+  const dynamic = await deps.loadDynamic();
+  if (!dynamic)
+    return {
+      results: [],
+      note: 'not available',
+      problem: kitMessage(
+        'verify: dynamic verification not available in this build of the kit; pass --static-only to check the pacts against the schemas alone.',
+      ),
+    };
+  if (pacts.length === 0) return { results: [], note: undefined, problem: undefined };
+  try {
+    const answers = await dynamic({ pactFiles: pacts.map((p) => p.file), guide });
+    return { results: dynamicResults(pacts, staticKinds, answers), note: undefined, problem: undefined };
+  } catch (error) {
+    return {
+      results: [],
+      note: 'failed to run',
+      problem: kitMessage(
+        `verify: dynamic verification failed to run: ${(error as Error).message.replace(/\s+/g, ' ')}`,
+      ),
+    };
+  }
+}
+
+/** Static and dynamic results of the same interaction next to each other, in pact order. */
+function ordered(results: readonly InteractionResult[]): InteractionResult[] {
+  const rank = new Map<string, number>();
+  for (const r of results) {
+    const key = `${r.file}\u0000${r.interaction}`;
+    if (!rank.has(key)) rank.set(key, rank.size);
+  }
+  return [...results].sort(
+    (a, b) =>
+      rank.get(`${a.file}\u0000${a.interaction}`)! - rank.get(`${b.file}\u0000${b.interaction}`)! ||
+      (a.mode === b.mode ? 0 : a.mode === 'static' ? -1 : 1),
+  );
+}
+
+/**
+ * Runs `verify` with the arguments after the command name; resolves with the exit code.
+ *
+ * @example
+ * await run(['./pacts', '--static-only', '--format', 'junit']);
+ */
+export async function run(
+  argv: readonly string[],
+  io: CommandIo = { stdout: process.stdout, stderr: process.stderr },
+  deps: VerifyDependencies = defaultDependencies,
+): Promise<number> {
+  let flags: ReturnType<typeof parse>;
+  try {
+    flags = parse(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr.write(`${error.message}\n`);
+    return 2;
+  }
+  if (flags.help) {
+    io.stdout.write(help);
+    return 0;
+  }
+  const { pacts, failures } = readPactFiles(flags.files);
+  const staticResults = verifyStatic(pacts, { guide: flags.guide, openapi: deps.openapi() });
+  const staticKinds = new Map(staticResults.map((r) => [`${r.file}\u0000${r.interaction}`, r.kind] as const));
+  const dynamic = flags.runDynamic
+    ? await runDynamic(pacts, flags.guide, staticKinds, deps)
+    : { results: [], note: 'not run (--static-only)', problem: undefined };
+  const results = ordered([...failures, ...(flags.runStatic ? staticResults : []), ...dynamic.results]);
+  const ok = allPassed(results) && dynamic.problem === undefined;
+  const interactions = pacts.reduce((n, p) => n + p.interactions.length, 0);
+
+  if (flags.format === 'json') {
+    const summary = { ok, interactions, dynamic: dynamic.note ?? 'ran', problem: dynamic.problem };
+    io.stdout.write(`${JSON.stringify({ summary, results }, null, 2)}\n`);
+  } else if (flags.format === 'junit') {
+    io.stdout.write(junitReport(results));
+  } else {
+    for (const result of results) io.stdout.write(`${textLine(result)}\n`);
+    io.stdout.write(`${summaryLine(results, interactions, dynamic.note)}\n`);
+  }
+  if (dynamic.problem) io.stderr.write(`${dynamic.problem}\n`);
+  return ok ? 0 : 1;
+}

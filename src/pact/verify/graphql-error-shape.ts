@@ -1,0 +1,94 @@
+/**
+ * The error answers of the GraphQL endpoint a pact may expect: spec 7.2 (`{ errors: [{ message, extensions:
+ * { reason } }] }`) and 7.3 (`extensions.category = "validation"` with `extensions.validation` mapping a dotted input
+ * path to messages). A 7.3 key must name an input position the operation's root field really has, in the guide the
+ * interaction speaks (`input.contact.reference_no` exists only in the legacy guide).
+ *
+ * @module
+ */
+import { type GraphQLField, type GraphQLInputType, getNamedType, isInputObjectType } from 'graphql/index.js';
+import { isPlainObject } from '../../internal/plain-object.ts';
+import { formatPath, type ValuePath } from './json-path.ts';
+import { describeValue } from './matcher-check.ts';
+import type { Mismatch } from './mismatch.ts';
+
+const SPEC_72 = 'spec 7.2: { message: string, extensions: { reason: string } }';
+const SPEC_73 = 'spec 7.3: extensions { category: "validation", validation: { "input.path": [string] } }';
+
+/** Whether a dotted input path (`input.credit_card.expiry_year`) exists below the root field's arguments. */
+function inputPathExists(field: GraphQLField<unknown, unknown>, dotted: string): boolean {
+  const [first, ...rest] = dotted.split('.');
+  const argument = field.args.find((a) => a.name === first);
+  if (!argument) return false;
+  let type: GraphQLInputType = argument.type;
+  for (const name of rest) {
+    const named = getNamedType(type);
+    if (!isInputObjectType(named)) return false;
+    const next = named.getFields()[name];
+    if (!next) return false;
+    type = next.type;
+  }
+  return true;
+}
+
+/**
+ * Checks an expected `errors` list against the spec's error shapes. `rootField` is the operation's root field in
+ * the interaction's guide, when the query named one.
+ *
+ * @example
+ * checkErrorShape(body.errors, schema.getMutationType()?.getFields().processPaymentRequest, 'schema.graphql', out);
+ */
+export function checkErrorShape(
+  errors: unknown,
+  rootField: GraphQLField<unknown, unknown> | undefined,
+  source: string,
+  out: Mismatch[],
+): void {
+  const add = (path: ValuePath, message: string, expected: string) =>
+    out.push({ area: 'response.body', path: formatPath(path), message, expected });
+  if (!Array.isArray(errors) || errors.length === 0) {
+    add(['errors'], `${describeValue(errors)} where a non-empty list of errors belongs`, SPEC_72);
+    return;
+  }
+  errors.forEach((error, i) => {
+    const at: ValuePath = ['errors', i];
+    if (!isPlainObject(error)) {
+      add(at, `${describeValue(error)} where an error object belongs`, SPEC_72);
+      return;
+    }
+    if (typeof error.message !== 'string')
+      add([...at, 'message'], `${describeValue(error.message)} as the message`, SPEC_72);
+    const extensions = error.extensions;
+    if (!isPlainObject(extensions)) {
+      add([...at, 'extensions'], `${describeValue(extensions)} where the extensions object belongs`, SPEC_72);
+      return;
+    }
+    if (extensions.category === undefined && extensions.validation === undefined) {
+      if (typeof extensions.reason !== 'string')
+        add([...at, 'extensions', 'reason'], `${describeValue(extensions.reason)} as the reason code`, SPEC_72);
+      return;
+    }
+    if (extensions.category !== 'validation')
+      add([...at, 'extensions', 'category'], `${describeValue(extensions.category)} as the category`, SPEC_73);
+    const validation = extensions.validation;
+    if (!isPlainObject(validation)) {
+      add(
+        [...at, 'extensions', 'validation'],
+        `${describeValue(validation)} where the path-to-messages object belongs`,
+        SPEC_73,
+      );
+      return;
+    }
+    for (const [key, messages] of Object.entries(validation)) {
+      const where: ValuePath = [...at, 'extensions', 'validation', key];
+      if (!Array.isArray(messages) || messages.some((m) => typeof m !== 'string'))
+        add(where, `${describeValue(messages)} where a list of message strings belongs`, SPEC_73);
+      if (rootField && !inputPathExists(rootField, key))
+        add(
+          where,
+          `"${key}" is not an input path of ${rootField.name}`,
+          `a dotted path through ${rootField.name}'s arguments in ${source}`,
+        );
+    }
+  });
+}

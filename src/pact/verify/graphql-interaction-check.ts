@@ -1,0 +1,195 @@
+/**
+ * The static check of one GraphQL interaction (`POST /graphql` with `{ query, variables, operationName }`) against
+ * one guide: the query is valid for the guide's schema, the variables fit the operation's variable types, and the
+ * expected answer is either data its selection set can produce or an error in the spec's 7.2/7.3 shape.
+ *
+ * @module
+ */
+import {
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  validate,
+} from 'graphql/index.js';
+import { isPlainObject } from '../../internal/plain-object.ts';
+import { serviceHeaders } from '../../spec-names.ts';
+import { checkErrorShape } from './graphql-error-shape.ts';
+import { checkSelection, rootType } from './graphql-response-check.ts';
+import { type GuideName, guideSchemas } from './graphql-schemas.ts';
+import { checkVariables } from './graphql-variables-check.ts';
+import { guideHint } from './guide-hint.ts';
+import type { Mismatch } from './mismatch.ts';
+import type { HttpInteraction } from './pact-model.ts';
+
+/** How the reports name each guide's schema. */
+export const guideSource: Readonly<Record<GuideName, string>> = {
+  current: 'schema.graphql (current guide)',
+  legacy: 'generated/legacy/schema.graphql (legacy guide)',
+};
+
+function pickOperation(document: DocumentNode, name: unknown): OperationDefinitionNode | string {
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  if (typeof name === 'string' && name !== '') {
+    return operations.find((o) => o.name?.value === name) ?? `operationName "${name}" names no operation of the query`;
+  }
+  if (operations.length === 1) return operations[0]!;
+  return `the query holds ${operations.length} operations and no operationName picks one`;
+}
+
+/**
+ * Checks a GraphQL interaction against a guide; empty when they agree.
+ *
+ * @example
+ * checkGraphqlInteraction(interaction, 'current'); // [] for the kit's own fee list interaction
+ */
+export function checkGraphqlInteraction(interaction: HttpInteraction, guide: GuideName): Mismatch[] {
+  const mismatches = checkAgainst(interaction, guide);
+  const other = guideSchemas(guide === 'current' ? 'legacy' : 'current').published;
+  return mismatches.map((m) => {
+    const hint = m.area === 'request.body' ? guideHint(m.message, guide, other) : undefined;
+    return hint ? { ...m, message: `${m.message}${hint}` } : m;
+  });
+}
+
+function checkAgainst(interaction: HttpInteraction, guide: GuideName): Mismatch[] {
+  const out: Mismatch[] = [];
+  const source = guideSource[guide];
+  const schemas = guideSchemas(guide);
+  const { request, response } = interaction;
+  const requestBody = request.body.present ? request.body.value : undefined;
+  if (request.method !== 'POST') {
+    out.push({
+      area: 'request.method',
+      path: request.method,
+      message: `${request.method} is not how GraphQL is called`,
+      expected: 'POST /graphql (spec 4.4 to 4.6)',
+    });
+  }
+  // Spec 5: x-jwt-token on GraphQL; the older guide also lists x-client-id and x-api-key. Another x- name is a typo.
+  const known = Object.values(serviceHeaders) as string[];
+  for (const name of Object.keys(request.headers))
+    if (name.toLowerCase().startsWith('x-') && !known.includes(name.toLowerCase()))
+      out.push({
+        area: 'request.header',
+        path: name,
+        message: `unknown header "${name}"`,
+        expected: `${serviceHeaders.jwt} on POST /graphql (spec 4.4 to 4.6, 5)`,
+      });
+  if (!isPlainObject(requestBody) || typeof requestBody.query !== 'string') {
+    out.push({
+      area: 'request.body',
+      path: '$.query',
+      message: 'the body holds no GraphQL query string',
+      expected: 'a JSON body { query, variables } (spec 2)',
+    });
+    return out;
+  }
+  let document: DocumentNode;
+  try {
+    document = parse(requestBody.query);
+  } catch (error) {
+    const message = error instanceof GraphQLError ? error.message : String(error);
+    out.push({
+      area: 'request.body',
+      path: '$.query',
+      message: `not GraphQL: ${message}`,
+      expected: `a query for ${source}`,
+    });
+    return out;
+  }
+  const invalid = validate(schemas.published, document);
+  for (const error of invalid)
+    out.push({
+      area: 'request.body',
+      path: '$.query',
+      message: error.message,
+      expected: `a query valid for ${source}`,
+    });
+  const operation = pickOperation(document, requestBody.operationName);
+  if (typeof operation === 'string') {
+    out.push({
+      area: 'request.body',
+      path: '$.operationName',
+      message: operation,
+      expected: 'one operation, or operationName naming it',
+    });
+    return out;
+  }
+
+  const responseBody = response.body.present ? response.body.value : undefined;
+  const expectsErrors = isPlainObject(responseBody) && responseBody.errors !== undefined;
+  // An expected error may come from the service's own validation, which the served schema lets through.
+  checkVariables(schemas, !expectsErrors, operation, requestBody.variables, source, out);
+
+  if (!isPlainObject(responseBody)) {
+    out.push({
+      area: 'response.body',
+      path: '$',
+      message: response.body.present ? 'the expected body is not a JSON object' : 'no expected body',
+      expected: 'a GraphQL answer { data } or { errors } (spec 4.4 to 4.6, 7.2)',
+    });
+    return out;
+  }
+  for (const key of Object.keys(responseBody))
+    if (key !== 'data' && key !== 'errors' && key !== 'extensions')
+      out.push({
+        area: 'response.body',
+        path: `$.${key}`,
+        message: `unknown top-level key "${key}"`,
+        expected: 'only data, errors and extensions in a GraphQL answer',
+      });
+  if (!('data' in responseBody) && !expectsErrors)
+    out.push({
+      area: 'response.body',
+      path: '$',
+      message: 'neither data nor errors is expected',
+      expected: 'a GraphQL answer { data } or { errors }',
+    });
+
+  const root = rootType(schemas.published, operation.operation);
+  const fragments = new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d] as const),
+  );
+  if (expectsErrors) {
+    const rootFieldNode = operation.selectionSet.selections.find((s) => s.kind === Kind.FIELD);
+    const rootObject = schemas.published.getRootType(operation.operation);
+    const rootField = rootFieldNode && rootObject ? rootObject.getFields()[rootFieldNode.name.value] : undefined;
+    checkErrorShape(responseBody.errors, rootField, source, out);
+  } else if (
+    !request.headers[serviceHeaders.jwt] &&
+    !Object.keys(request.headers).some((h) => h.toLowerCase() === serviceHeaders.jwt)
+  ) {
+    out.push({
+      area: 'request.header',
+      path: serviceHeaders.jwt,
+      message: 'header missing on a request that expects data',
+      expected: `${serviceHeaders.jwt} (spec 4.4 to 4.6, 5): without it the service answers TOKEN_MISSING`,
+    });
+  }
+  if (invalid.length > 0 || !root) return out; // The selection cannot be resolved; the query errors say why.
+  const data = responseBody.data;
+  if (data !== undefined && !(expectsErrors && data === null)) {
+    checkSelection(
+      { schema: schemas.published, fragments, rules: response.rules.body, source, out },
+      data,
+      root,
+      [operation.selectionSet],
+      ['data'],
+    );
+  }
+  if (!expectsErrors && (response.status < 200 || response.status > 299))
+    out.push({
+      area: 'response.status',
+      path: String(response.status),
+      message: `status ${response.status} with data and no errors`,
+      expected: '200 for a GraphQL answer with data',
+    });
+  return out;
+}

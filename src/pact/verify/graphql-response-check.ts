@@ -1,0 +1,238 @@
+/**
+ * Whether the `data` a GraphQL interaction expects can be produced by its selection set: every key is a selected
+ * field, every selected non-null field is there, nesting, list against object and scalar types agree with the
+ * schema, and the matchers on each value claim nothing the schema cannot give.
+ *
+ * @module
+ */
+import {
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  getNamedType,
+  isAbstractType,
+  isCompositeType,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  type OperationTypeNode,
+  type SelectionSetNode,
+} from 'graphql/index.js';
+import { formatPath, type ValuePath } from './json-path.ts';
+import { describeValue, matcherProblems, type PositionType, type ValueKind, valueFits } from './matcher-check.ts';
+import { matchersAt } from './matching-rules.ts';
+import type { Mismatch } from './mismatch.ts';
+import type { RuleEntry } from './pact-model.ts';
+
+/** What the response walk needs besides the value. */
+export interface ResponseContext {
+  readonly schema: GraphQLSchema;
+  readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+  /** The response's body rules. */
+  readonly rules: readonly RuleEntry[] | undefined;
+  /** The guide's name for the reports (`schema.graphql (current guide)`). */
+  readonly source: string;
+  readonly out: Mismatch[];
+}
+
+/** A selected field: its response key, definition and the merged sub-selections of every occurrence. */
+interface SelectedField {
+  readonly definition: GraphQLField<unknown, unknown> | undefined;
+  readonly name: string;
+  readonly selections: SelectionSetNode[];
+}
+
+const scalarKinds: Readonly<Record<string, ValueKind>> = {
+  Int: 'integer',
+  Float: 'number',
+  String: 'string',
+  Boolean: 'boolean',
+  ID: 'string',
+};
+
+function kindOf(type: GraphQLOutputType): ValueKind {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner)) return 'list';
+  if (isCompositeType(inner)) return 'object';
+  if (isEnumType(inner)) return 'string';
+  return scalarKinds[inner.name] ?? 'any';
+}
+
+function position(type: GraphQLOutputType): PositionType {
+  return { kind: kindOf(type), nullable: !isNonNullType(type), label: String(type) };
+}
+
+/** Collects the fields a selection set asks of `type`, following fragments whose condition `type` satisfies. */
+function collectFields(
+  context: ResponseContext,
+  type: GraphQLCompositeType,
+  selectionSets: readonly SelectionSetNode[],
+  into = new Map<string, SelectedField>(),
+): Map<string, SelectedField> {
+  const applies = (condition: string | undefined) => {
+    if (condition === undefined || condition === type.name) return true;
+    const conditionType = context.schema.getType(condition);
+    return conditionType !== undefined && isAbstractType(conditionType) && isObjectType(type)
+      ? context.schema.isSubType(conditionType, type)
+      : false;
+  };
+  for (const set of selectionSets) {
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const key = selection.alias?.value ?? selection.name.value;
+        const definition = isObjectType(type) || 'getFields' in type ? fieldOf(type, selection) : undefined;
+        const existing = into.get(key);
+        const selections = selection.selectionSet ? [selection.selectionSet] : [];
+        if (existing) existing.selections.push(...selections);
+        else into.set(key, { definition, name: selection.name.value, selections });
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        if (applies(selection.typeCondition?.name.value)) collectFields(context, type, [selection.selectionSet], into);
+      } else {
+        const fragment = context.fragments.get(selection.name.value);
+        if (fragment && applies(fragment.typeCondition.name.value))
+          collectFields(context, type, [fragment.selectionSet], into);
+      }
+    }
+  }
+  return into;
+}
+
+function fieldOf(type: GraphQLCompositeType, node: FieldNode): GraphQLField<unknown, unknown> | undefined {
+  if (node.name.value === '__typename') return undefined;
+  return 'getFields' in type ? type.getFields()[node.name.value] : undefined;
+}
+
+function mismatch(context: ResponseContext, path: ValuePath, message: string, expected: string): void {
+  context.out.push({ area: 'response.body', path: formatPath(path), message, expected });
+}
+
+/**
+ * Walks an expected value against its GraphQL output type and the selection sets that asked for it.
+ *
+ * @example
+ * checkSelection(context, body.data, schema.getQueryType()!, [operation.selectionSet], ['data']);
+ */
+export function checkSelection(
+  context: ResponseContext,
+  value: unknown,
+  type: GraphQLOutputType,
+  selections: readonly SelectionSetNode[],
+  path: ValuePath,
+): void {
+  const here = position(type);
+  for (const problem of matcherProblems(matchersAt(context.rules, path), here, value))
+    mismatch(context, path, problem, `${here.label} in ${context.source}`);
+  if (value === null || value === undefined) {
+    if (!here.nullable) mismatch(context, path, 'null where the field cannot be null', `non-null ${here.label}`);
+    return;
+  }
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner)) {
+    if (!Array.isArray(value)) {
+      mismatch(
+        context,
+        path,
+        `${describeValue(value)} where the schema has a list`,
+        `${here.label} in ${context.source}`,
+      );
+      return;
+    }
+    value.forEach((item, i) => {
+      checkSelection(context, item, inner.ofType, selections, [...path, i]);
+    });
+    return;
+  }
+  if (Array.isArray(value)) {
+    mismatch(
+      context,
+      path,
+      `a list where the schema has ${isCompositeType(inner) ? 'an object' : 'a single value'}`,
+      `${here.label} in ${context.source}`,
+    );
+    return;
+  }
+  if (!isCompositeType(inner)) {
+    if (!valueFits(here.kind, value))
+      mismatch(context, path, `wrong scalar type: ${describeValue(value)}`, `${here.label} in ${context.source}`);
+    else if (isEnumType(inner) && !inner.getValue(String(value)))
+      mismatch(
+        context,
+        path,
+        `${describeValue(value)} is not a value of enum ${inner.name}`,
+        `one of ${inner
+          .getValues()
+          .map((v) => v.name)
+          .join(', ')}`,
+      );
+    return;
+  }
+  if (typeof value !== 'object') {
+    mismatch(
+      context,
+      path,
+      `${describeValue(value)} where the schema has an object`,
+      `${here.label} in ${context.source}`,
+    );
+    return;
+  }
+  checkObject(context, value as Record<string, unknown>, inner, selections, path);
+}
+
+function checkObject(
+  context: ResponseContext,
+  value: Record<string, unknown>,
+  type: GraphQLCompositeType,
+  selections: readonly SelectionSetNode[],
+  path: ValuePath,
+): void {
+  // An abstract type answers with one of its object types: the example's __typename says which, when given.
+  const typename = typeof value.__typename === 'string' ? value.__typename : undefined;
+  const concrete = isAbstractType(type) && typename ? context.schema.getType(typename) : undefined;
+  const objectType = concrete && isObjectType(concrete) ? concrete : type;
+  const fields = collectFields(context, objectType, selections);
+  for (const [key, item] of Object.entries(value)) {
+    const selected = fields.get(key);
+    if (!selected) {
+      const known = 'getFields' in objectType && key in objectType.getFields();
+      mismatch(
+        context,
+        [...path, key],
+        known ? `field "${key}" is not selected by the query` : `unknown field "${key}"`,
+        known
+          ? `only the selected fields of ${objectType.name} (${[...fields.keys()].join(', ')})`
+          : `a field of ${objectType.name} in ${context.source}: ${fieldNames(objectType)}`,
+      );
+      continue;
+    }
+    if (selected.name === '__typename') {
+      if (typeof item !== 'string')
+        mismatch(context, [...path, key], `wrong scalar type: ${describeValue(item)}`, 'String! (__typename)');
+      continue;
+    }
+    if (!selected.definition) continue; // Reported by query validation already.
+    checkSelection(context, item, selected.definition.type, selected.selections, [...path, key]);
+  }
+  for (const [key, selected] of fields) {
+    if (key in value || !selected.definition || !isNonNullType(selected.definition.type)) continue;
+    mismatch(
+      context,
+      [...path, key],
+      `non-null field "${selected.name}" is selected but missing from the expected response`,
+      `${String(selected.definition.type)} (the service always answers it)`,
+    );
+  }
+}
+
+function fieldNames(type: GraphQLCompositeType): string {
+  return 'getFields' in type ? Object.keys(type.getFields()).join(', ') : String(getNamedType(type));
+}
+
+/** The root type of an operation, as an output type (`data` itself may be null after an error). */
+export function rootType(schema: GraphQLSchema, operation: OperationTypeNode): GraphQLOutputType | undefined {
+  return schema.getRootType(operation) ?? undefined;
+}

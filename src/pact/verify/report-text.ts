@@ -1,0 +1,63 @@
+/**
+ * The text report of `verify`: one line per interaction and mode, its reasons on the same line, and a summary.
+ *
+ * @module
+ */
+import type { InteractionResult } from './verify-result.ts';
+
+const kindLabel: Readonly<Record<InteractionResult['kind'], string>> = {
+  graphql: 'GraphQL',
+  rest: 'REST',
+  message: 'message',
+  other: 'other',
+  file: 'file',
+};
+
+function status(result: InteractionResult): string {
+  if (result.ok) return 'PASS';
+  return result.pending ? 'PEND' : 'FAIL';
+}
+
+/**
+ * One line for a result.
+ *
+ * @example
+ * textLine(result);
+ * // 'FAIL static  "a request for the fee list" (pacts/web.json, GraphQL, current guide): response.body $.data…'
+ */
+export function textLine(result: InteractionResult): string {
+  const what = [result.file, kindLabel[result.kind], result.guide && `${result.guide} guide`]
+    .filter(Boolean)
+    .join(', ');
+  const head = `${status(result)} ${result.mode.padEnd(7)} "${result.interaction}" (${what})`;
+  if (result.ok) return head;
+  const pending = result.pending ? ' [pending: does not fail the run]' : '';
+  return `${head}${pending}: ${result.reasons.join('; ')}`;
+}
+
+/**
+ * The summary line: counts per mode.
+ *
+ * @example
+ * summaryLine(results); // '27 interactions: static 27 passed, 0 failed; dynamic not run'
+ */
+export function summaryLine(
+  results: readonly InteractionResult[],
+  interactions: number,
+  dynamicNote: string | undefined,
+): string {
+  const part = (mode: InteractionResult['mode']) => {
+    const of = results.filter((r) => r.mode === mode && r.kind !== 'file');
+    if (of.length === 0) return undefined;
+    const failed = of.filter((r) => !r.ok && !r.pending).length;
+    const pending = of.filter((r) => !r.ok && r.pending).length;
+    return `${mode} ${of.length - failed - pending} passed, ${failed} failed${pending ? `, ${pending} pending` : ''}`;
+  };
+  const unreadable = results.filter((r) => r.kind === 'file').length;
+  const parts = [
+    part('static'),
+    part('dynamic') ?? (dynamicNote ? `dynamic ${dynamicNote}` : undefined),
+    unreadable ? `${unreadable} file${unreadable === 1 ? '' : 's'} not read` : undefined,
+  ].filter(Boolean);
+  return `${interactions} interaction${interactions === 1 ? '' : 's'}: ${parts.join('; ')}`;
+}

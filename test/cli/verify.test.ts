@@ -1,0 +1,275 @@
+// `verify` as users run it: the built CLI (dist/cli, so the bundled YAML reader and the packaged openapi.yaml are
+// what runs) as a child process, in text, JSON and JUnit; the dynamic half through an injected fake runner.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run, type VerifyDependencies } from '../../src/cli/commands/verify.ts';
+import type { DynamicVerifier } from '../../src/pact/verify/dynamic-seam.ts';
+import { loadOpenApi } from '../../src/pact/verify/openapi-document.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+const built = join(root, 'dist/cli/index.js');
+const good = 'test/pact/fixtures/verify/good';
+const wrong = 'test/pact/fixtures/verify/wrong';
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  if (!existsSync(built)) throw new Error(`${built} is missing: run "npm run build" before this test.`);
+  return new Promise((done) => {
+    execFile(process.execPath, [built, 'verify', ...args], { cwd: root, timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A small XML reader for the JUnit report: elements with attributes and text, nesting checked. */
+interface XmlElement {
+  name: string;
+  attributes: Record<string, string>;
+  children: XmlElement[];
+  text: string;
+}
+function parseXml(text: string): XmlElement {
+  const decode = (s: string) =>
+    s
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+  const body = text.replace(/^<\?xml[^>]*\?>\s*/, '');
+  const document: XmlElement = { name: '#document', attributes: {}, children: [], text: '' };
+  const stack = [document];
+  const token = /<(\/?)([A-Za-z_][\w.-]*)((?:\s+[\w.-]+="[^"]*")*)\s*(\/?)>|([^<]+)/gy;
+  let consumed = 0;
+  for (const match of body.matchAll(token)) {
+    consumed = match.index + match[0].length;
+    const [, closing, name, attrs, selfClosing, chars] = match;
+    const top = stack[stack.length - 1]!;
+    if (chars !== undefined) {
+      top.text += decode(chars);
+      continue;
+    }
+    if (closing) {
+      if (top.name !== name) throw new Error(`</${name}> closes <${top.name}>`);
+      stack.pop();
+      continue;
+    }
+    const attributes: Record<string, string> = {};
+    for (const [, key, value] of (attrs ?? '').matchAll(/([\w.-]+)="([^"]*)"/g)) attributes[key!] = decode(value!);
+    const element: XmlElement = { name: name!, attributes, children: [], text: '' };
+    top.children.push(element);
+    if (!selfClosing) stack.push(element);
+  }
+  if (consumed !== body.length || stack.length !== 1) throw new Error('the XML is not well formed');
+  return document.children[0]!;
+}
+
+describe('payment-contract-kit verify (built CLI)', () => {
+  it('passes the good fixtures and the shipped contracts statically, one line per interaction', async () => {
+    const { code, stdout, stderr } = await cli([good, 'contracts', '--static-only']);
+    expect(stderr).toBe('');
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.filter((l) => l.startsWith('PASS static '))).toHaveLength(8 + 27);
+    expect(lines.at(-1)).toBe('35 interactions: static 35 passed, 0 failed; dynamic not run (--static-only)');
+    expect(code).toBe(0);
+  });
+
+  it('fails the wrong fixtures with exit 1, each line naming the interaction and its reason', async () => {
+    const { code, stdout } = await cli([wrong, '--static-only']);
+    expect(code).toBe(1);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.filter((l) => l.startsWith('FAIL static '))).toHaveLength(12);
+    expect(lines).toContain(
+      'FAIL static  "wrong: a webhook message missing uuid" (test/pact/fixtures/verify/wrong/v3-webhook-receiver-card-payment-service.json, message): message.contents $.uuid: required property "uuid" is missing (expected uuid (PaymentStatusWebhookPayload in openapi.yaml))',
+    );
+  });
+
+  it('writes JSON with a result per interaction and its reasons', async () => {
+    const { code, stdout } = await cli([wrong, '--static-only', '--format', 'json']);
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout);
+    expect(report.summary).toMatchObject({ ok: false, interactions: 12, dynamic: 'not run (--static-only)' });
+    const status = report.results.find((r: { interaction: string }) => r.interaction.includes('REST status'));
+    expect(status).toMatchObject({ mode: 'static', kind: 'rest', ok: false, consumer: 'rest-client' });
+    expect(status.reasons[0]).toMatch(/^response\.status 404: status 404 is not documented/);
+  });
+
+  it('writes JUnit XML: a suite per pact file, a failing test case per wrong interaction', async () => {
+    const { code, stdout } = await cli([wrong, good, '--static-only', '--format', 'junit']);
+    expect(code).toBe(1);
+    const suites = parseXml(stdout);
+    expect(suites.name).toBe('testsuites');
+    expect(suites.attributes).toMatchObject({ tests: '20', failures: '12', skipped: '0' });
+    expect(suites.children).toHaveLength(7);
+    const cases = suites.children.flatMap((s) => s.children);
+    const failed = cases.filter((c) => c.children.some((f) => f.name === 'failure'));
+    expect(failed).toHaveLength(12);
+    const header = cases.find((c) => c.attributes.name === '[static] wrong: a misspelt header name');
+    expect(header?.children[0]?.text).toContain('request.header x-client: unknown header "x-client"');
+  });
+
+  it.each([
+    [['--guide', 'newest', good], '--guide must be current, legacy or both, got "newest".'],
+    [['--format', 'xml', good], '--format must be text, json or junit, got "xml".'],
+    [['--static-only', '--dynamic-only', good], '--static-only and --dynamic-only exclude each other'],
+    [[], 'give at least one pact file or folder'],
+    [['no/such/pacts'], 'no such file or folder: no/such/pacts.'],
+    [['--verbose', good], "Unknown option '--verbose'."],
+  ])('answers a usage error with exit 2: %j', async (args, message) => {
+    const { code, stdout, stderr } = await cli(args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`[payment-contract-kit] verify: ${message}`);
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  // Pins the build before the dynamic runner is wired into src/pact/verify/dynamic-seam.ts; wiring it replaces this.
+  it('says in one line that dynamic verification is not available in this build, and exits 1', async () => {
+    const { code, stderr } = await cli([good]);
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      '[payment-contract-kit] verify: dynamic verification not available in this build of the kit; pass --static-only to check the pacts against the schemas alone.\n',
+    );
+  });
+});
+
+/** The command in process, with its outside world replaced. */
+async function runWith(argv: string[], deps: Partial<VerifyDependencies>) {
+  let stdout = '';
+  let stderr = '';
+  const io = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } };
+  const code = await run(argv, io, {
+    loadDynamic: async () => undefined,
+    pactInstalled: () => true,
+    openapi: () => loadOpenApi(),
+    ...deps,
+  });
+  return { code, stdout, stderr };
+}
+
+/** A fake runner: passes everything but the interactions named in `failing`, and records what it was given. */
+function fakeRunner(failing: Record<string, string> = {}) {
+  const calls: Parameters<DynamicVerifier>[0][] = [];
+  const runner: DynamicVerifier = async (options) => {
+    calls.push(options);
+    const { readPactFiles } = await import('../../src/pact/verify/pact-files.ts');
+    const { pacts } = readPactFiles(options.pactFiles);
+    return pacts.flatMap((p) =>
+      p.interactions.map((i) => ({
+        file: p.file,
+        consumer: p.consumer,
+        provider: p.provider,
+        interaction: i.description,
+        ok: !(i.description in failing),
+        reasons: i.description in failing ? [failing[i.description]!] : [],
+      })),
+    );
+  };
+  return { runner, calls };
+}
+
+describe('verify with a dynamic runner (in process)', () => {
+  it('runs both ways, lists the static and dynamic line of each interaction together, and passes', async () => {
+    const { runner, calls } = fakeRunner();
+    const { code, stdout } = await runWith([good, '--guide', 'current'], { loadDynamic: async () => runner });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.guide).toBe('current');
+    expect(calls[0]?.pactFiles).toHaveLength(4);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^PASS static {2}"a token request"/);
+    expect(lines[1]).toMatch(/^PASS dynamic "a token request"/);
+    expect(lines.at(-1)).toBe('8 interactions: static 8 passed, 0 failed; dynamic 8 passed, 0 failed');
+    expect(code).toBe(0);
+  });
+
+  it('fails when an interaction fails dynamically, with the runner’s reason', async () => {
+    const { runner } = fakeRunner({ 'a fee list request': 'response status 401 != 200' });
+    const { code, stdout } = await runWith([good], { loadDynamic: async () => runner });
+    expect(code).toBe(1);
+    expect(stdout).toContain(
+      'FAIL dynamic "a fee list request" (test/pact/fixtures/verify/good/v2-ruby-shop-card-payment-service.json, GraphQL): response status 401 != 200',
+    );
+  });
+
+  it('with --dynamic-only, prints dynamic lines only', async () => {
+    const { runner } = fakeRunner();
+    const { code, stdout } = await runWith([good, '--dynamic-only'], { loadDynamic: async () => runner });
+    expect(code).toBe(0);
+    expect(stdout).not.toContain('static');
+  });
+
+  it('fails an interaction the runner says nothing about', async () => {
+    const runner: DynamicVerifier = async () => [];
+    const { code, stdout } = await runWith([good, '--dynamic-only'], { loadDynamic: async () => runner });
+    expect(code).toBe(1);
+    expect(stdout).toContain('FAIL dynamic "a token request"');
+    expect(stdout).toContain('the dynamic runner reported nothing for this interaction');
+  });
+
+  it('says how to install @pact-foundation/pact when it is missing, without calling the runner', async () => {
+    const { runner, calls } = fakeRunner();
+    const { code, stderr } = await runWith([good], { loadDynamic: async () => runner, pactInstalled: () => false });
+    expect(code).toBe(1);
+    expect(calls).toHaveLength(0);
+    expect(stderr).toBe(
+      '[payment-contract-kit] verify: dynamic verification needs @pact-foundation/pact, an optional peer that is not installed: run "npm install --save-dev @pact-foundation/pact", or pass --static-only.\n',
+    );
+  });
+
+  it('reports a file that is not a pact as one failed line and still checks the others', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'pck-verify-'));
+    try {
+      writeFileSync(join(scratch, 'broken.json'), '{');
+      writeFileSync(join(scratch, 'no-consumer.json'), JSON.stringify({ provider: { name: 'p' }, interactions: [] }));
+      const { code, stdout } = await runWith([scratch, good, '--static-only'], {});
+      expect(code).toBe(1);
+      expect(stdout).toContain(
+        `FAIL static  "(the file)" (${join(scratch, 'no-consumer.json')}, file): consumer.name is missing;`,
+      );
+      expect(stdout).toMatch(/FAIL static {2}"\(the file\)" \(.*broken\.json, file\): not JSON: /);
+      expect(stdout.trimEnd().split('\n').at(-1)).toBe(
+        '8 interactions: static 8 passed, 0 failed; dynamic not run (--static-only); 2 files not read',
+      );
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
+  it('reports a failing pending interaction without failing the run', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'pck-verify-'));
+    try {
+      const pending = {
+        consumer: { name: 'shop' },
+        provider: { name: 'card-payment-service' },
+        metadata: { pactSpecification: { version: '4.0' } },
+        interactions: [
+          {
+            type: 'Synchronous/HTTP',
+            description: 'a future endpoint',
+            pending: true,
+            request: { method: 'POST', path: '/api/v3/payments' },
+            response: { status: 201 },
+          },
+        ],
+      };
+      writeFileSync(join(scratch, 'pending.json'), JSON.stringify(pending));
+      const { code, stdout } = await runWith([scratch, '--static-only'], {});
+      expect(stdout).toContain('PEND static  "a future endpoint"');
+      expect(stdout).toContain('[pending: does not fail the run]: request.path /api/v3/payments: no such path');
+      expect(code).toBe(0);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
+  it('reports a runner that throws in one line, and exits 1', async () => {
+    const runner: DynamicVerifier = async () => {
+      throw new Error('verifier\ncrashed');
+    };
+    const { code, stderr } = await runWith([good], { loadDynamic: async () => runner });
+    expect(code).toBe(1);
+    expect(stderr).toBe('[payment-contract-kit] verify: dynamic verification failed to run: verifier crashed\n');
+  });
+});

@@ -45,7 +45,8 @@ export default defineConfig([
   {
     // The CLI runs in its own process, so it may carry a private, bundled copy of the GraphQL stack: resolving and
     // loading hundreds of files from node_modules was most of the mock's cold start. No schema object leaves it.
-    entry: { index: 'src/cli/main.ts' },
+    // verify-dynamic-child: the dynamic half of `verify`, run in a child process by the CLI.
+    entry: { index: 'src/cli/main.ts', 'verify-dynamic-child': 'src/cli/verify-dynamic-child.ts' },
     outDir: 'dist/cli',
     format: ['esm'],
     dts: false,

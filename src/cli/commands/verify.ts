@@ -70,7 +70,8 @@ export interface VerifyDependencies {
 }
 
 const defaultDependencies: VerifyDependencies = {
-  loadDynamic: loadDynamicVerifier,
+  // The child script sits in dist/cli/, next to the chunk this module is bundled into.
+  loadDynamic: () => loadDynamicVerifier(new URL('./verify-dynamic-child.js', import.meta.url)),
   pactInstalled: pactPackageInstalled,
   openapi: () => loadOpenApi(),
 };

@@ -6,7 +6,13 @@
  *
  * @module
  */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { GuideOption } from './guide-choice.ts';
 
 /** What the dynamic runner answers for one interaction. */
@@ -28,16 +34,49 @@ export type DynamicVerifier = (options: {
 }) => Promise<readonly DynamicInteractionResult[]>;
 
 /**
- * The dynamic runner of this build, or undefined when the build has none; `verify` then says so in one line and
- * the run cannot pass both ways. The runner module, once part of the kit, is imported here (lazily: it loads the
- * Pact Verifier, an optional peer).
+ * The dynamic runner: `verifyDynamic` (./dynamic.ts) in a child process, the script at `childScript` (the CLI's
+ * `verify-dynamic-child.js`). A child, because the native Pact verifier writes its own report to standard output;
+ * it goes to this process's standard error instead, and the results come back through a file. Resolves with
+ * undefined when the child script is not part of this build.
  *
  * @example
- * const dynamic = await loadDynamicVerifier();
+ * const dynamic = await loadDynamicVerifier(new URL('./verify-dynamic-child.js', import.meta.url));
  * if (!dynamic) console.error('dynamic verification not available');
  */
-export async function loadDynamicVerifier(): Promise<DynamicVerifier | undefined> {
-  return undefined;
+export async function loadDynamicVerifier(childScript: URL): Promise<DynamicVerifier | undefined> {
+  const script = fileURLToPath(childScript);
+  if (!existsSync(script)) return undefined;
+  return async ({ pactFiles, guide }) => {
+    const dir = await mkdtemp(join(tmpdir(), 'pck-verify-'));
+    try {
+      const input = join(dir, 'input.json');
+      const output = join(dir, 'results.json');
+      await writeFile(input, JSON.stringify({ pactFiles, guide }));
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const child = spawn(process.execPath, [script, input, output], { stdio: ['ignore', 2, 'pipe'] });
+        let stderr = '';
+        // stdio[2] is 'pipe', so the stream exists.
+        const errors = child.stderr as NodeJS.ReadableStream;
+        errors.setEncoding('utf8');
+        errors.on('data', (chunk: string) => {
+          process.stderr.write(chunk);
+          if (stderr.length < 4096) stderr += chunk;
+        });
+        child.on('error', reject);
+        child.on('close', (exit) => (exit === 0 ? resolve(exit) : reject(new Error(lastLine(stderr, exit)))));
+      });
+      if (code !== 0) throw new Error(`the dynamic runner exited with ${code}`);
+      return JSON.parse(await readFile(output, 'utf8')) as DynamicInteractionResult[];
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+}
+
+/** The child's last line of standard error, for a one-line failure. */
+function lastLine(stderr: string, exit: number | null): string {
+  const line = stderr.trim().split('\n').at(-1);
+  return line ? line : `the dynamic runner exited with ${exit}`;
 }
 
 /**

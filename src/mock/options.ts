@@ -16,6 +16,8 @@ import { parseHttpUrl } from '../internal/http-url.ts';
 import { defaultCredentials } from '../spec-names.ts';
 import { type CorsInput, type CorsOrigins, resolveBrowserOptions } from './internal/http/browser-options.ts';
 
+export { parseAllowedHosts, parseCorsOrigins } from './internal/http/browser-options.ts';
+
 /** Which guide of the service the mock answers in: one of them, or both with per-request detection. */
 export type MockGuide = 'current' | 'legacy' | 'both';
 

@@ -1,0 +1,32 @@
+/**
+ * The published schema of each guide (the SDL as written: `@serverRequired` positions non-null) and the test that
+ * picks it: an operation that selects only introspection fields (`__schema`, `__type`, `__typename`) at its root is
+ * answered from the published schema, so a client generating types from the mock's URL gets the types of
+ * `schema.graphql`, not the wire schema's relaxed inputs (decisions/0004). Output types are the same in both, so
+ * nothing a data query sees differs.
+ *
+ * @module
+ */
+import { buildSchema, type GraphQLSchema, Kind, type OperationDefinitionNode } from 'graphql/index.js';
+import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
+import type { Guide } from '../state.ts';
+
+const metaFields = new Set(['__schema', '__type', '__typename']);
+
+/** Whether every root selection of `operation` is an introspection field (fragments at the root do not count). */
+export function isIntrospectionOnly(operation: OperationDefinitionNode): boolean {
+  if (operation.operation !== 'query') return false;
+  const selections = operation.selectionSet.selections;
+  return selections.length > 0 && selections.every((s) => s.kind === Kind.FIELD && metaFields.has(s.name.value));
+}
+
+const published: Partial<Record<Guide, GraphQLSchema>> = {};
+
+/** The guide's published schema, built once per process (no resolvers: introspection needs none). */
+export function publishedSchemaOf(guide: Guide): GraphQLSchema {
+  published[guide] ??= buildSchema(guide === 'current' ? currentSchemaSdl : legacySchemaSdl, {
+    assumeValidSDL: true,
+    assumeValid: true,
+  });
+  return published[guide];
+}

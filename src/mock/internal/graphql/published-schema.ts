@@ -13,11 +13,18 @@ import type { Guide } from '../state.ts';
 
 const metaFields = new Set(['__schema', '__type', '__typename']);
 
-/** Whether every root selection of `operation` is an introspection field (fragments at the root do not count). */
+/**
+ * Whether `operation` reads the schema: it selects `__schema` or `__type` at its root and nothing but introspection
+ * fields there (fragments at the root do not count). A plain `{ __typename }` is a data query like any other.
+ */
 export function isIntrospectionOnly(operation: OperationDefinitionNode): boolean {
   if (operation.operation !== 'query') return false;
-  const selections = operation.selectionSet.selections;
-  return selections.length > 0 && selections.every((s) => s.kind === Kind.FIELD && metaFields.has(s.name.value));
+  let readsSchema = false;
+  for (const s of operation.selectionSet.selections) {
+    if (s.kind !== Kind.FIELD || !metaFields.has(s.name.value)) return false;
+    if (s.name.value !== '__typename') readsSchema = true;
+  }
+  return readsSchema;
 }
 
 const published: Partial<Record<Guide, GraphQLSchema>> = {};

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseMockArgs } from '../../../../src/cli/commands/mock.ts';
 import {
@@ -54,5 +55,12 @@ describe('browser options', () => {
       options: { cors: false, ui: false },
     });
     expect(() => parseMockArgs(['--cors', 'localhost'], {})).toThrow(/^\[payment-contract-kit\] --cors: mock option/);
+  });
+});
+
+describe('ledger', () => {
+  it.each(Object.keys(defaultBrowserOptions))('ASSUMPTIONS.md records the %s default', (key) => {
+    const ledger = readFileSync(new URL('../../../../ASSUMPTIONS.md', import.meta.url), 'utf8');
+    expect(ledger).toContain(`(\`${key}\`)`);
   });
 });

@@ -54,11 +54,21 @@ export function createHostCheck(options: HostCheckOptions): (hostHeader: string 
       domains.push(entry);
     } else exact.add(entry);
   }
-  return (hostHeader) => {
-    if (hostHeader === undefined) return true;
+  const decide = (hostHeader: string): boolean => {
     const name = hostName(hostHeader);
     if (name === undefined) return false;
     if (isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost') || exact.has(name)) return true;
     return domains.some((d) => name.endsWith(d));
+  };
+  // A client sends the same Host on every request: remember the last verdict, so the hot path is one comparison.
+  let lastHeader: string | undefined;
+  let lastVerdict = false;
+  return (hostHeader) => {
+    if (hostHeader === undefined) return true;
+    if (hostHeader !== lastHeader) {
+      lastVerdict = decide(hostHeader);
+      lastHeader = hostHeader;
+    }
+    return lastVerdict;
   };
 }

@@ -3,6 +3,8 @@
  * (cross-origin refusal, Host check), in process through `app.fetch` and over a real socket.
  */
 import { request as httpRequest } from 'node:http';
+import { http } from 'msw';
+import { setupServer } from 'msw/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockApp, type MockApp, servicePaths, startMockServer } from '../../../../src/mock/index.ts';
 import type { MockOptions } from '../../../../src/mock/options.ts';
@@ -191,6 +193,18 @@ describe('no open door on the control API', () => {
   it('in-process requests send no Host and pass', async () => {
     const res = await mockApp().fetch(new Request('http://any-name.example/__pck/health'));
     expect(res.status).toBe(200);
+  });
+
+  it('a Mock Service Worker handler forwarding fetch calls to app.fetch passes the check', async () => {
+    const app = mockApp();
+    const server = setupServer(http.all('http://payments.test/*', ({ request }) => app.fetch(request)));
+    server.listen({ onUnhandledRequest: 'error' });
+    try {
+      const res = await fetch('http://payments.test/__pck/reset', { method: 'POST' });
+      expect(res.status).toBe(200);
+    } finally {
+      server.close();
+    }
   });
 });
 

@@ -13,19 +13,23 @@ import { createControl } from './internal/control-handle.ts';
 import { createEngineLoader } from './internal/engine-loader.ts';
 import { createErrorMapper, errorDetail } from './internal/error-mapping.ts';
 import { createFailureInjection } from './internal/failure-injection.ts';
+import { createBrowserGuard } from './internal/http/browser-guard.ts';
 import { createFetchHandler } from './internal/http/fetch-adapter.ts';
 import { createNodeListener } from './internal/http/node-adapter.ts';
 import type { RouteEntry } from './internal/http/outcome.ts';
+import { createPageRoutes } from './internal/http/pages.ts';
 import { createRequestLog } from './internal/http/request-log.ts';
 import { createRouter } from './internal/http/router.ts';
 import { createJournal } from './internal/journal.ts';
 import { createPipeline } from './internal/pipeline.ts';
 import { createProviderStates } from './internal/provider-states.ts';
+import { registerPublishedSources } from './internal/published-sources.ts';
 import { createSeededRandom } from './internal/random.ts';
 import { registerServiceRoutes } from './internal/service-routes.ts';
 import { createSettlement } from './internal/settlement.ts';
 import { createMockState } from './internal/state.ts';
 import { createTokenService } from './internal/tokens.ts';
+import { registerLandingPage } from './internal/ui/landing-page.ts';
 import { closeWebhooks, createWebhookFanout } from './internal/webhooks/fanout.ts';
 import { inProcessReceivers, type WebhookReceiver } from './internal/webhooks/in-process.ts';
 import { type MockOptions, resolveMockOptions } from './options.ts';
@@ -107,7 +111,15 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): MockApp
   const serve = (request: Request) => fetchHandler(request);
   const providerStates = createProviderStates({ control, clients, serve, webhookMessage: webhooks.message });
   registerControlRoutes(router, control, opts.guide, opts.maxBodyBytes, providerStates);
-  const core = createPipeline({ router, failures, errors, latency: opts.latency, latencyRandom, log, journal, clock });
+  registerPublishedSources(router, opts.guide);
+  // The pages route group exists only with the pages on (`ui`); the browser pages register into it here too.
+  const pages = opts.ui ? createPageRoutes() : undefined;
+  if (pages) registerLandingPage(pages, { guide: opts.guide, clients });
+  const guard = createBrowserGuard({ options: opts, host: opts.host, errors });
+  const core = createPipeline({
+    ...{ router, failures, errors, latency: opts.latency, latencyRandom, log, journal, clock },
+    ...{ guard, pages },
+  });
   const fetchHandler = createFetchHandler(core, opts.maxBodyBytes);
   const onWriteError = (e: unknown) =>
     log.line(kitMessage(`writing an answer failed (a bug in the mock; please report it): ${errorDetail(e)}`));

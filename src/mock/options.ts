@@ -14,6 +14,9 @@ import {
 } from '../assumptions.ts';
 import { parseHttpUrl } from '../internal/http-url.ts';
 import { defaultCredentials } from '../spec-names.ts';
+import { type CorsInput, type CorsOrigins, resolveBrowserOptions } from './internal/http/browser-options.ts';
+
+export { parseAllowedHosts, parseCorsOrigins } from './internal/http/browser-options.ts';
 
 /** Which guide of the service the mock answers in: one of them, or both with per-request detection. */
 export type MockGuide = 'current' | 'legacy' | 'both';
@@ -89,6 +92,23 @@ export interface MockOptions {
   readonly journalSize?: number;
   /** Source of real time for the virtual clock; tests may inject one. Default `Date.now`. */
   readonly realNow?: () => number;
+  /**
+   * CORS on the service paths (token endpoints, `/graphql`): `'*'` (default), a list or comma list of origins such
+   * as `http://localhost:5173`, or `false` / `'off'`.
+   */
+  readonly cors?: CorsInput;
+  /**
+   * CORS on the control API, the published sources and the pages (`/__pck/*`, `/`): same values as `cors`. Default
+   * `false`: other websites cannot drive the mock from a developer's browser.
+   */
+  readonly controlCors?: CorsInput;
+  /**
+   * Host names accepted in the `Host` header besides `localhost`, IP literals and `host`; a leading dot accepts a
+   * domain and its subdomains; `true` or `'all'` accepts any. Default none (DNS-rebinding guard).
+   */
+  readonly allowedHosts?: string | readonly string[] | boolean;
+  /** Serve the pages (landing page at `/` and the browser pages). Default `true`; `false` is `--no-ui`. */
+  readonly ui?: boolean;
 }
 
 /** The defaults of {@link MockOptions}, as the CLI documents them. */
@@ -121,6 +141,10 @@ export interface ResolvedMockOptions {
   readonly maxBodyBytes: number;
   readonly journalSize: number;
   readonly realNow: () => number;
+  readonly cors: CorsOrigins;
+  readonly controlCors: CorsOrigins;
+  readonly allowedHosts: readonly string[] | true;
+  readonly ui: boolean;
 }
 
 const guides: readonly MockGuide[] = ['current', 'legacy', 'both'];
@@ -194,6 +218,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
   if (options.maxBodyBytes !== undefined)
     overrides.limits = { ...(overrides.limits as object | undefined), maxBodyBytes: options.maxBodyBytes };
   const assumptions = resolveAssumptions(overrides as AssumptionOverrides);
+  const browser = resolveBrowserOptions(options);
   for (const key of Object.keys(assumptions.limits) as (keyof RequestLimits)[])
     positiveInteger(`assumptions.limits.${key}`, assumptions.limits[key]);
   positiveInteger('assumptions.bounds.maxMetadataBytes', assumptions.bounds.maxMetadataBytes);
@@ -216,6 +241,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     maxBodyBytes: assumptions.limits.maxBodyBytes,
     journalSize: Math.max(1, options.journalSize ?? defaultMockOptions.journalSize),
     realNow: options.realNow ?? Date.now,
+    ...browser,
   };
 }
 

@@ -188,10 +188,11 @@ describe('HTTP errors in process', () => {
   });
 
   it('a wrong method is a 405 with Allow, in the shape of the route', async () => {
-    const gql = await call('GET', servicePaths.graphql);
+    // GET serves queries (GraphQL over HTTP); other methods answer 405.
+    const gql = await call('DELETE', servicePaths.graphql);
     expect(gql.status).toBe(405);
-    expect(gql.headers.get('allow')).toBe('POST');
-    expect(gql.body.errors[0].message).toMatch(/GET is not allowed on \/graphql: use POST/);
+    expect(gql.headers.get('allow')).toBe('POST, GET');
+    expect(gql.body.errors[0].message).toMatch(/DELETE is not allowed on \/graphql: use POST, GET/);
     const rest = await call('PUT', servicePaths.generateToken, credentials);
     expect(rest).toMatchObject({ status: 405, body: restError(/PUT is not allowed/) });
   });

@@ -344,10 +344,11 @@ describe('HTTP layer errors', () => {
   });
 
   it('405 with Allow on a wrong method', async () => {
-    const g = await get(url('/graphql'));
-    expect(g.status).toBe(405);
-    expect(g.headers.get('allow')).toBe('POST');
-    expect(g.body.errors[0].extensions.reason).toBe(reasons.badRequest);
+    // GET serves queries (GraphQL over HTTP); other methods answer 405.
+    const res = await fetch(url('/graphql'), { method: 'DELETE' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST, GET');
+    expect((await res.json()).errors[0].extensions.reason).toBe(reasons.badRequest);
     const r = await get(url(tokenPaths.generate));
     expect(r.status).toBe(405);
     expect(r.body).toEqual({ status: 'ERROR', message: expect.stringContaining('use POST') });

@@ -11,7 +11,14 @@ import { parseArgs } from 'node:util';
 import type { AssumptionOverrides, Assumptions } from '../../assumptions.ts';
 import { defaultAssumptions } from '../../assumptions.ts';
 import { parseHttpUrl } from '../../internal/http-url.ts';
-import { defaultMockOptions, type MockClientConfig, type MockGuide, type MockOptions } from '../../mock/options.ts';
+import {
+  defaultMockOptions,
+  type MockClientConfig,
+  type MockGuide,
+  type MockOptions,
+  parseAllowedHosts,
+  parseCorsOrigins,
+} from '../../mock/options.ts';
 
 /** A flag of the mock command, its environment variable and its help text. */
 interface FlagSpec {
@@ -54,6 +61,32 @@ const limitFlags: readonly LimitFlag[] = [
   limitFlag('max-text-length', 'bounds', 'maxTextLength', 'Longest string in a text input field.'),
   limitFlag('max-metadata-bytes', 'bounds', 'maxMetadataBytes', 'Largest payment metadata, in bytes of JSON.'),
   limitFlag('max-metadata-depth', 'bounds', 'maxMetadataDepth', 'Deepest nesting of payment metadata.'),
+];
+
+/** The browser flags (README "In the browser"; defaults in ASSUMPTIONS.md). */
+const browserFlags: readonly FlagSpec[] = [
+  {
+    name: 'cors',
+    type: 'string',
+    env: 'PCK_CORS',
+    value: 'origins|*|off',
+    help: 'Origins allowed to call the token endpoints and /graphql from a browser (comma list). Default *.',
+  },
+  {
+    name: 'control-cors',
+    type: 'string',
+    env: 'PCK_CONTROL_CORS',
+    value: 'origins|*|off',
+    help: 'Origins allowed to call /__pck/* and the pages cross-origin. Default off.',
+  },
+  {
+    name: 'allowed-hosts',
+    type: 'string',
+    env: 'PCK_ALLOWED_HOSTS',
+    value: 'names|all',
+    help: 'Host header names accepted besides localhost, IP addresses and --host (.domain for subdomains). Default none.',
+  },
+  { name: 'no-ui', type: 'boolean', env: 'PCK_NO_UI', help: 'Serve no pages (landing page, GraphiQL, dashboard).' },
 ];
 
 /** Every flag, in help order. The help text and the parser are both generated from this table. */
@@ -172,6 +205,7 @@ export const mockFlags: readonly FlagSpec[] = [
     value: 'text|json',
     help: 'Request log format on standard error: text lines, or one JSON object per line. Default text.',
   },
+  ...browserFlags,
   { name: 'quiet', type: 'boolean', env: 'PCK_QUIET', help: 'No request log (standard error).' },
   { name: 'help', type: 'boolean', env: '', help: 'Show this help.' },
 ];
@@ -307,6 +341,30 @@ function readConfig(path: string): ConfigFile {
   return config as ConfigFile;
 }
 
+/** The browser options from their flags; a bad value is a usage error naming the flag. */
+function browserOptions(
+  pick: (name: string) => string | undefined,
+  pickBoolean: (name: string) => boolean,
+): Pick<MockOptions, 'cors' | 'controlCors' | 'allowedHosts' | 'ui'> {
+  const out: { -readonly [K in 'cors' | 'controlCors' | 'allowedHosts' | 'ui']?: MockOptions[K] } = {};
+  const checked = <T>(flag: string, parse: () => T): T => {
+    try {
+      return parse();
+    } catch (error) {
+      throw new UsageError(`--${flag}: ${(error as Error).message.replace(/^\[payment-contract-kit\] /, '')}`);
+    }
+  };
+  const cors = pick('cors');
+  if (cors !== undefined) out.cors = checked('cors', () => parseCorsOrigins('cors', cors));
+  const controlCors = pick('control-cors');
+  if (controlCors !== undefined)
+    out.controlCors = checked('control-cors', () => parseCorsOrigins('controlCors', controlCors));
+  const hosts = pick('allowed-hosts');
+  if (hosts !== undefined) out.allowedHosts = checked('allowed-hosts', () => parseAllowedHosts('allowedHosts', hosts));
+  if (pickBoolean('no-ui')) out.ui = false;
+  return out;
+}
+
 /** The result of parsing: either help was asked for, or the options to start the mock with. */
 export type ParsedMockArgs = { readonly help: true } | { readonly help: false; readonly options: MockOptions };
 
@@ -385,6 +443,7 @@ export function parseMockArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
       throw new UsageError(`--log must be text or json; got "${logFormat}".`);
     options.logFormat = logFormat;
   }
+  Object.assign(options, browserOptions(pick, pickBoolean));
 
   const cliClient: MockClientConfig = {
     clientId: pick('client-id') ?? defaultMockOptions.clients[0].clientId,

@@ -11,11 +11,13 @@ import type { MockLatency } from '../options.ts';
 import type { Clock } from './clock.ts';
 import type { ErrorMapper } from './error-mapping.ts';
 import type { FailureInjection } from './failure-injection.ts';
+import type { BrowserGuard } from './http/browser-guard.ts';
 import type { MockReply, MockRequest } from './http/exchange.ts';
 import type { MockCore } from './http/node-adapter.ts';
 import { type Outcome, type RouteEntry, reasonOf, toReply } from './http/outcome.ts';
+import type { PageRoutes } from './http/pages.ts';
 import { maskDigits, type RequestLog } from './http/request-log.ts';
-import type { RouteKind, Router } from './http/router.ts';
+import type { RouteKind, RouteMatch, Router } from './http/router.ts';
 import type { Journal } from './journal.ts';
 import type { SeededRandom } from './random.ts';
 
@@ -29,20 +31,25 @@ export interface PipelineDeps {
   readonly log: RequestLog;
   readonly journal: Journal;
   readonly clock: Clock;
+  /** Host check, CORS preflights and headers, cross-origin refusals (browser-guard.ts). */
+  readonly guard: BrowserGuard;
+  /** The pages route group; undefined when the pages are off (`ui: false`). */
+  readonly pages: PageRoutes | undefined;
 }
 
 const knownPaths = Object.values(servicePaths).join(', ');
+const noRoute: RouteMatch<RouteEntry> = { found: 'none' };
 
 /** Builds the core: `(request) => reply`, synchronous unless the route or the latency option makes it wait. */
 export function createPipeline(deps: PipelineDeps): MockCore {
-  const { router, failures, errors, log, journal, clock, latency, latencyRandom } = deps;
+  const { router, failures, errors, log, journal, clock, latency, latencyRandom, guard, pages } = deps;
 
   /**
    * Simulated network latency on service paths (the `latency` option), then the last step of every request: the
    * answer is serialized, logged and journaled.
    */
   function complete(
-    method: string,
+    request: MockRequest,
     path: string,
     kind: RouteKind | undefined,
     clientId: string | undefined,
@@ -50,12 +57,17 @@ export function createPipeline(deps: PipelineDeps): MockCore {
     started: number,
     delayed = latency !== undefined && kind !== 'control',
   ): MockReply | Promise<MockReply> {
+    const { method } = request;
     if (delayed && latency) {
       const delay = latency.minMs + latencyRandom.next() * (latency.maxMs - latency.minMs);
       return new Promise((resolve) =>
-        setTimeout(() => resolve(complete(method, path, kind, clientId, outcome, started, false)), delay),
+        setTimeout(() => resolve(complete(request, path, kind, clientId, outcome, started, false)), delay),
       );
     }
+    // CORS headers go on every answer to a cross-origin request, errors included, or the browser hides the error.
+    const cors = request.headers.origin === undefined ? undefined : guard.answerHeaders(request, kind);
+    if (cors !== undefined && outcome.headers?.['access-control-allow-origin'] === undefined)
+      outcome = { ...outcome, headers: { ...outcome.headers, ...cors } };
     let reply: MockReply;
     try {
       reply = toReply(outcome);
@@ -70,8 +82,9 @@ export function createPipeline(deps: PipelineDeps): MockCore {
       reason: log.format === 'json' ? reasonOf(outcome) : undefined,
       at: clock.now(),
     });
-    // Control calls are not journaled, so waiting for "a request" never matches the wait call itself.
-    if (kind !== 'control')
+    // Control calls (and pages, and CORS preflights) are not journaled, so waiting for "a request" never matches the
+    // wait call itself or a browser's preflight before the request it waits for.
+    if (kind !== 'control' && !(method === 'OPTIONS' && outcome.status === 204))
       journal.record(
         method,
         path,
@@ -94,26 +107,34 @@ export function createPipeline(deps: PipelineDeps): MockCore {
     let clientId: string | undefined;
     let outcome: Outcome | Promise<Outcome>;
     try {
-      // 1. Route match: exact path, then method (404 and 405 are answered here, in the route's error shape).
-      const m = router.match(method, path);
-      if (m.found === 'handler') {
-        kind = m.route.kind;
+      // 1. Route match: a page (browsers asking for HTML, when the pages are on), else exact path, then method (404
+      // and 405 are answered here, in the route's error shape).
+      const page = pages?.match(request);
+      const m: RouteMatch<RouteEntry> = page === undefined ? router.match(method, path) : noRoute;
+      const route = m.found === 'none' ? undefined : m.route;
+      kind = page !== undefined ? 'control' : route?.kind;
+      // 2. Browser guard: Host check, CORS preflight, cross-origin refusal on the mock's own paths.
+      const guarded = guard.check(request, kind, route?.allow);
+      if (guarded !== undefined) {
+        if (route === undefined) path = maskDigits(path);
+        outcome = guarded;
+      } else if (page !== undefined) outcome = page(request);
+      else if (m.found === 'handler') {
         const { auth, handle } = m.handler;
-        // 2. Injected failures (failNextRequest) answer before anything runs, as a failing service would.
-        const injected = failures.pending() && kind !== 'control' ? failures.take(path, kind) : undefined;
+        // 3. Injected failures (failNextRequest) answer before anything runs, as a failing service would.
+        const injected = failures.pending() && kind !== 'control' ? failures.take(path, m.route.kind) : undefined;
         if (injected !== undefined) outcome = injected;
         else {
-          // 3. Auth: the route's credentials check names the client or answers the failure in the route's shape.
+          // 4. Auth: the route's credentials check names the client or answers the failure in the route's shape.
           const who = auth === undefined ? undefined : auth(request);
           if (typeof who === 'object') outcome = who;
           else {
             clientId = who;
-            // 4. Handler: the route's own work, from body bytes the transport has already read.
+            // 5. Handler: the route's own work, from body bytes the transport has already read.
             outcome = handle(request, clientId);
           }
         }
       } else if (m.found === 'method') {
-        kind = m.route.kind;
         const message = kitMessage(`${method} is not allowed on ${path}: use ${m.route.allow}.`);
         outcome = errors.layer(kind, 405, message, { allow: m.route.allow });
       } else {
@@ -123,15 +144,15 @@ export function createPipeline(deps: PipelineDeps): MockCore {
         outcome = errors.layer(undefined, 404, kitMessage(message));
       }
     } catch (error) {
-      // 5. Error mapping: a caller's mistake keeps its spec-shaped answer; anything else is a logged 500.
+      // 6. Error mapping: a caller's mistake keeps its spec-shaped answer; anything else is a logged 500.
       outcome = errors.fromError(error, method, path);
     }
-    // 6. Latency, then 7. journal and log (in complete).
+    // 7. Latency, then 8. CORS headers, journal and log (in complete).
     if (outcome instanceof Promise)
       return outcome.then(
-        (o) => complete(method, path, kind, clientId, o, started),
-        (error: unknown) => complete(method, path, kind, clientId, errors.fromError(error, method, path), started),
+        (o) => complete(request, path, kind, clientId, o, started),
+        (error: unknown) => complete(request, path, kind, clientId, errors.fromError(error, method, path), started),
       );
-    return complete(method, path, kind, clientId, outcome, started);
+    return complete(request, path, kind, clientId, outcome, started);
   };
 }

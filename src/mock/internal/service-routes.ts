@@ -11,6 +11,8 @@ import { isPlainObject } from '../../internal/plain-object.ts';
 import { serviceHeaders, servicePaths } from '../../spec-names.ts';
 import type { EngineLoader } from './engine-loader.ts';
 import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
+import type { GraphqlRequest } from './graphql/engine.ts';
+import { parseGraphqlQueryString } from './graphql/query-string.ts';
 import { parseJsonBody } from './http/body.ts';
 import { type MockRequest, requestHeader } from './http/exchange.ts';
 import type { Authenticator, Outcome, RouteEntry } from './http/outcome.ts';
@@ -27,6 +29,7 @@ export interface ServiceRouteDeps {
   readonly maxBodyBytes: number;
 }
 
+const postOnly: Readonly<Record<string, string>> = Object.freeze({ allow: 'POST' });
 const refreshHint = '{ "refresh_token": "<refresh_token from generate-token>" }';
 
 /** Adds the token endpoints and `/graphql` to `router`. */
@@ -105,6 +108,18 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
     handle: (request, clientId) => graphql(request, clientId!),
   });
 
+  // Queries over GET, as GraphQL over HTTP allows (urql's default for queries); mutations answer 405.
+  router.add('graphql', 'GET', servicePaths.graphql, {
+    auth: bearerToken,
+    handle: (request, clientId) => graphqlOverGet(request, clientId!),
+  });
+
+  function graphqlOverGet(request: MockRequest, clientId: string): Outcome | Promise<Outcome> {
+    const parsed = parseGraphqlQueryString(request.query);
+    if (!parsed.ok) return errors.layer('graphql', 400, parsed.message);
+    return executeGraphql(request, clientId, { ...parsed.value, readOnly: true }, 'GET');
+  }
+
   function graphql(request: MockRequest, clientId: string): Outcome | Promise<Outcome> {
     const body = parseJsonBody(request.body, maxBodyBytes);
     if (!body.ok) return errors.layer('graphql', body.problem === 'too-large' ? 413 : 400, body.message);
@@ -114,18 +129,29 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
         400,
         kitMessage('/graphql needs a JSON object body { "query": "...", "variables": { ... } }.'),
       );
+    const { query, variables, operationName } = body.value;
+    return executeGraphql(request, clientId, { query, variables, operationName }, 'POST');
+  }
+
+  function executeGraphql(
+    request: MockRequest,
+    clientId: string,
+    operation: GraphqlRequest,
+    method: 'GET' | 'POST',
+  ): Outcome | Promise<Outcome> {
     const ready = engine.current();
     // The engine loads on the first /graphql request; afterwards this path stays synchronous.
-    if (ready === undefined) return engine.load().then(() => graphql(request, clientId));
-    const { query, variables, operationName } = body.value;
-    const result = ready.execute({ query, variables, operationName }, { clientId, ip: request.remoteAddress });
-    if (result.internalError !== undefined) errors.internal(result.internalError, 'POST', servicePaths.graphql);
+    if (ready === undefined) return engine.load().then(() => executeGraphql(request, clientId, operation, method));
+    const result = ready.execute(operation, { clientId, ip: request.remoteAddress });
+    if (result.internalError !== undefined) errors.internal(result.internalError, method, servicePaths.graphql);
+    const { variables } = operation;
     return {
       status: result.status,
       json: result.json,
       operationName: result.operationName,
       guide: result.guide,
       summary: variables === undefined ? undefined : summarizeVariables(variables),
+      ...(result.methodNotAllowed ? { headers: postOnly } : {}),
     };
   }
 }

@@ -47,6 +47,8 @@ export function replyProblem(
   if (status >= 500) return `status ${status}`;
   if (status < 200) return `status ${status}`;
   if (method === 'HEAD') return undefined;
+  // A page for a browser (GET `/` with Accept: text/html, when the pages are on) is HTML by design.
+  if (method === 'GET' && status === 200 && contentType.startsWith('text/html')) return undefined;
   if (!contentType.startsWith('application/json')) return `content-type "${contentType}"`;
   let body: unknown;
   try {

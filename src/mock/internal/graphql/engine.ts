@@ -65,6 +65,7 @@ import {
   validationAbortedMessage,
 } from './limits.ts';
 import { createCompleter } from './mock-fallback.ts';
+import { isIntrospectionOnly, publishedSchemaOf } from './published-schema.ts';
 import { redactDocument, redactVariables, scrubMessage } from './redact.ts';
 import { createResolvers, GraphqlAnswerError, type ResolverContext } from './resolvers.ts';
 import { buildWireSchema, type WireRequirements, type WireSchema } from './wire-schema.ts';
@@ -74,6 +75,11 @@ export interface GraphqlRequest {
   query: unknown;
   variables?: unknown;
   operationName?: unknown;
+  /**
+   * The request came as GET, which may only read: a mutation is answered 405 (`methodNotAllowed`) without running,
+   * as GraphQL over HTTP requires.
+   */
+  readOnly?: boolean;
 }
 
 /** Who is calling: from the verified token and the socket. */
@@ -100,6 +106,8 @@ export interface GraphqlResult {
   internalError?: unknown;
   /** What executed the operation, when one was executed (tests and benchmarks check which path ran). */
   executedBy?: 'graphql-jit' | 'graphql-js';
+  /** Set on the 405 of a mutation sent with `readOnly` (GET); the answer must say `Allow: POST`. */
+  methodNotAllowed?: true;
 }
 
 /** The engine seam of decision 0001. */
@@ -399,7 +407,10 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
   function planFor(op: OperationEntry, document: DocumentNode, guide: Guide): Plan {
     const known = op.plans[guide];
     if (known) return known;
-    const schema = schemaOf(guide);
+    // Introspection answers the published schema, so types generated from the mock's URL match schema.graphql's
+    // (decisions/0004); every other operation runs on the wire schema.
+    const introspection = op.operation !== undefined && isIntrospectionOnly(op.operation);
+    const schema = introspection ? publishedSchemaOf(guide) : schemaOf(guide);
     const errors = withinStack(() => {
       const found = validate(schema, document, documentRules);
       if (found.length === 0) return found;
@@ -410,7 +421,7 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     const plan: Plan =
       errors.length > 0
         ? { failure: answer(errorStatus, { errors: errors.map(validationFailure) }) }
-        : { failure: undefined, schema, compiled: undefined };
+        : { failure: undefined, schema, compiled: introspection ? null : undefined };
     op.plans[guide] = plan;
     return plan;
   }
@@ -554,6 +565,19 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
         if (doc.failure || !doc.document) return doc.failure as Answer;
         const op = operationEntry(doc, doc.document, operationName ?? undefined);
         if (op.failure) return op.failure;
+        if (request.readOnly && op.operation !== undefined && op.operation.operation !== 'query')
+          return {
+            ...answer(405, {
+              errors: [
+                graphqlError(
+                  `[payment-contract-kit] A ${op.operation.operation} cannot be sent with GET (GraphQL over HTTP): send it with POST and a JSON body { "query", "variables" }.`,
+                  reasons.badRequest,
+                ),
+              ],
+            }),
+            ...(op.operationName === undefined ? {} : { operationName: op.operationName }),
+            methodNotAllowed: true,
+          };
 
         const vars = (variables ?? undefined) as Record<string, unknown> | undefined;
         const decision = decideGuide(mode, doc.signals, variableSignals(op.bindings, vars));

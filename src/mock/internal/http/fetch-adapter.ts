@@ -52,7 +52,9 @@ export function createFetchHandler(core: MockCore, maxBodyBytes: number): (reque
       remoteAddress: '127.0.0.1',
     };
     const reply = await core(exchange);
+    // A 204 (a CORS preflight) or 304 must have a null body, or Response throws.
+    const body = reply.status === 204 || reply.status === 304 ? null : (reply.body as BodyInit);
     // Bytes the core answers are plain ArrayBuffer-backed views, which Response takes as they are.
-    return new Response(reply.body as BodyInit, { status: reply.status, headers: reply.headers });
+    return new Response(body, { status: reply.status, headers: reply.headers });
   };
 }

@@ -6,11 +6,15 @@
  */
 import { jsonHeaders, type MockReply, type MockRequest } from './exchange.ts';
 
-/** A route's answer. `json` wins over `body` when both are set. */
+/**
+ * A route's answer. `text` (a page, a published file, an empty preflight answer; its `content-type` given in
+ * `headers`) wins over `json`, which wins over `body`.
+ */
 export interface Outcome {
   readonly status: number;
   readonly body?: unknown;
   readonly json?: string;
+  readonly text?: string | Uint8Array;
   readonly headers?: Readonly<Record<string, string>>;
   readonly operationName?: string | undefined;
   readonly guide?: 'current' | 'legacy' | undefined;
@@ -29,8 +33,9 @@ export interface RouteEntry {
   readonly handle: (request: MockRequest, clientId: string | undefined) => Outcome | Promise<Outcome>;
 }
 
-/** Serializes `outcome` as a JSON reply; throws when its body cannot be serialized (a bug the pipeline maps). */
+/** Serializes `outcome` as a reply (JSON unless it is `text`); throws when its body cannot be serialized (a bug the pipeline maps). */
 export function toReply(outcome: Outcome): MockReply {
+  if (outcome.text !== undefined) return { status: outcome.status, headers: outcome.headers ?? {}, body: outcome.text };
   return {
     status: outcome.status,
     headers: outcome.headers ? { ...jsonHeaders, ...outcome.headers } : jsonHeaders,

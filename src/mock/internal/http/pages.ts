@@ -1,0 +1,65 @@
+/**
+ * The `pages` route group: what the mock serves to a browser rather than to an API client (the landing page, and
+ * the pages other modules register: GraphiQL, the API reference, the dashboard, their assets). Registered only when
+ * the `ui` option is on (`--no-ui` turns the group off). A page may share its path with an API route (`/`,
+ * `/graphql`): registered `htmlOnly`, it answers only GET and HEAD requests whose `Accept` names `text/html`, and
+ * every other request goes on to the API as before. Pages answer in the control API's manner: 7.1 errors, no
+ * journal entry, no injected failures, and cross-origin use only through `controlCors`.
+ *
+ * @module
+ */
+import type { MockRequest } from './exchange.ts';
+import type { Outcome } from './outcome.ts';
+
+/** Renders one page (or asset) for a request. */
+export type PageHandler = (request: MockRequest) => Outcome | Promise<Outcome>;
+
+/** How a page is matched. */
+export interface PageRouteOptions {
+  /** Only for requests that accept HTML (the path also serves an API). Default false. */
+  readonly htmlOnly?: boolean;
+  /** Match every path under `path` (which then ends with `/`), for bundled assets. Default false. */
+  readonly prefix?: boolean;
+}
+
+/** The route group. */
+export interface PageRoutes {
+  /** Registers `handler` for GET (and HEAD) on `path`. */
+  add(path: string, handler: PageHandler, options?: PageRouteOptions): void;
+  /** The page answering `request`, if any. */
+  match(request: MockRequest): PageHandler | undefined;
+  /** Registered paths, for documentation and tests. */
+  paths(): string[];
+}
+
+/** Whether the request's `Accept` asks for HTML (a browser navigating), not JSON. */
+export function acceptsHtml(request: MockRequest): boolean {
+  const accept = request.headers.accept;
+  return typeof accept === 'string' && accept.includes('text/html');
+}
+
+/** Creates an empty group. */
+export function createPageRoutes(): PageRoutes {
+  interface Entry {
+    readonly handler: PageHandler;
+    readonly htmlOnly: boolean;
+  }
+  const exact = new Map<string, Entry>();
+  const prefixes: [string, Entry][] = [];
+  return {
+    add(path, handler, options = {}) {
+      const entry = { handler, htmlOnly: options.htmlOnly ?? false };
+      if (options.prefix) prefixes.push([path, entry]);
+      else exact.set(path, entry);
+    },
+    match(request) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+      const entry = exact.get(request.path) ?? prefixes.find(([p]) => request.path.startsWith(p))?.[1];
+      if (entry === undefined || (entry.htmlOnly && !acceptsHtml(request))) return undefined;
+      return entry.handler;
+    },
+    paths() {
+      return [...exact.keys(), ...prefixes.map(([p]) => `${p}*`)];
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * The landing page at GET `/`: HTML for browsers, today's 404 for JSON clients, off with `ui: false`.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMockApp, type MockApp } from '../../../../src/mock/index.ts';
+import { escapeHtml, renderLanding } from '../../../../src/mock/internal/ui/landing.ts';
+import type { MockOptions } from '../../../../src/mock/options.ts';
+
+const base = 'http://127.0.0.1:4010';
+const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+
+const apps: MockApp[] = [];
+afterEach(async () => {
+  for (const app of apps.splice(0)) await app.close();
+});
+function mockApp(options: MockOptions = {}): MockApp {
+  const app = createMockApp({ log: false, ...options });
+  apps.push(app);
+  return app;
+}
+
+describe('landing page', () => {
+  it('answers a browser with the base URL, the credentials and the links', async () => {
+    const app = mockApp({ clients: [{ clientId: 'acme', apiKey: 'acme-key' }] });
+    const res = await app.fetch(new Request(`${base}/`, { headers: { ...html, host: '127.0.0.1:4010' } }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const page = await res.text();
+    expect(page).toContain('<code id="base-url">http://127.0.0.1:4010</code>');
+    expect(page).toContain('<code>acme</code></td><td><code>acme-key</code>');
+    for (const path of ['/graphql', '/__pck/reference', '/__pck/ui', '/__pck/schema.graphql', '/__pck/openapi.yaml'])
+      expect(page).toContain(`href="http://127.0.0.1:4010${path}`);
+    expect(page).toContain('In the browser');
+  });
+
+  it('keeps the 404 body of an unknown path for JSON clients, byte for byte', async () => {
+    const withUi = await mockApp().fetch(new Request(`${base}/`, { headers: { accept: 'application/json' } }));
+    const withoutUi = await mockApp({ ui: false }).fetch(new Request(`${base}/`, { headers: html }));
+    expect(withUi.status).toBe(404);
+    expect(withoutUi.status).toBe(404);
+    const body = await withUi.text();
+    expect(body).toBe(await withoutUi.text());
+    expect(JSON.parse(body)).toEqual({
+      status: 'ERROR',
+      message: expect.stringMatching(/^\[payment-contract-kit\] No such path: \//),
+    });
+  });
+
+  it('escapes everything it shows', () => {
+    const page = renderLanding({
+      baseUrl: 'http://x"><script>alert(1)</script>',
+      guide: 'both',
+      clients: [{ clientId: '<img src=x onerror=alert(1)>', apiKey: "'" }],
+      readmePath: '/tmp/<b>/README.md',
+    });
+    expect(page).not.toContain('<script>alert');
+    expect(page).not.toContain('<img');
+    expect(page).not.toContain('<b>');
+    expect(page).toContain(escapeHtml('<img src=x onerror=alert(1)>'));
+    expect(page).toContain('?guide=current');
+  });
+
+  it('is refused to another website (no open door) and uses the Host only when it is well formed', async () => {
+    const app = mockApp();
+    const cross = await app.fetch(new Request(`${base}/`, { headers: { ...html, origin: 'http://evil.example' } }));
+    expect(cross.status).toBe(403);
+    const page = await (await app.fetch(new Request(`${base}/`, { headers: html }))).text();
+    expect(page).toContain('served in-process');
+  });
+});

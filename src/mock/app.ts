@@ -25,6 +25,8 @@ import { registerServiceRoutes } from './internal/service-routes.ts';
 import { createSettlement } from './internal/settlement.ts';
 import { createMockState } from './internal/state.ts';
 import { createTokenService } from './internal/tokens.ts';
+import { createAssetStore } from './internal/ui/assets.ts';
+import { registerUiRoutes } from './internal/ui/routes.ts';
 import { closeWebhooks, createWebhookFanout } from './internal/webhooks/fanout.ts';
 import { type MockOptions, resolveMockOptions } from './options.ts';
 
@@ -79,6 +81,8 @@ export function createMockApp(options: MockOptions = {}): MockApp {
     resettable: [...resettable, journal, webhooks, failures],
   });
   registerControlRoutes(router, control, opts.guide, opts.maxBodyBytes);
+  // The browser pages (GraphiQL, API reference, dashboard); after the service routes, whose GET /graphql they wrap.
+  registerUiRoutes(router, { guide: opts.guide, clients, assumptions, errors, assets: createAssetStore() });
   const core = createPipeline({ router, failures, errors, latency: opts.latency, latencyRandom, log, journal, clock });
   const onWriteError = (e: unknown) =>
     log.line(kitMessage(`writing an answer failed (a bug in the mock; please report it): ${errorDetail(e)}`));

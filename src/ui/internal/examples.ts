@@ -32,15 +32,17 @@ const reference = { description: 'Order 1 from GraphiQL', reference_no: 'R-1' };
 /** Variables of each operation, by file name, in each guide's shape. */
 export function exampleVariables(guide: Guide, name: string): Record<string, unknown> {
   const credit_card = guide === 'current' ? { ...card, card_number: cardNumber } : { ...card, number: cardNumber };
+  // The legacy guide's contact carries description and reference_no, and requires them.
+  const guideContact = guide === 'current' ? contact : { ...contact, ...reference };
   switch (name) {
     case 'payment-gateway-fees-calc':
       return { amount: 100 };
     case 'payment-credit-card-fee-calc':
-      return { amount: 100, credit_card, contact };
+      return { amount: 100, credit_card, contact: guideContact };
     case 'process-payment-request':
       return guide === 'current'
         ? { input: { amount: 100, fees: 1.8, credit_card, contact, payment_reference: reference } }
-        : { input: { amount: 100, fees: 1.8, credit_card, contact: { ...contact, ...reference } } };
+        : { input: { amount: 100, fees: 1.8, credit_card, contact: guideContact } };
     default:
       return {};
   }

@@ -50,6 +50,8 @@ beforeAll(async () => {
     webhookUrls: [receiverUrl],
     // Payments stay processing until the dashboard's settle button (or the clock) settles them.
     settleDelayMs: 3_600_000,
+    // A fixed real time keeps the virtual clock, and so the screenshots' timestamps, the same on every run.
+    realNow: () => Date.UTC(2026, 0, 15, 9, 30),
     log: false,
   });
   browser = await launchBrowser();

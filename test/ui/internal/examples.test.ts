@@ -3,11 +3,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockApp, type MockApp } from '../../src/mock/index.ts';
-import { examplesOf, type Guide } from '../../src/ui/internal/examples.ts';
-import { credentials, tokenPaths } from '../mock/helpers.ts';
+import { createMockApp, type MockApp } from '../../../src/mock/index.ts';
+import { examplesOf, type Guide } from '../../../src/ui/internal/examples.ts';
+import { credentials, tokenPaths } from '../../mock/helpers.ts';
 
-const root = join(import.meta.dirname, '../..');
+const root = join(import.meta.dirname, '../../..');
 let app: MockApp;
 let token: string;
 

@@ -124,7 +124,7 @@ export function registerUiRoutes(router: Router<RouteEntry>, deps: UiRouteDeps):
         'graphql',
         405,
         kitMessage(
-          `GET ${servicePaths.graphql} serves GraphiQL to browsers (Accept: text/html); send GraphQL requests as POST with a JSON body.`,
+          `GET is not allowed on ${servicePaths.graphql}: use POST (GET serves GraphiQL to a browser asking for text/html).`,
         ),
         { allow: 'POST' },
       );

@@ -155,7 +155,7 @@ describe('registerUiRoutes', () => {
     const answer = m.handler.handle(request('', 'application/json'), undefined);
     expect(answer).toMatchObject({ status: 405, headers: { allow: 'POST' } });
     expect(JSON.stringify(answer)).toContain(
-      'serves GraphiQL to browsers (Accept: text/html); send GraphQL requests as POST',
+      'GET is not allowed on /graphql: use POST (GET serves GraphiQL to a browser asking for text/html).',
     );
   });
 

@@ -291,7 +291,11 @@ try {
   const client = createPaymentClient({ baseUrl: mock.url, clientId: 'test-client', apiKey: 'test-api-key' });
   const fees = await client.feesFor(42.5);
   await client.close();
-  console.log(JSON.stringify({ node: process.versions.node.split('.')[0], fees }));
+  // The browser pages find their assets inside the installed package (dist/ui).
+  const page = await fetch(mock.url + '/__pck/ui', { headers: { accept: 'text/html' } });
+  const script = /src="([^"]+[.]js[^"]*)"/.exec(await page.text())?.[1];
+  const asset = script === undefined ? 0 : (await fetch(mock.url + script)).status;
+  console.log(JSON.stringify({ node: process.versions.node.split('.')[0], fees, pages: [page.status, asset] }));
 } finally {
   await mock.close();
 }
@@ -400,6 +404,7 @@ try {
   it('runs the mock and the client from the tarball on this Node', async () => {
     const { stdout } = await exec('node', ['src/smoke.mjs']);
     expect(JSON.parse(stdout).fees).toContainEqual(expect.objectContaining({ card_type: 'visa', fees: 0.94 }));
+    expect(JSON.parse(stdout).pages).toEqual([200, 200]);
   }, 60_000);
 
   // Node binaries from the npm registry's `node` package only (npx caches them after the first run). The fee list

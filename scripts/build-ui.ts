@@ -1,4 +1,4 @@
-// Builds the mock's browser pages into dist/ui/ (run by `npm run build` after tsup): GraphiQL and the dashboard are
+// Builds the mock's browser pages into dist/ui/ (run by tsup's onSuccess in `npm run build`): GraphiQL and the dashboard are
 // bundled with esbuild from src/ui/, Swagger UI's prebuilt bundle is copied from swagger-ui-dist. Every file gets a
 // content hash in its name, so the mock serves it as immutable; dist/ui/manifest.json maps logical names to files.
 // The kit's operations/ documents are compiled into the GraphiQL bundle as its examples. Nothing is fetched from a
@@ -82,4 +82,5 @@ await mkdir(outDir, { recursive: true });
 for (const [file, contents] of files) await writeFile(join(outDir, file), contents);
 await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 const total = [...files.values()].reduce((n, c) => n + c.byteLength, 0);
-console.log(`build-ui: ${files.size} files, ${(total / 1e6).toFixed(2)} MB in dist/ui`);
+if (!process.argv.includes('--silent'))
+  console.log(`build-ui: ${files.size} files, ${(total / 1e6).toFixed(2)} MB in dist/ui`);

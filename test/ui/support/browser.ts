@@ -47,8 +47,6 @@ export async function launchBrowser(): Promise<TestBrowser> {
     executablePath: chromiumPath,
     args,
     viewport: { width: 1280, height: 800 },
-    // Pages are read from the mock on 127.0.0.1 only; no proxy may intercept them.
-    proxy: undefined,
   });
   return {
     context,

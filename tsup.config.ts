@@ -27,9 +27,14 @@ const graphqlTools = [
   /^tslib/,
 ];
 
+// The browser pages (dist/ui, scripts/build-ui.ts) are built when the library build succeeds; `npm start` passes
+// --silent to tsup, and the pages' build honours it too.
+const buildUi = `tsx scripts/build-ui.ts${process.argv.includes('--silent') ? ' --silent' : ''}`;
+
 export default defineConfig([
   {
     entry: libraryEntries,
+    onSuccess: buildUi,
     format: ['esm', 'cjs'],
     dts: true,
     clean: false,

@@ -29,7 +29,9 @@ import { registerServiceRoutes } from './internal/service-routes.ts';
 import { createSettlement } from './internal/settlement.ts';
 import { createMockState } from './internal/state.ts';
 import { createTokenService } from './internal/tokens.ts';
+import { createAssetStore } from './internal/ui/assets.ts';
 import { registerLandingPage } from './internal/ui/landing-page.ts';
+import { registerUiRoutes } from './internal/ui/routes.ts';
 import { closeWebhooks, createWebhookFanout } from './internal/webhooks/fanout.ts';
 import { inProcessReceivers, type WebhookReceiver } from './internal/webhooks/in-process.ts';
 import { type MockOptions, resolveMockOptions } from './options.ts';
@@ -114,7 +116,10 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): MockApp
   registerPublishedSources(router, opts.guide);
   // The pages route group exists only with the pages on (`ui`); the browser pages register into it here too.
   const pages = opts.ui ? createPageRoutes() : undefined;
-  if (pages) registerLandingPage(pages, { guide: opts.guide, clients });
+  if (pages) {
+    registerLandingPage(pages, { guide: opts.guide, clients });
+    registerUiRoutes(pages, { guide: opts.guide, clients, assumptions, errors, assets: createAssetStore() });
+  }
   const guard = createBrowserGuard({ options: opts, host: opts.host, errors });
   const core = createPipeline({
     ...{ router, failures, errors, latency: opts.latency, latencyRandom, log, journal, clock },

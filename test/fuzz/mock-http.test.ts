@@ -14,7 +14,7 @@ import {
   startMockProcess,
   startReceiver,
 } from './support/mock-process.ts';
-import { replyProblem } from './support/reply-shape.ts';
+import { isPageRequest, pageProblem, replyProblem } from './support/reply-shape.ts';
 import { CURRENT_TOKEN, type FuzzCase, fuzzCase } from './support/request-arbitraries.ts';
 import { type SecretFinding, scanForSecrets } from './support/secret-scanner.ts';
 
@@ -148,7 +148,10 @@ describe('mock fuzz over HTTP', () => {
         const statusClass = `${Math.floor(out.status / 100)}xx` as '2xx';
         counts[statusClass] = (counts[statusClass] ?? 0) + 1;
         scan(`answer to ${c.label}`, out.body);
-        const problem = replyProblem(c.kind, c.method, out.status, out.contentType, out.body, injectedMessages);
+        // GraphiQL's page is HTML by design (src/mock/internal/ui); every other answer is JSON in the spec's shape.
+        const problem = isPageRequest(c.method, c.path, headers)
+          ? pageProblem(out.status, out.contentType)
+          : replyProblem(c.kind, c.method, out.status, out.contentType, out.body, injectedMessages);
         if (problem) violate(c.label, problem, describeCase(c, headers), `${out.status} ${out.body}`);
       };
       const drain = () => Promise.all(inFlight);

@@ -74,3 +74,18 @@ export function replyProblem(
   if (!isObject(body)) return 'result is not a JSON object';
   return undefined;
 }
+
+/**
+ * Whether a case is a browser asking for GraphiQL (GET /graphql, `Accept` naming text/html, no query string): the one
+ * request the mock answers with HTML instead of JSON.
+ */
+export function isPageRequest(method: string, path: string, headers: Readonly<Record<string, string>>): boolean {
+  return method === 'GET' && path === '/graphql' && (headers.accept ?? '').includes('text/html');
+}
+
+/** Why a page answer is wrong: it must be a 200 HTML page. */
+export function pageProblem(status: number, contentType: string): string | undefined {
+  if (status !== 200) return `page answered ${status}`;
+  if (!contentType.startsWith('text/html')) return `page content-type "${contentType}"`;
+  return undefined;
+}

@@ -16,7 +16,7 @@ export type PageHandler = (request: MockRequest) => Outcome | Promise<Outcome>;
 
 /** How a page is matched. */
 export interface PageRouteOptions {
-  /** Only for requests that accept HTML (the path also serves an API). Default false. */
+  /** Only for requests that accept HTML and carry no query string (the path also serves an API). Default false. */
   readonly htmlOnly?: boolean;
   /** Match every path under `path` (which then ends with `/`), for bundled assets. Default false. */
   readonly prefix?: boolean;
@@ -55,7 +55,8 @@ export function createPageRoutes(): PageRoutes {
     match(request) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
       const entry = exact.get(request.path) ?? prefixes.find(([p]) => request.path.startsWith(p))?.[1];
-      if (entry === undefined || (entry.htmlOnly && !acceptsHtml(request))) return undefined;
+      // A shared path with a query string is an API request (GraphQL over GET), even from a browser's address bar.
+      if (entry === undefined || (entry.htmlOnly && (request.query !== '' || !acceptsHtml(request)))) return undefined;
       return entry.handler;
     },
     paths() {

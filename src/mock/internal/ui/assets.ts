@@ -1,0 +1,117 @@
+/**
+ * The built browser assets (dist/ui/, made by scripts/build-ui.ts at `npm run build`): found next to the package,
+ * read on first use and kept in memory, so a mock that no browser visits never touches the disk for them. Asset URLs
+ * carry their content hash (`?v=`), so a matching request is cached for a year and any other is revalidated.
+ *
+ * @module
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Logical asset names, as scripts/build-ui.ts writes them into dist/ui/manifest.json. */
+export const assetNames = [
+  'graphiql.js',
+  'graphiql.css',
+  'dashboard.js',
+  'dashboard.css',
+  'reference.js',
+  'reference.css',
+  'swagger-ui-bundle.js',
+  'swagger-ui.css',
+] as const;
+
+/** One logical asset name. */
+export type AssetName = (typeof assetNames)[number];
+
+/** One asset, ready to send. */
+export interface Asset {
+  readonly contents: Uint8Array;
+  readonly contentType: string;
+  /** The content hash the build gave it; a request with `?v=<hash>` may be cached for good. */
+  readonly version: string;
+}
+
+/** The assets of one package, or why they are missing. */
+export interface AssetStore {
+  /** The asset, or a message saying why it is missing (not built). */
+  get(name: AssetName): Asset | string;
+  /** The URL of an asset under `base`, with its version: `/__pck/ui/assets/graphiql.js?v=3f2a9c1d0b`. */
+  url(base: string, name: AssetName): string | undefined;
+}
+
+const contentTypes: Record<string, string> = {
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+};
+
+/** The directory of this module, in the ESM and the CommonJS builds and from source. */
+function moduleDir(): string {
+  return typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
+}
+
+/** The package root: the nearest directory above `from` whose package.json names this package. */
+export function findPackageRoot(from: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        if (JSON.parse(readFileSync(manifest, 'utf8')).name === 'payment-contract-kit') return dir;
+      } catch {
+        // An unreadable package.json on the way up is not ours; keep looking.
+      }
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * Creates the store for the package this module belongs to (or `root` when given, for tests).
+ *
+ * @example
+ * const assets = createAssetStore();
+ * const js = assets.get('graphiql.js'); // Asset, or a "run npm run build" message
+ */
+export function createAssetStore(root?: string): AssetStore {
+  let located: { root: string | undefined; manifest: Record<string, string> | undefined } | undefined;
+  const cache = new Map<string, Asset>();
+  const missing =
+    'The browser pages are not built: run `npm run build` in the kit (it writes dist/ui/), or install the published package.';
+
+  function locate() {
+    if (located) return located;
+    const dir = root ?? findPackageRoot(moduleDir());
+    const manifestPath = dir === undefined ? undefined : join(dir, 'dist/ui/manifest.json');
+    let manifest: Record<string, string> | undefined;
+    if (manifestPath !== undefined && existsSync(manifestPath))
+      manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, string>;
+    located = { root: dir, manifest };
+    return located;
+  }
+
+  function get(name: AssetName): Asset | string {
+    const known = cache.get(name);
+    if (known) return known;
+    const { root: dir, manifest } = locate();
+    const file = manifest?.[name];
+    if (dir === undefined || file === undefined) return missing;
+    const path = join(dir, 'dist/ui', file);
+    if (!existsSync(path)) return missing;
+    const version = /\.([0-9a-f]{10})\.[a-z]+$/.exec(file)?.[1] ?? '';
+    const asset = {
+      contents: readFileSync(path),
+      contentType: contentTypes[name.slice(name.lastIndexOf('.') + 1)]!,
+      version,
+    };
+    cache.set(name, asset);
+    return asset;
+  }
+
+  return {
+    get,
+    url(base, name) {
+      const asset = get(name);
+      return typeof asset === 'string' ? undefined : `${base}${name}?v=${asset.version}`;
+    },
+  };
+}

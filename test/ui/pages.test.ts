@@ -1,0 +1,204 @@
+// The mock's browser pages in a real headless Chromium (Debian's, driven by playwright-core): each page loads with
+// no console error, a fee query runs from GraphiQL in both guides, the API reference points "Try it out" at the mock,
+// and the dashboard follows a payment made through the API to its webhook delivery with every attempt, shows hostile
+// journal content as text, and drives the control API from its buttons. Screenshots: see `screenshots` below.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { print } from 'graphql';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProcessPaymentRequestDocument } from '../../src/index.ts';
+import { type MockServer, startMockServer } from '../../src/mock/index.ts';
+import { credentials, payInput, post, tokenPaths } from '../mock/helpers.ts';
+import { launchBrowser, type TestBrowser } from './support/browser.ts';
+
+const root = join(import.meta.dirname, '../..');
+// The README's pictures are refreshed with PCK_UPDATE_SCREENSHOTS=1 (`npm run docs:screenshots`); other runs still take
+// every screenshot (a page that cannot render fails) but write them under .tmp/, so a test run leaves the tree clean.
+const screenshots = join(root, process.env.PCK_UPDATE_SCREENSHOTS === '1' ? 'docs/screenshots' : '.tmp/screenshots');
+const run = promisify(execFile);
+
+let mock: MockServer;
+let browser: TestBrowser;
+let receiver: Server;
+let receiverUrl: string;
+const receiverAnswers: number[] = [];
+
+beforeAll(async () => {
+  // `npm test` builds first; a run of this file alone builds the pages when they are missing.
+  if (!existsSync(join(root, 'dist/ui/manifest.json'))) await run('npx', ['tsx', 'scripts/build-ui.ts'], { cwd: root });
+  // The receiver refuses the first attempt of each delivery (503) and accepts the next, so every delivery shows two.
+  const seen = new Set<string>();
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const id = String(req.headers['x-webhook-delivery-id']);
+      const status = seen.has(id) ? 200 : 503;
+      seen.add(id);
+      receiverAnswers.push(status);
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'thanks' : 'busy, try later');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  mock = await startMockServer({
+    port: 0,
+    guide: 'both',
+    webhookUrls: [receiverUrl],
+    // Payments stay processing until the dashboard's settle button (or the clock) settles them.
+    settleDelayMs: 3_600_000,
+    // A fixed real time keeps the virtual clock, and so the screenshots' timestamps, the same on every run.
+    realNow: () => Date.UTC(2026, 0, 15, 9, 30),
+    log: false,
+  });
+  browser = await launchBrowser();
+  await mkdir(screenshots, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await mock?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
+});
+
+/** Waits until `text` appears in the element matched by `selector`. */
+async function waitForText(page: Page, selector: string, text: string): Promise<void> {
+  await page.waitForFunction(
+    ([s, t]) => [...document.querySelectorAll(s!)].some((e) => (e.textContent ?? '').includes(t!)),
+    [selector, text],
+  );
+}
+
+/** Opens the GraphiQL tab of `operation`, runs it, and returns the response editor's text once it holds `expected`. */
+async function runInGraphiql(page: Page, operation: string, expected: string): Promise<string> {
+  await waitForText(page, '.graphiql-tabs', operation);
+  await page.locator('.graphiql-tab', { hasText: operation }).click();
+  await waitForText(page, '.graphiql-query-editor', `query ${operation}`);
+  await page.locator('.graphiql-execute-button').click();
+  await waitForText(page, '.graphiql-response', expected);
+  return (await page.locator('.graphiql-response').innerText()).replace(/\s+/g, ' ');
+}
+
+describe('GraphiQL at GET /graphql', () => {
+  it('loads the schema and the examples, and runs a fee query in each guide', async () => {
+    const { page, problems } = await browser.open();
+    const res = await page.goto(`${mock.url}/graphql`);
+    expect(res?.headers()['content-type']).toMatch(/^text\/html/);
+    await waitForText(page, '#pck-token-status', 'from generate-token');
+    // The kit's three operations are the tabs; the fee list is the second.
+    const current = await runInGraphiql(page, 'PaymentGatewayFeesCalc', 'total_settlement_amount');
+    expect(current).toContain('"paymentGatewayFeesCalc"');
+    expect(current).not.toContain('errors');
+    await page.screenshot({ path: join(screenshots, 'graphiql.png') });
+
+    // --guide both: the switch loads the legacy guide's schema and examples, whose fee list has total and card_location.
+    await page.selectOption('#pck-guide', 'legacy');
+    const legacy = await runInGraphiql(page, 'PaymentGatewayFeesCalc', 'card_location');
+    expect(legacy).toContain('"total"');
+    expect(legacy).not.toContain('errors');
+    // The legacy view's schema came from the mock's own introspection, answered in the legacy guide.
+    const introspections = mock.control.requests().filter((r) => r.operationName === 'IntrospectionQuery');
+    expect(introspections.map((r) => r.guide)).toEqual(['current', 'legacy']);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+});
+
+describe('API reference at /__pck/reference', () => {
+  it('shows every path of openapi.yaml, and "Try it out" calls the mock', async () => {
+    const { page, problems } = await browser.open();
+    await page.goto(`${mock.url}/__pck/reference`);
+    await waitForText(page, '.opblock-summary-path', '/api/v2/accounting/token/generate-token');
+    for (const path of [tokenPaths.refresh, tokenPaths.revoke]) await waitForText(page, '.opblock-summary-path', path);
+    // The server variable holds the page's own origin, so "Try it out" calls this mock.
+    await page.waitForFunction(
+      (url) =>
+        [...document.querySelectorAll('.servers input, .servers select')].some(
+          (e) => (e as HTMLInputElement).value === url,
+        ),
+      mock.url,
+    );
+    await page.screenshot({ path: join(screenshots, 'reference.png'), fullPage: false });
+
+    // "Try it out" on generate-token reaches the mock and shows its token pair.
+    const operation = page.locator('#operations-tokens-generateToken');
+    await operation.locator('.opblock-summary').click();
+    await operation.locator('tr[data-param-name="x-client-id"] input').fill(credentials['x-client-id']);
+    await operation.locator('tr[data-param-name="x-api-key"] input').fill(credentials['x-api-key']);
+    await operation.locator('button.execute').click();
+    await waitForText(page, '#operations-tokens-generateToken .live-responses-table', '"SUCCESS"');
+    expect(await operation.locator('.live-responses-table tbody .response-col_status').first().innerText()).toContain(
+      '200',
+    );
+    expect(mock.control.requests().at(-1)).toMatchObject({ path: tokenPaths.generate, status: 200 });
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+});
+
+describe('Dashboard at /__pck/ui', () => {
+  it('follows a payment from the API to its webhook delivery with every attempt, as text', async () => {
+    const { page, problems } = await browser.open();
+    await page.goto(`${mock.url}/__pck/ui`);
+    await waitForText(page, '#pck-payments', 'No payments yet.');
+
+    // A payment made through the API after the page loaded, whose description is an XSS attempt.
+    const hostile = '<img src=x onerror=window.__pwned=1>';
+    const token = (await post(`${mock.url}${tokenPaths.generate}`, credentials)).body.data.token;
+    const input = payInput();
+    const paid = await post(
+      `${mock.url}/graphql`,
+      { 'x-jwt-token': token },
+      {
+        query: print(ProcessPaymentRequestDocument),
+        variables: { input: { ...input, payment_reference: { description: hostile, reference_no: 'R-1' } } },
+      },
+    );
+    const uuid: string = paid.body.data.processPaymentRequest.uuid;
+    const row = `#pck-payments tr[data-uuid="${uuid}"]`;
+    await waitForText(page, row, 'processing');
+    // The card number shows masked (first 6, last 4), never whole.
+    await waitForText(page, row, '411111******1111');
+    expect(await page.locator('body').innerText()).not.toContain(input.credit_card.card_number);
+
+    // The journal shows the hostile description as text: no element was made from it, no script ran.
+    await waitForText(page, '#pck-journal', hostile);
+    expect(await page.locator('#pck-journal img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+
+    // Settle from the dashboard: the webhook's first attempt gets 503, a retry is scheduled.
+    await page.locator(`${row} button`, { hasText: 'Settle: success' }).click();
+    await waitForText(page, row, 'success');
+    await waitForText(page, '#pck-deliveries', 'retry-scheduled');
+    await waitForText(page, '#pck-deliveries', 'HTTP 503');
+    await waitForText(page, '#pck-deliveries', 'busy, try later');
+
+    // Advancing the clock from the dashboard fires the retry, which the receiver accepts.
+    await page.locator('#pck-bar button', { hasText: '+1 h' }).click();
+    await waitForText(page, '#pck-deliveries', 'delivered');
+    const attempts = page.locator(`#pck-deliveries tr:has-text("${uuid}") li.pck-attempt`);
+    expect(await attempts.count()).toBe(2);
+    expect(await attempts.nth(1).innerText()).toContain('HTTP 200');
+    expect(receiverAnswers).toEqual([503, 200]);
+    await page.screenshot({ path: join(screenshots, 'dashboard.png'), fullPage: true });
+
+    // Redeliver from the dashboard: a third attempt, accepted.
+    await page.locator('#pck-deliveries button', { hasText: 'Redeliver' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('#pck-deliveries li.pck-attempt').length === 3);
+    expect(receiverAnswers).toEqual([503, 200, 200]);
+
+    // Reset (after the confirmation dialog) empties the tables.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.locator('#pck-reset').click();
+    await waitForText(page, '#pck-payments', 'No payments yet.');
+    await waitForText(page, '#pck-deliveries', 'No webhook deliveries yet.');
+    expect(mock.control.payments()).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+});

@@ -13,6 +13,7 @@ import {
   resolveAssumptions,
 } from '../assumptions.ts';
 import { parseHttpUrl } from '../internal/http-url.ts';
+import { kitMessage } from '../internal/messages.ts';
 import { defaultCredentials } from '../spec-names.ts';
 
 /** Which guide of the service the mock answers in: one of them, or both with per-request detection. */
@@ -117,7 +118,7 @@ export interface ResolvedMockOptions {
 const guides: readonly MockGuide[] = ['current', 'legacy', 'both'];
 
 function fail(option: string, problem: string): never {
-  throw new TypeError(`[payment-contract-kit] mock option "${option}" ${problem}`);
+  throw new TypeError(kitMessage(`mock option "${option}" ${problem}`));
 }
 
 function nonNegativeInteger(option: string, value: number | undefined): void {

@@ -38,6 +38,7 @@ import {
 } from 'graphql/index.js';
 import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
 import type { Assumptions } from '../../../assumptions.ts';
+import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import type { Clock } from '../clock.ts';
 import { createFeeCalculator } from '../domain/fees.ts';
@@ -270,7 +271,7 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
         const resolve = field.resolve;
         if (!resolve)
           throw new Error(
-            `[payment-contract-kit] No resolver for ${root.name}.${field.name}: every root field needs one (resolvers.ts).`,
+            kitMessage(`No resolver for ${root.name}.${field.name}: every root field needs one (resolvers.ts).`),
           );
         const complete = createCompleter(field.type, store);
         field.resolve = (source, args, context, info) => complete(resolve(source, args, context, info));
@@ -379,8 +380,10 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
           errors: [
             graphqlError(
               name === undefined
-                ? '[payment-contract-kit] The document holds several operations; send "operationName" to pick one.'
-                : `[payment-contract-kit] The document has no operation named "${name}"; send one of its operation names in "operationName".`,
+                ? kitMessage('The document holds several operations; send "operationName" to pick one.')
+                : kitMessage(
+                    `The document has no operation named "${name}"; send one of its operation names in "operationName".`,
+                  ),
               reasons.graphqlValidationFailed,
             ),
           ],
@@ -470,7 +473,7 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
         variableValues: variables,
       });
       // The resolvers are synchronous; a promise here is a bug in the mock, answered as an internal error.
-      if (executed instanceof Promise) throw new Error('[payment-contract-kit] A resolver returned a promise.');
+      if (executed instanceof Promise) throw new Error(kitMessage('A resolver returned a promise.'));
       result = executed;
     }
     const operationName = op.operationName;
@@ -527,7 +530,9 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     // Only a value the redaction changed could coerce now; answer without quoting anything.
     return [
       graphqlError(
-        '[payment-contract-kit] A variable has a value of the wrong type for its declared type; check the variables against the operation.',
+        kitMessage(
+          'A variable has a value of the wrong type for its declared type; check the variables against the operation.',
+        ),
         reasons.graphqlValidationFailed,
       ),
     ];
@@ -538,17 +543,11 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
       try {
         const { query, variables, operationName } = request;
         if (typeof query !== 'string' || query.length === 0)
-          return badRequest(
-            '[payment-contract-kit] The request body needs "query": a string holding the GraphQL document.',
-          );
+          return badRequest(kitMessage('The request body needs "query": a string holding the GraphQL document.'));
         if (variables !== undefined && variables !== null && !isPlainObject(variables))
-          return badRequest(
-            '[payment-contract-kit] "variables" must be a JSON object mapping variable names to values.',
-          );
+          return badRequest(kitMessage('"variables" must be a JSON object mapping variable names to values.'));
         if (operationName !== undefined && operationName !== null && typeof operationName !== 'string')
-          return badRequest(
-            '[payment-contract-kit] "operationName" must be a string naming an operation of the document.',
-          );
+          return badRequest(kitMessage('"operationName" must be a string naming an operation of the document.'));
 
         const doc = documentEntry(query);
         if (doc.failure || !doc.document) return doc.failure as Answer;

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../../src/mock/index.ts';
 import { MockHttpError } from '../../../src/mock/internal/errors.ts';
+import { testCardNumbers } from '../../../src/test-values.ts';
 import { post } from '../helpers.ts';
 import { createPayment, until } from '../payments-over-http.ts';
 import { startReceiver, type TestReceiver } from './webhooks/receiver.ts';
@@ -54,7 +55,10 @@ describe('control API: a caller mistake is a 4xx in the 7.1 shape', () => {
     [
       'a card with a bad expiry',
       '/__pck/card-accounts',
-      { clientId: 'test-client', card: { card_number: '4111111111111111', expiry_month: 'ab', expiry_year: 'cd' } },
+      {
+        clientId: 'test-client',
+        card: { card_number: testCardNumbers.visaSuccess, expiry_month: 'ab', expiry_year: 'cd' },
+      },
       400,
       /expiry_month and expiry_year/,
     ],

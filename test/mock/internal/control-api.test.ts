@@ -1,5 +1,5 @@
 // The control API over real HTTP: every caller's mistake is a 4xx in the 7.1 shape, never the mock's 500.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../src/assumptions.ts';
 import * as current from '../../../src/index.ts';
 import { type MockServer, startMockServer } from '../../../src/mock/index.ts';
@@ -7,7 +7,7 @@ import { MockHttpError } from '../../../src/mock/internal/errors.ts';
 import { testCardNumbers } from '../../../src/test-values.ts';
 import { credentials, payInput, post, tokenPaths } from '../helpers.ts';
 import { createPayment, until } from '../payments-over-http.ts';
-import { startInProcess } from './in-process.ts';
+import { inProcessSuite } from './in-process.ts';
 import { startReceiver, type TestReceiver } from './webhooks/receiver.ts';
 
 const logged: string[] = [];
@@ -155,20 +155,7 @@ describe('control handle in process: the same errors as over HTTP', () => {
 });
 
 describe('control API routes in process', () => {
-  let mock: ReturnType<typeof startInProcess>;
-  beforeAll(async () => {
-    mock = startInProcess({
-      guide: 'both',
-      clients: [
-        { clientId: 'test-client', apiKey: 'test-api-key' },
-        { clientId: 'other-client', apiKey: 'other-key' },
-      ],
-    });
-    await mock.control.warmUp();
-  });
-  afterAll(() => mock.close());
-  afterEach(() => mock.control.reset());
-  const url = (path: string) => `${mock.url}${path}`;
+  const { mock, url } = inProcessSuite();
   const generate = () => mock.post(url(tokenPaths.generate), credentials);
 
   it('health, clock and advance', async () => {

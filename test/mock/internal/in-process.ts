@@ -5,10 +5,16 @@
  * @module
  */
 import { ClientError, GraphQLClient } from 'graphql-request';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createMockApp, type MockOptions } from '../../../src/mock/index.ts';
 import { servicePaths } from '../../../src/spec-names.ts';
 import { requestsVia } from '../helpers.ts';
+
+/** The two clients the route tests configure: the default one and another, for cross-client checks. */
+export const routeTestClients = [
+  { clientId: 'test-client', apiKey: 'test-api-key' },
+  { clientId: 'other-client', apiKey: 'other-key' },
+] as const;
 
 /** Base URL of in-process requests; only the path and query reach the mock. */
 export const inProcessUrl = 'http://mock.test';
@@ -48,4 +54,20 @@ export async function gqlError(promise: Promise<unknown>) {
   );
   expect(error).toBeInstanceOf(ClientError);
   return (error as ClientError).response;
+}
+
+/**
+ * One in-process mock for a test file or describe block (both guides, {@link routeTestClients} unless `options`
+ * say otherwise): warmed up before the tests, reset after each, closed at the end.
+ *
+ * @example
+ * const { mock, url } = inProcessSuite();
+ * it('answers health', async () => expect((await mock.get(url('/__pck/health'))).status).toBe(200));
+ */
+export function inProcessSuite(options: MockOptions = {}) {
+  const mock = startInProcess({ guide: 'both', clients: [...routeTestClients], ...options });
+  beforeAll(() => mock.control.warmUp());
+  afterAll(() => mock.close());
+  afterEach(() => mock.control.reset());
+  return { mock, url: (path: string) => `${mock.url}${path}` };
 }

@@ -2,33 +2,16 @@
  * The request pipeline in process (pipeline.ts through `app.fetch`): HTTP-level mistakes (bad JSON, 404, 405, 413)
  * in the spec's shapes, never a 500, and the request log that masks card data.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../src/assumptions.ts';
 import * as current from '../../../src/index.ts';
 import { testCardNumbers } from '../../../src/test-values.ts';
 import { card, credentials, payInput, tokenPaths } from '../helpers.ts';
-import { startInProcess } from './in-process.ts';
+import { inProcessSuite } from './in-process.ts';
 
 const reasons = defaultAssumptions.reasonCodes;
-let mock: ReturnType<typeof startInProcess>;
 const logged: string[] = [];
-
-beforeAll(async () => {
-  mock = startInProcess({
-    guide: 'both',
-    log: (chunk) => logged.push(chunk),
-    clients: [
-      { clientId: 'test-client', apiKey: 'test-api-key' },
-      { clientId: 'other-client', apiKey: 'other-key' },
-    ],
-    maxBodyBytes: 64 * 1024,
-  });
-  await mock.control.warmUp();
-});
-afterAll(() => mock.close());
-afterEach(() => mock.control.reset());
-
-const url = (path: string) => `${mock.url}${path}`;
+const { mock, url } = inProcessSuite({ log: (chunk) => logged.push(chunk), maxBodyBytes: 64 * 1024 });
 const tokenOf = async (clientId = 'test-client') => mock.control.issueToken(clientId).token;
 
 describe('HTTP layer errors', () => {

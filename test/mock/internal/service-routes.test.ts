@@ -3,31 +3,16 @@
  * 4.3), token checks on /graphql (spec 5, 8) and GraphQL documents of both guides through graphql-request.
  */
 import { createVerifier } from 'fast-jwt';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../src/assumptions.ts';
 import * as current from '../../../src/index.ts';
 import * as legacy from '../../../src/legacy.ts';
 import { testCardNumbers } from '../../../src/test-values.ts';
 import { card, contact, credentials, jwtClaims, legacyPayInput, payInput, tokenPaths } from '../helpers.ts';
-import { gqlError, startInProcess } from './in-process.ts';
+import { gqlError, inProcessSuite, startInProcess } from './in-process.ts';
 
 const reasons = defaultAssumptions.reasonCodes;
-let mock: ReturnType<typeof startInProcess>;
-
-beforeAll(async () => {
-  mock = startInProcess({
-    guide: 'both',
-    clients: [
-      { clientId: 'test-client', apiKey: 'test-api-key' },
-      { clientId: 'other-client', apiKey: 'other-key' },
-    ],
-  });
-  await mock.control.warmUp();
-});
-afterAll(() => mock.close());
-afterEach(() => mock.control.reset());
-
-const url = (path: string) => `${mock.url}${path}`;
+const { mock, url } = inProcessSuite();
 const generate = async (headers: Record<string, string> = credentials) => mock.post(url(tokenPaths.generate), headers);
 const tokenOf = async (clientId = 'test-client') => mock.control.issueToken(clientId).token;
 

@@ -3,7 +3,7 @@
  * before and after the rounds (a server that answers errors quickly must not look fast).
  *
  * Query texts are the kit's own operations (operations/current/*.graphql), sent as they are. The payment input is
- * valid in full: test card 4111111111111111, an expiry in the future, the fee from a card fee calculation for the
+ * valid in full: the visa success test card (src/test-values.ts), an expiry in the future, the fee from a card fee calculation for the
  * same amount, a contact and a payment_reference.
  *
  * @module
@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AutocannonRequest } from 'autocannon';
 import { defaultCredentials, servicePaths } from '../src/spec-names.ts';
+import { testCardDetails, testCardNumbers } from '../src/test-values.ts';
 import { feesQueryPath, root, type ServerId } from './servers.ts';
 
 /** Every workload. */
@@ -40,11 +41,9 @@ const queries = {
 /** A card that is accepted and settles as success, expiring three years from now. */
 export function benchCard(now = new Date()) {
   return {
-    full_name: 'Ada Lovelace',
-    card_number: '4111111111111111',
-    expiry_month: '12',
+    ...testCardDetails,
+    card_number: testCardNumbers.visaSuccess,
     expiry_year: String((now.getUTCFullYear() + 3) % 100).padStart(2, '0'),
-    cvv: '123',
   };
 }
 

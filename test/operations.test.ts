@@ -12,6 +12,7 @@ import {
   validate,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import { testCardNumbers } from '../src/test-values.ts';
 
 const root = join(import.meta.dirname, '..');
 type Guide = 'current' | 'legacy';
@@ -195,7 +196,7 @@ describe('the guides really differ', () => {
         {
           file: 'payment-credit-card-fee-calc.graphql',
           guide: 'current',
-          variables: { amount: 100, credit_card: { ...card, card_number: '4111111111111111' }, contact },
+          variables: { amount: 100, credit_card: { ...card, card_number: testCardNumbers.visaSuccess }, contact },
           foreign: /"card_number" is not defined/,
         },
       ],
@@ -207,7 +208,7 @@ describe('the guides really differ', () => {
           // The legacy ContactInput is shared by both operations, so its required reference fields apply here too.
           variables: {
             amount: 100,
-            credit_card: { ...card, number: '4111111111111111' },
+            credit_card: { ...card, number: testCardNumbers.visaSuccess },
             contact: { ...contact, ...reference },
           },
           foreign: /"number" is not defined/,
@@ -221,7 +222,7 @@ describe('the guides really differ', () => {
           variables: {
             input: {
               ...payment,
-              credit_card: { card_account_uid: 'ca_1', ...card, card_number: '4111111111111111' },
+              credit_card: { card_account_uid: 'ca_1', ...card, card_number: testCardNumbers.visaSuccess },
               contact,
               payment_reference: reference,
               vendor_device_id: 'dev-1',
@@ -239,7 +240,7 @@ describe('the guides really differ', () => {
           variables: {
             input: {
               ...payment,
-              credit_card: { ...card, number: '4111111111111111' },
+              credit_card: { ...card, number: testCardNumbers.visaSuccess },
               contact: { ...contact, ...reference },
             },
           },

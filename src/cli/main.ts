@@ -6,6 +6,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
+import { kitMessage } from '../internal/messages.ts';
 
 /** What every command module exports. */
 export interface CliCommand {
@@ -65,7 +66,9 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
   if (!entry) {
     const known = Object.keys(commands).join(', ');
     process.stderr.write(
-      `[payment-contract-kit] Unknown ${first.startsWith('-') ? 'option' : 'command'} "${first}": the commands are ${known}; run "payment-contract-kit --help" for the list.\n`,
+      kitMessage(
+        `Unknown ${first.startsWith('-') ? 'option' : 'command'} "${first}": the commands are ${known}; run "payment-contract-kit --help" for the list.\n`,
+      ),
     );
     return 2;
   }

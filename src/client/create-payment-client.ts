@@ -14,6 +14,7 @@ import type {
   ProcessPaymentRequestMutation,
 } from '../index.ts';
 import { parseHttpUrl } from '../internal/http-url.ts';
+import { kitMessage } from '../internal/messages.ts';
 import type {
   PaymentCreditCardFeeCalcQuery as LegacyPaymentCreditCardFeeCalcQuery,
   PaymentCreditCardFeeCalcQueryVariables as LegacyPaymentCreditCardFeeCalcQueryVariables,
@@ -116,7 +117,7 @@ function operationName(document: AnyDocument): string | undefined {
 
 function required(name: string, value: unknown): string {
   if (typeof value !== 'string' || value === '')
-    throw new TypeError(`[payment-contract-kit] createPaymentClient: ${name} must be a non-empty string.`);
+    throw new TypeError(kitMessage(`createPaymentClient: ${name} must be a non-empty string.`));
   return value;
 }
 
@@ -135,19 +136,19 @@ export function createPaymentClient<G extends PaymentClientGuide = 'current'>(
   const base = parseHttpUrl(required('baseUrl', options.baseUrl));
   if (!base)
     throw new TypeError(
-      `[payment-contract-kit] createPaymentClient: baseUrl must be an http(s) URL such as https://payments.example.com, got "${options.baseUrl}".`,
+      kitMessage(
+        `createPaymentClient: baseUrl must be an http(s) URL such as https://payments.example.com, got "${options.baseUrl}".`,
+      ),
     );
   const baseUrl = base.href.replace(/\/+$/, '');
   const clientId = required('clientId', options.clientId);
   const apiKey = required('apiKey', options.apiKey);
   const guide = (options.guide ?? 'current') as G;
   if (guide !== 'current' && guide !== 'legacy')
-    throw new TypeError(`[payment-contract-kit] createPaymentClient: guide must be 'current' or 'legacy'.`);
+    throw new TypeError(kitMessage(`createPaymentClient: guide must be 'current' or 'legacy'.`));
   const fetchFn: FetchLike | undefined = options.fetch ?? globalThis.fetch?.bind(globalThis);
   if (!fetchFn)
-    throw new TypeError(
-      '[payment-contract-kit] createPaymentClient: no global fetch here; pass one as the `fetch` option.',
-    );
+    throw new TypeError(kitMessage('createPaymentClient: no global fetch here; pass one as the `fetch` option.'));
   const codes = { ...defaultAssumptions.reasonCodes, ...options.reasonCodes };
   const reasons = {
     recoverable: [codes.expiredToken, codes.revokedToken],
@@ -180,7 +181,9 @@ export function createPaymentClient<G extends PaymentClientGuide = 'current'>(
       operationText.get(document) ?? (document.loc?.source.body || undefined) ?? options.printDocument?.(document);
     if (text === undefined)
       throw new TypeError(
-        `[payment-contract-kit] execute: ${operationName(document) ?? 'an anonymous operation'} is not one of the kit's documents and has no source text; pass \`printDocument: print\` (from graphql) to createPaymentClient.`,
+        kitMessage(
+          `execute: ${operationName(document) ?? 'an anonymous operation'} is not one of the kit's documents and has no source text; pass \`printDocument: print\` (from graphql) to createPaymentClient.`,
+        ),
       );
     return text;
   }
@@ -189,7 +192,7 @@ export function createPaymentClient<G extends PaymentClientGuide = 'current'>(
     document: TypedDocumentNode<TResult, TVariables>,
     variables: TVariables,
   ): Promise<TResult> {
-    if (closed) throw new Error('[payment-contract-kit] This payment client was closed; create a new one.');
+    if (closed) throw new Error(kitMessage('This payment client was closed; create a new one.'));
     const query = textOf(document as unknown as AnyDocument);
     const operation = operationName(document as unknown as AnyDocument);
     const name = operation ?? 'anonymous operation';
@@ -232,8 +235,7 @@ export function createPaymentClient<G extends PaymentClientGuide = 'current'>(
     },
     execute,
     accessToken() {
-      if (closed)
-        return Promise.reject(new Error('[payment-contract-kit] This payment client was closed; create a new one.'));
+      if (closed) return Promise.reject(new Error(kitMessage('This payment client was closed; create a new one.')));
       return tokens.token();
     },
     async close() {

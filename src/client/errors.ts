@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { kitMessage } from '../internal/messages.ts';
 
 /** The response an error was made from: HTTP status, headers (lower-case names) and the body (parsed JSON or text). */
 export interface RawResponse {
@@ -68,7 +69,9 @@ export class ValidationError extends PaymentClientError {
     response: RawResponse,
   ) {
     super(
-      `[payment-contract-kit] ${operation}: the service refused the input (spec 7.3): ${describeFields(fields)}. Fix the values at these paths and send the request again.`,
+      kitMessage(
+        `${operation}: the service refused the input (spec 7.3): ${describeFields(fields)}. Fix the values at these paths and send the request again.`,
+      ),
       response,
     );
     this.fields = fields;
@@ -99,7 +102,9 @@ export class InvalidCardError extends ValidationError {
     cardPath: string,
   ) {
     super(operation, fields, errors, response);
-    this.message = `[payment-contract-kit] ${operation}: the service refused the card at ${cardPath} (${(fields[cardPath] ?? []).join(' ')}). Ask the payer for another card; this one will be refused again.`;
+    this.message = kitMessage(
+      `${operation}: the service refused the card at ${cardPath} (${(fields[cardPath] ?? []).join(' ')}). Ask the payer for another card; this one will be refused again.`,
+    );
     this.cardPath = cardPath;
     this.cardMessages = fields[cardPath] ?? [];
   }
@@ -121,7 +126,7 @@ export class AuthenticationError extends PaymentClientError {
   /** @internal made by the client from an answer. */
   constructor(what: string, reason: string | undefined, serviceMessage: string, response: RawResponse, hint: string) {
     super(
-      `[payment-contract-kit] ${what}: authentication failed (${reason ?? `HTTP ${response.status}`}: ${serviceMessage}). ${hint}`,
+      kitMessage(`${what}: authentication failed (${reason ?? `HTTP ${response.status}`}: ${serviceMessage}). ${hint}`),
       response,
     );
     this.reason = reason;
@@ -142,7 +147,9 @@ export class GraphqlError extends PaymentClientError {
   constructor(operation: string, errors: readonly GraphqlErrorEntry[], response: RawResponse) {
     const first = errors[0];
     super(
-      `[payment-contract-kit] ${operation}: the service answered with an error (${first?.extensions?.reason ?? 'no reason'}: ${first?.message ?? 'no message'}).`,
+      kitMessage(
+        `${operation}: the service answered with an error (${first?.extensions?.reason ?? 'no reason'}: ${first?.message ?? 'no message'}).`,
+      ),
       response,
     );
     this.reason = first?.extensions?.reason;
@@ -163,7 +170,7 @@ export class TransportError extends PaymentClientError {
 
   /** @internal made by the client. */
   constructor(what: string, detail: string, response: RawResponse | undefined, cause?: unknown) {
-    super(`[payment-contract-kit] ${what}: ${detail}`, response, cause === undefined ? undefined : { cause });
+    super(kitMessage(`${what}: ${detail}`), response, cause === undefined ? undefined : { cause });
     this.status = response?.status;
     this.body = response?.body;
   }

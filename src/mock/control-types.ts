@@ -114,8 +114,10 @@ export interface MockApp {
   /**
    * Answers a Fetch API `Request` in-process, with no socket: the same routes, state and outcomes as {@link handle}
    * (tests that cannot open a port, Mock Service Worker handlers). Only the request's path and query are used.
+   * There is no socket, so the requester's address is `options.remoteAddress` when given, else `'in-process'`
+   * (what a payment without `ip_address` then stores); `x-forwarded-for` is not read for it.
    */
-  readonly fetch: (request: Request) => Promise<Response>;
+  readonly fetch: (request: Request, options?: { readonly remoteAddress?: string }) => Promise<Response>;
   /** The control handle. */
   readonly control: MockControl;
   /** The resolved options. */

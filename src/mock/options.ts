@@ -13,6 +13,7 @@ import {
   resolveAssumptions,
 } from '../assumptions.ts';
 import { parseHttpUrl } from '../internal/http-url.ts';
+import { kitMessage } from '../internal/messages.ts';
 import { defaultCredentials } from '../spec-names.ts';
 import { type CorsInput, type CorsOrigins, resolveBrowserOptions } from './internal/http/browser-options.ts';
 
@@ -150,7 +151,7 @@ export interface ResolvedMockOptions {
 const guides: readonly MockGuide[] = ['current', 'legacy', 'both'];
 
 function fail(option: string, problem: string): never {
-  throw new TypeError(`[payment-contract-kit] mock option "${option}" ${problem}`);
+  throw new TypeError(kitMessage(`mock option "${option}" ${problem}`));
 }
 
 function nonNegativeInteger(option: string, value: number | undefined): void {

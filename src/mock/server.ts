@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { kitMessage } from '../internal/messages.ts';
 import { createMockApp } from './app.ts';
 import type { MockControl } from './control-types.ts';
 import type { MockOptions, ResolvedMockOptions } from './options.ts';
@@ -47,7 +48,7 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
       socket.destroy();
       return;
     }
-    const body = JSON.stringify({ status: 'ERROR', message: '[payment-contract-kit] Malformed HTTP request.' });
+    const body = JSON.stringify({ status: 'ERROR', message: kitMessage('Malformed HTTP request.') });
     socket.end(
       `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
@@ -58,7 +59,9 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
       reject(
         error.code === 'EADDRINUSE'
           ? new Error(
-              `[payment-contract-kit] Port ${port} on ${host} is already in use: stop what listens there, or pick another port (--port / port option; 0 picks a free one).`,
+              kitMessage(
+                `Port ${port} on ${host} is already in use: stop what listens there, or pick another port (--port / port option; 0 picks a free one).`,
+              ),
             )
           : error,
       );
@@ -71,7 +74,7 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
   });
   // An 'error' with no listener would end the process; once listening, log it instead (e.g. EMFILE on accept).
   server.on('error', (error) => {
-    app.logLine(`[payment-contract-kit] the mock's listener reported an error (it keeps serving): ${String(error)}`);
+    app.logLine(kitMessage(`the mock's listener reported an error (it keeps serving): ${String(error)}`));
   });
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;

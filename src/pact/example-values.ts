@@ -7,6 +7,7 @@
  */
 import { defaultAssumptions } from '../assumptions.ts';
 import { defaultCredentials } from '../spec-names.ts';
+import { exampleCardAccountUid } from '../test-values.ts';
 
 /**
  * Example values, in one place. The credentials and signing key are the mock's defaults (decision 0001).
@@ -25,7 +26,7 @@ export const exampleValues = {
   expiration: 1_767_261_000,
   paidAt: '2026-01-01T09:40:00.000Z',
   paymentUuid: '0b9e3c1a-5d2f-4e8b-9a7c-6f1d2e3b4a5c',
-  cardAccountUid: '7c1e9f2a-3b4d-4c5e-8f6a-1b2c3d4e5f60',
+  cardAccountUid: exampleCardAccountUid,
   signingKey: defaultCredentials.webhookSigningKey,
   cardType: 'visa',
   cardLocation: 'domestic',

@@ -8,6 +8,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { type DocumentNode, type OperationDefinitionNode, print } from 'graphql';
+import { kitMessage } from '../internal/messages.ts';
 import { exampleValues } from './example-values.ts';
 import type { GraphqlInteraction, HeadersTemplate, HttpInteractionWithRequest } from './internal/pact-types.ts';
 import { graphqlPath, headerNames } from './names.ts';
@@ -35,7 +36,7 @@ export interface GraphqlRequestOptions<TVariables> {
 }
 
 /**
- * The one named operation of a document, or a `[payment-contract-kit]` error naming the fix.
+ * The one named operation of a document, or a kit error (`kitMessage`) naming the fix.
  *
  * @example
  * operationOf(PaymentGatewayFeesCalcDocument).name?.value // 'PaymentGatewayFeesCalc'
@@ -45,14 +46,18 @@ export function operationOf(document: DocumentNode): OperationDefinitionNode & {
   const [operation] = operations;
   if (operations.length !== 1 || !operation)
     throw new Error(
-      `[payment-contract-kit] A Pact GraphQL interaction needs a document with exactly one operation; this one has ${operations.length}. Pass one of the kit's typed documents, such as PaymentGatewayFeesCalcDocument.`,
+      kitMessage(
+        `A Pact GraphQL interaction needs a document with exactly one operation; this one has ${operations.length}. Pass one of the kit's typed documents, such as PaymentGatewayFeesCalcDocument.`,
+      ),
     );
   if (!operation.name)
     throw new Error(
-      '[payment-contract-kit] A Pact GraphQL interaction needs a named operation (it is sent as operationName); give the operation a name.',
+      kitMessage(
+        'A Pact GraphQL interaction needs a named operation (it is sent as operationName); give the operation a name.',
+      ),
     );
   if (operation.operation === 'subscription')
-    throw new Error('[payment-contract-kit] Subscriptions cannot be recorded as Pact HTTP interactions.');
+    throw new Error(kitMessage('Subscriptions cannot be recorded as Pact HTTP interactions.'));
   return operation as OperationDefinitionNode & { name: { value: string } };
 }
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { kitMessage } from '../internal/messages.ts';
 
 /** Why a webhook request was not accepted. */
 export type WebhookVerificationErrorCode =
@@ -31,7 +32,7 @@ export type WebhookVerificationErrorCode =
 /** A verification failure: what failed (`code`), and a message saying how to fix it. */
 export interface WebhookVerificationError {
   readonly code: WebhookVerificationErrorCode;
-  /** Human-readable, prefixed with `[payment-contract-kit]`; names the header or field and the likely fix. */
+  /** Human-readable, prefixed with the kit's prefix (`kitMessage`); names the header or field and the likely fix. */
   readonly message: string;
   /** The header concerned, for header failures. */
   readonly header?: string;
@@ -51,5 +52,5 @@ export function failure(
   message: string,
   extra: { header?: string; field?: string } = {},
 ): WebhookVerificationFailure {
-  return { ok: false, error: { code, message: `[payment-contract-kit] ${message}`, ...extra } };
+  return { ok: false, error: { code, message: kitMessage(`${message}`), ...extra } };
 }

@@ -10,6 +10,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { createHmac } from 'node:crypto';
+import { kitMessage } from '../internal/messages.ts';
 import { failure, type WebhookVerificationFailure } from './errors.ts';
 import { constantTimeEqual } from './internal/constant-time.ts';
 import { type HeadersLike, isHeadersLike, readHeader } from './internal/headers.ts';
@@ -30,13 +31,17 @@ const SECRET_PREFIX = 'whsec_';
 function secretKey(secret: unknown, fn: string): Buffer {
   if (typeof secret !== 'string' || secret.length === 0)
     throw new TypeError(
-      `[payment-contract-kit] ${fn}: secret must be the Standard Webhooks secret ("whsec_" + base64), got ${secret === '' ? 'an empty string' : typeof secret}.`,
+      kitMessage(
+        `${fn}: secret must be the Standard Webhooks secret ("whsec_" + base64), got ${secret === '' ? 'an empty string' : typeof secret}.`,
+      ),
     );
   const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
   const key = Buffer.from(encoded, 'base64');
   if (key.length === 0)
     throw new TypeError(
-      `[payment-contract-kit] ${fn}: the secret holds no key bytes after the "whsec_" prefix; pass the full secret, e.g. "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw".`,
+      kitMessage(
+        `${fn}: the secret holds no key bytes after the "whsec_" prefix; pass the full secret, e.g. "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw".`,
+      ),
     );
   return key;
 }
@@ -62,11 +67,11 @@ export interface StandardWebhookSignInput {
 export function signStandardWebhook(input: StandardWebhookSignInput): string {
   if (!Number.isInteger(input.timestamp))
     throw new TypeError(
-      `[payment-contract-kit] signStandardWebhook: timestamp must be whole seconds since the epoch, got ${input.timestamp}.`,
+      kitMessage(`signStandardWebhook: timestamp must be whole seconds since the epoch, got ${input.timestamp}.`),
     );
   // The id and timestamp are delimited by full stops; an id with a "." could shift bytes between the parts.
   if (input.id.includes('.'))
-    throw new TypeError(`[payment-contract-kit] signStandardWebhook: id must not contain ".", got "${input.id}".`);
+    throw new TypeError(kitMessage(`signStandardWebhook: id must not contain ".", got "${input.id}".`));
   return v1Signature(secretKey(input.secret, 'signStandardWebhook'), input.id, input.timestamp, input.body);
 }
 
@@ -128,7 +133,7 @@ export function verifyStandardWebhook(
 ): StandardWebhookVerified | WebhookVerificationFailure {
   const fn = 'verifyStandardWebhook';
   if (!input || !isHeadersLike(input.headers))
-    throw new TypeError(`[payment-contract-kit] ${fn}: pass { headers, rawBody, secret }; headers are missing.`);
+    throw new TypeError(kitMessage(`${fn}: pass { headers, rawBody, secret }; headers are missing.`));
   const key = secretKey(input.secret, fn);
   const body = rawBodyBytes(input.rawBody, fn);
   const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;

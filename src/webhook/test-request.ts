@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { defaultAssumptions } from '../assumptions.ts';
+import { kitMessage } from '../internal/messages.ts';
 import type { PaymentStatusWebhookPayload } from '../types/rest.ts';
 import { standardWebhookHeaders } from './standard-webhooks.ts';
 import { DEFAULT_WEBHOOK_HEADER_NAMES, type WebhookHeaderNames } from './verify.ts';
@@ -48,7 +49,9 @@ export function buildTestWebhookRequest(input: BuildTestWebhookRequestInput): Te
   for (const name of ['signingKey', 'clientId'] as const)
     if (typeof input?.[name] !== 'string' || input[name].length === 0)
       throw new TypeError(
-        `[payment-contract-kit] buildTestWebhookRequest: ${name} is required and must be a non-empty string (the value your receiver expects).`,
+        kitMessage(
+          `buildTestWebhookRequest: ${name} is required and must be a non-empty string (the value your receiver expects).`,
+        ),
       );
   const names = { ...DEFAULT_WEBHOOK_HEADER_NAMES, ...input.headerNames };
   const payload: PaymentStatusWebhookPayload = {

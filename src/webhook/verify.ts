@@ -11,6 +11,7 @@
  * @module
  */
 import { defaultAssumptions } from '../assumptions.ts';
+import { kitMessage } from '../internal/messages.ts';
 import type { PaymentStatusWebhookPayload } from '../types/rest.ts';
 import { failure, type WebhookVerificationFailure } from './errors.ts';
 import { constantTimeEqual } from './internal/constant-time.ts';
@@ -71,7 +72,9 @@ export type VerifyWebhookResult = WebhookVerified | WebhookVerificationFailure;
 function requireString(value: unknown, name: string, hint: string): void {
   if (typeof value !== 'string' || value.length === 0)
     throw new TypeError(
-      `[payment-contract-kit] verifyWebhook: ${name} is required and must be a non-empty string, got ${value === '' ? 'an empty string' : typeof value}. ${hint}`,
+      kitMessage(
+        `verifyWebhook: ${name} is required and must be a non-empty string, got ${value === '' ? 'an empty string' : typeof value}. ${hint}`,
+      ),
     );
 }
 
@@ -93,16 +96,16 @@ function requireString(value: unknown, name: string, hint: string): void {
  */
 export function verifyWebhook(input: VerifyWebhookInput): VerifyWebhookResult {
   if (!input || typeof input !== 'object')
-    throw new TypeError(
-      '[payment-contract-kit] verifyWebhook: pass one object { headers, rawBody, signingKey, clientId }.',
-    );
+    throw new TypeError(kitMessage('verifyWebhook: pass one object { headers, rawBody, signingKey, clientId }.'));
   const keys = typeof input.signingKey === 'string' ? [input.signingKey] : input.signingKey;
   if (!Array.isArray(keys) || keys.length === 0) requireString(undefined, 'signingKey', signingKeyHint);
   for (const key of keys as readonly unknown[]) requireString(key, 'signingKey', signingKeyHint);
   requireString(input.clientId, 'clientId', 'Pass the client id the service operator issued to you.');
   if (!isHeadersLike(input.headers))
     throw new TypeError(
-      `[payment-contract-kit] verifyWebhook: headers must be the request's headers (req.headers, request.headers or a plain object), got ${typeof input.headers}.`,
+      kitMessage(
+        `verifyWebhook: headers must be the request's headers (req.headers, request.headers or a plain object), got ${typeof input.headers}.`,
+      ),
     );
   const body = rawBodyBytes(input.rawBody, 'verifyWebhook');
   const names = { ...DEFAULT_WEBHOOK_HEADER_NAMES, ...input.headerNames };

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMockApp, type MockApp, servicePaths, startMockServer } from '../../src/mock/index.ts';
+import { testCardNumbers } from '../../src/test-values.ts';
 import { credentials } from './helpers.ts';
 
 const base = 'http://mock.test';
@@ -184,7 +185,7 @@ describe('HTTP errors in process', () => {
     expect(r.status).toBe(404);
     expect(r.body).toEqual(restError(/No such path: \/cards\/411111\*+1111\. The mock serves/));
     app.flushLog();
-    expect(logged).not.toContain('4111111111111111');
+    expect(logged).not.toContain(testCardNumbers.visaSuccess);
   });
 
   it('a wrong method is a 405 with Allow, in the shape of the route', async () => {

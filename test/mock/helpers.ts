@@ -45,23 +45,37 @@ export const legacyPayInput = () => ({
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever JSON the mock answered; each asserts its own shape.
 type JsonAnswer = { status: number; headers: Headers; body: any };
 
-/** POSTs JSON (or a raw string) and returns status, headers and parsed body. */
-export async function post(url: string, headers: Record<string, string> = {}, body?: unknown): Promise<JsonAnswer> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+/** A fetch function: the global one (over a socket) or a mock app's in-process `app.fetch`. */
+type FetchLike = (request: Request) => Promise<Response>;
+
+/** `post` and `get` sending through `send`, so the same test code runs over a socket or in process. */
+export function requestsVia(send: FetchLike) {
+  const answer = async (res: Response): Promise<JsonAnswer> => {
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  };
+  return {
+    /** POSTs JSON (or a raw string) and returns status, headers and parsed body. */
+    post: async (url: string, headers: Record<string, string> = {}, body?: unknown): Promise<JsonAnswer> => {
+      const init: RequestInit = {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      };
+      return answer(await send(new Request(url, init)));
+    },
+    /** GETs JSON. */
+    get: async (url: string): Promise<JsonAnswer> => answer(await send(new Request(url))),
+  };
 }
 
-/** GETs JSON. */
-export async function get(url: string): Promise<JsonAnswer> {
-  const res = await fetch(url);
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-}
+const overSocket = requestsVia((request) => fetch(request));
+
+/** POSTs JSON (or a raw string) over a socket and returns status, headers and parsed body. */
+export const post = overSocket.post;
+
+/** GETs JSON over a socket. */
+export const get = overSocket.get;
 
 /** Decodes a JWT's payload without verifying it. */
 export function jwtClaims(token: string): Record<string, unknown> {

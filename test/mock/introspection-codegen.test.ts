@@ -1,5 +1,5 @@
 /**
- * Introspection answers the published schema (decisions/0004): GraphQL Code Generator pointed at a running CLI mock
+ * Introspection answers the published schema (decisions/0006): GraphQL Code Generator pointed at a running CLI mock
  * (a child process on port 0, the sources through tsx) writes the same types as `npm run generate` wrote into
  * `generated/` from the files. The legacy guide's types come from the published SDL at
  * `/__pck/schema.graphql?guide=legacy` in `--guide both`.

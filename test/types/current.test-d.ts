@@ -18,6 +18,7 @@ import type {
   TokenEndpointPath,
   TokenPairResponse,
 } from '../../src/index.ts';
+import { testCardNumbers } from '../../src/test-values.ts';
 import type { OptionalKeys, RequiredKeys } from './key-sets.ts';
 
 // Optional GraphQL inputs are `InputMaybe<T>`: null or left out.
@@ -71,7 +72,7 @@ describe('input types (spec 2.4-2.6)', () => {
 describe('credit_card: full details or { card_account_uid } alone (spec 4.6 rule 3)', () => {
   const details = {
     full_name: 'Ada Lovelace',
-    card_number: '4111111111111111',
+    card_number: testCardNumbers.visaSuccess,
     expiry_month: '12',
     expiry_year: '39',
     cvv: '123',
@@ -91,7 +92,7 @@ describe('credit_card: full details or { card_account_uid } alone (spec 4.6 rule
     // @ts-expect-error: a uid plus some details is neither form; send all details or the uid alone.
     const mixed: CreditCardInput = { card_account_uid: 'ca_1', cvv: '123' };
     // @ts-expect-error: without a uid every detail is required.
-    const partial: CreditCardInput = { full_name: 'Ada Lovelace', card_number: '4111111111111111' };
+    const partial: CreditCardInput = { full_name: 'Ada Lovelace', card_number: testCardNumbers.visaSuccess };
     // @ts-expect-error: an empty card names no card at all.
     const empty: CreditCardInput = {};
     expectTypeOf([mixed, partial, empty]).toBeArray();

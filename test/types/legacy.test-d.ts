@@ -15,6 +15,7 @@ import type {
   ProcessPaymentRequestDocument,
   ProcessPaymentRequestMutationVariables,
 } from '../../src/legacy.ts';
+import { testCardNumbers } from '../../src/test-values.ts';
 import type { OptionalKeys, RequiredKeys } from './key-sets.ts';
 
 type Maybe<T> = T | null | undefined;
@@ -63,7 +64,7 @@ describe('legacy inputs: the four differences of spec section 9', () => {
   it('keeps the card refinement: full details or { card_account_uid } alone', () => {
     const details = {
       full_name: 'Ada Lovelace',
-      number: '4111111111111111',
+      number: testCardNumbers.visaSuccess,
       expiry_month: '12',
       expiry_year: '39',
       cvv: '123',
@@ -72,11 +73,11 @@ describe('legacy inputs: the four differences of spec section 9', () => {
     expectTypeOf({ card_account_uid: 'ca_1' }).toExtend<CardAccountReference>();
     expectTypeOf({ card_account_uid: 'ca_1' }).toExtend<CreditCardInput>();
     // @ts-expect-error: a uid plus some details is neither form.
-    const mixed: CreditCardInput = { card_account_uid: 'ca_1', number: '4111111111111111' };
+    const mixed: CreditCardInput = { card_account_uid: 'ca_1', number: testCardNumbers.visaSuccess };
     const currentNames: CreditCardInput = {
       full_name: 'Ada Lovelace',
       // @ts-expect-error: the legacy guide calls this field `number`.
-      card_number: '4111111111111111',
+      card_number: testCardNumbers.visaSuccess,
       expiry_month: '12',
       expiry_year: '39',
       cvv: '123',

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import type { AssumptionOverrides, Assumptions } from '../../assumptions.ts';
 import { defaultAssumptions } from '../../assumptions.ts';
 import { parseHttpUrl } from '../../internal/http-url.ts';
+import { kitMessage, kitPrefix } from '../../internal/messages.ts';
 import {
   defaultMockOptions,
   type MockClientConfig,
@@ -245,7 +246,7 @@ Examples:
 /** A usage mistake: printed with its message and exit code 2. */
 export class UsageError extends Error {
   constructor(message: string) {
-    super(`[payment-contract-kit] ${message}`);
+    super(kitMessage(message));
     this.name = 'UsageError';
   }
 }
@@ -490,9 +491,9 @@ export function startFailure(error: unknown, options: MockOptions): string {
   const host = options.host ?? defaultMockOptions.host;
   const port = options.port ?? defaultMockOptions.port;
   const listen = code === undefined ? undefined : listenFailures[code];
-  if (listen) return `[payment-contract-kit] mock: ${listen(`port ${port} on ${host}`)}`;
+  if (listen) return kitMessage(`mock: ${listen(`port ${port} on ${host}`)}`);
   const first = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
-  return first.startsWith('[payment-contract-kit]') ? first : `[payment-contract-kit] mock: ${first}`;
+  return first.startsWith(kitPrefix) ? first : kitMessage(`mock: ${first}`);
 }
 
 /**
@@ -538,7 +539,7 @@ export async function run(argv: readonly string[]): Promise<number | undefined> 
           resolve(0);
         },
         (error: unknown) => {
-          process.stderr.write(`[payment-contract-kit] error while stopping the mock: ${String(error)}\n`);
+          process.stderr.write(kitMessage(`error while stopping the mock: ${String(error)}\n`));
           resolve(1);
         },
       );

@@ -7,6 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { defaultAssumptions } from '../../assumptions.ts';
+import { kitMessage } from '../../internal/messages.ts';
 import { feeList } from '../../mock/index.ts';
 import { defaultCredentials } from '../../spec-names.ts';
 import { buildTestWebhookRequest } from '../../webhook/test-request.ts';
@@ -60,7 +61,7 @@ class UsageError extends Error {}
 /** One line: what is wrong with which flag, and where the options are listed. */
 function usage(message: string): never {
   throw new UsageError(
-    `[payment-contract-kit] webhook send: ${message} Run "payment-contract-kit webhook send --help" for the options.`,
+    kitMessage(`webhook send: ${message} Run "payment-contract-kit webhook send --help" for the options.`),
   );
 }
 
@@ -201,7 +202,7 @@ export async function run(
       (error as Error).name === 'TimeoutError'
         ? `no answer within ${flags.timeoutMs} ms (raise --timeout, or check that the handler ends the response)`
         : `${cause?.code ?? cause?.message ?? (error as Error).message} (is the receiver running and listening on ${flags.url.host}?)`;
-    io.stderr.write(`[payment-contract-kit] webhook send: ${why}.\n`);
+    io.stderr.write(kitMessage(`webhook send: ${why}.\n`));
     return 1;
   }
   const text = await response.text();

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { kitMessage } from '../../internal/messages.ts';
 
 /** A scheduled task that can be cancelled. */
 export interface ScheduledTask {
@@ -59,7 +60,7 @@ export function createClock(options: ClockOptions = {}): Clock {
   const onTaskError =
     options.onTaskError ??
     ((error: unknown) => {
-      console.error('[payment-contract-kit] a scheduled task of the mock clock failed:', error);
+      console.error(kitMessage('a scheduled task of the mock clock failed:'), error);
     });
   let seq = 0;
   const heap: Task[] = [];
@@ -119,12 +120,12 @@ export function createClock(options: ClockOptions = {}): Clock {
     now,
     advance(ms) {
       if (!Number.isFinite(ms) || ms < 0)
-        throw new RangeError(
-          `[payment-contract-kit] cannot advance the clock by ${ms} ms: give a finite, non-negative number.`,
-        );
+        throw new RangeError(kitMessage(`cannot advance the clock by ${ms} ms: give a finite, non-negative number.`));
       if (now() + ms > maxClockTime)
         throw new RangeError(
-          `[payment-contract-kit] cannot advance the clock by ${ms} ms: it would pass the latest date JavaScript can hold (${new Date(maxClockTime).toISOString()}); give a smaller number.`,
+          kitMessage(
+            `cannot advance the clock by ${ms} ms: it would pass the latest date JavaScript can hold (${new Date(maxClockTime).toISOString()}); give a smaller number.`,
+          ),
         );
       offset += ms;
       runDue();

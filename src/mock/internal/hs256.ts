@@ -15,6 +15,7 @@
  * @module
  */
 import * as crypto from 'node:crypto';
+import { kitMessage } from '../../internal/messages.ts';
 
 type OneShot = (algorithm: string, data: Uint8Array, encoding: 'latin1' | 'base64url') => string;
 const oneShot = (crypto as unknown as { hash?: OneShot }).hash;
@@ -39,7 +40,7 @@ export const jwtHeaderSegment = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 
  * const token = `${input}.${sign(input)}`;
  */
 export function createHs256Signer(key: Buffer, options: { oneShot?: boolean } = {}): Hs256Signer {
-  if (key.length > BLOCK) throw new RangeError('[payment-contract-kit] HS256 key longer than 64 bytes.');
+  if (key.length > BLOCK) throw new RangeError(kitMessage('HS256 key longer than 64 bytes.'));
   if (!oneShot || options.oneShot === false) {
     const keyObject = crypto.createSecretKey(key);
     return (input) => crypto.createHmac('sha256', keyObject).update(input).digest('base64url');

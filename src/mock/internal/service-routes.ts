@@ -9,6 +9,7 @@ import type { Assumptions } from '../../assumptions.ts';
 import { kitMessage } from '../../internal/messages.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
 import { serviceHeaders, servicePaths } from '../../spec-names.ts';
+import { wrongApiKeyMessage } from './credentials.ts';
 import type { EngineLoader } from './engine-loader.ts';
 import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
 import type { GraphqlRequest } from './graphql/engine.ts';
@@ -60,13 +61,7 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
         reasons.missingClientHeaders,
       );
     if (!tokens.apiKeyMatches(check.clientId, apiKey))
-      return graphqlFailure(
-        gqlErrorStatus,
-        kitMessage(
-          `Wrong ${serviceHeaders.apiKey} for client "${check.clientId}": send the API key configured for it.`,
-        ),
-        reasons.clientMismatch,
-      );
+      return graphqlFailure(gqlErrorStatus, wrongApiKeyMessage(check.clientId), reasons.clientMismatch);
     return check.clientId;
   };
 

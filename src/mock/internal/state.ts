@@ -12,6 +12,7 @@
  * @module
  */
 import type { Assumptions } from '../../assumptions.ts';
+import { kitMessage } from '../../internal/messages.ts';
 import { detectCardType, maskCardNumber } from './domain/cards.ts';
 import { sha256Hex } from './domain/digest.ts';
 import { type CardOutcome, cardOutcome } from './domain/test-cards.ts';
@@ -189,7 +190,7 @@ export function createMockState(options: MockStateOptions): MockState {
       if (known) return known;
       const cardType = detectCardType(card.card_number, assumptions.cardTypes);
       if (cardType === undefined)
-        throw new Error('[payment-contract-kit] card type not detected; validate the card before storing it.');
+        throw new Error(kitMessage('card type not detected; validate the card before storing it.'));
       if (c.cards.size >= maxCards) {
         const oldest = c.cards.keys().next().value;
         if (oldest !== undefined) c.cards.delete(oldest);

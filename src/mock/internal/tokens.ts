@@ -29,19 +29,15 @@ import { kitMessage } from '../../internal/messages.ts';
 import { serviceHeaders } from '../../spec-names.ts';
 import type { TokenPair, TokenPairResponse } from '../../types/rest.ts';
 import type { MockClientConfig } from '../options.ts';
-import { type AccessClaims, createAccessTokenCodec } from './access-token-codec.ts';
+import { type AccessTokenContext, checkAccessToken, type TokenCheck } from './access-token-check.ts';
+import { createAccessTokenCodec } from './access-token-codec.ts';
+import { type ClientTokens, consumeRefresh, issueRefresh, newClientTokens, revokeAll } from './client-tokens.ts';
 import type { Clock } from './clock.ts';
+import { createCredentialCheck } from './credentials.ts';
 import { restError } from './errors.ts';
-import { KeyQueue } from './fifo.ts';
-import { createSecretMatcher, type SecretMatcher } from './secret-match.ts';
 
-/** Why a token was not accepted; keys of `Assumptions.reasonCodes`. */
-export type TokenRejection = 'missingToken' | 'invalidToken' | 'expiredToken' | 'revokedToken' | 'clientMismatch';
-
-/** Outcome of {@link TokenService.verify}: the token's client, or why it was refused and a message that says so. */
-export type TokenCheck =
-  | { readonly ok: true; readonly clientId: string }
-  | { readonly ok: false; readonly reason: TokenRejection; readonly message: string };
+/** Why a token was not accepted (re-exported from access-token-check.ts, where the checks are). */
+export type { TokenCheck, TokenRejection } from './access-token-check.ts';
 
 /** Token operations of one mock instance. */
 export interface TokenService {
@@ -86,24 +82,6 @@ export interface TokenServiceDeps {
   readonly maxRefreshTokensPerClient?: number;
 }
 
-interface ClientTokens {
-  generated: boolean;
-  gen: number;
-  /** Client number within this service (order of first use), written into its refresh tokens. */
-  readonly ordinal: string;
-  /** Refresh tokens issued to the client so far: the issue number of the next one. */
-  issued: number;
-  /** Issue number of each unused refresh token → the client's generation when it was issued. */
-  readonly refresh: Map<number, number>;
-  /** Issue numbers in issue order, some already used (no longer in `refresh`): the eviction queue (see fifo.ts). */
-  readonly order: KeyQueue<number>;
-  /** JSON of the `sub` claim (the client id, escaped once). */
-  readonly subJson: string;
-}
-
-/** Hex digits of the issue number in a refresh token (`rt_` + 16 prefix + 4 client + 12 number = a uuid's 32). */
-const ISSUE_DIGITS = 12;
-
 /**
  * Creates the token service of one mock instance.
  *
@@ -116,8 +94,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const { assumptions, clock } = deps;
   const ttl = assumptions.tokenTtlSeconds;
   const maxRefresh = Math.max(1, deps.maxRefreshTokensPerClient ?? 1000);
-  // Each configured key is digested once here; a check digests only what the request sent (secret-match.ts).
-  const apiKeys = new Map<string, SecretMatcher>(deps.clients.map((c) => [c.clientId, createSecretMatcher(c.apiKey)]));
+  const credentials = createCredentialCheck(deps.clients);
   const codec = createAccessTokenCodec(deps.seed);
   // Token ids: a seed-derived prefix and a counter, uuid-shaped. Unique per instance and repeatable after a reset.
   const jtiPrefix = createHash('sha256').update(`payment-contract-kit jti\0${deps.seed}`).digest('hex');
@@ -131,15 +108,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   function state(clientId: string): ClientTokens {
     let s = perClient.get(clientId);
     if (!s) {
-      s = {
-        generated: false,
-        gen: 0,
-        ordinal: perClient.size.toString(16).padStart(4, '0'),
-        issued: 0,
-        refresh: new Map(),
-        order: new KeyQueue(),
-        subJson: JSON.stringify(clientId),
-      };
+      s = newClientTokens(clientId, perClient.size);
       perClient.set(clientId, s);
     }
     return s;
@@ -151,73 +120,20 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const exp = iat + ttl;
     const jti = jtiHead + (counter++).toString(16).padStart(12, '0');
     const token = codec.sign(s.subJson, jti, s.gen, iat, exp);
-    const n = s.issued++;
-    // Forget the oldest unused refresh token; used ones left in the queue are skipped.
-    while (s.refresh.size >= maxRefresh) {
-      const oldest = s.order.shift();
-      if (oldest === undefined) break;
-      s.refresh.delete(oldest);
-    }
-    s.refresh.set(n, s.gen);
-    s.order.push(n);
-    // Used tokens stay queued until evicted; when they pile up (every token refreshed, none evicted), keep only the
-    // unused ones, so the queue stays within twice the cap.
-    if (s.order.length > 2 * maxRefresh) s.order.retain((k) => s.refresh.has(k));
-    const refreshToken = refreshHead + s.ordinal + n.toString(16).padStart(ISSUE_DIGITS, '0');
-    return { token, refresh_token: refreshToken, expiration: exp };
+    return { token, refresh_token: issueRefresh(s, refreshHead, maxRefresh), expiration: exp };
   }
 
-  /**
-   * Takes a refresh token of `s` out of use and returns the client generation it was issued in, or -1 when it is
-   * not a usable refresh token of this client (unknown, another client's, used, forgotten or revoked by revoke-all).
-   */
-  function consumeRefresh(s: ClientTokens, refreshToken: string): number {
-    const head = refreshHead.length + s.ordinal.length;
-    if (
-      refreshToken.length !== head + ISSUE_DIGITS ||
-      !refreshToken.startsWith(refreshHead) ||
-      !refreshToken.startsWith(s.ordinal, refreshHead.length)
-    )
-      return -1;
-    const digits = refreshToken.slice(head);
-    if (!/^[0-9a-f]+$/.test(digits)) return -1;
-    const n = Number.parseInt(digits, 16);
-    const gen = s.refresh.get(n);
-    if (gen === undefined) return -1;
-    s.refresh.delete(n);
-    return gen;
-  }
-
-  function isRevoked(claims: AccessClaims): boolean {
-    return claims.gen < (perClient.get(claims.sub)?.gen ?? 0) || revoked.has(claims.jti);
-  }
+  const tokenContext: AccessTokenContext = {
+    decode: (token) => codec.decode(token),
+    isRevoked: (claims) => claims.gen < (perClient.get(claims.sub)?.gen ?? 0) || revoked.has(claims.jti),
+    now: () => clock.now(),
+    isClient: credentials.isClient,
+  };
 
   return {
-    authenticate(clientIdHeader, apiKeyHeader) {
-      if (!clientIdHeader)
-        throw restError(401, kitMessage(`Missing header ${serviceHeaders.clientId}: send your client id.`));
-      if (!apiKeyHeader)
-        throw restError(401, kitMessage(`Missing header ${serviceHeaders.apiKey}: send your API key.`));
-      const matches = apiKeys.get(clientIdHeader);
-      if (matches === undefined)
-        throw restError(
-          401,
-          kitMessage(
-            `Unknown client in ${serviceHeaders.clientId}: "${clientIdHeader}" is not configured on this mock (see --client-id or --config).`,
-          ),
-        );
-      if (!matches(apiKeyHeader))
-        throw restError(
-          401,
-          kitMessage(
-            `Wrong ${serviceHeaders.apiKey} for client "${clientIdHeader}": send the API key configured for it.`,
-          ),
-        );
-      return clientIdHeader;
-    },
-    apiKeyMatches(clientId, apiKey) {
-      return apiKeys.get(clientId)?.(apiKey) ?? false;
-    },
+    authenticate: credentials.authenticate,
+    apiKeyMatches: credentials.apiKeyMatches,
+    isClient: credentials.isClient,
     generate(clientId) {
       const s = state(clientId);
       if (s.generated && assumptions.repeatGenerateToken === 'reject')
@@ -232,7 +148,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     },
     refresh(clientId, refreshToken) {
       const s = perClient.get(clientId);
-      const gen = s ? consumeRefresh(s, refreshToken) : -1;
+      const gen = s ? consumeRefresh(s, refreshHead, refreshToken) : -1;
       if (!s || gen < 0)
         throw restError(
           401,
@@ -249,13 +165,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     },
     revoke(clientId, token) {
       const s = state(clientId);
-      if (token === undefined || token === '') {
-        // Every access token and refresh token of the client issued so far becomes invalid.
-        s.gen++;
-        s.refresh.clear();
-        s.order.clear();
-        return;
-      }
+      if (token === undefined || token === '') return revokeAll(s);
       const claims = codec.decode(token);
       if (!claims || claims.sub !== clientId)
         throw restError(
@@ -268,64 +178,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       if (revoked.size >= 10_000) for (const [jti, exp] of revoked) if (exp <= nowSec) revoked.delete(jti);
       revoked.set(claims.jti, claims.exp);
     },
-    issue(clientId) {
-      return issue(clientId);
-    },
-    verify(token, clientIdHeader) {
-      if (!token)
-        return {
-          ok: false,
-          reason: 'missingToken',
-          message: kitMessage(
-            `Missing header ${serviceHeaders.jwt}: send the token from generate-token or refresh-token.`,
-          ),
-        };
-      const claims = codec.decode(token);
-      if (!claims)
-        return {
-          ok: false,
-          reason: 'invalidToken',
-          message: kitMessage(
-            `${serviceHeaders.jwt} is not a valid token of this mock (malformed or bad signature): send the token from generate-token or refresh-token.`,
-          ),
-        };
-      if (isRevoked(claims))
-        return {
-          ok: false,
-          reason: 'revokedToken',
-          message: kitMessage(
-            `The token in ${serviceHeaders.jwt} was revoked: call refresh-token or generate-token for a new one.`,
-          ),
-        };
-      if (clock.now() >= claims.exp * 1000)
-        return {
-          ok: false,
-          reason: 'expiredToken',
-          message: kitMessage(
-            `The token in ${serviceHeaders.jwt} has expired: call refresh-token with your refresh_token for a new one.`,
-          ),
-        };
-      if (!apiKeys.has(claims.sub))
-        return {
-          ok: false,
-          reason: 'clientMismatch',
-          message: kitMessage(
-            `The token in ${serviceHeaders.jwt} belongs to client "${claims.sub}", which is not configured on this mock.`,
-          ),
-        };
-      if (clientIdHeader !== undefined && clientIdHeader !== claims.sub)
-        return {
-          ok: false,
-          reason: 'clientMismatch',
-          message: kitMessage(
-            `The token in ${serviceHeaders.jwt} was issued to another client than the one in ${serviceHeaders.clientId}: use a token generated with the same client id.`,
-          ),
-        };
-      return { ok: true, clientId: claims.sub };
-    },
-    isClient(clientId) {
-      return apiKeys.has(clientId);
-    },
+    issue,
+    verify: (token, clientIdHeader) => checkAccessToken(token, clientIdHeader, tokenContext),
     reset() {
       perClient.clear();
       revoked.clear();

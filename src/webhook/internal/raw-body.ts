@@ -5,6 +5,7 @@
  * @module
  */
 import { Buffer } from 'node:buffer';
+import { kitMessage } from '../../internal/messages.ts';
 
 /** A request body exactly as received. */
 export type RawBody = string | Uint8Array;
@@ -15,7 +16,7 @@ export function rawBodyBytes(rawBody: unknown, fn: string): Buffer {
   if (rawBody instanceof Uint8Array) return Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
   const got = rawBody === null ? 'null' : Array.isArray(rawBody) ? 'an array' : typeof rawBody;
   throw new TypeError(
-    `[payment-contract-kit] ${fn}: rawBody must be the raw request body as a string, Buffer or Uint8Array, got ${got}. ` +
+    kitMessage(`${fn}: rawBody must be the raw request body as a string, Buffer or Uint8Array, got ${got}. `) +
       'Are you passing the raw request body? A body parser that already turned it into an object changes the bytes; ' +
       "read it raw instead (Express: express.raw({ type: 'application/json' }); Hono: await c.req.text()).",
   );

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { testCardNumbers } from '../../../src/test-values.ts';
 import { luhnValid, scanForSecrets } from './secret-scanner.ts';
 
-const card = '4111111111111111';
+const card = testCardNumbers.visaSuccess;
 const amex = '378282246310005';
 const cvv = '739';
 const cvvs = [cvv, '4821'];

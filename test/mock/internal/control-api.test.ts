@@ -1,9 +1,13 @@
 // The control API over real HTTP: every caller's mistake is a 4xx in the 7.1 shape, never the mock's 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultAssumptions } from '../../../src/assumptions.ts';
+import * as current from '../../../src/index.ts';
 import { type MockServer, startMockServer } from '../../../src/mock/index.ts';
 import { MockHttpError } from '../../../src/mock/internal/errors.ts';
-import { post } from '../helpers.ts';
+import { testCardNumbers } from '../../../src/test-values.ts';
+import { credentials, payInput, post, tokenPaths } from '../helpers.ts';
 import { createPayment, until } from '../payments-over-http.ts';
+import { inProcessSuite } from './in-process.ts';
 import { startReceiver, type TestReceiver } from './webhooks/receiver.ts';
 
 const logged: string[] = [];
@@ -54,7 +58,10 @@ describe('control API: a caller mistake is a 4xx in the 7.1 shape', () => {
     [
       'a card with a bad expiry',
       '/__pck/card-accounts',
-      { clientId: 'test-client', card: { card_number: '4111111111111111', expiry_month: 'ab', expiry_year: 'cd' } },
+      {
+        clientId: 'test-client',
+        card: { card_number: testCardNumbers.visaSuccess, expiry_month: 'ab', expiry_year: 'cd' },
+      },
       400,
       /expiry_month and expiry_year/,
     ],
@@ -144,5 +151,83 @@ describe('control handle in process: the same errors as over HTTP', () => {
     expect(thrown).toBeInstanceOf(MockHttpError);
     expect((thrown as MockHttpError).status).toBe(status);
     expect((thrown as MockHttpError).body).toEqual(error(/^\[payment-contract-kit\] /));
+  });
+});
+
+describe('control API routes in process', () => {
+  const { mock, url } = inProcessSuite();
+  const generate = () => mock.post(url(tokenPaths.generate), credentials);
+
+  it('health, clock and advance', async () => {
+    expect((await mock.get(url('/__pck/health'))).body).toMatchObject({ ok: true, guide: 'both' });
+    const before = (await mock.get(url('/__pck/clock'))).body.now;
+    const after = await mock.post(url('/__pck/clock/advance'), {}, { ms: 60_000 });
+    expect(after.body.now - before).toBeGreaterThanOrEqual(60_000);
+    expect((await mock.post(url('/__pck/clock/advance'), {}, { ms: -1 })).status).toBe(400);
+  });
+
+  it('issues tokens, registers cards, lists and settles payments', async () => {
+    const pair = (await mock.post(url('/__pck/tokens'), {}, { clientId: 'test-client' })).body;
+    expect(pair.status).toBe('SUCCESS');
+    const uid = await mock.post(
+      url('/__pck/card-accounts'),
+      {},
+      {
+        clientId: 'test-client',
+        card: { card_number: testCardNumbers.visaStaysProcessing, expiry_month: '12', expiry_year: '39' },
+      },
+    );
+    expect(uid.body.card_account_uid).toEqual(expect.any(String));
+    const input = { ...payInput(), credit_card: { card_account_uid: uid.body.card_account_uid } };
+    const paid = await mock.gql(pair.data.token).request(current.ProcessPaymentRequestDocument, { input });
+    const list = await mock.get(url('/__pck/payments?clientId=test-client'));
+    expect(list.body.payments).toHaveLength(1);
+    const settled = await mock.post(
+      url('/__pck/payments/settle'),
+      {},
+      { uuid: paid.processPaymentRequest.uuid, outcome: 'failure' },
+    );
+    expect(settled.body.payment.status).toBe(defaultAssumptions.statusNames.failure);
+    expect((await mock.post(url('/__pck/payments/settle'), {}, { uuid: paid.processPaymentRequest.uuid })).status).toBe(
+      409,
+    );
+    expect((await mock.post(url('/__pck/payments/settle'), {}, { uuid: 'nope' })).status).toBe(404);
+    expect((await mock.get(url('/__pck/payments?clientId=other-client'))).body.payments).toEqual([]);
+  });
+
+  it('reads and awaits the request journal', async () => {
+    const since = mock.control.cursor();
+    const waiting = mock.post(
+      url('/__pck/requests/wait'),
+      {},
+      { path: tokenPaths.generate, status: 200, since, timeoutMs: 2000 },
+    );
+    await generate();
+    const r = await waiting;
+    expect(r.body.request).toMatchObject({ method: 'POST', path: tokenPaths.generate, clientId: 'test-client' });
+    const log = await mock.get(url(`/__pck/requests?since=${since}`));
+    expect(log.body.requests).toHaveLength(1);
+    const timeout = await mock.post(url('/__pck/requests/wait'), {}, { path: '/never', timeoutMs: 50 });
+    expect(timeout.status).toBe(408);
+  });
+
+  it('fails the next request to a path with the spec 7.1 body (fail-next)', async () => {
+    await mock.post(url('/__pck/fail-next'), {}, { path: tokenPaths.generate, status: 500 });
+    const failed = await generate();
+    expect(failed).toMatchObject({ status: 500, body: { status: 'ERROR', message: expect.any(String) } });
+    expect((await generate()).status).toBe(200);
+    expect((await mock.post(url('/__pck/fail-next'), {}, { path: '/nope', status: 500 })).status).toBe(400);
+  });
+
+  it('answers control mistakes in the 7.1 shape', async () => {
+    const r = await mock.post(url('/__pck/tokens'), {}, { clientId: 'nobody' });
+    expect(r).toMatchObject({ status: 404, body: { status: 'ERROR' } });
+    expect((await mock.post(url('/__pck/tokens'), {}, '{')).status).toBe(400);
+  });
+
+  it('reset forgets payments and the journal', async () => {
+    await generate();
+    expect((await mock.post(url('/__pck/reset'))).body).toEqual({ ok: true });
+    expect(mock.control.requests()).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createJournal, summarizeVariables } from '../../../src/mock/internal/journal.ts';
+import { testCardNumbers } from '../../../src/test-values.ts';
 
 const add = (j: ReturnType<typeof createJournal>, path: string, status = 200) =>
   j.record('POST', path, status, 0, 1, undefined, undefined, undefined, undefined);
@@ -65,8 +66,8 @@ describe('summarizeVariables', () => {
   it('masks card numbers of both guides and drops CVVs at any depth', () => {
     const summary = summarizeVariables({
       input: {
-        credit_card: { card_number: '4111111111111111', cvv: '123' },
-        legacy: [{ number: '5555555555554444', cvv: '999' }],
+        credit_card: { card_number: testCardNumbers.visaSuccess, cvv: '123' },
+        legacy: [{ number: testCardNumbers.mastercardSuccess, cvv: '999' }],
       },
     });
     expect(summary).toEqual({

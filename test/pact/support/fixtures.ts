@@ -2,7 +2,7 @@
 // appear in request bodies of contracts only.
 import type { CardDetails, ContactInput, PaymentReferenceInput } from '../../../src/index.ts';
 import type { CardDetails as LegacyCardDetails, ContactInput as LegacyContactInput } from '../../../src/legacy.ts';
-import { testCards } from '../../../src/mock/internal/domain/test-cards.ts';
+import { testCardDetails, testCardNumbers } from '../../../src/test-values.ts';
 
 export const clientId = 'test-client';
 export const amount = 100;
@@ -10,19 +10,13 @@ export const amount = 100;
 export const visaFee = 1.8;
 
 export const card = {
-  full_name: 'Ada Lovelace',
-  card_number: testCards.visaSuccess.number,
-  expiry_month: '12',
-  expiry_year: '39',
-  cvv: '123',
+  ...testCardDetails,
+  card_number: testCardNumbers.visaSuccess,
 } as const satisfies CardDetails;
 
 export const legacyCard = {
-  full_name: 'Ada Lovelace',
-  number: testCards.visaSuccess.number,
-  expiry_month: '12',
-  expiry_year: '39',
-  cvv: '123',
+  ...testCardDetails,
+  number: testCardNumbers.visaSuccess,
 } as const satisfies LegacyCardDetails;
 
 export const contact = {
@@ -44,4 +38,4 @@ export const legacyContact = { ...contact, ...paymentReference } as const satisf
 export const metadata = { order_id: 'order-1001' } as const;
 
 /** A card the mock (and the service, spec 7.3) rejects as invalid before processing. */
-export const rejectedCardNumber = testCards.visaRejectedAsInvalid.number;
+export const rejectedCardNumber = testCardNumbers.visaRejectedAsInvalid;

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { testCardNumbers } from '../../../test-values.ts';
 
 /**
  * What happens to a payment made with a card:
@@ -36,44 +37,44 @@ export interface TestCard {
  */
 export const testCards = {
   visaSuccess: {
-    number: '4111111111111111',
+    number: testCardNumbers.visaSuccess,
     card_type: 'visa',
     outcome: 'success',
     description: 'Visa; payment settles as success.',
   },
   mastercardSuccess: {
-    number: '5555555555554444',
+    number: testCardNumbers.mastercardSuccess,
     card_type: 'mastercard',
     outcome: 'success',
     description: 'Mastercard; payment settles as success.',
   },
   amexSuccess: {
-    number: '378282246310005',
+    number: testCardNumbers.amexSuccess,
     card_type: 'amex',
     outcome: 'success',
     description: 'American Express; payment settles as success.',
   },
   dinersSuccess: {
-    number: '36227206271667',
+    number: testCardNumbers.dinersSuccess,
     card_type: 'diners',
     outcome: 'success',
     description: 'Diners Club; payment settles as success.',
   },
   visaSettlesAsFailure: {
-    number: '4000000000000002',
+    number: testCardNumbers.visaSettlesAsFailure,
     card_type: 'visa',
     outcome: 'failure',
     description: 'Accepted (processing), then settles as failure: the webhook reports the failure status.',
   },
   visaRejectedAsInvalid: {
-    number: '4000000000000069',
+    number: testCardNumbers.visaRejectedAsInvalid,
     card_type: 'visa',
     outcome: 'rejected',
     description:
       'Luhn-valid, but the service rejects it as invalid before processing: a validation error on the card number.',
   },
   visaStaysProcessing: {
-    number: '4000000000000259',
+    number: testCardNumbers.visaStaysProcessing,
     card_type: 'visa',
     outcome: 'processing',
     description: 'Accepted and stays processing until settled through the control API; never settles on its own.',

@@ -21,54 +21,24 @@
  *
  * @module
  */
-import { createMockStore, type IMockStore } from '@graphql-tools/mock';
-import { addResolversToSchema } from '@graphql-tools/schema';
-import {
-  type DocumentNode,
-  type ExecutionResult,
-  execute as executeWithGraphqlJs,
-  GraphQLError,
-  type GraphQLSchema,
-  getOperationAST,
-  getVariableValues,
-  type OperationDefinitionNode,
-  specifiedRules,
-  type ValidationRule,
-  validate,
-} from 'graphql/index.js';
-import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
+import type { DocumentNode } from 'graphql/index.js';
 import type { Assumptions } from '../../../assumptions.ts';
+import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import type { Clock } from '../clock.ts';
 import { createFeeCalculator } from '../domain/fees.ts';
-import { graphqlError, type MockGraphqlError, validationError } from '../errors.ts';
+import { graphqlError } from '../errors.ts';
 import type { SeededRandom } from '../random.ts';
 import type { Guide, MockState, StoredPayment } from '../state.ts';
-import {
-  conflictMessage,
-  decideGuide,
-  documentSignals,
-  type GuideMode,
-  type GuideSignal,
-  mismatchMessage,
-  type VariableBinding,
-  variableBindings,
-  variableSignals,
-} from './guide-detection.ts';
-import type { CompiledQuery } from './jit.ts';
-import {
-  checkLimits,
-  KnownOperationTypesRule,
-  limitRules,
-  parseWithinLimits,
-  tooDeepMessage,
-  validationAbortedMessage,
-} from './limits.ts';
-import { createCompleter } from './mock-fallback.ts';
-import { isIntrospectionOnly, publishedSchemaOf } from './published-schema.ts';
-import { redactDocument, redactVariables, scrubMessage } from './redact.ts';
-import { createResolvers, GraphqlAnswerError, type ResolverContext } from './resolvers.ts';
-import { buildWireSchema, type WireRequirements, type WireSchema } from './wire-schema.ts';
+import { answer, type GraphqlResult, readOnlyRefusal } from './answers.ts';
+import { createDocumentCache } from './document-cache.ts';
+import { createExecutableSchemas, wireSchemaOf } from './executable-schema.ts';
+import { decideGuide, type GuideMode, variableSignals } from './guide-detection.ts';
+import { loadedJit, loadJit } from './jit-loader.ts';
+import { createOperationPlanner, type OperationEntry, type RunnablePlan } from './operation-plans.ts';
+import { createResolvers, type ResolverContext } from './resolvers.ts';
+import { guideFailure, runOperation } from './result-mapping.ts';
+import type { WireRequirements } from './wire-schema.ts';
 
 /** One GraphQL-over-HTTP request body, as parsed JSON (not yet checked). */
 export interface GraphqlRequest {
@@ -90,25 +60,8 @@ export interface GraphqlCallContext {
   ip: string;
 }
 
-/** The answer to one request. */
-export interface GraphqlResult {
-  /** HTTP status: 200 for data, `Assumptions.graphqlErrorHttpStatus` for GraphQL errors, 500 for internal ones. */
-  status: number;
-  /** JSON body: `{ data }` or `{ errors }` (spec 7.2/7.3 shapes). */
-  body: unknown;
-  /** `body` already serialized (with the compiled query's serializer when there is one); send this. */
-  json: string;
-  /** Operation name, for the request log. */
-  operationName?: string;
-  /** Guide the request was answered in, for the request log. */
-  guide?: Guide;
-  /** The unexpected exception behind a masked internal error, for the server's log; never sent to the client. */
-  internalError?: unknown;
-  /** What executed the operation, when one was executed (tests and benchmarks check which path ran). */
-  executedBy?: 'graphql-jit' | 'graphql-js';
-  /** Set on the 405 of a mutation sent with `readOnly` (GET); the answer must say `Allow: POST`. */
-  methodNotAllowed?: true;
-}
+/** The answer to one request (defined with the other answer types in answers.ts). */
+export type { GraphqlResult } from './answers.ts';
 
 /** The engine seam of decision 0001. */
 export interface GraphqlEngine {
@@ -144,71 +97,6 @@ export interface GraphqlEngineDeps {
   execution?: 'compiled' | 'interpreted';
 }
 
-type Answer = { readonly status: number; readonly body: unknown; readonly json: string };
-
-interface OperationEntry {
-  readonly operation: OperationDefinitionNode | undefined;
-  readonly operationName: string | undefined;
-  readonly bindings: readonly VariableBinding[];
-  /** Answer for every request of this entry (unknown operation), instead of executing. */
-  readonly failure: Answer | undefined;
-  /** Per guide, once validated against that guide's schema: how to run the operation. */
-  readonly plans: { current?: Plan; legacy?: Plan };
-}
-
-/** A validated operation in one guide: its validation failure, or what executes it. */
-type Plan =
-  | { readonly failure: Answer }
-  | {
-      readonly failure: undefined;
-      readonly schema: GraphQLSchema;
-      /** The graphql-jit function, once compiled; `null` when graphql-jit cannot compile it (graphql-js runs it). */
-      compiled: CompiledQuery | null | undefined;
-    };
-
-interface DocumentEntry {
-  readonly document: DocumentNode | undefined;
-  readonly failure: Answer | undefined;
-  readonly signals: readonly GuideSignal[];
-  readonly operations: Map<string, OperationEntry>;
-}
-
-const wireSchemas: Partial<Record<Guide, WireSchema>> = {};
-
-// The wire schemas depend only on the generated SDL: build each once per process, not per mock instance.
-function wireSchemaOf(guide: Guide): WireSchema {
-  wireSchemas[guide] ??= buildWireSchema(guide === 'current' ? currentSchemaSdl : legacySchemaSdl);
-  return wireSchemas[guide];
-}
-
-type JitModule = typeof import('./jit.ts');
-
-// graphql-jit, loaded once per process on first need (see the module comment).
-let jit: JitModule | undefined;
-let jitLoading: Promise<void> | undefined;
-
-function loadJit(): Promise<void> {
-  jitLoading ??= import('./jit.ts').then(
-    (m) => {
-      jit = m;
-    },
-    // A compiler that does not load leaves every operation on graphql-js: slower, same answers.
-    () => undefined,
-  );
-  return jitLoading;
-}
-
-// Longer query texts are answered but not kept: a cache of 1,000 one-megabyte keys would hold a gigabyte. Parsing
-// such a text again is bounded by the token limit.
-const maxCachedQueryLength = 64 * 1024;
-
-// The spec's rules, plus the one graphql-js 16 lacks (a subscription on a schema without a subscription type).
-const documentRules: readonly ValidationRule[] = [...specifiedRules, KnownOperationTypesRule];
-
-function answer(status: number, body: unknown): Answer {
-  return { status, body, json: JSON.stringify(body) };
-}
-
 /**
  * Creates the engine of one mock instance.
  *
@@ -220,11 +108,7 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
   const { assumptions, guide: mode } = deps;
   const reasons = assumptions.reasonCodes;
   const errorStatus = assumptions.graphqlErrorHttpStatus;
-  const cacheSize = Math.max(1, deps.cacheSize ?? 1000);
   const guides: Guide[] = mode === 'both' ? ['current', 'legacy'] : [mode];
-  const limits = assumptions.limits;
-  const limitChecks = limitRules(limits);
-
   const interpretOnly = deps.execution === 'interpreted';
   // Each guide's wire schema is built when a request in that guide first needs it.
   const requirements: Record<Guide, WireRequirements> = {
@@ -235,7 +119,6 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
       return wireSchemaOf('legacy').requirements;
     },
   };
-
   const resolvers = createResolvers({
     assumptions,
     state: deps.state,
@@ -245,190 +128,20 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     requirements,
     onPaymentAccepted: deps.onPaymentAccepted,
   });
-
-  // The MockStore backs any field the resolvers leave undefined, with values from a seeded generator of its own
-  // (never Math.random), so the store does not disturb the sequence of payment uuids.
-  const mockRandom = deps.random.fork('mock-store');
-  const mocks = {
-    String: () => `mock-${mockRandom.nextInt(1_000_000)}`,
-    Float: () => Math.round(mockRandom.next() * 100_000) / 100,
-    Int: () => mockRandom.nextInt(1000),
-    Boolean: () => mockRandom.next() < 0.5,
-    ID: () => mockRandom.uuid(),
-    JSON: () => ({}),
-  };
-  const stores: IMockStore[] = [];
-  const schemas: Partial<Record<Guide, GraphQLSchema>> = {};
-
-  function schemaOf(guide: Guide): GraphQLSchema {
-    const known = schemas[guide];
-    if (known) return known;
-    const wire = wireSchemaOf(guide).schema;
-    const store = createMockStore({ schema: wire, mocks });
-    stores.push(store);
-    const schema = addResolversToSchema({
-      schema: wire,
-      resolvers: resolvers as unknown as Parameters<typeof addResolversToSchema>[0]['resolvers'],
-    });
-    // Every root field runs a kit resolver, whose result the MockStore completes (mock-fallback.ts); every other
-    // field is read off that result, which graphql-jit compiles to a property read.
-    for (const root of [schema.getQueryType(), schema.getMutationType()]) {
-      if (!root) continue;
-      for (const field of Object.values(root.getFields())) {
-        const resolve = field.resolve;
-        if (!resolve)
-          throw new Error(
-            `[payment-contract-kit] No resolver for ${root.name}.${field.name}: every root field needs one (resolvers.ts).`,
-          );
-        const complete = createCompleter(field.type, store);
-        field.resolve = (source, args, context, info) => complete(resolve(source, args, context, info));
-      }
-    }
-    schemas[guide] = schema;
-    return schema;
-  }
-
-  const cache = new Map<string, DocumentEntry>();
-  let hits = 0;
-  let misses = 0;
-  // The most recently used entry. A client usually repeats one query: comparing with it spares hashing the (new,
-  // kilobyte-long) query string and the delete + set that marks recency (4 % of a payment in the engine, profiled).
-  // It is always the Map's most recent key, so the LRU order stays exact.
-  let recentQuery: string | undefined;
-  let recentEntry: DocumentEntry | undefined;
-
-  function documentEntry(query: string): DocumentEntry {
-    if (query === recentQuery && recentEntry !== undefined) {
-      hits++;
-      return recentEntry;
-    }
-    const cached = cache.get(query);
-    if (cached) {
-      hits++;
-      // Re-insert to mark as most recently used; Map keeps insertion order, so the first key is the LRU victim.
-      cache.delete(query);
-      cache.set(query, cached);
-      recentQuery = query;
-      recentEntry = cached;
-      return cached;
-    }
-    misses++;
-    const entry = newDocumentEntry(query);
-    if (query.length > maxCachedQueryLength) return entry;
-    if (cache.size >= cacheSize) {
-      const oldest = cache.keys().next().value;
-      if (oldest !== undefined) cache.delete(oldest);
-    }
-    cache.set(query, entry);
-    recentQuery = query;
-    recentEntry = entry;
-    return entry;
-  }
-
-  /** Parses and checks the limits of a query text not seen before; the verdict is cached with the entry. */
-  function newDocumentEntry(query: string): DocumentEntry {
-    const failed = (failure: Answer): DocumentEntry => ({
-      document: undefined,
-      failure,
-      signals: [],
-      operations: new Map(),
-    });
-    const parsed = parseWithinLimits(query, limits);
-    if (!parsed.ok) {
-      const e = parsed.error;
-      return failed(
-        answer(errorStatus, {
-          errors: [
-            {
-              message: parsed.limit ? e.message : scrubMessage(e.message, true),
-              ...(e.locations ? { locations: e.locations } : {}),
-              extensions: { reason: parsed.limit ? reasons.graphqlValidationFailed : reasons.graphqlParseFailed },
-            },
-          ],
-        }),
-      );
-    }
-    const document = parsed.document;
-    // The limits do not depend on the guide; any served guide's wire schema gives the rules their context.
-    const overLimit = withinStack(() => checkLimits(wireSchemaOf(guides[0]!).schema, document, limitChecks));
-    if (overLimit.length > 0) return failed(answer(errorStatus, { errors: overLimit.map(validationFailure) }));
-    return { document, failure: undefined, signals: documentSignals(document), operations: new Map() };
-  }
-
-  /**
-   * Runs a recursive graphql-js step; a document that exhausts the call stack (nesting just under the token limit)
-   * is a client mistake, answered as one, not an internal error.
-   */
-  function withinStack(step: () => readonly GraphQLError[]): readonly GraphQLError[] {
-    try {
-      return step();
-    } catch (error) {
-      if (error instanceof RangeError) return [new GraphQLError(tooDeepMessage)];
-      throw error;
-    }
-  }
-
-  function validationFailure(e: GraphQLError): MockGraphqlError {
-    return {
-      message: e.message === 'Validation aborted.' ? validationAbortedMessage : scrubMessage(e.message),
-      ...(e.locations ? { locations: e.locations } : {}),
-      extensions: { reason: reasons.graphqlValidationFailed },
-    };
-  }
-
-  function operationEntry(doc: DocumentEntry, document: DocumentNode, name: string | undefined): OperationEntry {
-    const key = name ?? '';
-    let op = doc.operations.get(key);
-    if (op) return op;
-    const operation = getOperationAST(document, name) ?? undefined;
-    const failure = operation
-      ? undefined
-      : answer(errorStatus, {
-          errors: [
-            graphqlError(
-              name === undefined
-                ? '[payment-contract-kit] The document holds several operations; send "operationName" to pick one.'
-                : `[payment-contract-kit] The document has no operation named "${name}"; send one of its operation names in "operationName".`,
-              reasons.graphqlValidationFailed,
-            ),
-          ],
-        });
-    op = {
-      operation,
-      operationName: operation?.name?.value ?? name,
-      bindings: operation ? variableBindings(operation) : [],
-      failure,
-      plans: {},
-    };
-    doc.operations.set(key, op);
-    return op;
-  }
-
-  function planFor(op: OperationEntry, document: DocumentNode, guide: Guide): Plan {
-    const known = op.plans[guide];
-    if (known) return known;
-    // Introspection answers the published schema, so types generated from the mock's URL match schema.graphql's
-    // (decisions/0004); every other operation runs on the wire schema.
-    const introspection = op.operation !== undefined && isIntrospectionOnly(op.operation);
-    const schema = introspection ? publishedSchemaOf(guide) : schemaOf(guide);
-    const errors = withinStack(() => {
-      const found = validate(schema, document, documentRules);
-      if (found.length === 0) return found;
-      // Messages may quote inline values; word them from a copy without card numbers and CVVs (redact.ts).
-      const redacted = redactDocument(document);
-      return redacted === document ? found : validate(schema, redacted, documentRules);
-    });
-    const plan: Plan =
-      errors.length > 0
-        ? { failure: answer(errorStatus, { errors: errors.map(validationFailure) }) }
-        : { failure: undefined, schema, compiled: introspection ? null : undefined };
-    op.plans[guide] = plan;
-    return plan;
-  }
+  const schemas = createExecutableSchemas(resolvers, deps.random);
+  const planner = createOperationPlanner({
+    errorStatus,
+    reasons,
+    limits: assumptions.limits,
+    limitSchema: () => wireSchemaOf(guides[0]!).schema,
+    schemaOf: schemas.schemaOf,
+  });
+  const cache = createDocumentCache(deps.cacheSize ?? 1000, planner.documentEntry);
 
   /** The compiled query of a valid plan, compiling it now when graphql-jit has loaded; undefined: use graphql-js. */
-  function compiledOf(plan: Extract<Plan, { failure: undefined }>, document: DocumentNode, op: OperationEntry) {
+  function compiledOf(plan: RunnablePlan, document: DocumentNode, op: OperationEntry) {
     if (plan.compiled !== undefined || interpretOnly) return plan.compiled ?? undefined;
+    const jit = loadedJit();
     if (jit === undefined) {
       void loadJit();
       return undefined;
@@ -437,177 +150,52 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     return plan.compiled ?? undefined;
   }
 
-  function badRequest(message: string): GraphqlResult {
-    return answer(errorStatus, { errors: [graphqlError(message, reasons.badRequest)] });
-  }
-
-  function guideFailure(
-    decision: Exclude<ReturnType<typeof decideGuide>, { ok: true }>,
-    op: OperationEntry,
-  ): GraphqlResult {
-    const signal = decision.kind === 'mismatch' ? decision.signal : decision.a;
-    const message =
-      decision.kind === 'mismatch' ? mismatchMessage(decision.signal) : conflictMessage(decision.a, decision.b);
-    const base =
-      signal.path !== undefined && signal.rootField !== undefined
-        ? answer(errorStatus, { errors: [validationError(signal.rootField, { [signal.path]: [message] })] })
-        : answer(errorStatus, { errors: [graphqlError(message, reasons.graphqlValidationFailed)] });
-    return op.operationName === undefined ? base : { ...base, operationName: op.operationName };
-  }
-
-  function run(
-    compiled: CompiledQuery | undefined,
-    plan: Extract<Plan, { failure: undefined }>,
-    document: DocumentNode,
-    variables: Record<string, unknown> | undefined,
-    ctx: ResolverContext,
-    op: OperationEntry,
-  ): GraphqlResult {
-    let result: ExecutionResult | undefined;
-    if (compiled) {
-      result = compiled.query(undefined, ctx, variables) as ExecutionResult;
-      // Variables that do not coerce come back without a data key. graphql-jit words those errors its own way (and
-      // names the outer variable for a nested field); graphql-js words them on both paths, so they do not change
-      // when a query gets compiled (the parity test). Only failing requests pay for the second run.
-      if (result.errors && !('data' in result)) result = undefined;
-    }
-    const viaJit = result !== undefined;
-    if (result === undefined) {
-      const executed = executeWithGraphqlJs({
-        schema: plan.schema,
-        document,
-        operationName: op.operationName,
-        contextValue: ctx,
-        variableValues: variables,
-      });
-      // The resolvers are synchronous; a promise here is a bug in the mock, answered as an internal error.
-      if (executed instanceof Promise) throw new Error('[payment-contract-kit] A resolver returned a promise.');
-      result = executed;
-    }
-    const operationName = op.operationName;
-    const executedBy = viaJit ? 'graphql-jit' : 'graphql-js';
-    if (!result.errors || result.errors.length === 0) {
-      const body = { data: result.data };
-      const json = viaJit ? compiled!.stringify(body) : JSON.stringify(body);
-      return { status: 200, body, json, operationName, guide: ctx.guide, executedBy };
-    }
-    // Variable coercion failures come back before execution, without a data key. Their messages quote the values
-    // sent, so they are worded again from a redacted copy of the variables (redact.ts).
-    if (!('data' in result)) {
-      const body = { errors: coercionErrors(plan.schema, op, variables) };
-      return { status: errorStatus, body, json: JSON.stringify(body), operationName, guide: ctx.guide, executedBy };
-    }
-    const errors: MockGraphqlError[] = [];
-    let internalError: unknown;
-    for (const e of result.errors) {
-      const original = e.originalError;
-      if (original instanceof GraphqlAnswerError) errors.push(original.entry);
-      else {
-        internalError ??= original ?? e;
-        errors.push(graphqlError('Internal server error', reasons.internal, e.path));
-      }
-    }
-    const body = result.data == null ? { errors } : { data: result.data, errors };
-    return {
-      status: internalError === undefined ? errorStatus : 500,
-      body,
-      // The compiled serializer writes error entries with additionalProperties, so extensions survive (tested).
-      json: viaJit ? compiled!.stringify(body) : JSON.stringify(body),
-      operationName,
-      guide: ctx.guide,
-      executedBy,
-      ...(internalError === undefined ? {} : { internalError }),
-    };
-  }
-
-  /** The coercion errors of `variables`, worded from their redacted copy. */
-  function coercionErrors(
-    schema: GraphQLSchema,
-    op: OperationEntry,
-    variables: Record<string, unknown> | undefined,
-  ): MockGraphqlError[] {
-    const coerced = getVariableValues(
-      schema,
-      op.operation?.variableDefinitions ?? [],
-      redactVariables(variables ?? {}),
-      {
-        maxErrors: 50,
-      },
-    );
-    if (coerced.errors && coerced.errors.length > 0) return coerced.errors.map(validationFailure);
-    // Only a value the redaction changed could coerce now; answer without quoting anything.
-    return [
-      graphqlError(
-        '[payment-contract-kit] A variable has a value of the wrong type for its declared type; check the variables against the operation.',
-        reasons.graphqlValidationFailed,
-      ),
-    ];
-  }
+  const badRequest = (message: string): GraphqlResult =>
+    answer(errorStatus, { errors: [graphqlError(message, reasons.badRequest)] });
 
   return {
     execute(request, callCtx) {
       try {
         const { query, variables, operationName } = request;
         if (typeof query !== 'string' || query.length === 0)
-          return badRequest(
-            '[payment-contract-kit] The request body needs "query": a string holding the GraphQL document.',
-          );
+          return badRequest(kitMessage('The request body needs "query": a string holding the GraphQL document.'));
         if (variables !== undefined && variables !== null && !isPlainObject(variables))
-          return badRequest(
-            '[payment-contract-kit] "variables" must be a JSON object mapping variable names to values.',
-          );
+          return badRequest(kitMessage('"variables" must be a JSON object mapping variable names to values.'));
         if (operationName !== undefined && operationName !== null && typeof operationName !== 'string')
-          return badRequest(
-            '[payment-contract-kit] "operationName" must be a string naming an operation of the document.',
-          );
+          return badRequest(kitMessage('"operationName" must be a string naming an operation of the document.'));
 
-        const doc = documentEntry(query);
-        if (doc.failure || !doc.document) return doc.failure as Answer;
-        const op = operationEntry(doc, doc.document, operationName ?? undefined);
+        const doc = cache.get(query);
+        if (doc.failure || !doc.document) return doc.failure!;
+        const op = planner.operationEntry(doc, doc.document, operationName ?? undefined);
         if (op.failure) return op.failure;
-        if (request.readOnly && op.operation !== undefined && op.operation.operation !== 'query')
-          return {
-            ...answer(405, {
-              errors: [
-                graphqlError(
-                  `[payment-contract-kit] A ${op.operation.operation} cannot be sent with GET (GraphQL over HTTP): send it with POST and a JSON body { "query", "variables" }.`,
-                  reasons.badRequest,
-                ),
-              ],
-            }),
-            ...(op.operationName === undefined ? {} : { operationName: op.operationName }),
-            methodNotAllowed: true,
-          };
+        const kind = op.operation?.operation;
+        if (request.readOnly && kind !== undefined && kind !== 'query')
+          return readOnlyRefusal(kind, op.operationName, reasons);
 
         const vars = (variables ?? undefined) as Record<string, unknown> | undefined;
         const decision = decideGuide(mode, doc.signals, variableSignals(op.bindings, vars));
-        if (!decision.ok) return guideFailure(decision, op);
+        if (!decision.ok) return guideFailure(decision, op, errorStatus, reasons);
         const guide = decision.guide;
 
-        const plan = planFor(op, doc.document, guide);
+        const plan = planner.planFor(op, doc.document, guide);
         if (plan.failure) return { ...plan.failure, operationName: op.operationName, guide };
         const compiled = compiledOf(plan, doc.document, op);
         const context: ResolverContext = { clientId: callCtx.clientId, ip: callCtx.ip, guide };
-        return run(compiled, plan, doc.document, vars, context, op);
+        return runOperation(compiled, plan, doc.document, vars, context, op, errorStatus, reasons);
       } catch (error) {
         const body = { errors: [graphqlError('Internal server error', reasons.internal)] };
         return { status: 500, body, json: JSON.stringify(body), internalError: error };
       }
     },
-    reset() {
-      for (const store of stores) store.reset();
-      mockRandom.reset();
-    },
+    reset: schemas.reset,
     async warmUp(options = {}) {
       if (options.scope === 'first-request') {
-        schemaOf(guides[0]!);
+        schemas.schemaOf(guides[0]!);
         return;
       }
-      for (const g of guides) schemaOf(g);
+      for (const g of guides) schemas.schemaOf(g);
       if (!interpretOnly) await loadJit();
     },
-    cacheStats() {
-      return { size: cache.size, hits, misses };
-    },
+    cacheStats: cache.stats,
   };
 }

@@ -11,6 +11,7 @@
  * @module
  */
 import { type DocumentNode, Kind, type OperationDefinitionNode, type ValueNode, visit } from 'graphql/index.js';
+import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import { legacyGuideNames as n } from '../../../schema/derive-legacy-schema.ts';
 import type { Guide } from '../state.ts';
@@ -242,8 +243,6 @@ export function decideGuide(
   return { ok: true, guide: first?.guide ?? 'current' };
 }
 
-const PREFIX = '[payment-contract-kit]';
-
 function fix(signal: GuideSignal): string {
   switch (signal.kind) {
     case 'cardNumber':
@@ -273,15 +272,17 @@ function fix(signal: GuideSignal): string {
  * The message for a request in the other guide's shape: what the name is, what this guide calls it, the fix.
  *
  * @example
- * // [payment-contract-kit] "number" is the legacy guide's name for the card number; the current guide calls it
+ * // kit prefix, then: "number" is the legacy guide's name for the card number; the current guide calls it
  * // "card_number". Send card_number, or start the mock with --guide legacy or --guide both.
  */
 export function mismatchMessage(signal: GuideSignal): string {
-  return `${PREFIX} ${fix(signal)}, or start the mock with --guide ${signal.guide} or --guide both.`;
+  return kitMessage(`${fix(signal)}, or start the mock with --guide ${signal.guide} or --guide both.`);
 }
 
 /** The message for a request that mixes names of both guides. */
 export function conflictMessage(a: GuideSignal, b: GuideSignal): string {
   const where = (s: GuideSignal) => (s.path ? `"${s.name}" (at ${s.path})` : `"${s.name}"`);
-  return `${PREFIX} The request mixes the two guides: ${where(a)} is the ${a.guide} guide's name and ${where(b)} is the ${b.guide} guide's. Use the names of one guide throughout.`;
+  return kitMessage(
+    `The request mixes the two guides: ${where(a)} is the ${a.guide} guide's name and ${where(b)} is the ${b.guide} guide's. Use the names of one guide throughout.`,
+  );
 }

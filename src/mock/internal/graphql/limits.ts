@@ -26,6 +26,7 @@ import {
   validate,
 } from 'graphql/index.js';
 import type { RequestLimits } from '../../../assumptions.ts';
+import { kitMessage } from '../../../internal/messages.ts';
 
 /** One document limit: its option key, its CLI flag, and what it counts. */
 interface LimitSpec {
@@ -74,20 +75,23 @@ const specs = {
  *
  * @example
  * limitMessage('maxAliases', 50, '51')
- * // '[payment-contract-kit] The operation has 51 aliases, more than the mock allows (maxAliases = 50): send fewer …'
+ * // 'The operation has 51 aliases, more than the mock allows (maxAliases = 50): send fewer …' after the kit prefix
  */
 export function limitMessage(key: LimitSpec['key'], limit: number, found: string): string {
   const spec: LimitSpec = specs[key];
   const what = key === 'maxTokens' ? 'document' : 'operation';
-  return `[payment-contract-kit] The ${what} ${spec.found(found)} the mock allows (${key} = ${limit}): ${spec.fix}, or raise the limit with ${spec.flag} or the mock option assumptions.limits.${key}.`;
+  return kitMessage(
+    `The ${what} ${spec.found(found)} the mock allows (${key} = ${limit}): ${spec.fix}, or raise the limit with ${spec.flag} or the mock option assumptions.limits.${key}.`,
+  );
 }
 
 /**
  * The message for a document nested deeper than graphql-js can recurse (parser, validation): the call stack ran out
  * before the token limit was reached.
  */
-export const tooDeepMessage =
-  '[payment-contract-kit] The document is nested too deeply to parse or validate: send a flatter document (with fewer nested lists, objects or selections).';
+export const tooDeepMessage = kitMessage(
+  'The document is nested too deeply to parse or validate: send a flatter document (with fewer nested lists, objects or selections).',
+);
 
 const tokenLimitPattern = /contains more th(?:an|at) \d+ tokens/;
 
@@ -171,8 +175,9 @@ export function checkLimits(
  * The message for graphql-js's own stop: its overlapping-fields rule gives up ("Validation aborted.") when a
  * document asks for too many comparisons, typically thousands of fields under one response name.
  */
-export const validationAbortedMessage =
-  '[payment-contract-kit] The document is too costly to validate (graphql-js stopped comparing its fields): send fewer fields under the same name.';
+export const validationAbortedMessage = kitMessage(
+  'The document is too costly to validate (graphql-js stopped comparing its fields): send fewer fields under the same name.',
+);
 
 /**
  * Refuses an operation whose type (query, mutation, subscription) the schema has no root type for. graphql-js 16
@@ -188,7 +193,7 @@ export function KnownOperationTypesRule(context: ValidationContext): ASTVisitor 
       );
       context.reportError(
         new GraphQLError(
-          `[payment-contract-kit] The service has no ${node.operation} operations: send a ${served.join(' or a ')}.`,
+          kitMessage(`The service has no ${node.operation} operations: send a ${served.join(' or a ')}.`),
           { nodes: node },
         ),
       );

@@ -2,7 +2,7 @@
  * The published schema of each guide (the SDL as written: `@serverRequired` positions non-null) and the test that
  * picks it: an operation that selects only introspection fields (`__schema`, `__type`, `__typename`) at its root is
  * answered from the published schema, so a client generating types from the mock's URL gets the types of
- * `schema.graphql`, not the wire schema's relaxed inputs (decisions/0004). Output types are the same in both, so
+ * `schema.graphql`, not the wire schema's relaxed inputs (decisions/0006). Output types are the same in both, so
  * nothing a data query sees differs.
  *
  * @module

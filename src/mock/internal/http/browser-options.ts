@@ -1,3 +1,4 @@
+import { kitMessage } from '../../../internal/messages.ts';
 /**
  * The browser-facing options of the mock (`cors`, `controlCors`, `allowedHosts`, `ui`): their defaults and the checks
  * that turn what a user wrote (an option value, a `--cors` flag, `PCK_CORS`) into one resolved form. Kept apart from
@@ -53,7 +54,7 @@ export function parseCorsOrigins(option: string, value: CorsInput): CorsOrigins 
   }
   if (origins.length === 0)
     throw new TypeError(
-      `[payment-contract-kit] mock option "${option}" needs "*", "off" or a comma list of origins such as http://localhost:5173.`,
+      kitMessage(`mock option "${option}" needs "*", "off" or a comma list of origins such as http://localhost:5173.`),
     );
   return origins;
 }
@@ -76,7 +77,9 @@ function canonicalOrigin(option: string, raw: string): string {
     raw.endsWith('/')
   )
     throw new TypeError(
-      `[payment-contract-kit] mock option "${option}" holds "${raw}", which is not an origin: write scheme, host and port only, such as http://localhost:5173 (or "*" / "off").`,
+      kitMessage(
+        `mock option "${option}" holds "${raw}", which is not an origin: write scheme, host and port only, such as http://localhost:5173 (or "*" / "off").`,
+      ),
     );
   return url.origin;
 }
@@ -103,7 +106,9 @@ export function parseAllowedHosts(
     if (item === '') continue;
     if (typeof item !== 'string' || !/^\.?[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(item))
       throw new TypeError(
-        `[payment-contract-kit] mock option "${option}" holds "${String(item)}", which is not a host name: write names without scheme or port, such as mock or .docker.internal (or "all").`,
+        kitMessage(
+          `mock option "${option}" holds "${String(item)}", which is not a host name: write names without scheme or port, such as mock or .docker.internal (or "all").`,
+        ),
       );
     hosts.push(item);
   }
@@ -121,7 +126,7 @@ export interface BrowserOptionsInput {
 /** Applies the defaults and checks each value. */
 export function resolveBrowserOptions(input: BrowserOptionsInput): ResolvedBrowserOptions {
   if (input.ui !== undefined && typeof input.ui !== 'boolean')
-    throw new TypeError('[payment-contract-kit] mock option "ui" must be true or false.');
+    throw new TypeError(kitMessage('mock option "ui" must be true or false.'));
   return {
     cors: input.cors === undefined ? defaultBrowserOptions.cors : parseCorsOrigins('cors', input.cors),
     controlCors:

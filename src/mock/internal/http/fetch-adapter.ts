@@ -35,9 +35,33 @@ async function readBody(request: Request, limit: number): Promise<MockRequestBod
   return all;
 }
 
-/** Creates `fetch(request)` over `core`. */
-export function createFetchHandler(core: MockCore, maxBodyBytes: number): (request: Request) => Promise<Response> {
-  return async (request) => {
+/**
+ * The requesting address recorded for an in-process request when the caller names none: there is no socket, so the
+ * mock does not pretend one (a payment without `ip_address` stores this as its requesting IP).
+ */
+export const inProcessAddress = 'in-process';
+
+/** Per-call options of the in-process `fetch`. */
+export interface FetchCallOptions {
+  /**
+   * The address to record as the requester (the default of a payment's `ip_address`), such as the payer IP a test
+   * wants to see; default {@link inProcessAddress}. Headers such as `x-forwarded-for` are not read for it.
+   */
+  readonly remoteAddress?: string;
+}
+
+/**
+ * Creates `fetch(request, options?)` over `core`.
+ *
+ * @example
+ * const fetch = createFetchHandler(core, 1_048_576);
+ * await fetch(new Request('http://mock/graphql', init), { remoteAddress: '203.0.113.7' });
+ */
+export function createFetchHandler(
+  core: MockCore,
+  maxBodyBytes: number,
+): (request: Request, options?: FetchCallOptions) => Promise<Response> {
+  return async (request, options) => {
     const url = new URL(request.url);
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {
@@ -49,7 +73,7 @@ export function createFetchHandler(core: MockCore, maxBodyBytes: number): (reque
       query: url.search.slice(1),
       headers,
       body: await readBody(request, maxBodyBytes),
-      remoteAddress: '127.0.0.1',
+      remoteAddress: options?.remoteAddress ?? inProcessAddress,
     };
     const reply = await core(exchange);
     // A 204 (a CORS preflight) or 304 must have a null body, or Response throws.

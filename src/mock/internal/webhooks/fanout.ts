@@ -11,10 +11,10 @@ import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { MockClientConfig } from '../../options.ts';
 import type { Clock } from '../clock.ts';
 import type { StoredPayment } from '../state.ts';
+import { eventHeaders } from './delivery-headers.ts';
 import {
   createWebhookDispatcher,
   type DeliveryRecord,
-  eventHeaders,
   type RedeliverResult,
   type WebhookDispatcher,
 } from './dispatcher.ts';

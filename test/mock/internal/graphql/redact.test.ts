@@ -6,9 +6,10 @@ import { createGraphqlEngine } from '../../../../src/mock/internal/graphql/engin
 import { redactDocument, redactVariables, scrubMessage } from '../../../../src/mock/internal/graphql/redact.ts';
 import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
 import { createMockState } from '../../../../src/mock/internal/state.ts';
+import { testCardNumbers } from '../../../../src/test-values.ts';
 import { legacyPayInput, payInput, q, testEngine } from './engine-fixtures.ts';
 
-const pan = '4111111111111111';
+const pan = testCardNumbers.visaSuccess;
 const amexPan = '378282246310005';
 const cvv = '739';
 const ctx = { clientId: 'test-client', ip: '203.0.113.7' };

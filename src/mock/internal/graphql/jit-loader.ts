@@ -1,0 +1,35 @@
+/**
+ * graphql-jit, loaded once per process on first need: it is not on the start-up path (loading it eagerly was a
+ * third of the time from spawning the mock to its first GraphQL answer, issue 6's cold start). Requests before it
+ * has loaded run on graphql-js with the same answers.
+ *
+ * @module
+ */
+
+/** The jit module's exports. */
+export type JitModule = typeof import('./jit.ts');
+
+let jit: JitModule | undefined;
+let jitLoading: Promise<void> | undefined;
+
+/** The compiler if it has loaded, else undefined (and nothing is started). */
+export function loadedJit(): JitModule | undefined {
+  return jit;
+}
+
+/**
+ * Starts loading the compiler (once) and resolves when it has loaded or failed to; a compiler that does not load
+ * leaves every operation on graphql-js: slower, same answers.
+ *
+ * @example
+ * if (loadedJit() === undefined) void loadJit();
+ */
+export function loadJit(): Promise<void> {
+  jitLoading ??= import('./jit.ts').then(
+    (m) => {
+      jit = m;
+    },
+    () => undefined,
+  );
+  return jitLoading;
+}

@@ -1,0 +1,129 @@
+/**
+ * One attempt of a webhook delivery and what follows from its outcome: the attempt timeout and the retry delay are
+ * tasks on the mock's virtual clock; a 2xx delivers, a 410 retires the URL, the end of the retry budget fails the
+ * delivery, and anything else schedules the next attempt (exponential backoff with jitter, or the receiver's
+ * `Retry-After` on 429/503, at most `maxDelayMs`). A failure inside the engine is recorded, never thrown.
+ *
+ * @module
+ */
+import type { WebhookRetryPolicy } from '../../../assumptions.ts';
+import { errorLine, kitMessage } from '../../../internal/messages.ts';
+import type { Clock } from '../clock.ts';
+import { retryAfterMs, retryDelayMs } from './backoff.ts';
+import type { DeliveryLanes } from './delivery-lanes.ts';
+import { type Delivery, type DeliveryAttempt, TERMINAL } from './delivery-record.ts';
+import { PostError, type PostResult, type WebhookTransport } from './http-post.ts';
+
+/** What {@link createAttemptRunner} needs. */
+export interface AttemptDeps {
+  readonly clock: Clock;
+  readonly policy: WebhookRetryPolicy;
+  readonly transport: WebhookTransport;
+  /** Random source in [0, 1) for jitter. */
+  readonly random: () => number;
+  /** The headers of one attempt (signed afresh each time). */
+  headersFor(d: Delivery): Record<string, string>;
+  /** Receives a log line when something fails inside the engine. */
+  report(message: string): void;
+  readonly lanes: Pick<DeliveryLanes, 'finish' | 'retire'>;
+  changed(d: Delivery): void;
+}
+
+function elapsed(started: number): number {
+  return Math.round(performance.now() - started);
+}
+
+/**
+ * Creates the function that sends one attempt of a delivery and settles it.
+ *
+ * @example
+ * const attempt = createAttemptRunner({ clock, policy, transport, random, headersFor, report, lanes, changed });
+ * attempt(delivery);
+ */
+export function createAttemptRunner(deps: AttemptDeps): (d: Delivery) => void {
+  const { clock, policy, lanes } = deps;
+
+  function settle(d: Delivery, logged: DeliveryAttempt, result: PostResult | undefined): void {
+    d.inFlight = undefined;
+    d.task?.cancel();
+    d.task = undefined;
+    d.attempts.push(logged);
+    const status = result?.status;
+    if (status !== undefined && status >= 200 && status < 300) lanes.finish(d, 'delivered');
+    else if (status === 410) lanes.retire(d);
+    else if (d.attempts.length - d.roundStart >= policy.maxAttempts) lanes.finish(d, 'failed', 'retries-exhausted');
+    else scheduleRetry(d, status, result);
+  }
+
+  function scheduleRetry(d: Delivery, status: number | undefined, result: PostResult | undefined): void {
+    const asked =
+      status === 429 || status === 503 ? retryAfterMs(result?.retryAfter, result?.date, Date.now) : undefined;
+    const delay =
+      asked === undefined
+        ? retryDelayMs(policy, d.attempts.length - d.roundStart, deps.random)
+        : Math.min(asked, policy.maxDelayMs);
+    d.state = 'retry-scheduled';
+    d.task = clock.schedule(delay, () => {
+      d.task = undefined;
+      attempt(d);
+    });
+    d.nextAttemptAt = d.task.dueAt;
+    deps.changed(d);
+  }
+
+  /** Only a bug in the engine lands here; the delivery stays visible as failed instead of an unhandled rejection. */
+  function internalFailure(d: Delivery, error: unknown): void {
+    deps.report(
+      kitMessage(
+        `webhook delivery ${d.id}: internal error after an attempt (a bug in the mock; please report it): ${errorLine(error)}`,
+      ),
+    );
+    if (TERMINAL.has(d.state)) return;
+    d.inFlight = undefined;
+    d.error = errorLine(error);
+    lanes.finish(d, 'failed', 'internal-error');
+  }
+
+  function attempt(d: Delivery): void {
+    const controller = new AbortController();
+    d.inFlight = controller;
+    d.state = 'sending';
+    d.nextAttemptAt = undefined;
+    // The attempt timeout runs on the virtual clock too, so a test can time out a hanging receiver by advancing it.
+    d.task = clock.schedule(policy.attemptTimeoutMs, () => controller.abort('timeout'));
+    const at = clock.now();
+    const started = performance.now();
+    const number = d.attempts.length + 1;
+    deps.changed(d);
+    let headers: Record<string, string>;
+    try {
+      headers = deps.headersFor(d);
+    } catch (error) {
+      // Cannot happen with valid options; if it does, it is this attempt's error, retried like any other.
+      deps.report(
+        kitMessage(
+          `webhook delivery ${d.id}: building the headers failed (a bug in the mock; please report it): ${errorLine(error)}`,
+        ),
+      );
+      settle(d, { number, at, error: `headers: ${errorLine(error)}`, ms: elapsed(started) }, undefined);
+      return;
+    }
+    deps.transport
+      .send(d.target, headers, d.body, controller.signal)
+      .then(
+        (result) => {
+          if (d.inFlight !== controller) return; // reset or closed meanwhile
+          const logged = { number, at, status: result.status, ms: elapsed(started), responseBody: result.bodySnippet };
+          settle(d, logged, result);
+        },
+        (error: unknown) => {
+          if (d.inFlight !== controller) return;
+          const code = error instanceof PostError ? error.code : String(error);
+          settle(d, { number, at, error: code, ms: elapsed(started) }, undefined);
+        },
+      )
+      .catch((error: unknown) => internalFailure(d, error));
+  }
+
+  return attempt;
+}

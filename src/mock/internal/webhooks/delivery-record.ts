@@ -1,0 +1,200 @@
+/**
+ * A webhook delivery as the dispatcher keeps it (one event on its way to one URL) and as it shows it: the states,
+ * the attempt log, the failure reasons, and the read-only snapshot the control API and `deliveries()` hand out.
+ *
+ * @module
+ */
+import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
+import type { ScheduledTask } from '../clock.ts';
+
+/**
+ * Where a delivery stands.
+ * - `queued`: waiting for an earlier event of the same payment to the same URL to finish (ordering);
+ * - `sending`: an attempt is in flight;
+ * - `retry-scheduled`: the last attempt failed; the next one is due at `nextAttemptAt` on the mock clock;
+ * - `delivered`: a 2xx came back;
+ * - `failed`: every attempt of the policy failed, or the dispatcher was closed first; `redeliver(id)` tries again;
+ * - `gone`: the receiver answered 410 Gone; that URL gets nothing more until a redelivery to it.
+ */
+export type DeliveryState = 'queued' | 'sending' | 'retry-scheduled' | 'delivered' | 'failed' | 'gone';
+
+/** One attempt in the delivery log. */
+export interface DeliveryAttempt {
+  /** 1 for the first attempt; counts on across redeliveries. */
+  readonly number: number;
+  /** Virtual time (mock clock, ms since the epoch) the attempt started. */
+  readonly at: number;
+  /** HTTP status answered, when an answer came. */
+  readonly status?: number;
+  /** Why no answer came: `ECONNREFUSED`, `timeout`, `closed`, ... */
+  readonly error?: string;
+  /** Real duration of the attempt in milliseconds. */
+  readonly ms: number;
+  /** First bytes of the receiver's answer body. */
+  readonly responseBody?: string;
+}
+
+/** Why a delivery ended without a 2xx. */
+export type DeliveryFailureReason =
+  /** Every attempt of the retry policy failed. */
+  | 'retries-exhausted'
+  /** The receiver answered 410 Gone to this delivery. */
+  | 'receiver-gone'
+  /** Not sent: the URL answered 410 Gone to an earlier delivery. */
+  | 'url-gone'
+  /** The dispatcher was closed before the delivery finished. */
+  | 'closed'
+  /** The payload could not be serialised (see `error`); nothing was sent and it cannot be redelivered. */
+  | 'payload-error'
+  /** The engine itself failed (a bug in the mock; see `error`); redelivery tries again. */
+  | 'internal-error';
+
+/** One event on its way to one URL, as shown by `deliveries()` and the control API. */
+export interface DeliveryRecord {
+  /** Delivery id, sent in the delivery id header (and as `webhook-id`); the same on every attempt. */
+  readonly id: string;
+  readonly clientId: string;
+  readonly paymentUuid: string;
+  readonly url: string;
+  /** Event type name (`Assumptions.webhook.eventType`). */
+  readonly eventType: string;
+  readonly payload: PaymentStatusWebhookPayload;
+  /** The exact JSON body sent on every attempt. */
+  readonly body: string;
+  readonly state: DeliveryState;
+  /** Virtual time the event was enqueued. */
+  readonly enqueuedAt: number;
+  readonly attempts: readonly DeliveryAttempt[];
+  /** Virtual time of the next attempt, while `retry-scheduled`. */
+  readonly nextAttemptAt?: number;
+  /** Virtual time of the 2xx, once `delivered`. */
+  readonly deliveredAt?: number;
+  /** How many times `redeliver` restarted this delivery. */
+  readonly redeliveries: number;
+  /** Why the delivery is `failed` or `gone`. */
+  readonly reason?: DeliveryFailureReason;
+  /** What went wrong, when the delivery failed outside an attempt (`payload-error`, `internal-error`). */
+  readonly error?: string;
+}
+
+/** An event handed to the dispatcher at settlement. */
+export interface WebhookEvent {
+  readonly clientId: string;
+  readonly paymentUuid: string;
+  readonly payload: PaymentStatusWebhookPayload;
+  /**
+   * Set when the caller could not build the whole payload (e.g. its metadata threw): the delivery is recorded as
+   * `failed` (`payload-error`) with this error instead of being sent.
+   */
+  readonly problem?: string;
+}
+
+/** A delivery as the dispatcher keeps it: the record's fields, mutable, plus what the engine needs to run it. */
+export interface Delivery {
+  id: string;
+  clientId: string;
+  paymentUuid: string;
+  url: string;
+  target: URL;
+  /** Ordering key: payment and URL. */
+  key: string;
+  eventType: string;
+  payload: PaymentStatusWebhookPayload;
+  body: string;
+  state: DeliveryState;
+  enqueuedAt: number;
+  attempts: DeliveryAttempt[];
+  /** Index in `attempts` where the current round (first send or latest redelivery) began; the budget counts from it. */
+  roundStart: number;
+  nextAttemptAt: number | undefined;
+  deliveredAt: number | undefined;
+  redeliveries: number;
+  reason: DeliveryFailureReason | undefined;
+  error: string | undefined;
+  inFlight: AbortController | undefined;
+  /** Retry or attempt-timeout task on the clock, cancelled when the delivery moves on. */
+  task: ScheduledTask | undefined;
+}
+
+/** States a delivery does not leave on its own; only a redelivery restarts it. */
+export const TERMINAL: ReadonlySet<DeliveryState> = new Set(['delivered', 'failed', 'gone']);
+
+/** The read-only view of a delivery, copied so later changes do not show through. */
+export function snapshot(d: Delivery): DeliveryRecord {
+  const record: {
+    -readonly [K in keyof DeliveryRecord]: DeliveryRecord[K];
+  } = {
+    id: d.id,
+    clientId: d.clientId,
+    paymentUuid: d.paymentUuid,
+    url: d.url,
+    eventType: d.eventType,
+    payload: d.payload,
+    body: d.body,
+    state: d.state,
+    enqueuedAt: d.enqueuedAt,
+    attempts: [...d.attempts],
+    redeliveries: d.redeliveries,
+  };
+  if (d.nextAttemptAt !== undefined) record.nextAttemptAt = d.nextAttemptAt;
+  if (d.deliveredAt !== undefined) record.deliveredAt = d.deliveredAt;
+  if (d.reason !== undefined) record.reason = d.reason;
+  if (d.error !== undefined) record.error = d.error;
+  return record;
+}
+
+/**
+ * A new delivery of `event` to `url`, not yet admitted; a payload that failed to serialise (`problem`) is kept
+ * without its metadata, so listing deliveries still works.
+ *
+ * @example
+ * const d = newDelivery({ id: 'whd_1', event, url, target: new URL(url), eventType, body, problem: undefined, now: 0 });
+ */
+export function newDelivery(fields: {
+  readonly id: string;
+  readonly event: WebhookEvent;
+  readonly url: string;
+  readonly target: URL;
+  readonly eventType: string;
+  readonly body: string;
+  readonly problem: string | undefined;
+  readonly now: number;
+}): Delivery {
+  const { event, url, problem } = fields;
+  return {
+    id: fields.id,
+    clientId: event.clientId,
+    paymentUuid: event.paymentUuid,
+    url,
+    target: fields.target,
+    key: `${event.paymentUuid}\u0000${url}`,
+    eventType: fields.eventType,
+    payload: problem === undefined ? event.payload : withoutMetadata(event.payload),
+    body: fields.body,
+    state: 'queued',
+    enqueuedAt: fields.now,
+    attempts: [],
+    roundStart: 0,
+    nextAttemptAt: undefined,
+    deliveredAt: undefined,
+    redeliveries: 0,
+    reason: undefined,
+    error: problem,
+    inFlight: undefined,
+    task: undefined,
+  };
+}
+
+/** Starts a new round of attempts for a redelivery: the retry budget counts from here, the outcome is cleared. */
+export function restartRound(d: Delivery): void {
+  d.redeliveries += 1;
+  d.roundStart = d.attempts.length;
+  d.deliveredAt = undefined;
+  d.reason = undefined;
+  d.error = undefined;
+}
+
+function withoutMetadata(payload: PaymentStatusWebhookPayload): PaymentStatusWebhookPayload {
+  const { amount, payment_gateway_fee, paid_at, status, uuid } = payload;
+  return { amount, payment_gateway_fee, paid_at, status, uuid };
+}

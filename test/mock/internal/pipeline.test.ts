@@ -30,10 +30,11 @@ describe('HTTP layer errors', () => {
   });
 
   it('405 with Allow on a wrong method', async () => {
-    const g = await mock.get(url('/graphql'));
+    // GET serves queries (GraphQL over HTTP); other methods answer 405.
+    const g = await mock.app.fetch(new Request(url('/graphql'), { method: 'DELETE' }));
     expect(g.status).toBe(405);
-    expect(g.headers.get('allow')).toBe('POST');
-    expect(g.body.errors[0].extensions.reason).toBe(reasons.badRequest);
+    expect(g.headers.get('allow')).toBe('POST, GET');
+    expect((await g.json()).errors[0].extensions.reason).toBe(reasons.badRequest);
     const r = await mock.get(url(tokenPaths.generate));
     expect(r.status).toBe(405);
     expect(r.body).toEqual({ status: 'ERROR', message: expect.stringContaining('use POST') });
@@ -60,7 +61,7 @@ describe('HTTP layer errors', () => {
     const token = await tokenOf();
     await mock.post(url('/graphql'), { 'x-jwt-token': token }, '{"query":');
     await mock.post(url('/graphql'), { 'x-jwt-token': token }, '[]');
-    await mock.get(url('/graphql'));
+    await mock.app.fetch(new Request(url('/graphql'), { method: 'DELETE' }));
     await mock.get(url('/api/v1/nothing'));
     await mock.post(url(tokenPaths.refresh), credentials, { refresh_token: 'x'.repeat(70 * 1024) });
     const statuses = mock.control.requests().map((r) => r.status);

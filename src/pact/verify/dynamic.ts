@@ -141,15 +141,34 @@ function parseReport(text: string): VerifierReport | undefined {
   }
 }
 
-/** The kit's state handlers, each handing the token its state issued to the request filter. */
-function relayTokens(handlers: VerifierStateHandlers, relay: StateTokenRelay): VerifierStateHandlers {
+/** A state setup that failed, in the order the verifier asked for it. */
+interface StateFailure {
+  readonly state: string;
+  readonly message: string;
+}
+
+/**
+ * The kit's state handlers, each handing the token its state issued to the request filter and noting a failed setup
+ * (the verifier's report does not say why a state failed, only what the request then got wrong).
+ */
+function relayTokens(
+  handlers: VerifierStateHandlers,
+  relay: StateTokenRelay,
+  failures: StateFailure[],
+): VerifierStateHandlers {
   const relayed: VerifierStateHandlers = {};
   for (const [state, handler] of Object.entries(handlers)) {
     if (typeof handler !== 'function') continue;
     relayed[state] = async (params?: unknown) => {
-      const values: unknown = await handler(params as never);
-      relay.issued(values);
-      return values as Record<string, unknown>;
+      try {
+        const values: unknown = await handler(params as never);
+        relay.issued(values);
+        return values as Record<string, unknown>;
+      } catch (error) {
+        relay.issued(undefined);
+        failures.push({ state, message: error instanceof Error ? error.message : String(error) });
+        throw error;
+      }
     };
   }
   return relayed;
@@ -171,13 +190,14 @@ async function verifyFile(file: string, guide: VerifyGuide): Promise<Interaction
   const mock = await startMockServer({ port: 0, guide, log: false, clients: pactClients(json) });
   let report: VerifierReport | undefined;
   let failure: string | undefined;
+  const stateFailures: StateFailure[] = [];
   try {
     const relay = createStateTokenRelay();
     const out = await new Verifier({
       provider: pact.provider === '?' ? providerName : pact.provider,
       providerBaseUrl: mock.url,
       pactUrls: [file],
-      stateHandlers: relayTokens(stateHandlers(mock), relay),
+      stateHandlers: relayTokens(stateHandlers(mock), relay, stateFailures),
       messageProviders: messageProviders(mock),
       requestFilter: relay.filter,
       logLevel: 'error',
@@ -201,6 +221,11 @@ async function verifyFile(file: string, guide: VerifyGuide): Promise<Interaction
   return pact.interactions.map((i) => {
     const at = results.findIndex((r) => r.description === i.description);
     const result = at >= 0 ? results.splice(at, 1)[0] : undefined;
+    // Interactions run in file order, so each failed setup belongs to the first interaction left with that state.
+    const failedStates = i.states.flatMap((state) => {
+      const f = stateFailures.findIndex((x) => x.state === state);
+      return f >= 0 ? stateFailures.splice(f, 1) : [];
+    });
     if (result?.result === 'OK') return outcome(file, pact, i, []);
     const prefix = `Verifying a pact between ${pact.consumer} and ${pact.provider}`;
     const e = errors.findIndex(
@@ -212,6 +237,8 @@ async function verifyFile(file: string, guide: VerifyGuide): Promise<Interaction
       reasons.unshift(
         `provider state ${unknown.map((s) => `"${s}"`).join(', ')} is not one the mock sets up (known: ${[...knownStates].map((s) => `"${s}"`).join(', ')})`,
       );
+    // The mock's own message, without the handler's "POST <url> answered 400:" (the URL has a random port).
+    reasons.unshift(...failedStates.map((f) => f.message.replace(/^.*? answered \d{3}: /, '')));
     if (reasons.length === 0)
       reasons.push(result ? `the verifier reported ${result.result}` : 'the verifier did not run it');
     return outcome(file, pact, i, reasons);

@@ -1,5 +1,6 @@
 // `verify` as users run it: the built CLI (dist/cli, so the bundled YAML reader and the packaged openapi.yaml are
-// what runs) as a child process, in text, JSON and JUnit; the dynamic half through an injected fake runner.
+// what runs) as a child process, in text, JSON and JUnit, statically and both ways with the real Pact verifier; the
+// command's logic with an injected fake runner.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -124,14 +125,84 @@ describe('payment-contract-kit verify (built CLI)', () => {
     expect(stderr).toContain(`[payment-contract-kit] verify: ${message}`);
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
   });
+});
 
-  // Pins the build before the dynamic runner is wired into src/pact/verify/dynamic-seam.ts; wiring it replaces this.
-  it('says in one line that dynamic verification is not available in this build, and exits 1', async () => {
-    const { code, stderr } = await cli([good]);
+// Real dynamic runs: the built CLI starts the Pact verifier in its child process against in-process mocks. One run
+// per format; the verifier's own report goes to standard error, so standard output must stay one clean document.
+describe('payment-contract-kit verify, both ways (built CLI, real Pact verifier)', () => {
+  const wrongFiles = {
+    rest: `${wrong}/v3-rest-client-card-payment-service.json`,
+    message: `${wrong}/v3-webhook-receiver-card-payment-service.json`,
+    graphql: `${wrong}/v4-web-current-guide-card-payment-service.json`,
+  };
+
+  it('passes the shipped contracts (27) and the good fixtures of other languages (8) both ways, exit 0', async () => {
+    const { code, stdout } = await cli(['contracts', good]);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.filter((l) => l.startsWith('FAIL '))).toEqual([]);
+    expect(lines.filter((l) => l.startsWith('PASS dynamic '))).toHaveLength(35);
+    expect(lines.filter((l) => l.startsWith('PASS static '))).toHaveLength(35);
+    expect(lines.at(-1)).toBe('35 interactions: static 35 passed, 0 failed; dynamic 35 passed, 0 failed');
+    expect(code).toBe(0);
+  });
+
+  it('fails every wrong interaction both ways in text, the dynamic line giving the verifier’s mismatch', async () => {
+    const { code, stdout } = await cli([wrong]);
     expect(code).toBe(1);
-    expect(stderr).toBe(
-      '[payment-contract-kit] verify: dynamic verification not available in this build of the kit; pass --static-only to check the pacts against the schemas alone.\n',
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.at(-1)).toBe('12 interactions: static 0 passed, 12 failed; dynamic 0 passed, 12 failed');
+    expect(lines.filter((l) => l.startsWith('PASS '))).toEqual([]);
+    const dynamic = (name: string, file: string, kind: string) =>
+      lines.find((l) => l.startsWith(`FAIL dynamic "wrong: ${name}" (${file}, ${kind}): `));
+    expect(dynamic('a REST status the operation does not document', wrongFiles.rest, 'REST')).toContain(
+      'expected 404 but was 200',
     );
+    expect(dynamic('a wrong scalar type', wrongFiles.graphql, 'GraphQL')).toContain(
+      "$.data.paymentGatewayFeesCalc[0].fees: Expected 1.8 (Decimal) to be equal to '1.80' (String)",
+    );
+    expect(dynamic('a list where the schema has an object', wrongFiles.graphql, 'GraphQL')).toContain(
+      '$.data.paymentCreditCardFeeCalc: Type mismatch',
+    );
+    expect(dynamic('a matcher claiming an integer for a string', wrongFiles.graphql, 'GraphQL')).toContain(
+      "$.data.paymentGatewayFeesCalc[0].card_type: Expected 'visa' (String) to be an integer",
+    );
+    // The mock answers errors instead of data for a query or variables the schema refuses.
+    for (const name of ['an unknown field', 'a variable of the wrong type'])
+      expect(dynamic(name, wrongFiles.graphql, 'GraphQL')).toContain('Actual map is missing the following keys: data');
+    // A failed provider state is named with the mock's own message (the verifier's report does not say why).
+    expect(dynamic('a webhook message missing uuid', wrongFiles.message, 'message')).toContain(
+      '): [payment-contract-kit] provider state "a payment has reached its final status": params.amount must be a positive number.; ',
+    );
+  });
+
+  it('writes clean JSON for the wrong fixtures: 12 static and 12 dynamic failures, each with reasons', async () => {
+    const { code, stdout } = await cli([wrong, '--format', 'json']);
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as {
+      summary: { ok: boolean; interactions: number; dynamic: string };
+      results: { mode: string; ok: boolean; interaction: string; reasons: string[] }[];
+    };
+    expect(report.summary).toMatchObject({ ok: false, interactions: 12, dynamic: 'ran' });
+    for (const mode of ['static', 'dynamic']) {
+      const results = report.results.filter((r) => r.mode === mode);
+      expect(results).toHaveLength(12);
+      expect(results.filter((r) => r.ok || r.reasons.length === 0)).toEqual([]);
+    }
+    const status = report.results.find((r) => r.mode === 'dynamic' && r.interaction.includes('REST status'));
+    expect(status?.reasons).toContain('expected 404 but was 200');
+  });
+
+  it('writes clean JUnit XML for the wrong fixtures: a failing [static] and [dynamic] case per interaction', async () => {
+    const { code, stdout } = await cli([wrong, '--format', 'junit']);
+    expect(code).toBe(1);
+    const suites = parseXml(stdout);
+    expect(suites.attributes).toMatchObject({ tests: '24', failures: '24', skipped: '0' });
+    const cases = suites.children.flatMap((s) => s.children);
+    const dynamicCases = cases.filter((c) => c.attributes.name?.startsWith('[dynamic] wrong: '));
+    expect(dynamicCases).toHaveLength(12);
+    for (const c of dynamicCases) expect(c.children.find((f) => f.name === 'failure')?.text).not.toBe('');
+    const scalar = dynamicCases.find((c) => c.attributes.name === '[dynamic] wrong: a wrong scalar type');
+    expect(scalar?.children[0]?.text).toContain("Expected 1.8 (Decimal) to be equal to '1.80' (String)");
   });
 });
 

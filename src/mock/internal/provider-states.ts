@@ -124,7 +124,13 @@ export function createProviderStates(deps: ProviderStateDeps): ProviderStateServ
   /** The payment `paymentFinalised` settled since the last reset, for the message route. */
   let finalised: { clientId: string; uuid: string } | undefined;
 
+  /**
+   * The client a state is for: `params.clientId`, or the mock's first configured client when the state carries no
+   * `clientId` (a Pact V2 state has no parameters at all; with no configured clients that is the default test client).
+   */
   function client(state: string, params: Params): MockClientConfig {
+    const first = deps.clients[0];
+    if (params.clientId === undefined && first) return first;
     const clientId = text(state, params, 'clientId');
     const found = deps.clients.find((c) => c.clientId === clientId);
     if (!found)

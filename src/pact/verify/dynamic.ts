@@ -1,6 +1,8 @@
 /**
  * The dynamic half of `verify`: any consumer's pact files replayed by pact-js's `Verifier` against an in-process mock
  * (port 0, closed afterwards), with the kit's provider states and webhook messages, and one outcome per interaction.
+ * Each file gets a mock of its own that accepts the clients the file names (./pact-clients.ts), and the request filter
+ * of ./request-filter.ts (the token a state issued; the body length pact-js's proxy gets wrong).
  *
  * Per-interaction results come from the Verifier's own JSON report (pact-core hands the native verifier's report back
  * as the resolved value, or as the rejection's message when something failed): `interactionResults` says which
@@ -15,10 +17,12 @@
 import { readFile } from 'node:fs/promises';
 import { Verifier } from '@pact-foundation/pact';
 import { kitMessage } from '../../internal/messages.ts';
-import { type MockServer, startMockServer } from '../../mock/index.ts';
+import { startMockServer } from '../../mock/index.ts';
 import { providerName } from '../names.ts';
 import { providerStates } from '../provider-states.ts';
-import { messageProviders, stateHandlers } from '../verifier-handlers.ts';
+import { messageProviders, stateHandlers, type VerifierStateHandlers } from '../verifier-handlers.ts';
+import { pactClients } from './pact-clients.ts';
+import { createStateTokenRelay, type StateTokenRelay } from './request-filter.ts';
 
 /** Which guide the in-process mock answers in. */
 export type VerifyGuide = 'current' | 'legacy' | 'both';
@@ -137,25 +141,65 @@ function parseReport(text: string): VerifierReport | undefined {
   }
 }
 
-async function verifyFile(mock: MockServer, file: string): Promise<InteractionOutcome[]> {
+/** A state setup that failed, in the order the verifier asked for it. */
+interface StateFailure {
+  readonly state: string;
+  readonly message: string;
+}
+
+/**
+ * The kit's state handlers, each handing the token its state issued to the request filter and noting a failed setup
+ * (the verifier's report does not say why a state failed, only what the request then got wrong).
+ */
+function relayTokens(
+  handlers: VerifierStateHandlers,
+  relay: StateTokenRelay,
+  failures: StateFailure[],
+): VerifierStateHandlers {
+  const relayed: VerifierStateHandlers = {};
+  for (const [state, handler] of Object.entries(handlers)) {
+    if (typeof handler !== 'function') continue;
+    relayed[state] = async (params?: unknown) => {
+      try {
+        const values: unknown = await handler(params as never);
+        relay.issued(values);
+        return values as Record<string, unknown>;
+      } catch (error) {
+        relay.issued(undefined);
+        failures.push({ state, message: error instanceof Error ? error.message : String(error) });
+        throw error;
+      }
+    };
+  }
+  return relayed;
+}
+
+async function verifyFile(file: string, guide: VerifyGuide): Promise<InteractionOutcome[]> {
+  let json: unknown;
   let pact: PactSummary;
   try {
-    pact = summarisePact(JSON.parse(await readFile(file, 'utf8')));
+    json = JSON.parse(await readFile(file, 'utf8'));
+    pact = summarisePact(json);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     return [failedFile(file, kitMessage(`${file} is not a readable JSON pact file: ${why}`))];
   }
   if (pact.interactions.length === 0) return [];
 
+  // A mock of its own per file, accepting the clients the file names (its first client for states without one).
+  const mock = await startMockServer({ port: 0, guide, log: false, clients: pactClients(json) });
   let report: VerifierReport | undefined;
   let failure: string | undefined;
+  const stateFailures: StateFailure[] = [];
   try {
+    const relay = createStateTokenRelay();
     const out = await new Verifier({
       provider: pact.provider === '?' ? providerName : pact.provider,
       providerBaseUrl: mock.url,
       pactUrls: [file],
-      stateHandlers: stateHandlers(mock),
+      stateHandlers: relayTokens(stateHandlers(mock), relay, stateFailures),
       messageProviders: messageProviders(mock),
+      requestFilter: relay.filter,
       logLevel: 'error',
     }).verifyProvider();
     report = parseReport(String(out));
@@ -163,6 +207,8 @@ async function verifyFile(mock: MockServer, file: string): Promise<InteractionOu
     const text = error instanceof Error ? error.message : String(error);
     report = parseReport(text);
     failure = text;
+  } finally {
+    await mock.close();
   }
   if (!report)
     return pact.interactions.map((i) =>
@@ -175,6 +221,11 @@ async function verifyFile(mock: MockServer, file: string): Promise<InteractionOu
   return pact.interactions.map((i) => {
     const at = results.findIndex((r) => r.description === i.description);
     const result = at >= 0 ? results.splice(at, 1)[0] : undefined;
+    // Interactions run in file order, so each failed setup belongs to the first interaction left with that state.
+    const failedStates = i.states.flatMap((state) => {
+      const f = stateFailures.findIndex((x) => x.state === state);
+      return f >= 0 ? stateFailures.splice(f, 1) : [];
+    });
     if (result?.result === 'OK') return outcome(file, pact, i, []);
     const prefix = `Verifying a pact between ${pact.consumer} and ${pact.provider}`;
     const e = errors.findIndex(
@@ -186,6 +237,8 @@ async function verifyFile(mock: MockServer, file: string): Promise<InteractionOu
       reasons.unshift(
         `provider state ${unknown.map((s) => `"${s}"`).join(', ')} is not one the mock sets up (known: ${[...knownStates].map((s) => `"${s}"`).join(', ')})`,
       );
+    // The mock's own message, without the handler's "POST <url> answered 400:" (the URL has a random port).
+    reasons.unshift(...failedStates.map((f) => f.message.replace(/^.*? answered \d{3}: /, '')));
     if (reasons.length === 0)
       reasons.push(result ? `the verifier reported ${result.result}` : 'the verifier did not run it');
     return outcome(file, pact, i, reasons);
@@ -210,12 +263,7 @@ function failedFile(file: string, reason: string): InteractionOutcome {
  * for (const o of outcomes) console.log(o.ok ? 'PASS' : 'FAIL', o.interaction, o.reasons.join('; '));
  */
 export async function verifyDynamic(options: VerifyDynamicOptions): Promise<InteractionOutcome[]> {
-  const mock = await startMockServer({ port: 0, guide: options.guide ?? 'both', log: false });
-  try {
-    const outcomes: InteractionOutcome[] = [];
-    for (const file of options.pactFiles) outcomes.push(...(await verifyFile(mock, file)));
-    return outcomes;
-  } finally {
-    await mock.close();
-  }
+  const outcomes: InteractionOutcome[] = [];
+  for (const file of options.pactFiles) outcomes.push(...(await verifyFile(file, options.guide ?? 'both')));
+  return outcomes;
 }

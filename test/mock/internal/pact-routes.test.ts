@@ -56,6 +56,15 @@ describe('POST /__pck/provider-states', () => {
     expect((await feeList((setup.body as { token: string }).token)).data).toBeDefined();
   });
 
+  it('sets a state without clientId up for the first configured client (a Pact V2 state has no params)', async () => {
+    for (const body of [{ state: providerStates.tokenPair }, { state: providerStates.tokenPair, params: {} }]) {
+      const setup = await states(body);
+      expect(setup.status).toBe(200);
+      expect(setup.body).toMatchObject({ clientId, apiKey: credentials['x-api-key'] });
+      expect((await feeList((setup.body as { token: string }).token)).data).toBeDefined();
+    }
+  });
+
   it('teardown resets what setup made (injected failures, payments)', async () => {
     const failing = { state: providerStates.tokenServiceFailing, params: { clientId } };
     expect(await states({ ...failing, action: 'setup' })).toMatchObject({ status: 200, body: { clientId } });
@@ -114,8 +123,8 @@ describe('POST /__pck/provider-states', () => {
     ['params that are a list', { state: providerStates.accessToken, params: [] }, /"params" must be an object/],
     ['states that are not names', { state: 'x', states: [1] }, /"states" must be a list of state names/],
     [
-      'a missing clientId',
-      { state: providerStates.accessToken, params: {} },
+      'an empty clientId',
+      { state: providerStates.accessToken, params: { clientId: '' } },
       /params.clientId must be a non-empty string/,
     ],
     [

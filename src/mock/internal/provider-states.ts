@@ -11,13 +11,15 @@
  * @module
  */
 import { kitMessage } from '../../internal/messages.ts';
-import { isPlainObject } from '../../internal/plain-object.ts';
 import { type ProviderStateValues, providerStates } from '../../pact/provider-states.ts';
-import { serviceHeaders, servicePaths } from '../../spec-names.ts';
+import { servicePaths } from '../../spec-names.ts';
+import { testCardDetails } from '../../test-values.ts';
 import type { MockControl, MockPayment } from '../control-types.ts';
 import type { MockClientConfig } from '../options.ts';
 import { testCards } from './domain/test-cards.ts';
 import { restError } from './errors.ts';
+import { bad, type Params, text } from './provider-state-params.ts';
+import { finalPayment, type Serve } from './provider-state-payment.ts';
 import type { WebhookMessage } from './webhooks/fanout.ts';
 
 /** One provider state as a verifier names it. */
@@ -32,12 +34,24 @@ export interface PactMessage extends WebhookMessage {
   readonly metadata: Readonly<Record<string, string>>;
 }
 
+const known = Object.values(providerStates) as readonly string[];
+
+function unknownState(name: string): Error {
+  const list = known.map((s) => `"${s}"`).join(', ');
+  return restError(
+    400,
+    kitMessage(
+      `unknown provider state "${name}"; this mock sets up: ${list} (or "" for an interaction without a state).`,
+    ),
+  );
+}
+
 /** Dependencies of {@link createProviderStates}. */
 export interface ProviderStateDeps {
   readonly control: MockControl;
   readonly clients: readonly MockClientConfig[];
   /** Answers a request through the mock's own pipeline (the in-process fetch handler). */
-  readonly serve: (request: Request) => Promise<Response>;
+  readonly serve: Serve;
   /** The webhook a settled payment is delivered as. */
   readonly webhookMessage: (payment: MockPayment) => WebhookMessage;
 }
@@ -52,64 +66,6 @@ export interface ProviderStateService {
   teardown(states: readonly ProviderStateCall[]): void;
   /** Sets up `states` (when given) and answers the webhook of the payment they finalised. */
   message(description: string, states: readonly ProviderStateCall[]): Promise<PactMessage>;
-}
-
-type Params = Readonly<Record<string, unknown>>;
-
-const known = Object.values(providerStates) as readonly string[];
-
-// The documents the kit's consumer pacts record (operations/current), so a state is set up as a client would.
-const feeQuery = /* GraphQL */ `query PaymentCreditCardFeeCalc($amount: Float!, $credit_card: CreditCardInput!, $contact: ContactInput!) {
-  paymentCreditCardFeeCalc(amount: $amount, credit_card: $credit_card, contact: $contact) { fees }
-}`;
-const payMutation = /* GraphQL */ `mutation ProcessPaymentRequest($input: ProcessPaymentRequestInput!) {
-  processPaymentRequest(input: $input) { uuid }
-}`;
-const contact = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', city: 'London', country: 'GB' };
-
-function unknownState(name: string): Error {
-  const list = known.map((s) => `"${s}"`).join(', ');
-  return restError(
-    400,
-    kitMessage(
-      `unknown provider state "${name}"; this mock sets up: ${list} (or "" for an interaction without a state).`,
-    ),
-  );
-}
-
-function bad(state: string, problem: string): Error {
-  return restError(400, kitMessage(`provider state "${state}": ${problem}`));
-}
-
-/** Reads a string parameter. */
-function text(state: string, params: Params, key: string): string {
-  const v = params[key];
-  if (typeof v !== 'string' || v === '') throw bad(state, `params.${key} must be a non-empty string.`);
-  return v;
-}
-
-/** Reads a number parameter; verifiers that send parameters as a query string send it as text. */
-function number(state: string, params: Params, key: string): number {
-  const v = params[key];
-  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0)
-    throw bad(state, `params.${key} must be a positive number.`);
-  return n;
-}
-
-/** Reads an object of strings; from a query string it arrives as JSON text. */
-function stringMap(state: string, params: Params, key: string): Record<string, string> {
-  let v = params[key];
-  if (typeof v === 'string') {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      // Reported below as the wrong shape.
-    }
-  }
-  if (!isPlainObject(v) || !Object.values(v).every((x) => typeof x === 'string'))
-    throw bad(state, `params.${key} must be an object of strings, e.g. { "order_id": "order-1001" }.`);
-  return v as Record<string, string>;
 }
 
 /**
@@ -141,51 +97,9 @@ export function createProviderStates(deps: ProviderStateDeps): ProviderStateServ
     return found;
   }
 
-  async function graphql(state: string, token: string, query: string, variables: unknown) {
-    const res = await deps.serve(
-      new Request(`http://mock${servicePaths.graphql}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', [serviceHeaders.jwt]: token },
-        body: JSON.stringify({ query, variables }),
-      }),
-    );
-    const body = (await res.json()) as { data?: Record<string, Record<string, unknown> | null>; errors?: unknown };
-    if (!body.data)
-      throw bad(
-        state,
-        `the mock refused the payment it makes for this state (${JSON.stringify(body.errors)}); check params.amount and params.metadata, and that the mock serves the current guide (--guide current or both).`,
-      );
-    return body.data;
-  }
-
   async function finalise(state: string, params: Params): Promise<void> {
     const { clientId } = client(state, params);
-    const outcome = params.outcome ?? 'success';
-    if (outcome !== 'success' && outcome !== 'failure')
-      throw bad(state, 'params.outcome must be "success" or "failure".');
-    const amount = number(state, params, 'amount');
-    const metadata = params.metadata === undefined ? undefined : stringMap(state, params, 'metadata');
-    const { token } = control.issueToken(clientId);
-    const credit_card = {
-      full_name: 'Ada Lovelace',
-      card_number: testCards.visaSuccess.number,
-      expiry_month: '12',
-      expiry_year: '39',
-      cvv: '123',
-    };
-    const fee = await graphql(state, token, feeQuery, { amount, credit_card, contact });
-    const input = {
-      amount,
-      fees: fee.paymentCreditCardFeeCalc?.fees,
-      credit_card,
-      contact,
-      payment_reference: { description: 'Order 1001', reference_no: 'INV-1001' },
-      ...(metadata === undefined ? {} : { metadata }),
-    };
-    const paid = await graphql(state, token, payMutation, { input });
-    const uuid = String(paid.processPaymentRequest?.uuid);
-    control.settlePayment(uuid, outcome);
-    finalised = { clientId, uuid };
+    finalised = { clientId, uuid: await finalPayment(deps.serve, control, state, clientId, params) };
   }
 
   async function setupOne(call: ProviderStateCall): Promise<Partial<ProviderStateValues>> {
@@ -220,10 +134,11 @@ export function createProviderStates(deps: ProviderStateDeps): ProviderStateServ
           const types = [...new Set(Object.values(testCards).map((c) => c.card_type))].join(', ');
           throw bad(name, `params.cardType "${cardType}" has no test card; use one of ${types}.`);
         }
+        const { expiry_month, expiry_year } = testCardDetails;
         const cardAccountUid = control.registerCardAccount(clientId, {
           card_number: testCard.number,
-          expiry_month: '12',
-          expiry_year: '39',
+          expiry_month,
+          expiry_year,
         });
         return { token: control.issueToken(clientId).token, cardAccountUid };
       }

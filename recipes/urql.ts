@@ -1,16 +1,17 @@
-// Recipe: @urql/core 6. urql sends queries as GET by default; `preferGetMethod: false` sends every operation as a
-// POST, which every mock version answers. Mocks that serve GraphQL queries over GET too accept urql's default.
+// Recipe: @urql/core 6. urql sends queries as GET by default (mutations always as POST); the mock serves GraphQL queries
+// over GET, so urql's default works. `preferGetMethod: false` sends everything as POST, as the real service's clients
+// may prefer where a proxy strips query strings.
 import { Client, fetchExchange } from '@urql/core';
 import { PaymentGatewayFeesCalcDocument, ProcessPaymentRequestDocument } from 'payment-contract-kit';
 import { type ClientCredentials, generateToken } from './openapi-fetch.ts';
 import { paymentInput } from './payment-input.ts';
 
-/** An urql client for `/graphql` with the access token in `x-jwt-token`; POST for every operation by default. */
-export function createUrqlClient(baseUrl: string, token: string, preferGetMethod = false): Client {
+/** An urql client for `/graphql` with the access token in `x-jwt-token`; urql's default GET for queries unless `false`. */
+export function createUrqlClient(baseUrl: string, token: string, preferGetMethod?: false): Client {
   return new Client({
     url: `${baseUrl}/graphql`,
     exchanges: [fetchExchange],
-    preferGetMethod,
+    ...(preferGetMethod === false ? { preferGetMethod } : {}),
     fetchOptions: { headers: { 'x-jwt-token': token } },
   });
 }

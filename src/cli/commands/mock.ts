@@ -20,6 +20,7 @@ import {
   parseAllowedHosts,
   parseCorsOrigins,
 } from '../../mock/options.ts';
+import { UsageError as CommandUsageError, parseCommandLine } from '../command-line.ts';
 
 /** A flag of the mock command, its environment variable and its help text. */
 interface FlagSpec {
@@ -243,11 +244,10 @@ Examples:
 `;
 }
 
-/** A usage mistake: printed with its message and exit code 2. */
-export class UsageError extends Error {
+/** A usage mistake of `mock`: its message with the library prefix, printed as one line; exit code 2. */
+export class UsageError extends CommandUsageError {
   constructor(message: string) {
     super(kitMessage(message));
-    this.name = 'UsageError';
   }
 }
 
@@ -501,20 +501,8 @@ export function startFailure(error: unknown, options: MockOptions): string {
  * mock cannot start (port in use, ...).
  */
 export async function run(argv: readonly string[]): Promise<number | undefined> {
-  let parsed: ParsedMockArgs;
-  try {
-    parsed = parseMockArgs(argv, process.env);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
-  if (parsed.help) {
-    process.stdout.write(mockHelp());
-    return 0;
-  }
+  const parsed = parseCommandLine(() => parseMockArgs(argv, process.env), mockHelp, process);
+  if (typeof parsed === 'number') return parsed;
   const { startMockServer } = await import('../../mock/server.ts');
   let mock: Awaited<ReturnType<typeof startMockServer>>;
   try {

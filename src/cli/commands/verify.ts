@@ -22,6 +22,7 @@ import { junitReport } from '../../pact/verify/report-junit.ts';
 import { summaryLine, textLine } from '../../pact/verify/report-text.ts';
 import { verifyStatic } from '../../pact/verify/static-verify.ts';
 import { allPassed, type InteractionResult } from '../../pact/verify/verify-result.ts';
+import { type CommandIo, parseCommandLine, UsageError } from '../command-line.ts';
 
 /** Help text, with examples. */
 export const help = `Usage: payment-contract-kit verify <pact files or folders> [options]
@@ -53,12 +54,6 @@ Examples:
   payment-contract-kit verify ./pacts --format json
 `;
 
-/** Where the command writes; tests may capture it. */
-export interface CommandIo {
-  readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown };
-}
-
 /** What the command reaches outside itself; tests replace them. */
 export interface VerifyDependencies {
   /** The dynamic runner; resolves with undefined when this build has none. */
@@ -75,8 +70,6 @@ const defaultDependencies: VerifyDependencies = {
   pactInstalled: pactPackageInstalled,
   openapi: () => loadOpenApi(),
 };
-
-class UsageError extends Error {}
 
 function usage(message: string): never {
   throw new UsageError(kitMessage(`verify: ${message} Run "payment-contract-kit verify --help" for the options.`));
@@ -222,18 +215,8 @@ export async function run(
   io: CommandIo = { stdout: process.stdout, stderr: process.stderr },
   deps: VerifyDependencies = defaultDependencies,
 ): Promise<number> {
-  let flags: ReturnType<typeof parse>;
-  try {
-    flags = parse(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`${error.message}\n`);
-    return 2;
-  }
-  if (flags.help) {
-    io.stdout.write(help);
-    return 0;
-  }
+  const flags = parseCommandLine(() => parse(argv), help, io);
+  if (typeof flags === 'number') return flags;
   const { pacts, failures } = readPactFiles(flags.files);
   const staticResults = verifyStatic(pacts, { guide: flags.guide, openapi: deps.openapi() });
   const staticKinds = new Map(staticResults.map((r) => [`${r.file}\u0000${r.interaction}`, r.kind] as const));
@@ -256,3 +239,5 @@ export async function run(
   if (dynamic.problem) io.stderr.write(`${dynamic.problem}\n`);
   return ok ? 0 : 1;
 }
+
+export type { CommandIo } from '../command-line.ts';

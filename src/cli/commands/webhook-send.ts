@@ -11,6 +11,7 @@ import { kitMessage } from '../../internal/messages.ts';
 import { feeList } from '../../mock/index.ts';
 import { defaultCredentials } from '../../spec-names.ts';
 import { buildTestWebhookRequest } from '../../webhook/test-request.ts';
+import { type CommandIo, parseCommandLine, UsageError } from '../command-line.ts';
 
 const DEFAULT_SIGNING_KEY = defaultCredentials.webhookSigningKey;
 const DEFAULT_CLIENT_ID = defaultCredentials.clientId;
@@ -49,14 +50,6 @@ Examples:
   payment-contract-kit webhook send --url http://127.0.0.1:3000/webhooks --status success \\
     --standard-webhooks-secret whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
 `;
-
-/** Where the command writes; tests may capture it. */
-export interface CommandIo {
-  readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown };
-}
-
-class UsageError extends Error {}
 
 /** One line: what is wrong with which flag, and where the options are listed. */
 function usage(message: string): never {
@@ -172,18 +165,8 @@ export async function run(
   argv: readonly string[],
   io: CommandIo = { stdout: process.stdout, stderr: process.stderr },
 ): Promise<number> {
-  let flags: ReturnType<typeof parse>;
-  try {
-    flags = parse(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`${error.message}\n`);
-    return 2;
-  }
-  if (flags.help) {
-    io.stdout.write(help);
-    return 0;
-  }
+  const flags = parseCommandLine(() => parse(argv), help, io);
+  if (typeof flags === 'number') return flags;
   const { headers, body, payload } = buildTestWebhookRequest(flags.request);
   io.stdout.write(`> POST ${flags.url.href}\n`);
   for (const [name, value] of Object.entries(headers)) io.stdout.write(`> ${name}: ${value}\n`);
@@ -216,3 +199,5 @@ export async function run(
   );
   return ok ? 0 : 1;
 }
+
+export type { CommandIo } from '../command-line.ts';

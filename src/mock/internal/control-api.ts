@@ -30,7 +30,7 @@ import { kitMessage } from '../../internal/messages.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
 import type { MockControl, MockRequestMatcher } from '../control-types.ts';
 import { restError } from './errors.ts';
-import { parseJsonBody } from './http/body.ts';
+import { jsonObject } from './http/body.ts';
 import type { MockRequest } from './http/exchange.ts';
 import type { Outcome, RouteEntry } from './http/outcome.ts';
 import type { Router } from './http/router.ts';
@@ -62,14 +62,6 @@ const ok = (body: unknown): Outcome => ({ status: 200, body });
 
 function query(request: MockRequest): URLSearchParams {
   return new URLSearchParams(request.query);
-}
-
-function jsonObject(request: MockRequest, limit: number, route: string): Record<string, unknown> {
-  const body = parseJsonBody(request.body, limit);
-  if (!body.ok) throw restError(body.problem === 'too-large' ? 413 : 400, body.message);
-  if (body.empty) return {};
-  if (!isPlainObject(body.value)) throw restError(400, kitMessage(`${route} needs a JSON object body.`));
-  return body.value;
 }
 
 function optionalString(body: Record<string, unknown>, key: string, route: string): string | undefined {

@@ -17,7 +17,7 @@ import { kitMessage } from '../../internal/messages.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
 import { pactControlPaths } from '../../spec-names.ts';
 import { restError } from './errors.ts';
-import { parseJsonBody } from './http/body.ts';
+import { jsonObject } from './http/body.ts';
 import type { MockRequest } from './http/exchange.ts';
 import type { Outcome, RouteEntry } from './http/outcome.ts';
 import type { Router } from './http/router.ts';
@@ -31,14 +31,6 @@ export const pactRoutes = [
 
 /** Header Pact verifiers read a message's metadata from (base64 of a JSON object). */
 export const messageMetadataHeader = 'Pact-Message-Metadata';
-
-function jsonObject(request: MockRequest, limit: number, route: string): Record<string, unknown> {
-  const body = parseJsonBody(request.body, limit);
-  if (!body.ok) throw restError(body.problem === 'too-large' ? 413 : 400, body.message);
-  if (body.empty) return {};
-  if (!isPlainObject(body.value)) throw restError(400, kitMessage(`${route} needs a JSON object body.`));
-  return body.value;
-}
 
 function paramsOf(value: unknown, route: string, key: string): Record<string, unknown> {
   if (value === undefined || value === null) return {};

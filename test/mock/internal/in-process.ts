@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { ClientError, GraphQLClient } from 'graphql-request';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { createMockApp, type MockOptions } from '../../../src/mock/index.ts';
+import { GraphQLClient } from 'graphql-request';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { createMockApp, type MockApp, type MockOptions } from '../../../src/mock/index.ts';
 import { servicePaths } from '../../../src/spec-names.ts';
 import { requestsVia } from '../helpers.ts';
 
@@ -46,16 +46,6 @@ export function startInProcess(options: MockOptions = {}) {
   };
 }
 
-/** The failed response of a graphql-request call that was expected to fail. */
-export async function gqlError(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ClientError);
-  return (error as ClientError).response;
-}
-
 /**
  * One in-process mock for a test file or describe block (both guides, {@link routeTestClients} unless `options`
  * say otherwise): warmed up before the tests, reset after each, closed at the end.
@@ -70,4 +60,25 @@ export function inProcessSuite(options: MockOptions = {}) {
   afterAll(() => mock.close());
   afterEach(() => mock.control.reset());
   return { mock, url: (path: string) => `${mock.url}${path}` };
+}
+
+export { gqlError } from '../helpers.ts';
+
+/**
+ * A factory of mock apps for tests that each need their own options: every app it made is closed after each test.
+ *
+ * @example
+ * const mockApp = appsClosedAfterEach();
+ * it('serves the landing page', async () => { const app = mockApp({ ui: true }); ... });
+ */
+export function appsClosedAfterEach(): (options?: MockOptions) => MockApp {
+  const apps: MockApp[] = [];
+  afterEach(async () => {
+    for (const app of apps.splice(0)) await app.close();
+  });
+  return (options = {}) => {
+    const app = createMockApp({ log: false, ...options });
+    apps.push(app);
+    return app;
+  };
 }

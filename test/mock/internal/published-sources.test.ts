@@ -2,22 +2,13 @@
  * The published sources at `/__pck/schema.graphql` and `/__pck/openapi.yaml`, read from the package's files.
  */
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createMockApp, type MockApp } from '../../../src/mock/index.ts';
-import type { MockOptions } from '../../../src/mock/options.ts';
+import { describe, expect, it } from 'vitest';
+import { appsClosedAfterEach } from './in-process.ts';
 
 const base = 'http://127.0.0.1:4010';
 const file = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
 
-const apps: MockApp[] = [];
-afterEach(async () => {
-  for (const app of apps.splice(0)) await app.close();
-});
-function mockApp(options: MockOptions = {}): MockApp {
-  const app = createMockApp({ log: false, ...options });
-  apps.push(app);
-  return app;
-}
+const mockApp = appsClosedAfterEach();
 
 describe('published sources', () => {
   it('serves schema.graphql and openapi.yaml as the package ships them', async () => {

@@ -7,7 +7,9 @@
  */
 
 import { kitMessage } from '../../../internal/messages.ts';
-import { bodyAborted, bodyOverLimit, type MockRequestBody } from './exchange.ts';
+import { isPlainObject } from '../../../internal/plain-object.ts';
+import { restError } from '../errors.ts';
+import { bodyAborted, bodyOverLimit, type MockRequest, type MockRequestBody } from './exchange.ts';
 
 /** What parsing the body gave. */
 export type BodyResult =
@@ -47,4 +49,19 @@ export function parseJsonBody(body: MockRequestBody, limit: number): BodyResult 
       ),
     };
   }
+}
+
+/**
+ * The JSON object body of a control route (`{}` when empty); a body too large, malformed or not an object throws the
+ * control API's 413/400.
+ *
+ * @example
+ * const { path, status } = jsonObject(request, maxBodyBytes, 'POST /__pck/fail-next');
+ */
+export function jsonObject(request: MockRequest, limit: number, route: string): Record<string, unknown> {
+  const body = parseJsonBody(request.body, limit);
+  if (!body.ok) throw restError(body.problem === 'too-large' ? 413 : 400, body.message);
+  if (body.empty) return {};
+  if (!isPlainObject(body.value)) throw restError(400, kitMessage(`${route} needs a JSON object body.`));
+  return body.value;
 }

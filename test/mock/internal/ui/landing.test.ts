@@ -1,23 +1,14 @@
 /**
  * The landing page at GET `/`: HTML for browsers, today's 404 for JSON clients, off with `ui: false`.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createMockApp, type MockApp } from '../../../../src/mock/index.ts';
+import { describe, expect, it } from 'vitest';
 import { escapeHtml, renderLanding } from '../../../../src/mock/internal/ui/landing.ts';
-import type { MockOptions } from '../../../../src/mock/options.ts';
+import { appsClosedAfterEach } from '../in-process.ts';
 
 const base = 'http://127.0.0.1:4010';
 const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 
-const apps: MockApp[] = [];
-afterEach(async () => {
-  for (const app of apps.splice(0)) await app.close();
-});
-function mockApp(options: MockOptions = {}): MockApp {
-  const app = createMockApp({ log: false, ...options });
-  apps.push(app);
-  return app;
-}
+const mockApp = appsClosedAfterEach();
 
 describe('landing page', () => {
   it('answers a browser with the base URL, the credentials and the links', async () => {

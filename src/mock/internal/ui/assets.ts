@@ -6,8 +6,8 @@
  * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../package-files.ts';
 
 /** Logical asset names, as scripts/build-ui.ts writes them into dist/ui/manifest.json. */
 export const assetNames = [
@@ -45,26 +45,6 @@ const contentTypes: Record<string, string> = {
   css: 'text/css; charset=utf-8',
 };
 
-/** The directory of this module, in the ESM and the CommonJS builds and from source. */
-function moduleDir(): string {
-  return typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
-}
-
-/** The package root: the nearest directory above `from` whose package.json names this package. */
-export function findPackageRoot(from: string): string | undefined {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest)) {
-      try {
-        if (JSON.parse(readFileSync(manifest, 'utf8')).name === 'payment-contract-kit') return dir;
-      } catch {
-        // An unreadable package.json on the way up is not ours; keep looking.
-      }
-    }
-    if (dirname(dir) === dir) return undefined;
-  }
-}
-
 /**
  * Creates the store for the package this module belongs to (or `root` when given, for tests).
  *
@@ -80,7 +60,7 @@ export function createAssetStore(root?: string): AssetStore {
 
   function locate() {
     if (located) return located;
-    const dir = root ?? findPackageRoot(moduleDir());
+    const dir = root ?? packageRoot();
     const manifestPath = dir === undefined ? undefined : join(dir, 'dist/ui/manifest.json');
     let manifest: Record<string, string> | undefined;
     if (manifestPath !== undefined && existsSync(manifestPath))

@@ -6,6 +6,7 @@
  * @module
  */
 import { controlPrefix, serviceHeaders, servicePaths } from '../../../spec-names.ts';
+import { escapeHtml } from './html.ts';
 
 /** What the page shows. */
 export interface LandingInfo {
@@ -18,10 +19,7 @@ export interface LandingInfo {
   readonly readmePath: string | undefined;
 }
 
-/** Escapes text for HTML element content and double-quoted attributes. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export { escapeHtml };
 
 /** README sections a newcomer looks for, by heading (GitHub-style anchors). */
 const readmeSections: readonly [string, string][] = [

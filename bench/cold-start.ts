@@ -6,7 +6,7 @@
  * @module
  */
 import { startServer } from './processes.ts';
-import { type ServerId, serverCommand } from './servers.ts';
+import { isMockServer, type ServerId, serverCommand } from './servers.ts';
 import { AMOUNT, generateToken, graphql, queries } from './workloads.ts';
 
 const RETRY_FOR_MS = 30_000;
@@ -22,7 +22,7 @@ async function firstSuccess(server: ServerId, url: string, spawnedAt: number): P
   const until = performance.now() + RETRY_FOR_MS;
   for (;;) {
     try {
-      if (server === 'mock') {
+      if (isMockServer(server)) {
         const { token } = await generateToken(url);
         const tokenMs = performance.now() - spawnedAt;
         await graphql(url, token, queries.fees, { amount: AMOUNT });

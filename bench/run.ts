@@ -10,7 +10,9 @@
  *
  * Flags: --quick (about a minute), --only <workload,...>, --rounds N, --seconds S, --connections N,
  * --payments N, --no-cold-start, --no-memory, --strict (exit 1 when a target fails), --profile (Node servers run
- * with --cpu-prof; one profile per server and workload in .tmp/bench/profiles, named by pid, summarised by `tsx bench/profile-summary.ts`).
+ * with --cpu-prof; one profile per server and workload in .tmp/bench/profiles, named by pid, summarised by `tsx bench/profile-summary.ts`),
+ * --baseline <dir> (the built CLI of another checkout runs beside the mock in every workload and cold start, so a
+ * change is compared with the code before it in one run; such a run leaves the summary files as they were).
  *
  * @module
  */
@@ -32,7 +34,16 @@ import {
   summarize,
   type WorkloadRun,
 } from './report.ts';
-import { buildReferences, mockEntry, profileDir, root, type ServerId, serverCommand, serverLabels } from './servers.ts';
+import {
+  buildReferences,
+  mockEntry,
+  profileDir,
+  root,
+  type ServerId,
+  serverCommand,
+  serverLabels,
+  setBaseline,
+} from './servers.ts';
 import { openSession, type Workload, workloads } from './workloads.ts';
 
 const { values: flags } = parseArgs({
@@ -47,6 +58,7 @@ const { values: flags } = parseArgs({
     'no-memory': { type: 'boolean', default: false },
     strict: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    baseline: { type: 'string' },
   },
 });
 
@@ -82,6 +94,13 @@ log(pinning);
 await buildReferences();
 const entry = mockEntry();
 const withMock = entry !== undefined;
+if (flags.baseline !== undefined) {
+  if (!withMock) throw new Error('[payment-contract-kit] bench: --baseline needs the mock under test built.');
+  setBaseline(flags.baseline);
+  log(`baseline: the built CLI in ${flags.baseline}`);
+}
+/** Servers that run beside the mock wherever it runs. */
+const besideMock: readonly ServerId[] = flags.baseline !== undefined ? ['baseline'] : [];
 const mockVia =
   entry === 'cli'
     ? 'mock started with its built CLI (`mock --port 0 --quiet`)'
@@ -112,7 +131,7 @@ async function startWithRetry(server: ServerId): Promise<ServerProcess> {
 }
 
 async function runWorkload(workload: Workload): Promise<WorkloadRun> {
-  const servers = workload.servers.filter((s) => s !== 'mock' || withMock);
+  const servers = workload.servers.flatMap((s) => (s !== 'mock' ? [s] : withMock ? [s, ...besideMock] : []));
   const procs = new Map<ServerId, ServerProcess>();
   const rounds = new Map<ServerId, RoundResult[]>(servers.map((s) => [s, []]));
   const problems = new Map<ServerId, string>();
@@ -208,7 +227,9 @@ for (const workload of selected) {
 const coldStart: Record<string, { label: string; runsMs: number[]; listeningMs: number[]; tokenMs?: number[] }> = {};
 if (!flags['no-cold-start']) {
   const runs = Object.fromEntries(
-    Object.entries(settings.coldRuns).filter(([server]) => server !== 'mock' || withMock),
+    Object.entries(settings.coldRuns).flatMap(([server, count]) =>
+      server !== 'mock' ? [[server, count]] : withMock ? [server, ...besideMock].map((s) => [s, count]) : [],
+    ),
   ) as Partial<Record<ServerId, number>>;
   const measured = await measureColdStarts(runs, serverCpus, log);
   for (const [server, runs] of Object.entries(measured) as [ServerId, ColdStartRun[]][]) {
@@ -254,7 +275,8 @@ mkdirSync(resultsDir, { recursive: true });
 const stamp = now.toISOString().replaceAll(':', '-').replace(/\..*$/, '');
 const rawPath = join(resultsDir, `latest-${stamp}.json`);
 writeFileSync(rawPath, `${JSON.stringify({ settings, summary }, null, 2)}\n`);
-const complete = !quick && !flags.only && withMock && !flags['no-cold-start'] && !flags['no-memory'];
+const complete =
+  !quick && !flags.only && withMock && !flags['no-cold-start'] && !flags['no-memory'] && besideMock.length === 0;
 if (complete) {
   writeFileSync(join(resultsDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   writeFileSync(join(resultsDir, 'summary.md'), renderMarkdown(summary));

@@ -15,11 +15,23 @@ import { freePort, type ServerCommand } from './processes.ts';
 export const root = resolve(import.meta.dirname, '..');
 
 /** Every server the benchmark can start. */
-export type ServerId = 'mock' | 'rest-token' | 'rest-token-signed' | 'graphql-execute' | 'prism' | 'yoga' | 'apollo';
+export type ServerId =
+  | 'mock'
+  | 'baseline'
+  | 'rest-token'
+  | 'rest-token-signed'
+  | 'graphql-execute'
+  | 'prism'
+  | 'yoga'
+  | 'apollo';
+
+/** Whether a server is the kit's mock: the build under test or the `--baseline` build it is compared with. */
+export const isMockServer = (id: ServerId): id is 'mock' | 'baseline' => id === 'mock' || id === 'baseline';
 
 /** How each server is named in tables. */
 export const serverLabels: Readonly<Record<ServerId, string>> = {
   mock: 'mock (payment-contract-kit)',
+  baseline: 'mock, baseline build (--baseline)',
   'rest-token': '(a) node:http, fixed token pair',
   'rest-token-signed': '(a′) node:http + HS256 sign (informational)',
   'graphql-execute': '(b) node:http + graphql-js execute',
@@ -39,12 +51,30 @@ const referenceScripts = {
 const outDir = join(root, '.tmp', 'bench');
 const schemaPath = join(root, 'schema.graphql');
 /** The built CLI, wherever package.json's `bin` points (dist/cli.js at first, now dist/cli/index.js). */
-const cliPath = join(
-  root,
-  (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin?: Record<string, string> }).bin?.[
-    'payment-contract-kit'
-  ] ?? 'dist/cli.js',
-);
+const cliOf = (dir: string) =>
+  join(
+    dir,
+    (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { bin?: Record<string, string> }).bin?.[
+      'payment-contract-kit'
+    ] ?? 'dist/cli.js',
+  );
+const cliPath = cliOf(root);
+
+let baselineCli: string | undefined;
+
+/**
+ * Names the checkout whose built CLI runs as server `baseline` (`--baseline <dir>`): another commit of the kit,
+ * built, so a change's cost on the hot path is measured against the code before it in the same run, on the same
+ * machine. Throws when `dir` holds no built CLI.
+ */
+export function setBaseline(dir: string): void {
+  const cli = existsSync(join(dir, 'package.json')) ? cliOf(resolve(dir)) : undefined;
+  if (cli === undefined || !existsSync(cli))
+    throw new Error(
+      `[payment-contract-kit] bench: --baseline ${dir} holds no built CLI; check out the commit there and run \`npm run build\` in it.`,
+    );
+  baselineCli = cli;
+}
 
 /** The fee list query file, shared by reference (b) and the workloads. */
 export const feesQueryPath = join(root, 'operations', 'current', 'payment-gateway-fees-calc.graphql');
@@ -108,6 +138,10 @@ export async function serverCommand(
       return mockEntry() === 'cli' && !options.profile
         ? { command: process.execPath, args: [...node, cliPath, ...mockCliArgs], address: 'stdout' }
         : { command: process.execPath, args: [...node, launcherOut], address: 'stdout' };
+    }
+    case 'baseline': {
+      if (baselineCli === undefined) throw new Error('[payment-contract-kit] bench: no --baseline given.');
+      return { command: process.execPath, args: [...node, baselineCli, ...mockCliArgs], address: 'stdout' };
     }
     case 'prism': {
       const port = await freePort();

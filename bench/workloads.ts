@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { AutocannonRequest } from 'autocannon';
 import { defaultCredentials, servicePaths } from '../src/spec-names.ts';
 import { testCardDetails, testCardNumbers } from '../src/test-values.ts';
-import { feesQueryPath, root, type ServerId } from './servers.ts';
+import { feesQueryPath, isMockServer, root, type ServerId } from './servers.ts';
 
 /** Every workload. */
 export type WorkloadId = 'generate-token' | 'fees-list' | 'card-fee' | 'process-payment' | 'mixed';
@@ -120,7 +120,7 @@ export function paymentVariables(fees: number) {
  * placeholders of the same shape and the fee the mock's default fee table gives (1.5 % + 0.30).
  */
 export async function openSession(server: ServerId, url: string): Promise<Session> {
-  if (server !== 'mock') return { token: 'reference-token', refreshToken: 'reference-refresh', cardFee: 1.8 };
+  if (!isMockServer(server)) return { token: 'reference-token', refreshToken: 'reference-refresh', cardFee: 1.8 };
   const { token, refreshToken } = await generateToken(url);
   const fee = (await graphql(url, token, queries.cardFee, cardFeeVariables())) as { fees?: unknown };
   if (typeof fee.fees !== 'number') throw new Error(`paymentCreditCardFeeCalc gave no fees: ${JSON.stringify(fee)}`);
@@ -224,35 +224,34 @@ function mixedWorkload(): Workload {
     load(server, session) {
       let failures = 0;
       const pool: string[] = [];
-      const tokenStep: AutocannonRequest =
-        server === 'mock'
-          ? {
-              method: 'POST',
-              path: TOKEN_PATH,
-              headers: { ...clientHeaders },
-              setupRequest(request) {
-                const refreshToken = pool.pop();
-                return refreshToken === undefined
-                  ? { ...request, path: TOKEN_PATH, body: '' }
-                  : { ...request, path: REFRESH_PATH, body: JSON.stringify({ refresh_token: refreshToken }) };
-              },
-              onResponse(status, body, context) {
-                const pair = tokenPair(status, body);
-                if (!pair) {
-                  failures++;
-                  return;
-                }
-                context.token = pair.token;
-                pool.push(pair.refreshToken);
-              },
-            }
-          : {
-              ...gqlRequest(session, queries.fees, feesVariables),
-              onResponse(status, body, context) {
-                if (!isGraphqlSuccess(status, body)) failures++;
-                context.token = session.token;
-              },
-            };
+      const tokenStep: AutocannonRequest = isMockServer(server)
+        ? {
+            method: 'POST',
+            path: TOKEN_PATH,
+            headers: { ...clientHeaders },
+            setupRequest(request) {
+              const refreshToken = pool.pop();
+              return refreshToken === undefined
+                ? { ...request, path: TOKEN_PATH, body: '' }
+                : { ...request, path: REFRESH_PATH, body: JSON.stringify({ refresh_token: refreshToken }) };
+            },
+            onResponse(status, body, context) {
+              const pair = tokenPair(status, body);
+              if (!pair) {
+                failures++;
+                return;
+              }
+              context.token = pair.token;
+              pool.push(pair.refreshToken);
+            },
+          }
+        : {
+            ...gqlRequest(session, queries.fees, feesVariables),
+            onResponse(status, body, context) {
+              if (!isGraphqlSuccess(status, body)) failures++;
+              context.token = session.token;
+            },
+          };
       // Every answer of the token step and of the payment steps is checked (a bad token fails the payments too);
       // the others are not, so that the load generator, which collects a body for each check, stays light.
       const steps = graphqlSteps(session).map(
@@ -274,7 +273,7 @@ function mixedWorkload(): Workload {
       return { requests: [tokenStep, ...steps], failures: () => failures };
     },
     async check(server, url, session) {
-      if (server === 'mock') {
+      if (isMockServer(server)) {
         const res = await fetch(url + REFRESH_PATH, {
           method: 'POST',
           headers: clientHeaders,

@@ -101,6 +101,13 @@ if (flags.baseline !== undefined) {
 }
 /** Servers that run beside the mock wherever it runs. */
 const besideMock: readonly ServerId[] = flags.baseline !== undefined ? ['baseline'] : [];
+const serversOf = (workload: Workload) =>
+  workload.servers.flatMap((s) => (s !== 'mock' ? [s] : withMock ? [s, ...besideMock] : []));
+// The round budget was set for the plain server list; servers added beside the mock get their share on top, so the
+// last workload of a --baseline run is not left with one round.
+const plainServers = selected.reduce((n, w) => n + w.servers.length, 0);
+const roundsBudgetSeconds =
+  (settings.roundsBudgetSeconds * selected.reduce((n, w) => n + serversOf(w).length, 0)) / plainServers;
 const mockVia =
   entry === 'cli'
     ? 'mock started with its built CLI (`mock --port 0 --quiet`)'
@@ -131,7 +138,7 @@ async function startWithRetry(server: ServerId): Promise<ServerProcess> {
 }
 
 async function runWorkload(workload: Workload): Promise<WorkloadRun> {
-  const servers = workload.servers.flatMap((s) => (s !== 'mock' ? [s] : withMock ? [s, ...besideMock] : []));
+  const servers = serversOf(workload);
   const procs = new Map<ServerId, ServerProcess>();
   const rounds = new Map<ServerId, RoundResult[]>(servers.map((s) => [s, []]));
   const problems = new Map<ServerId, string>();
@@ -174,7 +181,7 @@ async function runWorkload(workload: Workload): Promise<WorkloadRun> {
       await waitIdle(procs.get(server)!);
     }
     for (let round = 0; round < settings.rounds; round++) {
-      if (round > 0 && elapsed() > settings.roundsBudgetSeconds) {
+      if (round > 0 && elapsed() > roundsBudgetSeconds) {
         log(`${workload.id}: time budget reached, ${round} round(s) kept`);
         break;
       }

@@ -101,8 +101,10 @@ if (flags.baseline !== undefined) {
 }
 /** Servers that run beside the mock wherever it runs. */
 const besideMock: readonly ServerId[] = flags.baseline !== undefined ? ['baseline'] : [];
-const serversOf = (workload: Workload) =>
-  workload.servers.flatMap((s) => (s !== 'mock' ? [s] : withMock ? [s, ...besideMock] : []));
+/** The servers that run in place of `server`: the mock with those beside it (none when unbuilt), else itself. */
+const inPlaceOf = (server: ServerId): ServerId[] =>
+  server !== 'mock' ? [server] : withMock ? [server, ...besideMock] : [];
+const serversOf = (workload: Workload) => workload.servers.flatMap(inPlaceOf);
 // The round budget was set for the plain server list; servers added beside the mock get their share on top, so the
 // last workload of a --baseline run is not left with one round.
 const plainServers = selected.reduce((n, w) => n + w.servers.length, 0);
@@ -235,7 +237,7 @@ const coldStart: Record<string, { label: string; runsMs: number[]; listeningMs: 
 if (!flags['no-cold-start']) {
   const runs = Object.fromEntries(
     Object.entries(settings.coldRuns).flatMap(([server, count]) =>
-      server !== 'mock' ? [[server, count]] : withMock ? [server, ...besideMock].map((s) => [s, count]) : [],
+      inPlaceOf(server as ServerId).map((s) => [s, count]),
     ),
   ) as Partial<Record<ServerId, number>>;
   const measured = await measureColdStarts(runs, serverCpus, log);

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isMockServer, mockCliArgs, serverCommand, setBaseline } from '../../bench/servers.ts';
 
@@ -15,7 +15,7 @@ function checkout(bin: string, built: boolean): string {
   dirs.push(dir);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ bin: { 'payment-contract-kit': bin } }));
   if (built) {
-    mkdirSync(join(dir, 'dist', 'cli'), { recursive: true });
+    mkdirSync(dirname(join(dir, bin)), { recursive: true });
     writeFileSync(join(dir, bin), '');
   }
   return dir;

@@ -6,7 +6,11 @@
  * @module
  */
 
+import type { LatencyPoint } from './latency-curve.ts';
 import type { LoadSample } from './load.ts';
+import { formatPaired, median, type PairedRatio, pairedRatio } from './paired.ts';
+
+export { median };
 
 /** One round of load against one server: the counters of load.ts's LoadSample (a type-only import; no I/O here). */
 export interface RoundResult
@@ -56,14 +60,6 @@ export const SATURATED_CPU = 0.85;
 
 /** Share of failed answers above which a server's numbers are not used. */
 export const MAX_FAILURE_RATE = 0.001;
-
-/** The median of a list (mean of the middle two for even lengths); NaN for an empty list. */
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 /** Medians of req/s and latencies over the rounds, and the failure rate over all of them. */
 export function summarizeRun(run: Pick<ServerRun, 'rounds'>): RunSummary {
@@ -132,11 +128,66 @@ export const rpsKey = (workload: string, server: string) => `rps:${workload}:${s
 export const perCpuKey = (workload: string, server: string) => `cpu:${workload}:${server}`;
 /** The metric name of a server's median cold start. */
 export const coldKey = (server: string) => `cold:${server}`;
+/** The paired figure of a server's CPU per request ÷ the reference's, round by round, in a workload. */
+export const cpuVsRefKey = (workload: string, server: string) => `cpu-vs-ref:${workload}:${server}`;
+/** The paired figure of a server's req/s ÷ the reference's, round by round, in a workload. */
+export const rpsVsRefKey = (workload: string, server: string) => `rps-vs-ref:${workload}:${server}`;
+/** The paired figure of the mock's CPU per request ÷ another server's (a peer, or the baseline build). */
+export const mockCpuVsKey = (workload: string, server: string) => `mock-cpu-vs:${workload}:${server}`;
+/** The paired figure of the mock's req/s ÷ another server's. */
+export const mockRpsVsKey = (workload: string, server: string) => `mock-rps-vs:${workload}:${server}`;
+/** The paired figure of a server's cold start ÷ the reference's, run by run. */
+export const coldVsRefKey = (server: string) => `cold-vs-ref:${server}`;
+
+/**
+ * The reference every figure is paired with: (a), bare node:http answering one fixed token JSON, the most any server
+ * that answers over node:http can do on the host (decision 0002). It runs in every workload's rounds.
+ */
+export const REFERENCE = 'rest-token';
+
+/** Server CPU-seconds per answered request in one round; undefined when the CPU was not read or nothing answered. */
+export function cpuPerRequest(round: RoundResult): number | undefined {
+  return typeof round.serverCpu === 'number' && round.serverCpu > 0 && round.rps > 0
+    ? round.serverCpu / round.rps
+    : undefined;
+}
+
+/**
+ * Every paired figure of a run: per workload, each usable server's CPU per request and req/s against the reference in
+ * the same round, and the mock's against every other server (peers as context, the baseline build as the judge of a
+ * change); cold starts run by run against the reference's.
+ */
+export function pairedFigures(runs: readonly WorkloadRun[], cold: ColdStart): Record<string, PairedRatio> {
+  const out: Record<string, PairedRatio> = {};
+  for (const workload of runs) {
+    const usableRuns = workload.runs.filter(usable);
+    const byServer = new Map(usableRuns.map((r) => [r.server, r]));
+    const cpu = (run: ServerRun) => run.rounds.map(cpuPerRequest);
+    const rps = (run: ServerRun) => run.rounds.map((r) => r.rps);
+    const ref = byServer.get(REFERENCE);
+    const mock = byServer.get('mock');
+    for (const run of usableRuns) {
+      if (ref && run !== ref) {
+        out[cpuVsRefKey(workload.id, run.server)] = pairedRatio(cpu(run), cpu(ref));
+        out[rpsVsRefKey(workload.id, run.server)] = pairedRatio(rps(run), rps(ref));
+      }
+      if (mock && run !== mock && run !== ref) {
+        out[mockCpuVsKey(workload.id, run.server)] = pairedRatio(cpu(mock), cpu(run));
+        out[mockRpsVsKey(workload.id, run.server)] = pairedRatio(rps(mock), rps(run));
+      }
+    }
+  }
+  const refCold = cold[REFERENCE]?.runsMs;
+  if (refCold)
+    for (const [server, { runsMs }] of Object.entries(cold))
+      if (server !== REFERENCE) out[coldVsRefKey(server)] = pairedRatio(runsMs, refCold);
+  return out;
+}
 
 /**
  * Turns the runs into metrics: median req/s and req per CPU-second of every usable run, median cold start per
- * server, and the mock's median heap after GC (else RSS) over the middle and the last third of the memory checkpoints
- * (`memory:mid`, `memory:last`, KiB).
+ * server, the median of every paired figure ({@link pairedFigures}), and the mock's median heap after GC (else RSS)
+ * over the middle and the last third of the memory checkpoints (`memory:mid`, `memory:last`, KiB).
  */
 export function collectMetrics(runs: readonly WorkloadRun[], cold: ColdStart, memory?: MemoryResult): Metrics {
   const metrics: Record<string, number> = {};
@@ -150,6 +201,8 @@ export function collectMetrics(runs: readonly WorkloadRun[], cold: ColdStart, me
   }
   for (const [server, { runsMs }] of Object.entries(cold))
     if (runsMs.length > 0) metrics[coldKey(server)] = median(runsMs);
+  for (const [key, figure] of Object.entries(pairedFigures(runs, cold)))
+    if (Number.isFinite(figure.median)) metrics[key] = figure.median;
   if (memory && memory.problem === undefined && memory.checkpoints.length >= 3) {
     // The middle third of the checkpoints against the last third, on the heap after a full collection (what the
     // mock retains) when the probe answered, else on RSS, whose swings with the collector's timing the medians damp.
@@ -169,13 +222,13 @@ export function collectMetrics(runs: readonly WorkloadRun[], cold: ColdStart, me
   return metrics;
 }
 
-/** A target: a ratio of one metric to another (or to the best of several) compared with a threshold. */
+/** A target: one metric (or a ratio of two) compared with a threshold. */
 export interface Target {
   readonly id: string;
   readonly label: string;
   readonly numerator: string;
-  /** One metric, or several of which the largest counts (the best reference). */
-  readonly denominator: string | readonly string[];
+  /** When set, the value is numerator ÷ denominator; otherwise the numerator is already a ratio. */
+  readonly denominator?: string;
   readonly op: '>=' | '<=';
   readonly threshold: number;
 }
@@ -184,103 +237,55 @@ export interface Target {
 export interface TargetResult extends Target {
   readonly value: number | null;
   readonly pass: boolean | null;
-  /** Which metric the ratio was taken against (the best of several). */
-  readonly against: string | null;
-  /**
-   * For throughput targets, the same ratio in requests per server CPU-second (null when unknown): what the ratio
-   * would be if every server had its core to itself. Shown beside the target; the target is judged on `value`.
-   */
-  readonly perCpuValue: number | null;
-}
-
-function ratio(numerator: string, denominators: readonly string[], metrics: Metrics) {
-  const n = metrics[numerator];
-  let against: string | null = null;
-  for (const key of denominators) {
-    const d = metrics[key];
-    if (d !== undefined && Number.isFinite(d) && (against === null || d > metrics[against]!)) against = key;
-  }
-  if (n === undefined || !Number.isFinite(n) || against === null || metrics[against]! <= 0)
-    return { value: null, against };
-  return { value: n / metrics[against]!, against };
 }
 
 /** Evaluates one target against the metrics. */
 export function evaluateTarget(target: Target, metrics: Metrics): TargetResult {
-  const denominators = typeof target.denominator === 'string' ? [target.denominator] : target.denominator;
-  const { value, against } = ratio(target.numerator, denominators, metrics);
-  const toCpu = (key: string) => key.replace(/^rps:/, 'cpu:');
-  // Per CPU-second, compare with the same reference the throughput ratio used.
-  const perCpuValue =
-    target.numerator.startsWith('rps:') && against !== null
-      ? ratio(toCpu(target.numerator), [toCpu(against)], metrics).value
-      : null;
+  const n = metrics[target.numerator];
+  const d = target.denominator === undefined ? 1 : metrics[target.denominator];
+  const value =
+    n === undefined || d === undefined || !Number.isFinite(n) || !Number.isFinite(d) || d <= 0 ? null : n / d;
   const pass = value === null ? null : target.op === '>=' ? value >= target.threshold : value <= target.threshold;
-  return { ...target, value, pass, against, perCpuValue };
+  return { ...target, value, pass };
 }
 
-/** The references "the usual way" compared with each workload (Prism for REST; yoga and Apollo for GraphQL). */
-const usualWay = ['prism', 'yoga', 'apollo'] as const;
-
-/** The targets of issue 6, for the workloads that ran. */
+/**
+ * The targets of issue 22, against the physical limit: the mock's server CPU per request ÷ (a)'s, paired round by
+ * round, for the workloads that ran; cold start ÷ (a)'s, paired run by run; memory flat. Peers carry no target.
+ */
 export function targetsFor(workloadIds: readonly string[]): Target[] {
-  const targets: Target[] = [
-    {
-      id: 'token-vs-a',
-      label: 'generate-token ≥ 0.7 × (a) bare node:http',
-      numerator: rpsKey('generate-token', 'mock'),
-      denominator: rpsKey('generate-token', 'rest-token'),
-      op: '>=',
-      threshold: 0.7,
-    },
-    {
-      id: 'fees-vs-b',
-      label: 'paymentGatewayFeesCalc ≥ 1.1 × (b) graphql-js execute',
-      numerator: rpsKey('fees-list', 'mock'),
-      denominator: rpsKey('fees-list', 'graphql-execute'),
-      op: '>=',
-      threshold: 1.1,
-    },
-    {
-      id: 'payment-vs-b',
-      label: 'processPaymentRequest ≥ 0.7 × (b) graphql-js execute',
-      numerator: rpsKey('process-payment', 'mock'),
-      denominator: rpsKey('process-payment', 'graphql-execute'),
-      op: '>=',
-      threshold: 0.7,
-    },
+  const cpuTargets: [string, string, number][] = [
+    ['generate-token', 'generate-token', 1.15],
+    ['fees-list', 'fee list', 1.3],
+    ['process-payment', 'processPaymentRequest', 2.0],
   ];
-  for (const id of workloadIds) {
-    targets.push({
-      id: `${id}-vs-usual`,
-      label: `${id} ≥ 3 × best of Prism / yoga / Apollo`,
-      numerator: rpsKey(id, 'mock'),
-      denominator: usualWay.map((server) => rpsKey(id, server)),
-      op: '>=',
-      threshold: 3,
-    });
-  }
+  const targets: Target[] = cpuTargets
+    .filter(([id]) => workloadIds.includes(id))
+    .map(([id, name, threshold]) => ({
+      id: `${id}-cpu`,
+      label: `${name}: server CPU per request ≤ ${threshold} × (a)'s`,
+      numerator: cpuVsRefKey(id, 'mock'),
+      op: '<=' as const,
+      threshold,
+    }));
   targets.push(
     {
       id: 'cold-start',
-      label: 'cold start ≤ 2.5 × (a) bare node:http',
-      numerator: coldKey('mock'),
-      denominator: coldKey('rest-token'),
+      label: "cold start ≤ 1.5 × (a)'s spawn to first answer",
+      numerator: coldVsRefKey('mock'),
       op: '<=',
-      threshold: 2.5,
+      threshold: 1.5,
     },
     {
       id: 'memory-bounded',
-      label: 'memory bounded: heap after GC (RSS if no probe), last ÷ middle third ≤ 1.10',
+      label: 'memory flat: heap after GC (RSS if no probe), last ÷ middle third ≤ 1.10',
       numerator: 'memory:last',
       denominator: 'memory:mid',
       op: '<=',
       threshold: 1.1,
     },
   );
-  return targets.filter(
-    (t) => workloadIds.some((id) => t.numerator.includes(`:${id}:`)) || !t.numerator.startsWith('rps:'),
-  );
+  return targets;
 }
 
 /** Renders rows as an aligned plain-text table; numbers-looking cells are right-aligned. */
@@ -315,54 +320,28 @@ const fmtMb = (kb: number | null) => (kb === null ? '-' : (kb / 1024).toFixed(0)
 /** Formats a ratio as `1.23×`. */
 export const fmtRatio = (r: number | null) => (r === null || !Number.isFinite(r) ? '-' : `${r.toFixed(2)}×`);
 
-/** The throughput table: one row per server per workload, with mock ÷ that server's req/s. */
-export function throughputRows(runs: readonly WorkloadRun[]): string[][] {
-  const rows: string[][] = [];
-  for (const workload of runs) {
-    const mock = workload.runs.find((r) => r.server === 'mock');
-    const mockRps = mock && usable(mock) ? summarizeRun(mock).rps : Number.NaN;
-    for (const run of workload.runs) {
-      const s = summarizeRun(run);
-      const ok = usable(run);
-      const flag = ok ? '' : ` (unusable: ${run.problem ?? `${(s.failureRate * 100).toFixed(1)} % failed answers`})`;
-      rows.push([
-        workload.id,
-        `${run.label}${run.note ? ` [${run.note}]` : ''}${flag}`,
-        fmtInt(s.rps),
-        fmtMs(s.p50),
-        fmtMs(s.p99),
-        fmtMb(run.peakRssKb),
-        fmtPercent(s.serverCpu),
-        fmtInt(s.perCpuSecond),
-        run.server === 'mock' ? '' : ok ? fmtRatio(mockRps / s.rps) : '-',
-      ]);
-    }
-  }
-  return rows;
+/** The targets table. */
+export function targetRows(
+  results: readonly TargetResult[],
+  figures: Readonly<Record<string, PairedRatio>> = {},
+): string[][] {
+  return results.map((t) => {
+    const figure = t.denominator === undefined ? figures[t.numerator] : undefined;
+    return [
+      t.label,
+      fmtRatio(t.value),
+      figure ? spread(figure) : '',
+      `${t.op === '>=' ? '≥' : '≤'} ${t.threshold}`,
+      fmtRatio(targetMargin(t)),
+      t.pass === null ? 'not measured' : t.pass ? 'pass' : 'FAIL',
+    ];
+  });
 }
 
-export const throughputHeaders = [
-  'workload',
-  'server',
-  'req/s',
-  'p50 ms',
-  'p99 ms',
-  'peak RSS MB',
-  'server CPU',
-  'req per CPU-s',
-  'mock ÷ this',
-];
-
-/** The targets table. */
-export function targetRows(results: readonly TargetResult[]): string[][] {
-  return results.map((t) => [
-    t.label,
-    fmtRatio(t.value),
-    fmtRatio(t.perCpuValue),
-    `${t.op === '>=' ? '≥' : '≤'} ${t.threshold}`,
-    fmtRatio(targetMargin(t)),
-    t.pass === null ? 'not measured' : t.pass ? 'pass' : 'FAIL',
-  ]);
+/** `0.91–1.30, 12 pairs` (and how many rounds were flagged), or `-`. */
+function spread(r: PairedRatio): string {
+  if (!Number.isFinite(r.median)) return '-';
+  return `${r.min.toFixed(2)}–${r.max.toFixed(2)}, ${r.pairs} pairs${r.flagged.length > 0 ? `, ${r.flagged.length} flagged` : ''}`;
 }
 
 /**
@@ -374,26 +353,96 @@ export function targetMargin(t: Pick<TargetResult, 'value' | 'op' | 'threshold'>
   return t.op === '>=' ? t.value / t.threshold : t.threshold / t.value;
 }
 
-export const targetHeaders = ['target', 'measured', 'per server CPU-s', 'wanted', 'margin', 'result'];
+export const targetHeaders = ['target', 'measured (median of pairs)', 'spread', 'wanted', 'margin', 'result'];
 
-/** The cold start table: median per server and mock ÷ that server. */
-export function coldStartRows(cold: ColdStart): string[][] {
-  const mock = cold.mock ? median(cold.mock.runsMs) : Number.NaN;
-  const cell = (values: readonly number[] | undefined) => (values && values.length > 0 ? fmtMs(median(values)) : '');
-  return Object.entries(cold).map(([server, { label, runsMs, listeningMs, tokenMs }]) => {
-    const ms = median(runsMs);
-    return [
-      label,
-      cell(listeningMs),
-      cell(tokenMs),
-      fmtMs(ms),
-      String(runsMs.length),
-      server === 'mock' ? '' : fmtRatio(mock / ms),
-    ];
-  });
+/**
+ * The paired table: per workload and server, CPU per request and req/s ÷ the reference (a)'s in the same round
+ * (median of the pairs, spread), and the server's own medians for scale.
+ */
+export function pairedRows(runs: readonly WorkloadRun[], figures: Readonly<Record<string, PairedRatio>>): string[][] {
+  const rows: string[][] = [];
+  for (const workload of runs) {
+    for (const run of workload.runs) {
+      const s = summarizeRun(run);
+      const cpuUs = median(
+        run.rounds.flatMap((r) => (cpuPerRequest(r) === undefined ? [] : [cpuPerRequest(r)! * 1e6])),
+      );
+      const isRef = run.server === REFERENCE;
+      const flag = usable(run)
+        ? ''
+        : ` (unusable: ${run.problem ?? `${(s.failureRate * 100).toFixed(1)} % failed answers`})`;
+      rows.push([
+        workload.id,
+        `${run.label}${run.note ? ` [${run.note}]` : ''}${flag}`,
+        Number.isFinite(cpuUs) ? cpuUs.toFixed(1) : '-',
+        isRef ? '1 (reference)' : formatPairedOrDash(figures[cpuVsRefKey(workload.id, run.server)]),
+        isRef ? '1 (reference)' : formatPairedOrDash(figures[rpsVsRefKey(workload.id, run.server)]),
+        fmtInt(s.rps),
+        fmtMs(s.p50),
+        fmtMs(s.p99),
+        fmtPercent(s.serverCpu),
+        fmtMb(run.peakRssKb),
+      ]);
+    }
+  }
+  return rows;
 }
 
-export const coldStartHeaders = ['server', 'listening ms', 'first token ms', 'first success ms', 'runs', 'mock ÷ this'];
+const formatPairedOrDash = (r: PairedRatio | undefined) => (r ? formatPaired(r) : '-');
+
+export const pairedHeaders = [
+  'workload',
+  'server',
+  'CPU µs per request',
+  "CPU per request ÷ (a)'s",
+  "req/s ÷ (a)'s",
+  'req/s',
+  'p50 ms',
+  'p99 ms',
+  'server CPU',
+  'peak RSS MB',
+];
+
+/**
+ * The mock against every other server of a workload, paired round by round: the baseline build (the judge of a
+ * change) and the peers (context; no target). "ahead" is the other server's CPU per request ÷ the mock's.
+ */
+export function versusRows(runs: readonly WorkloadRun[], figures: Readonly<Record<string, PairedRatio>>): string[][] {
+  const rows: string[][] = [];
+  for (const workload of runs) {
+    for (const run of workload.runs) {
+      const cpu = figures[mockCpuVsKey(workload.id, run.server)];
+      const rps = figures[mockRpsVsKey(workload.id, run.server)];
+      if (!cpu && !rps) continue;
+      rows.push([workload.id, run.label, formatPairedOrDash(cpu), formatPairedOrDash(rps)]);
+    }
+  }
+  return rows;
+}
+
+export const versusHeaders = ['workload', 'mock compared with', 'mock CPU per request ÷ this', 'mock req/s ÷ this'];
+
+/** The cold start table: medians per server, and each server ÷ (a) paired run by run. */
+export function coldStartRows(cold: ColdStart, figures: Readonly<Record<string, PairedRatio>> = {}): string[][] {
+  const cell = (values: readonly number[] | undefined) => (values && values.length > 0 ? fmtMs(median(values)) : '');
+  return Object.entries(cold).map(([server, { label, runsMs, listeningMs, tokenMs }]) => [
+    label,
+    cell(listeningMs),
+    cell(tokenMs),
+    fmtMs(median(runsMs)),
+    String(runsMs.length),
+    server === REFERENCE ? '1 (reference)' : formatPairedOrDash(figures[coldVsRefKey(server)]),
+  ]);
+}
+
+export const coldStartHeaders = [
+  'server',
+  'listening ms',
+  'first token ms',
+  'first success ms',
+  'runs',
+  "÷ (a)'s, paired",
+];
 
 /** The memory table: one row per checkpoint. */
 export function memoryRows(memory: MemoryResult): string[][] {
@@ -431,6 +480,10 @@ export interface BenchSummary {
   readonly coldStart: ColdStart;
   readonly memory?: MemoryResult;
   readonly targets: readonly TargetResult[];
+  /** The payment latency at 1, 10 and 100 connections, when measured. */
+  readonly latencyCurve?: readonly LatencyPoint[];
+  /** Every paired figure ({@link pairedFigures}) by metric name. */
+  readonly paired: Readonly<Record<string, PairedRatio>>;
 }
 
 /** Evaluates every target of a run and bundles the summary. */
@@ -439,10 +492,20 @@ export function summarize(
   workloads: readonly WorkloadRun[],
   coldStart: ColdStart,
   memory?: MemoryResult,
+  latencyCurve?: readonly LatencyPoint[],
 ): BenchSummary {
   const metrics = collectMetrics(workloads, coldStart, memory);
   const targets = targetsFor(workloads.map((w) => w.id)).map((t) => evaluateTarget(t, metrics));
-  return { context, workloads, coldStart, ...(memory ? { memory } : {}), targets };
+  const paired = pairedFigures(workloads, coldStart);
+  return {
+    context,
+    workloads,
+    coldStart,
+    ...(memory ? { memory } : {}),
+    ...(latencyCurve ? { latencyCurve } : {}),
+    targets,
+    paired,
+  };
 }
 
 function sections(summary: BenchSummary, table: typeof renderTextTable): [string, string][] {
@@ -451,22 +514,48 @@ function sections(summary: BenchSummary, table: typeof renderTextTable): [string
   );
   const footnote =
     unsaturated.length > 0
-      ? `\n\nServer CPU under ${SATURATED_CPU * 100}% (bound by the load generator or a busy machine, not by the server): ${unsaturated.join(', ')}. Compare those by req per CPU-s.`
+      ? `\n\nServer CPU under ${SATURATED_CPU * 100}% (bound by the load generator or a busy machine, not by the server): ${unsaturated.join(', ')}. Their req/s measure the load generator; read their CPU per request.`
       : '';
   const out: [string, string][] = [
-    ['Throughput (median of rounds)', `${table(throughputHeaders, throughputRows(summary.workloads))}${footnote}`],
+    [
+      'Against the limit: each server ÷ (a) bare node:http in the same round (median of per-round ratios, min–max, pairs)',
+      `${table(pairedHeaders, pairedRows(summary.workloads, summary.paired))}${footnote}`,
+    ],
   ];
+  const versus = versusRows(summary.workloads, summary.paired);
+  if (versus.length > 0)
+    out.push([
+      'The mock against the baseline build and the peers (paired; context, no target)',
+      table(versusHeaders, versus),
+    ]);
   if (Object.keys(summary.coldStart).length > 0)
     out.push([
       'Cold start (spawn to first successful answer)',
-      table(coldStartHeaders, coldStartRows(summary.coldStart)),
+      table(coldStartHeaders, coldStartRows(summary.coldStart, summary.paired)),
+    ]);
+  if (summary.latencyCurve && summary.latencyCurve.length > 0)
+    out.push([
+      'processPaymentRequest latency by connections in flight (the mock alone)',
+      table(
+        ['connections', 'req/s', 'p50 ms', 'p99 ms', 'failed answers'],
+        summary.latencyCurve.map((p) => [
+          String(p.connections),
+          fmtInt(p.rps),
+          fmtMs(p.p50),
+          fmtMs(p.p99),
+          fmtInt(p.failures),
+        ]),
+      ),
     ]);
   if (summary.memory) {
     const m = summary.memory;
     const title = `Memory while processing ${fmtInt(m.target)} payments${m.failures > 0 ? ` (${fmtInt(m.failures)} failed)` : ''}${m.problem ? ` (${m.problem})` : ''}`;
     out.push([title, table(memoryHeaders, memoryRows(m))]);
   }
-  out.push(['Targets (ratios within this run)', table(targetHeaders, targetRows(summary.targets))]);
+  out.push([
+    'Targets (paired ratios within this run)',
+    table(targetHeaders, targetRows(summary.targets, summary.paired)),
+  ]);
   return out;
 }
 
@@ -493,9 +582,10 @@ export function renderMarkdown(summary: BenchSummary): string {
     `Machine: ${machineLine(summary.context)}.`,
     '',
     'Numbers come from `npm run bench`: every server is its own child process, pinned to a core apart from the load',
-    'generator (autocannon, 127.0.0.1, keep-alive), rounds alternate between servers, and targets are ratios within',
-    'the same run, so machine drift hits every server alike. Absolute req/s depend on the machine; the ratios are',
-    'the result.',
+    'generator (autocannon, 127.0.0.1, keep-alive), and many short rounds alternate between servers. Each figure is',
+    'the median of per-round ratios against (a), bare node:http answering a fixed JSON body, measured in the same',
+    "round, with its spread; the primary figure is the server's CPU time per answered request (from /proc), which",
+    'the load generator cannot cap. Absolute numbers depend on the host; the paired ratios are the result.',
     '',
     body,
     '',

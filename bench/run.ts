@@ -1,14 +1,17 @@
 /**
  * `npm run bench`: the mock against its references, in one run, as ratios.
  *
- * For each workload it starts the mock and the workload's references as separate child processes pinned to the
- * server core(s), pins itself (the autocannon load generator) to the remaining core, checks one answer of each,
- * warms each up, then runs rounds that alternate between the servers (so drift hits all alike), reading every
- * server's peak RSS after each round. Then cold starts, then the mock's memory while it processes payments.
- * Prints the tables with the targets of issue 6, writes bench/results/latest-<date>.json (raw, ignored by git) and,
- * for a full run of every workload, bench/results/summary.json and summary.md (committed).
+ * For each workload it starts the mock, the workload's references and reference (a) (bare node:http, the limit every
+ * figure is paired with) as separate child processes pinned to the server core(s), pins itself (the autocannon load
+ * generator) to the remaining core, checks one answer of each, warms each up, then runs many short rounds that
+ * alternate between the servers, reading each server's CPU time and peak RSS per round. Every figure is the median
+ * of per-round ratios against (a) in the same round, with its spread (report.ts, paired.ts). Then cold starts
+ * (paired run by run), the payment latency at 1, 10 and 100 connections, and the mock's memory while it processes
+ * payments. Prints the tables with the targets of issue 22, writes bench/results/latest-<date>.json (raw, ignored by
+ * git) and, for a full run of every workload, bench/results/summary.json and summary.md (committed).
  *
- * Flags: --quick (about a minute), --only <workload,...>, --rounds N, --seconds S, --connections N,
+ * Flags: --quick (a few minutes), --only <workload,...>, --servers <id,...> (reference (a) always runs), --rounds N,
+ * --seconds S, --connections N, --no-latency-curve,
  * --payments N, --no-cold-start, --no-memory, --strict (exit 1 when a target fails), --profile (Node servers run
  * with --cpu-prof; one profile per server and workload in .tmp/bench/profiles, named by pid, summarised by `tsx bench/profile-summary.ts`),
  * --baseline <dir> (the built CLI of another checkout runs beside the mock in every workload and cold start, so a
@@ -20,6 +23,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type ColdStartRun, measureColdStarts } from './cold-start.ts';
+import { type LatencyPoint, measureLatencyCurve } from './latency-curve.ts';
 import { runLoad } from './load.ts';
 import { coreCount, cpuModel } from './machine.ts';
 import { measurePaymentMemory } from './payments-memory.ts';
@@ -27,6 +31,7 @@ import { pinSelf, planCores, type ServerProcess, startServer, waitIdle } from '.
 import {
   type ColdStart,
   type MemoryResult,
+  REFERENCE,
   type RoundResult,
   renderMarkdown,
   renderText,
@@ -44,7 +49,7 @@ import {
   serverLabels,
   setBaseline,
 } from './servers.ts';
-import { openSession, type Workload, workloads } from './workloads.ts';
+import { generateToken, openSession, type Workload, type WorkloadLoad, workloads } from './workloads.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -56,16 +61,20 @@ const { values: flags } = parseArgs({
     payments: { type: 'string' },
     'no-cold-start': { type: 'boolean', default: false },
     'no-memory': { type: 'boolean', default: false },
+    'no-latency-curve': { type: 'boolean', default: false },
     strict: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     baseline: { type: 'string' },
+    servers: { type: 'string' },
   },
 });
 
 const quick = flags.quick;
+// Many short rounds: the host switches speed for tens of seconds at a time, so each pair (a server and (a) in the
+// same round) should sit inside one speed; the median of many pairs is the figure (decision 0002).
 const settings = {
-  rounds: Number(flags.rounds ?? (quick ? 1 : 3)),
-  seconds: Number(flags.seconds ?? (quick ? 1 : 4)),
+  rounds: Number(flags.rounds ?? (quick ? 3 : 12)),
+  seconds: Number(flags.seconds ?? (quick ? 0.5 : 1)),
   warmupSeconds: quick ? 0.5 : 2,
   connections: Number(flags.connections ?? 8),
   coldRuns: quick
@@ -74,7 +83,9 @@ const settings = {
   payments: Number(flags.payments ?? (quick ? 20_000 : 100_000)),
   paymentChunks: quick ? 4 : 10,
   /** Soft budget for the throughput rounds; later rounds are skipped (each server keeps at least one). */
-  roundsBudgetSeconds: quick ? 40 : 300,
+  roundsBudgetSeconds: quick ? 60 : 420,
+  /** Connection counts of the payment latency curve. */
+  latencyConnections: quick ? [1, 10] : [1, 10, 100],
 };
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -104,7 +115,15 @@ const besideMock: readonly ServerId[] = flags.baseline !== undefined ? ['baselin
 /** The servers that run in place of `server`: the mock with those beside it (none when unbuilt), else itself. */
 const inPlaceOf = (server: ServerId): ServerId[] =>
   server !== 'mock' ? [server] : withMock ? [server, ...besideMock] : [];
-const serversOf = (workload: Workload) => workload.servers.flatMap(inPlaceOf);
+/** `--servers mock,yoga`: run only these of each workload's servers (reference (a) always runs). */
+const onlyServers = flags.servers?.split(',').map((s) => s.trim());
+/** A workload's servers, with reference (a) added where the workload does not list it: every figure pairs with it. */
+const serversOf = (workload: Workload): ServerId[] => {
+  const servers = workload.servers
+    .filter((s) => onlyServers === undefined || onlyServers.includes(s))
+    .flatMap(inPlaceOf);
+  return servers.includes(REFERENCE) ? servers : [...servers, REFERENCE];
+};
 // The round budget was set for the plain server list; servers added beside the mock get their share on top, so the
 // last workload of a --baseline run is not left with one round.
 const plainServers = selected.reduce((n, w) => n + w.servers.length, 0);
@@ -139,6 +158,16 @@ async function startWithRetry(server: ServerId): Promise<ServerProcess> {
   }
 }
 
+/**
+ * What a server is sent in a workload. Reference (a) answers its fixed JSON to anything, so where a workload does not
+ * list it, it gets the workload's own requests without their answer checks (which expect GraphQL data).
+ */
+function referenceLoad(workload: Workload, server: ServerId, session: Parameters<Workload['load']>[1]): WorkloadLoad {
+  const load = workload.load(server, session);
+  if (server !== REFERENCE || workload.servers.includes(REFERENCE)) return load;
+  return { requests: load.requests.map(({ onResponse: _o, setupRequest: _s, ...plain }) => plain) };
+}
+
 async function runWorkload(workload: Workload): Promise<WorkloadRun> {
   const servers = serversOf(workload);
   const procs = new Map<ServerId, ServerProcess>();
@@ -159,7 +188,7 @@ async function runWorkload(workload: Workload): Promise<WorkloadRun> {
     const once = async (server: ServerId, seconds: number) => {
       const proc = procs.get(server)!;
       const session = await openSession(server, proc.url);
-      const { requests, failures } = workload.load(server, session);
+      const { requests, failures } = referenceLoad(workload, server, session);
       return runLoad({
         url: proc.url,
         requests,
@@ -171,7 +200,8 @@ async function runWorkload(workload: Workload): Promise<WorkloadRun> {
     const check = async (server: ServerId, when: string) => {
       const proc = procs.get(server)!;
       try {
-        await workload.check(server, proc.url, await openSession(server, proc.url));
+        if (server === REFERENCE && !workload.servers.includes(REFERENCE)) await generateToken(proc.url);
+        else await workload.check(server, proc.url, await openSession(server, proc.url));
       } catch (error) {
         problems.set(server, `answer check ${when} failed: ${(error as Error).message.slice(0, 200)}`);
         log(`${workload.id} ${server}: ${problems.get(server)}`);
@@ -213,7 +243,11 @@ async function runWorkload(workload: Workload): Promise<WorkloadRun> {
     await Promise.all([...procs.values()].map((p) => p.stop()));
   }
   const runs: ServerRun[] = servers.map((server) => {
-    const note = workload.notes?.[server];
+    const note =
+      workload.notes?.[server] ??
+      (server === REFERENCE && !workload.servers.includes(REFERENCE)
+        ? 'the reference; answers its fixed JSON'
+        : undefined);
     const problem = problems.get(server);
     return {
       server,
@@ -252,6 +286,16 @@ if (!flags['no-cold-start']) {
   }
 }
 
+let latencyCurve: LatencyPoint[] | undefined;
+if (withMock && !flags['no-latency-curve']) {
+  latencyCurve = await measureLatencyCurve({
+    connections: settings.latencyConnections,
+    seconds: quick ? 1 : 3,
+    cpus: serverCpus,
+    log,
+  });
+}
+
 let memory: MemoryResult | undefined;
 if (withMock && !flags['no-memory']) {
   memory = await measurePaymentMemory({
@@ -277,6 +321,7 @@ const summary = summarize(
   workloadRuns,
   coldStart as ColdStart,
   memory,
+  latencyCurve,
 );
 
 const resultsDir = join(root, 'bench', 'results');
@@ -285,7 +330,14 @@ const stamp = now.toISOString().replaceAll(':', '-').replace(/\..*$/, '');
 const rawPath = join(resultsDir, `latest-${stamp}.json`);
 writeFileSync(rawPath, `${JSON.stringify({ settings, summary }, null, 2)}\n`);
 const complete =
-  !quick && !flags.only && withMock && !flags['no-cold-start'] && !flags['no-memory'] && besideMock.length === 0;
+  !quick &&
+  !flags.only &&
+  !flags.servers &&
+  withMock &&
+  !flags['no-cold-start'] &&
+  !flags['no-memory'] &&
+  !flags['no-latency-curve'] &&
+  besideMock.length === 0;
 if (complete) {
   writeFileSync(join(resultsDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   writeFileSync(join(resultsDir, 'summary.md'), renderMarkdown(summary));

@@ -1,15 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import {
   type BenchSummary,
+  coldVsRefKey,
   collectMetrics,
+  cpuPerRequest,
+  cpuVsRefKey,
   evaluateTarget,
   median,
+  mockCpuVsKey,
+  pairedFigures,
   type RoundResult,
   renderMarkdown,
   renderMarkdownTable,
   renderText,
   renderTextTable,
   rpsKey,
+  rpsVsRefKey,
   type ServerRun,
   summarize,
   summarizeRun,
@@ -82,66 +88,33 @@ describe('summarizeRun and usable', () => {
 });
 
 describe('evaluateTarget', () => {
-  const metrics = { a: 70, b: 100, c: 20, d: 25 };
+  const metrics = { a: 70, b: 100, c: 1.2 };
   it.each<[string, { target: Omit<Target, 'id' | 'label'>; want: { value: number | null; pass: boolean | null } }]>([
     [
-      'ratio at the threshold passes',
+      'a paired ratio under an at-most threshold passes',
+      { target: { numerator: 'c', op: '<=', threshold: 1.3 }, want: { value: 1.2, pass: true } },
+    ],
+    [
+      'a paired ratio over an at-most threshold fails',
+      { target: { numerator: 'c', op: '<=', threshold: 1.15 }, want: { value: 1.2, pass: false } },
+    ],
+    [
+      'a ratio of two metrics at the threshold passes',
       { target: { numerator: 'a', denominator: 'b', op: '>=', threshold: 0.7 }, want: { value: 0.7, pass: true } },
     ],
     [
-      'ratio under the threshold fails',
-      { target: { numerator: 'a', denominator: 'b', op: '>=', threshold: 0.8 }, want: { value: 0.7, pass: false } },
-    ],
-    [
-      'at most: under passes',
-      { target: { numerator: 'c', denominator: 'd', op: '<=', threshold: 2.5 }, want: { value: 0.8, pass: true } },
-    ],
-    [
-      'best of several counts',
-      {
-        target: { numerator: 'b', denominator: ['c', 'd', 'missing'], op: '>=', threshold: 3 },
-        want: { value: 4, pass: true },
-      },
-    ],
-    [
       'missing numerator is not measured',
-      { target: { numerator: 'x', denominator: 'b', op: '>=', threshold: 1 }, want: { value: null, pass: null } },
+      { target: { numerator: 'x', op: '<=', threshold: 1 }, want: { value: null, pass: null } },
     ],
     [
-      'missing denominators are not measured',
-      {
-        target: { numerator: 'a', denominator: ['x', 'y'], op: '>=', threshold: 1 },
-        want: { value: null, pass: null },
-      },
+      'missing denominator is not measured',
+      { target: { numerator: 'a', denominator: 'y', op: '>=', threshold: 1 }, want: { value: null, pass: null } },
     ],
   ])('%s', (_name, { target, want }) => {
     const result = evaluateTarget({ id: 't', label: 't', ...target }, metrics);
     expect(result.pass).toBe(want.pass);
     if (want.value === null) expect(result.value).toBeNull();
     else expect(result.value).toBeCloseTo(want.value);
-  });
-
-  it('gives the per-CPU ratio against the same reference', () => {
-    const result = evaluateTarget(
-      {
-        id: 't',
-        label: 't',
-        numerator: 'rps:w:mock',
-        denominator: ['rps:w:yoga', 'rps:w:apollo'],
-        op: '>=',
-        threshold: 3,
-      },
-      {
-        'rps:w:mock': 900,
-        'rps:w:yoga': 100,
-        'rps:w:apollo': 300,
-        'cpu:w:mock': 1000,
-        'cpu:w:apollo': 250,
-        'cpu:w:yoga': 1,
-      },
-    );
-    expect(result.value).toBe(3);
-    expect(result.perCpuValue).toBe(4);
   });
 
   it('flags runs whose server was not saturated', () => {
@@ -156,13 +129,56 @@ describe('evaluateTarget', () => {
       'Server CPU under 85% (bound by the load generator or a busy machine, not by the server): w / mock.',
     );
   });
+});
 
-  it('names the best reference it compared with', () => {
-    const result = evaluateTarget(
-      { id: 't', label: 't', numerator: 'b', denominator: ['c', 'd'], op: '>=', threshold: 3 },
-      metrics,
-    );
-    expect(result.against).toBe('d');
+describe('pairedFigures', () => {
+  // Round 2 runs slower for every server: the paired ratio does not move, a ratio of medians would.
+  const rounds = (rps: number[], cpu = 0.98) => rps.map((r) => round(r, { serverCpu: cpu }));
+  const workloads: WorkloadRun[] = [
+    {
+      id: 'fees-list',
+      title: 'fees',
+      runs: [
+        { ...run('mock', []), rounds: rounds([8000, 6000, 8000]) },
+        { ...run('rest-token', []), rounds: rounds([16000, 12000, 16000]) },
+        { ...run('apollo', []), rounds: rounds([2000, 1500, 1000]) },
+      ],
+    },
+  ];
+
+  it('pairs each server with (a) round by round, on CPU per request and on req/s', () => {
+    const figures = pairedFigures(workloads, {});
+    expect(figures[cpuVsRefKey('fees-list', 'mock')]).toMatchObject({ median: 2, min: 2, max: 2, pairs: 3 });
+    expect(figures[rpsVsRefKey('fees-list', 'mock')]?.median).toBeCloseTo(0.5);
+    expect(figures[cpuVsRefKey('fees-list', 'rest-token')]).toBeUndefined();
+  });
+
+  it('compares the mock with the other servers as context (CPU per request ÷ theirs)', () => {
+    const figures = pairedFigures(workloads, {});
+    expect(figures[mockCpuVsKey('fees-list', 'apollo')]).toMatchObject({ median: 0.25, min: 0.125, max: 0.25 });
+    expect(figures[mockCpuVsKey('fees-list', 'apollo')]?.pairs).toBe(3);
+    expect(figures[mockCpuVsKey('fees-list', 'rest-token')]).toBeUndefined();
+  });
+
+  it('pairs cold starts run by run with (a)', () => {
+    const figures = pairedFigures([], {
+      mock: { label: 'mock', runsMs: [300, 240, 300] },
+      'rest-token': { label: '(a)', runsMs: [200, 160, 200] },
+    });
+    expect(figures[coldVsRefKey('mock')]).toMatchObject({ median: 1.5, pairs: 3 });
+  });
+
+  it('leaves unusable runs out', () => {
+    const broken: WorkloadRun[] = [
+      { ...workloads[0]!, runs: workloads[0]!.runs.map((r) => (r.server === 'mock' ? { ...r, problem: 'x' } : r)) },
+    ];
+    expect(pairedFigures(broken, {})[cpuVsRefKey('fees-list', 'mock')]).toBeUndefined();
+  });
+
+  it('reads CPU per request from server CPU and req/s', () => {
+    expect(cpuPerRequest(round(1000, { serverCpu: 0.5 }))).toBeCloseTo(0.0005);
+    expect(cpuPerRequest(round(1000, { serverCpu: null }))).toBeUndefined();
+    expect(cpuPerRequest(round(0))).toBeUndefined();
   });
 });
 
@@ -215,21 +231,35 @@ describe('collectMetrics and targetsFor', () => {
     expect(metrics['memory:uses-heap']).toBe(0);
   });
 
-  it('lists the throughput targets of the workloads that ran, and always cold start and memory', () => {
-    const ids = targetsFor(['generate-token']).map((t) => t.id);
-    expect(ids).toEqual(['token-vs-a', 'generate-token-vs-usual', 'cold-start', 'memory-bounded']);
+  it('lists the CPU targets of the workloads that ran, and always cold start and memory', () => {
+    expect(targetsFor(['generate-token', 'card-fee']).map((t) => t.id)).toEqual([
+      'generate-token-cpu',
+      'cold-start',
+      'memory-bounded',
+    ]);
+    expect(targetsFor(['process-payment']).find((t) => t.id === 'process-payment-cpu')?.threshold).toBe(2);
   });
 
-  it('evaluates a whole run', () => {
-    const summary = summarize(context, workloads, {
-      mock: { label: 'mock', runsMs: [150] },
-      'rest-token': { label: '(a)', runsMs: [100] },
+  it('evaluates a whole run on paired ratios to (a)', () => {
+    const paired: WorkloadRun[] = [
+      {
+        id: 'generate-token',
+        title: 'generate-token',
+        runs: [
+          { ...run('mock', []), rounds: [round(8000, { serverCpu: 0.9 }), round(4000, { serverCpu: 0.45 })] },
+          { ...run('rest-token', []), rounds: [round(10000, { serverCpu: 1 }), round(5000, { serverCpu: 0.5 })] },
+        ],
+      },
+    ];
+    const summary = summarize(context, paired, {
+      mock: { label: 'mock', runsMs: [150, 160] },
+      'rest-token': { label: '(a)', runsMs: [100, 100] },
     });
     const byId = Object.fromEntries(summary.targets.map((t) => [t.id, t]));
-    expect(byId['token-vs-a']).toMatchObject({ pass: true, value: 0.8 });
-    expect(byId['generate-token-vs-usual']).toMatchObject({ pass: true, value: 4 });
-    expect(byId['fees-vs-b']?.pass).toBeNull();
-    expect(byId['cold-start']).toMatchObject({ pass: true, value: 1.5 });
+    expect(byId['generate-token-cpu']?.pass).toBe(true);
+    expect(byId['generate-token-cpu']?.value).toBeCloseTo(1.125);
+    expect(byId['cold-start']).toMatchObject({ pass: false });
+    expect(byId['cold-start']?.value).toBeCloseTo(1.55);
     expect(byId['memory-bounded']?.pass).toBeNull();
   });
 });
@@ -273,26 +303,35 @@ describe('rendering', () => {
       {
         id: 'generate-token',
         title: 'generate-token',
-        runs: [run('mock', [5000]), run('rest-token', [10000]), run('prism', [2000])],
+        runs: [
+          { ...run('mock', []), rounds: [round(5000, { serverCpu: 1 }), round(2500, { serverCpu: 0.5 })] },
+          { ...run('rest-token', []), rounds: [round(10000, { serverCpu: 1 }), round(5000, { serverCpu: 0.5 })] },
+          { ...run('prism', []), rounds: [round(1250, { serverCpu: 1 }), round(625, { serverCpu: 0.5 })] },
+        ],
       },
     ],
     {},
   );
 
-  it('shows req/s, latencies, peak RSS, server CPU and mock ÷ reference, and marks failed targets', () => {
+  it('shows CPU per request and req/s against (a) with spread and pairs, the peers as context, and failed targets', () => {
     const text = renderText(summary);
     expect(text).toContain('Test CPU, 2 cores, Node v20.0.0');
-    expect(text).toMatch(/rest-token\s+10,000\s+1\s+3\s+80\s+98%\s+10,204\s+0\.50×/);
-    expect(text).toMatch(/generate-token ≥ 0\.7 × \(a\) bare node:http\s+0\.50×\s+0\.50×\s+≥ 0\.7\s+0\.71×\s+FAIL/);
     expect(text).toMatch(
-      /generate-token ≥ 3 × best of Prism \/ yoga \/ Apollo\s+2\.50×\s+2\.50×\s+≥ 3\s+0\.83×\s+FAIL/,
+      /generate-token\s+mock\s+200\.0\s+2\.00× \(2\.00–2\.00, 2 pairs\)\s+0\.50× \(0\.50–0\.50, 2 pairs\)/,
+    );
+    expect(text).toMatch(/rest-token\s+100\.0\s+1 \(reference\)/);
+    expect(text).toMatch(/generate-token\s+prism\s+0\.25× \(0\.25–0\.25, 2 pairs\)\s+4\.00× \(4\.00–4\.00, 2 pairs\)/);
+    expect(text).toMatch(
+      /generate-token: server CPU per request ≤ 1\.15 × \(a\)'s\s+2\.00×\s+2\.00–2\.00, 2 pairs\s+≤ 1\.15\s+0\.57×\s+FAIL/,
     );
   });
 
   it('renders Markdown for the README with the machine line', () => {
     const md = renderMarkdown(summary);
     expect(md).toContain('Machine: Test CPU, 2 cores, Node v20.0.0');
-    expect(md).toContain('| workload | server | req/s |');
-    expect(md).toContain('| generate-token ≥ 0.7 × (a) bare node:http | 0.50× | 0.50× | ≥ 0.7 | 0.71× | FAIL |');
+    expect(md).toContain("| workload | server | CPU µs per request | CPU per request ÷ (a)'s |");
+    expect(md).toContain(
+      "| generate-token: server CPU per request ≤ 1.15 × (a)'s | 2.00× | 2.00–2.00, 2 pairs | ≤ 1.15 | 0.57× | FAIL |",
+    );
   });
 });

@@ -15,8 +15,8 @@ import { root } from './servers.ts';
 const [file, ...rest] = process.argv.slice(2);
 if (!file) throw new Error('[payment-contract-kit] usage: tsx bench/render.ts <bench/results/latest-….json> [--write]');
 const raw = JSON.parse(readFileSync(file, 'utf8')) as { summary: BenchSummary };
-const { context, workloads, coldStart, memory, latencyCurve } = raw.summary;
-const summary = summarize(context, workloads, coldStart, memory, latencyCurve);
+const { context, ...measured } = raw.summary;
+const summary = summarize(context, measured);
 
 process.stdout.write(`${renderText(summary)}\n`);
 if (rest.includes('--write')) {

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { InProcessResult } from './in-process.ts';
 import type { LatencyPoint } from './latency-curve.ts';
 import type { LoadSample } from './load.ts';
 import { formatPaired, median, type PairedRatio, pairedRatio } from './paired.ts';
@@ -482,27 +483,90 @@ export interface BenchSummary {
   readonly targets: readonly TargetResult[];
   /** The payment latency at 1, 10 and 100 connections, when measured. */
   readonly latencyCurve?: readonly LatencyPoint[];
+  /** The in-process workloads (msw, set-up and reset, a vitest file, webhook delivery), when measured. */
+  readonly inProcess?: InProcessResult;
   /** Every paired figure ({@link pairedFigures}) by metric name. */
   readonly paired: Readonly<Record<string, PairedRatio>>;
 }
 
+/** What one run measured, besides its context. */
+export interface Measurements {
+  readonly workloads: readonly WorkloadRun[];
+  readonly coldStart: ColdStart;
+  readonly memory?: MemoryResult | undefined;
+  readonly latencyCurve?: readonly LatencyPoint[] | undefined;
+  readonly inProcess?: InProcessResult | undefined;
+}
+
+/** The metrics of the in-process workloads, named for their targets. */
+export function inProcessMetrics(result: InProcessResult | undefined): Metrics {
+  if (!result) return {};
+  const out: Record<string, number> = {
+    'in-process:msw:fees-list': result.msw['fees-list'].median,
+    'in-process:msw:process-payment': result.msw['process-payment'].median,
+    'in-process:webhooks': result.webhooks.median,
+  };
+  if (result.vitestFile) out['in-process:vitest-file'] = result.vitestFile.median;
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => Number.isFinite(v)));
+}
+
+/** The targets of the in-process workloads (issue 22), each against its own limit in the same run. */
+export const inProcessTargets: readonly Target[] = [
+  {
+    id: 'msw-fees',
+    label: 'msw handlers, fee list ≥ 0.5 × a hand-written msw handler',
+    numerator: 'in-process:msw:fees-list',
+    op: '>=',
+    threshold: 0.5,
+  },
+  {
+    id: 'msw-payment',
+    label: 'msw handlers, payment ≥ 0.5 × a hand-written msw handler',
+    numerator: 'in-process:msw:process-payment',
+    op: '>=',
+    threshold: 0.5,
+  },
+  {
+    id: 'vitest-file',
+    label: '100-test vitest file with a reset per test ≤ 1.5 × hand-written handlers',
+    numerator: 'in-process:vitest-file',
+    op: '<=',
+    threshold: 1.5,
+  },
+  {
+    id: 'webhooks',
+    label: 'webhook deliveries per second ≥ 0.5 × a bare node:http poster',
+    numerator: 'in-process:webhooks',
+    op: '>=',
+    threshold: 0.5,
+  },
+];
+
 /** Evaluates every target of a run and bundles the summary. */
-export function summarize(
-  context: RunContext,
-  workloads: readonly WorkloadRun[],
-  coldStart: ColdStart,
-  memory?: MemoryResult,
-  latencyCurve?: readonly LatencyPoint[],
-): BenchSummary {
-  const metrics = collectMetrics(workloads, coldStart, memory);
-  const targets = targetsFor(workloads.map((w) => w.id)).map((t) => evaluateTarget(t, metrics));
-  const paired = pairedFigures(workloads, coldStart);
+export function summarize(context: RunContext, measured: Measurements): BenchSummary {
+  const { workloads, coldStart, memory, latencyCurve, inProcess } = measured;
+  const metrics = { ...collectMetrics(workloads, coldStart, memory), ...inProcessMetrics(inProcess) };
+  const targets = [...targetsFor(workloads.map((w) => w.id)), ...(inProcess ? inProcessTargets : [])].map((t) =>
+    evaluateTarget(t, metrics),
+  );
+  const paired = {
+    ...pairedFigures(workloads, coldStart),
+    ...(inProcess
+      ? {
+          'in-process:msw:fees-list': inProcess.msw['fees-list'],
+          'in-process:msw:process-payment': inProcess.msw['process-payment'],
+          'in-process:webhooks': inProcess.webhooks,
+          ...(inProcess.vitestFile ? { 'in-process:vitest-file': inProcess.vitestFile } : {}),
+        }
+      : {}),
+  };
   return {
     context,
     workloads,
     coldStart,
     ...(memory ? { memory } : {}),
     ...(latencyCurve ? { latencyCurve } : {}),
+    ...(inProcess ? { inProcess } : {}),
     targets,
     paired,
   };
@@ -547,6 +611,19 @@ function sections(summary: BenchSummary, table: typeof renderTextTable): [string
         ]),
       ),
     ]);
+  if (summary.inProcess) {
+    const { createMs, resetMs } = summary.inProcess.setup;
+    out.push([
+      "A test suite's view: createMockHandlers() and control.reset()",
+      table(
+        ['step', 'p50 ms', 'p99 ms', 'samples'],
+        [
+          ['createMockHandlers()', createMs.p50.toFixed(2), createMs.p99.toFixed(2), String(createMs.count)],
+          ['control.reset()', resetMs.p50.toFixed(3), resetMs.p99.toFixed(3), String(resetMs.count)],
+        ],
+      ),
+    ]);
+  }
   if (summary.memory) {
     const m = summary.memory;
     const title = `Memory while processing ${fmtInt(m.target)} payments${m.failures > 0 ? ` (${fmtInt(m.failures)} failed)` : ''}${m.problem ? ` (${m.problem})` : ''}`;

@@ -11,7 +11,7 @@
  * git) and, for a full run of every workload, bench/results/summary.json and summary.md (committed).
  *
  * Flags: --quick (a few minutes), --only <workload,...>, --servers <id,...> (reference (a) always runs), --rounds N,
- * --seconds S, --connections N, --no-latency-curve,
+ * --seconds S, --connections N, --no-latency-curve, --no-in-process,
  * --payments N, --no-cold-start, --no-memory, --strict (exit 1 when a target fails), --profile (Node servers run
  * with --cpu-prof; one profile per server and workload in .tmp/bench/profiles, named by pid, summarised by `tsx bench/profile-summary.ts`),
  * --baseline <dir> (the built CLI of another checkout runs beside the mock in every workload and cold start, so a
@@ -23,6 +23,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type ColdStartRun, measureColdStarts } from './cold-start.ts';
+import { type InProcessResult, measureInProcess } from './in-process.ts';
 import { type LatencyPoint, measureLatencyCurve } from './latency-curve.ts';
 import { runLoad } from './load.ts';
 import { coreCount, cpuModel } from './machine.ts';
@@ -62,6 +63,7 @@ const { values: flags } = parseArgs({
     'no-cold-start': { type: 'boolean', default: false },
     'no-memory': { type: 'boolean', default: false },
     'no-latency-curve': { type: 'boolean', default: false },
+    'no-in-process': { type: 'boolean', default: false },
     strict: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     baseline: { type: 'string' },
@@ -296,6 +298,12 @@ if (withMock && !flags['no-latency-curve']) {
   });
 }
 
+let inProcess: InProcessResult | undefined;
+if (withMock && !flags['no-in-process']) {
+  if (entry !== 'cli') log('in-process workloads need the built package (npm run build): skipped');
+  else inProcess = await measureInProcess({ quick, log });
+}
+
 let memory: MemoryResult | undefined;
 if (withMock && !flags['no-memory']) {
   memory = await measurePaymentMemory({
@@ -318,10 +326,7 @@ const summary = summarize(
     pinning: withMock ? `${pinning}; ${mockVia}` : pinning,
     settings: `${settings.rounds} × ${settings.seconds} s rounds after ${settings.warmupSeconds} s warm-up, ${settings.connections} connections${quick ? ', --quick' : ''}`,
   },
-  workloadRuns,
-  coldStart as ColdStart,
-  memory,
-  latencyCurve,
+  { workloads: workloadRuns, coldStart: coldStart as ColdStart, memory, latencyCurve, inProcess },
 );
 
 const resultsDir = join(root, 'bench', 'results');
@@ -337,6 +342,7 @@ const complete =
   !flags['no-cold-start'] &&
   !flags['no-memory'] &&
   !flags['no-latency-curve'] &&
+  !flags['no-in-process'] &&
   besideMock.length === 0;
 if (complete) {
   writeFileSync(join(resultsDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);

@@ -119,11 +119,10 @@ describe('evaluateTarget', () => {
 
   it('flags runs whose server was not saturated', () => {
     const text = renderText(
-      summarize(
-        context,
-        [{ id: 'w', title: 'w', runs: [{ ...run('mock', []), rounds: [round(10, { serverCpu: 0.5 })] }] }],
-        {},
-      ),
+      summarize(context, {
+        workloads: [{ id: 'w', title: 'w', runs: [{ ...run('mock', []), rounds: [round(10, { serverCpu: 0.5 })] }] }],
+        coldStart: {},
+      }),
     );
     expect(text).toContain(
       'Server CPU under 85% (bound by the load generator or a busy machine, not by the server): w / mock.',
@@ -251,9 +250,12 @@ describe('collectMetrics and targetsFor', () => {
         ],
       },
     ];
-    const summary = summarize(context, paired, {
-      mock: { label: 'mock', runsMs: [150, 160] },
-      'rest-token': { label: '(a)', runsMs: [100, 100] },
+    const summary = summarize(context, {
+      workloads: paired,
+      coldStart: {
+        mock: { label: 'mock', runsMs: [150, 160] },
+        'rest-token': { label: '(a)', runsMs: [100, 100] },
+      },
     });
     const byId = Object.fromEntries(summary.targets.map((t) => [t.id, t]));
     expect(byId['generate-token-cpu']?.pass).toBe(true);
@@ -297,9 +299,8 @@ describe('rendering', () => {
     );
   });
 
-  const summary: BenchSummary = summarize(
-    context,
-    [
+  const summary: BenchSummary = summarize(context, {
+    workloads: [
       {
         id: 'generate-token',
         title: 'generate-token',
@@ -310,8 +311,8 @@ describe('rendering', () => {
         ],
       },
     ],
-    {},
-  );
+    coldStart: {},
+  });
 
   it('shows CPU per request and req/s against (a) with spread and pairs, the peers as context, and failed targets', () => {
     const text = renderText(summary);
@@ -324,6 +325,28 @@ describe('rendering', () => {
     expect(text).toMatch(
       /generate-token: server CPU per request ≤ 1\.15 × \(a\)'s\s+2\.00×\s+2\.00–2\.00, 2 pairs\s+≤ 1\.15\s+0\.57×\s+FAIL/,
     );
+  });
+
+  it('adds the in-process workloads and their targets when measured', () => {
+    const figure = (median: number) => ({ median, min: median * 0.9, max: median * 1.1, pairs: 6, flagged: [] });
+    const text = renderText(
+      summarize(context, {
+        workloads: [],
+        coldStart: {},
+        inProcess: {
+          msw: { 'fees-list': figure(0.8), 'process-payment': figure(0.4) },
+          setup: { createMs: { p50: 1.5, p99: 3, count: 50 }, resetMs: { p50: 0.01, p99: 0.05, count: 500 } },
+          vitestFile: figure(1.2),
+          webhooks: figure(0.7),
+        },
+      }),
+    );
+    expect(text).toMatch(
+      /msw handlers, fee list ≥ 0\.5 × a hand-written msw handler\s+0\.80×\s+0\.72–0\.88, 6 pairs\s+≥ 0\.5\s+1\.60×\s+pass/,
+    );
+    expect(text).toMatch(/msw handlers, payment ≥ 0\.5 × a hand-written msw handler\s+0\.40×.*FAIL/);
+    expect(text).toMatch(/100-test vitest file with a reset per test ≤ 1\.5 × hand-written handlers\s+1\.20×.*pass/);
+    expect(text).toMatch(/createMockHandlers\(\)\s+1\.50\s+3\.00\s+50/);
   });
 
   it('renders Markdown for the README with the machine line', () => {

@@ -76,3 +76,26 @@ export function formatPaired(r: PairedRatio): string {
   const flagged = r.flagged.length > 0 ? `, ${r.flagged.length} flagged` : '';
   return `${r.median.toFixed(2)}× (${r.min.toFixed(2)}–${r.max.toFixed(2)}, ${r.pairs} pairs${flagged})`;
 }
+
+/**
+ * Pairs `values[i]` with `reference[i]` and reduces the differences `values[i] - reference[i]` to their median, min
+ * and max (flagged rounds are not applied: a difference in milliseconds is already relative to its own round).
+ */
+export function pairedDifference(
+  values: readonly (number | undefined)[],
+  reference: readonly (number | undefined)[],
+): PairedRatio {
+  const diffs: number[] = [];
+  for (let i = 0; i < Math.min(values.length, reference.length); i++) {
+    const v = values[i];
+    const r = reference[i];
+    if (v !== undefined && r !== undefined && Number.isFinite(v) && Number.isFinite(r)) diffs.push(v - r);
+  }
+  return {
+    median: median(diffs),
+    min: diffs.length > 0 ? Math.min(...diffs) : Number.NaN,
+    max: diffs.length > 0 ? Math.max(...diffs) : Number.NaN,
+    pairs: diffs.length,
+    flagged: [],
+  };
+}

@@ -137,6 +137,8 @@ export const rpsVsRefKey = (workload: string, server: string) => `rps-vs-ref:${w
 export const mockCpuVsKey = (workload: string, server: string) => `mock-cpu-vs:${workload}:${server}`;
 /** The paired figure of the mock's req/s ÷ another server's. */
 export const mockRpsVsKey = (workload: string, server: string) => `mock-rps-vs:${workload}:${server}`;
+/** The paired figure of the proxy's req/s ÷ the mock's (the proxy in front of a mock of the same build). */
+export const proxyVsMockKey = (workload: string) => `proxy-vs-mock:${workload}`;
 /** The paired figure of a server's cold start ÷ the reference's, run by run. */
 export const coldVsRefKey = (server: string) => `cold-vs-ref:${server}`;
 
@@ -167,6 +169,8 @@ export function pairedFigures(runs: readonly WorkloadRun[], cold: ColdStart): Re
     const rps = (run: ServerRun) => run.rounds.map((r) => r.rps);
     const ref = byServer.get(REFERENCE);
     const mock = byServer.get('mock');
+    const proxy = byServer.get('proxy');
+    if (proxy && mock) out[proxyVsMockKey(workload.id)] = pairedRatio(rps(proxy), rps(mock));
     for (const run of usableRuns) {
       if (ref && run !== ref) {
         out[cpuVsRefKey(workload.id, run.server)] = pairedRatio(cpu(run), cpu(ref));
@@ -485,6 +489,8 @@ export interface BenchSummary {
   readonly latencyCurve?: readonly LatencyPoint[];
   /** The in-process workloads (msw, set-up and reset, a vitest file, webhook delivery), when measured. */
   readonly inProcess?: InProcessResult;
+  /** Milliseconds of p50 the proxy adds in front of the mock (paired slices), when measured. */
+  readonly proxyLatency?: PairedRatio;
   /** Every paired figure ({@link pairedFigures}) by metric name. */
   readonly paired: Readonly<Record<string, PairedRatio>>;
 }
@@ -496,6 +502,7 @@ export interface Measurements {
   readonly memory?: MemoryResult | undefined;
   readonly latencyCurve?: readonly LatencyPoint[] | undefined;
   readonly inProcess?: InProcessResult | undefined;
+  readonly proxyLatency?: PairedRatio | undefined;
 }
 
 /** The metrics of the in-process workloads, named for their targets. */
@@ -542,13 +549,43 @@ export const inProcessTargets: readonly Target[] = [
   },
 ];
 
+/** The proxy's targets (issue 21): its req/s in front of the mock ÷ the mock's alone, and the p50 it adds. */
+export function proxyTargets(workloadIds: readonly string[], latencyMeasured: boolean): Target[] {
+  const targets: Target[] = (['fees-list', 'process-payment'] as const)
+    .filter((id) => workloadIds.includes(id))
+    .map((id) => ({
+      id: `proxy-${id}`,
+      label: `proxy in front of the mock, ${id} ≥ 0.5 × the mock's req/s`,
+      numerator: proxyVsMockKey(id),
+      op: '>=' as const,
+      threshold: 0.5,
+    }));
+  if (latencyMeasured)
+    targets.push({
+      id: 'proxy-p50',
+      label: 'proxy: p50 added to a fee list ≤ 1 ms (value in ms)',
+      numerator: 'proxy:added-p50-ms',
+      op: '<=',
+      threshold: 1,
+    });
+  return targets;
+}
+
 /** Evaluates every target of a run and bundles the summary. */
 export function summarize(context: RunContext, measured: Measurements): BenchSummary {
-  const { workloads, coldStart, memory, latencyCurve, inProcess } = measured;
-  const metrics = { ...collectMetrics(workloads, coldStart, memory), ...inProcessMetrics(inProcess) };
-  const targets = [...targetsFor(workloads.map((w) => w.id)), ...(inProcess ? inProcessTargets : [])].map((t) =>
-    evaluateTarget(t, metrics),
-  );
+  const { workloads, coldStart, memory, latencyCurve, inProcess, proxyLatency } = measured;
+  const metrics = {
+    ...collectMetrics(workloads, coldStart, memory),
+    ...inProcessMetrics(inProcess),
+    ...(proxyLatency && Number.isFinite(proxyLatency.median) ? { 'proxy:added-p50-ms': proxyLatency.median } : {}),
+  };
+  const ids = workloads.map((w) => w.id);
+  const proxyRan = workloads.some((w) => w.runs.some((r) => r.server === 'proxy'));
+  const targets = [
+    ...targetsFor(ids),
+    ...(proxyRan || proxyLatency ? proxyTargets(ids, proxyLatency !== undefined) : []),
+    ...(inProcess ? inProcessTargets : []),
+  ].map((t) => evaluateTarget(t, metrics));
   const paired = {
     ...pairedFigures(workloads, coldStart),
     ...(inProcess
@@ -559,6 +596,7 @@ export function summarize(context: RunContext, measured: Measurements): BenchSum
           ...(inProcess.vitestFile ? { 'in-process:vitest-file': inProcess.vitestFile } : {}),
         }
       : {}),
+    ...(proxyLatency ? { 'proxy:added-p50-ms': proxyLatency } : {}),
   };
   return {
     context,
@@ -567,6 +605,7 @@ export function summarize(context: RunContext, measured: Measurements): BenchSum
     ...(memory ? { memory } : {}),
     ...(latencyCurve ? { latencyCurve } : {}),
     ...(inProcess ? { inProcess } : {}),
+    ...(proxyLatency ? { proxyLatency } : {}),
     targets,
     paired,
   };

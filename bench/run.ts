@@ -11,7 +11,7 @@
  * git) and, for a full run of every workload, bench/results/summary.json and summary.md (committed).
  *
  * Flags: --quick (a few minutes), --only <workload,...>, --servers <id,...> (reference (a) always runs), --rounds N,
- * --seconds S, --connections N, --no-latency-curve, --no-in-process,
+ * --seconds S, --connections N, --no-latency-curve, --no-in-process, --no-proxy-latency,
  * --payments N, --no-cold-start, --no-memory, --strict (exit 1 when a target fails), --profile (Node servers run
  * with --cpu-prof; one profile per server and workload in .tmp/bench/profiles, named by pid, summarised by `tsx bench/profile-summary.ts`),
  * --baseline <dir> (the built CLI of another checkout runs beside the mock in every workload and cold start, so a
@@ -27,8 +27,10 @@ import { type InProcessResult, measureInProcess } from './in-process.ts';
 import { type LatencyPoint, measureLatencyCurve } from './latency-curve.ts';
 import { runLoad } from './load.ts';
 import { coreCount, cpuModel } from './machine.ts';
+import type { PairedRatio } from './paired.ts';
 import { measurePaymentMemory } from './payments-memory.ts';
 import { pinSelf, planCores, type ServerProcess, startServer, waitIdle } from './processes.ts';
+import { measureProxyLatency } from './proxy-latency.ts';
 import {
   type ColdStart,
   type MemoryResult,
@@ -64,6 +66,7 @@ const { values: flags } = parseArgs({
     'no-memory': { type: 'boolean', default: false },
     'no-latency-curve': { type: 'boolean', default: false },
     'no-in-process': { type: 'boolean', default: false },
+    'no-proxy-latency': { type: 'boolean', default: false },
     strict: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     baseline: { type: 'string' },
@@ -304,6 +307,13 @@ if (withMock && !flags['no-in-process']) {
   else inProcess = await measureInProcess({ quick, log });
 }
 
+let proxyLatency: PairedRatio | undefined;
+const proxyRan = workloadRuns.some((w) => w.runs.some((r) => r.server === 'proxy' && r.problem === undefined));
+if (proxyRan && !flags['no-proxy-latency']) {
+  proxyLatency = await measureProxyLatency({ pairs: quick ? 6 : 30, slice: quick ? 100 : 200, cpus: serverCpus });
+  log(`proxy: adds ${proxyLatency.median.toFixed(3)} ms to a fee list's p50 (${proxyLatency.pairs} pairs)`);
+}
+
 let memory: MemoryResult | undefined;
 if (withMock && !flags['no-memory']) {
   memory = await measurePaymentMemory({
@@ -326,7 +336,7 @@ const summary = summarize(
     pinning: withMock ? `${pinning}; ${mockVia}` : pinning,
     settings: `${settings.rounds} × ${settings.seconds} s rounds after ${settings.warmupSeconds} s warm-up, ${settings.connections} connections${quick ? ', --quick' : ''}`,
   },
-  { workloads: workloadRuns, coldStart: coldStart as ColdStart, memory, latencyCurve, inProcess },
+  { workloads: workloadRuns, coldStart: coldStart as ColdStart, memory, latencyCurve, inProcess, proxyLatency },
 );
 
 const resultsDir = join(root, 'bench', 'results');

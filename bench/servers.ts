@@ -18,6 +18,7 @@ export const root = resolve(import.meta.dirname, '..');
 export type ServerId =
   | 'mock'
   | 'baseline'
+  | 'proxy'
   | 'rest-token'
   | 'rest-token-signed'
   | 'graphql-execute'
@@ -25,13 +26,18 @@ export type ServerId =
   | 'yoga'
   | 'apollo';
 
-/** Whether a server is the kit's mock: the build under test or the `--baseline` build it is compared with. */
-export const isMockServer = (id: ServerId): id is 'mock' | 'baseline' => id === 'mock' || id === 'baseline';
+/**
+ * Whether a server speaks the service as the kit's mock does: the build under test, the `--baseline` build it is
+ * compared with, or the validating proxy in front of the mock.
+ */
+export const isMockServer = (id: ServerId): id is 'mock' | 'baseline' | 'proxy' =>
+  id === 'mock' || id === 'baseline' || id === 'proxy';
 
 /** How each server is named in tables. */
 export const serverLabels: Readonly<Record<ServerId, string>> = {
   mock: 'mock (payment-contract-kit)',
   baseline: 'mock, baseline build (--baseline)',
+  proxy: 'proxy (checks on) in front of the mock',
   'rest-token': '(a) node:http, fixed token pair',
   'rest-token-signed': '(a′) node:http + HS256 sign (informational)',
   'graphql-execute': '(b) node:http + graphql-js execute',
@@ -41,6 +47,7 @@ export const serverLabels: Readonly<Record<ServerId, string>> = {
 };
 
 const referenceScripts = {
+  proxy: 'proxy-in-front',
   'rest-token': 'rest-token',
   'rest-token-signed': 'rest-token-signed',
   'graphql-execute': 'graphql-execute',
@@ -143,6 +150,12 @@ export async function serverCommand(
       if (baselineCli === undefined) throw new Error('[payment-contract-kit] bench: no --baseline given.');
       return { command: process.execPath, args: [...node, baselineCli, ...mockCliArgs], address: 'stdout' };
     }
+    case 'proxy':
+      return {
+        command: process.execPath,
+        args: [...node, join(outDir, 'references', `${referenceScripts[id]}.mjs`), cliPath],
+        address: 'stdout',
+      };
     case 'prism': {
       const port = await freePort();
       return {

@@ -299,7 +299,7 @@ export const workloads: readonly Workload[] = [
   singleRequestWorkload(
     'fees-list',
     'paymentGatewayFeesCalc (fee list)',
-    ['mock', 'graphql-execute', 'yoga', 'apollo'],
+    ['mock', 'proxy', 'graphql-execute', 'yoga', 'apollo'],
     (_s, session) => gqlRequest(session, queries.fees, feesVariables),
   ),
   singleRequestWorkload('card-fee', 'paymentCreditCardFeeCalc (card fee)', ['mock', 'yoga', 'apollo'], (_s, session) =>
@@ -308,7 +308,7 @@ export const workloads: readonly Workload[] = [
   singleRequestWorkload(
     'process-payment',
     'processPaymentRequest (full validation)',
-    ['mock', 'graphql-execute', 'yoga', 'apollo'],
+    ['mock', 'proxy', 'graphql-execute', 'yoga', 'apollo'],
     (server, session) =>
       server === 'graphql-execute'
         ? gqlRequest(session, queries.fees, feesVariables)

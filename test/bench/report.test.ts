@@ -349,6 +349,30 @@ describe('rendering', () => {
     expect(text).toMatch(/createMockHandlers\(\)\s+1\.50\s+3\.00\s+50/);
   });
 
+  it('judges the proxy in front of the mock against the mock alone, and the p50 it adds', () => {
+    const rounds = (rps: number[]) => rps.map((r) => round(r));
+    const result = summarize(context, {
+      workloads: [
+        {
+          id: 'fees-list',
+          title: 'fees',
+          runs: [
+            { ...run('mock', []), rounds: rounds([10000, 8000]) },
+            { ...run('proxy', []), rounds: rounds([6000, 4400]) },
+            { ...run('rest-token', []), rounds: rounds([20000, 16000]) },
+          ],
+        },
+      ],
+      coldStart: {},
+      proxyLatency: { median: 0.4, min: 0.2, max: 0.9, pairs: 30, flagged: [] },
+    });
+    const byId = Object.fromEntries(result.targets.map((t) => [t.id, t]));
+    expect(byId['proxy-fees-list']?.value).toBeCloseTo(0.575);
+    expect(byId['proxy-fees-list']?.pass).toBe(true);
+    expect(byId['proxy-p50']).toMatchObject({ value: 0.4, pass: true });
+    expect(byId['proxy-process-payment']).toBeUndefined();
+  });
+
   it('renders Markdown for the README with the machine line', () => {
     const md = renderMarkdown(summary);
     expect(md).toContain('Machine: Test CPU, 2 cores, Node v20.0.0');

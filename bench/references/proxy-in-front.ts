@@ -1,0 +1,42 @@
+/**
+ * The validating proxy in front of the mock, as one benchmark server: starts the built CLI's mock, then the built
+ * CLI's `proxy --upstream <mock>` (checks on, log off), and prints the proxy's address. Both children inherit this
+ * process's core pinning, and the benchmark reads CPU over the whole process tree, so the figure is what the pair
+ * costs per request.
+ *
+ * Usage: node proxy-in-front.mjs <path of the built CLI>
+ *
+ * @module
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { stopWithParent } from './listen.ts';
+
+const cli = process.argv[2];
+if (!cli) throw new Error('[payment-contract-kit] bench: pass the path of the built CLI as argument 1.');
+
+const children: ChildProcess[] = [];
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+/** Spawns one CLI command and resolves with the first loopback URL it prints. */
+function start(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli!, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let seen = '';
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+      const match = /http:\/\/127\.0\.0\.1:(\d+)/.exec(seen);
+      if (match) resolve(`http://127.0.0.1:${match[1]}`);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}: ${seen.slice(-500)}`)));
+  });
+}
+
+const upstream = await start(['mock', '--port', '0', '--quiet']);
+const proxy = await start(['proxy', '--upstream', upstream, '--port', '0', '--host', '127.0.0.1', '--quiet']);
+process.stdout.write(`proxy listening on ${proxy}\n`);
+stopWithParent();

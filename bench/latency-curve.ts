@@ -8,7 +8,7 @@
 import { runLoad } from './load.ts';
 import { startServer, waitIdle } from './processes.ts';
 import { serverCommand } from './servers.ts';
-import { GRAPHQL_PATH, isGraphqlSuccess, openSession, paymentVariables, queries } from './workloads.ts';
+import { checkedPaymentRequest, openSession } from './workloads.ts';
 
 /** One point of the curve. */
 export interface LatencyPoint {
@@ -41,17 +41,7 @@ export async function measureLatencyCurve(options: LatencyCurveOptions): Promise
         url: proc.url,
         connections,
         seconds: options.seconds,
-        requests: [
-          {
-            method: 'POST',
-            path: GRAPHQL_PATH,
-            headers: { 'content-type': 'application/json', accept: 'application/json', 'x-jwt-token': session.token },
-            body: JSON.stringify({ query: queries.payment, variables: paymentVariables(session.cardFee) }),
-            onResponse(status, body) {
-              if (!isGraphqlSuccess(status, body)) failed++;
-            },
-          },
-        ],
+        requests: [checkedPaymentRequest(session, () => failed++)],
         failures: () => failed,
       });
       const point = {

@@ -10,7 +10,7 @@ import { runLoad } from './load.ts';
 import { type ServerProcess, startServer, waitIdle } from './processes.ts';
 import type { MemoryCheckpoint, MemoryResult } from './report.ts';
 import { serverCommand } from './servers.ts';
-import { GRAPHQL_PATH, isGraphqlSuccess, openSession, paymentVariables, queries } from './workloads.ts';
+import { checkedPaymentRequest, openSession } from './workloads.ts';
 
 /** Payments the mock keeps, from its control API (`GET /__pck/payments`), or null when it does not say. */
 export async function storedPayments(url: string): Promise<number | null> {
@@ -86,17 +86,7 @@ export async function measurePaymentMemory(options: PaymentMemoryOptions): Promi
         url: proc.url,
         connections: options.connections,
         amount: Math.min(chunk, options.total - processed),
-        requests: [
-          {
-            method: 'POST',
-            path: GRAPHQL_PATH,
-            headers: { 'content-type': 'application/json', accept: 'application/json', 'x-jwt-token': session.token },
-            body: JSON.stringify({ query: queries.payment, variables: paymentVariables(session.cardFee) }),
-            onResponse(status, body) {
-              if (!isGraphqlSuccess(status, body)) failed++;
-            },
-          },
-        ],
+        requests: [checkedPaymentRequest(session, () => failed++)],
         failures: () => failed,
       });
       const bad = sample.failures + sample.errors;

@@ -288,6 +288,19 @@ function mixedWorkload(): Workload {
   };
 }
 
+/**
+ * One valid processPaymentRequest for autocannon that counts, through `onFailure`, every answer that is not a
+ * successful payment (the memory measurement and the latency curve count only accepted payments).
+ */
+export function checkedPaymentRequest(session: Session, onFailure: () => void): AutocannonRequest {
+  return {
+    ...gqlRequest(session, queries.payment, paymentVariables(session.cardFee)),
+    onResponse(status, body) {
+      if (!isGraphqlSuccess(status, body)) onFailure();
+    },
+  };
+}
+
 /** Every workload, in the order they run. */
 export const workloads: readonly Workload[] = [
   singleRequestWorkload(

@@ -3,7 +3,7 @@
 // nothing in it but the executable and, for the outside verification, Pact's own standalone CLI (a Rust binary): no
 // node, no npm, no shell tools, and no environment inherited from this process.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +17,7 @@ import { payInput } from '../mock/helpers.ts';
 const root = join(import.meta.dirname, '../..');
 const contractsDir = join(root, 'contracts');
 const executableName = process.platform === 'win32' ? 'payment-contract-kit.exe' : 'payment-contract-kit';
+const built = join(root, 'dist/bin', executableName);
 // Pact's standalone CLI for this platform (a devDependency's platform package), if the platform has one.
 const pactStandalone = join(
   root,
@@ -108,10 +109,11 @@ beforeAll(async () => {
   binDir = join(scratch, 'bin');
   exe = join(binDir, executableName);
   const started = performance.now();
+  // Where `npm run build:binary` writes it, so the packing test sees it beside the npm package's files.
   await new Promise<void>((resolve, reject) =>
     execFile(
       process.execPath,
-      ['--import', 'tsx', join(root, 'scripts/build-binary.ts'), '--out', exe],
+      ['--import', 'tsx', join(root, 'scripts/build-binary.ts')],
       { cwd: root },
       (error, _stdout, stderr) => (error ? reject(new Error(`build-binary failed: ${stderr}`)) : resolve()),
     ),
@@ -119,6 +121,8 @@ beforeAll(async () => {
   console.log(
     `[payment-contract-kit] single executable built in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
+  mkdirSync(binDir);
+  copyFileSync(built, exe);
   if (existsSync(pactStandalone)) copyFileSync(pactStandalone, join(binDir, 'pact'));
   // The PATH the executable runs with holds no node: only what this test put there.
   expect(readdirSync(binDir).filter((f) => /^node(\.exe)?$/.test(f))).toEqual([]);
@@ -130,6 +134,18 @@ afterAll(async () => {
 });
 
 describe('the single executable, with no node on PATH', () => {
+  it('stays out of the npm package, which is unchanged', async () => {
+    const packed = await new Promise<string>((resolve, reject) =>
+      execFile('npm', ['pack', '--dry-run', '--json'], { cwd: root }, (error, stdout) =>
+        error ? reject(error) : resolve(stdout),
+      ),
+    );
+    const paths = (JSON.parse(packed) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+    expect(existsSync(built)).toBe(true);
+    expect(paths).toContain('dist/cli/index.js');
+    expect(paths.filter((p) => p.startsWith('dist/bin'))).toEqual([]);
+  }, 60_000);
+
   it('prints its version and its commands, and every command it lists answers --help', async () => {
     const version = await runBare(exe, ['--version']);
     expect(version).toMatchObject({ code: 0, stderr: '' });

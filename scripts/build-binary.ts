@@ -66,7 +66,17 @@ function tool(command: string, args: string[]): void {
   execFileSync(command, args, { stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
+/** Embedded assets (`node:sea`'s getAsset) came with Node 20.12; the executable runs the Node that builds it. */
+function checkNode(): void {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  if (major < 20 || (major === 20 && minor < 12))
+    throw new Error(
+      `[payment-contract-kit] build:binary needs Node 20.12 or newer (single executable assets); this is ${process.version}: build with a newer Node.`,
+    );
+}
+
 async function main(): Promise<void> {
+  checkNode();
   const { values } = parseArgs({ options: { out: { type: 'string' } } });
   const output = resolve(values.out ?? defaultOutput());
   const work = mkdtempSync(join(tmpdir(), 'pck-binary-'));

@@ -25,12 +25,13 @@ export interface PackagedFileSource {
 let source: PackagedFileSource | undefined;
 
 /**
- * Makes every packaged-file read go to `files` instead of the disk; the single executable's entry calls it first.
+ * Makes every packaged-file read go to `files` instead of the disk (undefined: back to the disk); the single
+ * executable's entry calls it first.
  *
  * @example
  * installPackagedFiles({ read: (name) => assets.get(name), description: 'inside the executable' });
  */
-export function installPackagedFiles(files: PackagedFileSource): void {
+export function installPackagedFiles(files: PackagedFileSource | undefined): void {
   source = files;
 }
 

@@ -8,9 +8,9 @@
 
 let active = false;
 
-/** Marks this process as the single executable; its entry calls it first. */
-export function markSingleExecutable(): void {
-  active = true;
+/** Marks this process as the single executable (its entry calls it first); `false` undoes it, for tests. */
+export function markSingleExecutable(value = true): void {
+  active = value;
 }
 
 /**

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { kitMessage } from '../internal/messages.ts';
+import { readPackagedFile } from '../internal/package-files.ts';
 
 /** What every command module exports. */
 export interface CliCommand {
@@ -44,9 +44,10 @@ Run "payment-contract-kit <command> --help" for the options of a command.
 "payment-contract-kit --version" prints the kit's version.
 `;
 
-/** The kit's version: package.json sits two levels up from both src/cli/main.ts and dist/cli/index.js. */
+/** The kit's version, from its package.json (beside the package, or inside the single executable). */
 function version(): string {
-  return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+  const manifest = readPackagedFile('package.json');
+  return manifest === undefined ? 'unknown' : JSON.parse(manifest.toString('utf8')).version;
 }
 
 /** Runs the CLI with `argv` (without node and the script path); resolves with the exit code. */

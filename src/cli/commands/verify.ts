@@ -11,6 +11,7 @@ import { kitMessage } from '../../internal/messages.ts';
 import {
   type DynamicInteractionResult,
   type DynamicVerifier,
+  dynamicUnavailableReason,
   loadDynamicVerifier,
   pactPackageInstalled,
 } from '../../pact/verify/dynamic-seam.ts';
@@ -62,6 +63,8 @@ export interface VerifyDependencies {
   readonly pactInstalled: () => boolean;
   /** openapi.yaml, read. */
   readonly openapi: () => OpenApiDocument;
+  /** Why dynamic verification cannot run here (the single executable), or undefined; absent means it may. */
+  readonly dynamicUnavailable?: () => string | undefined;
 }
 
 const defaultDependencies: VerifyDependencies = {
@@ -69,6 +72,7 @@ const defaultDependencies: VerifyDependencies = {
   loadDynamic: () => loadDynamicVerifier(new URL('./verify-dynamic-child.js', import.meta.url)),
   pactInstalled: pactPackageInstalled,
   openapi: () => loadOpenApi(),
+  dynamicUnavailable: dynamicUnavailableReason,
 };
 
 function usage(message: string): never {
@@ -158,6 +162,8 @@ async function runDynamic(
   staticKinds: ReadonlyMap<string, InteractionResult['kind']>,
   deps: VerifyDependencies,
 ): Promise<{ results: InteractionResult[]; note: string | undefined; problem: string | undefined }> {
+  const unavailable = deps.dynamicUnavailable?.();
+  if (unavailable !== undefined) return { results: [], note: 'not available', problem: unavailable };
   if (!deps.pactInstalled())
     return {
       results: [],

@@ -6,15 +6,14 @@
  *
  * @module
  */
-import { readFile } from 'node:fs/promises';
 import { kitMessage } from '../../internal/messages.ts';
+import { packagedFilesLocation, readPackagedFile } from '../../internal/package-files.ts';
 import { controlPrefix } from '../../spec-names.ts';
 import type { MockGuide } from '../options.ts';
 import { restError } from './errors.ts';
 import type { MockRequest } from './http/exchange.ts';
 import type { Outcome, RouteEntry } from './http/outcome.ts';
 import type { Router } from './http/router.ts';
-import { packageFile } from './package-files.ts';
 
 /** The paths, for documentation and tests. */
 export const publishedSourcePaths = {
@@ -29,11 +28,13 @@ export const publishedSchemaFiles = {
 } as const;
 
 async function serveFile(relative: string, contentType: string): Promise<Outcome> {
-  const path = packageFile(relative);
+  const text = readPackagedFile(relative);
   // A missing shipped file is a broken install, not a caller's mistake: the pipeline answers it as a logged 500.
-  if (path === undefined)
-    throw new Error(kitMessage(`${relative} was not found beside the package; reinstall payment-contract-kit.`));
-  return { status: 200, text: await readFile(path), headers: { 'content-type': contentType } };
+  if (text === undefined)
+    throw new Error(
+      kitMessage(`${relative} was not found in ${packagedFilesLocation()}; reinstall payment-contract-kit.`),
+    );
+  return { status: 200, text, headers: { 'content-type': contentType } };
 }
 
 /** Which guide's SDL a request asks for; throws the 7.1 answer for a guide not served. */

@@ -13,6 +13,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { kitMessage } from '../../internal/messages.ts';
+import { isSingleExecutable } from '../../internal/single-executable.ts';
 import type { GuideOption } from './guide-choice.ts';
 
 /** What the dynamic runner answers for one interaction. */
@@ -92,4 +94,20 @@ export function pactPackageInstalled(): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Why dynamic verification cannot run in this process, or undefined when it may (then the package checks follow).
+ * The single executable carries no Pact verifier: Pact's native core is loaded from the npm package
+ * `@pact-foundation/pact` by Node's `require`, which the executable does not have. The answer says how to replay the
+ * pacts all the same.
+ *
+ * @example
+ * const reason = dynamicUnavailableReason(); // undefined from the npm package
+ */
+export function dynamicUnavailableReason(): string | undefined {
+  if (!isSingleExecutable()) return undefined;
+  return kitMessage(
+    'verify: dynamic verification is not part of the payment-contract-kit executable (it needs the Pact Verifier of the npm package @pact-foundation/pact); the static checks ran. To replay the pacts, run "npx payment-contract-kit verify <pacts>" where Node 20+ is installed, or start this executable\'s mock ("payment-contract-kit mock --port 4010") and point your own Pact verifier at it with the provider states URL http://127.0.0.1:4010/__pck/provider-states; pass --static-only to leave this step out.',
+  );
 }

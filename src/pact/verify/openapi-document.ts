@@ -1,14 +1,14 @@
 /**
  * openapi.yaml, read for the static checks: its paths, operations, header parameters, request and response schemas,
- * and the payment status webhook, with every local `$ref` followed. The file is the kit's own, found through the
- * package's `./openapi.yaml` export, so the check reads exactly what the package ships.
+ * and the payment status webhook, with every local `$ref` followed. The file is the kit's own, read through the
+ * one reader of shipped files, so the check reads exactly what the package (or the single executable) ships.
  *
  * @module
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { parse as parseYaml } from 'yaml';
 import { kitMessage } from '../../internal/messages.ts';
+import { packagedFilesLocation, readPackagedFile } from '../../internal/package-files.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
 
 /** A JSON Schema object of the document (OpenAPI 3.1 schemas are JSON Schema 2020-12). */
@@ -121,17 +121,23 @@ export function openApiFromObject(raw: unknown, source: string): OpenApiDocument
   return { source, paths, webhooks, resolve };
 }
 
-/** Where the package's own openapi.yaml is (its `./openapi.yaml` export, resolved from this module). */
-export function packagedOpenApiPath(): string {
-  return createRequire(import.meta.url).resolve('payment-contract-kit/openapi.yaml');
-}
-
 /**
- * Reads openapi.yaml from a file: the package's own unless `file` is given.
+ * Reads openapi.yaml: the package's own (read where the kit's shipped files are: beside the package, or inside the
+ * single executable) unless `file` is given.
  *
  * @example
  * const doc = loadOpenApi();
  */
-export function loadOpenApi(file: string = packagedOpenApiPath()): OpenApiDocument {
-  return openApiFromObject(parseYaml(readFileSync(file, 'utf8')), 'openapi.yaml');
+export function loadOpenApi(file?: string): OpenApiDocument {
+  let text: string;
+  if (file !== undefined) text = readFileSync(file, 'utf8');
+  else {
+    const packaged = readPackagedFile('openapi.yaml');
+    if (packaged === undefined)
+      throw new Error(
+        kitMessage(`openapi.yaml was not found in ${packagedFilesLocation()}; reinstall payment-contract-kit.`),
+      );
+    text = packaged.toString('utf8');
+  }
+  return openApiFromObject(parseYaml(text), 'openapi.yaml');
 }

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../package-files.ts';
+import { readPackagedFile } from '../../../internal/package-files.ts';
 
 /** Logical asset names, as scripts/build-ui.ts writes them into dist/ui/manifest.json. */
 export const assetNames = [
@@ -53,33 +53,36 @@ const contentTypes: Record<string, string> = {
  * const js = assets.get('graphiql.js'); // Asset, or a "run npm run build" message
  */
 export function createAssetStore(root?: string): AssetStore {
-  let located: { root: string | undefined; manifest: Record<string, string> | undefined } | undefined;
+  let manifest: Record<string, string> | undefined | null;
   const cache = new Map<string, Asset>();
   const missing =
     'The browser pages are not built: run `npm run build` in the kit (it writes dist/ui/), or install the published package.';
 
-  function locate() {
-    if (located) return located;
-    const dir = root ?? packageRoot();
-    const manifestPath = dir === undefined ? undefined : join(dir, 'dist/ui/manifest.json');
-    let manifest: Record<string, string> | undefined;
-    if (manifestPath !== undefined && existsSync(manifestPath))
-      manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, string>;
-    located = { root: dir, manifest };
-    return located;
+  // A test's own root is read from disk; otherwise the package's files, through their one reader.
+  function read(relative: string): Uint8Array | undefined {
+    if (root === undefined) return readPackagedFile(relative);
+    const path = join(root, relative);
+    return existsSync(path) ? readFileSync(path) : undefined;
+  }
+
+  function locate(): Record<string, string> | undefined {
+    if (manifest === undefined) {
+      const text = read('dist/ui/manifest.json');
+      manifest = text === undefined ? null : (JSON.parse(Buffer.from(text).toString('utf8')) as Record<string, string>);
+    }
+    return manifest ?? undefined;
   }
 
   function get(name: AssetName): Asset | string {
     const known = cache.get(name);
     if (known) return known;
-    const { root: dir, manifest } = locate();
-    const file = manifest?.[name];
-    if (dir === undefined || file === undefined) return missing;
-    const path = join(dir, 'dist/ui', file);
-    if (!existsSync(path)) return missing;
+    const file = locate()?.[name];
+    if (file === undefined) return missing;
+    const contents = read(`dist/ui/${file}`);
+    if (contents === undefined) return missing;
     const version = /\.([0-9a-f]{10})\.[a-z]+$/.exec(file)?.[1] ?? '';
     const asset = {
-      contents: readFileSync(path),
+      contents,
       contentType: contentTypes[name.slice(name.lastIndexOf('.') + 1)]!,
       version,
     };

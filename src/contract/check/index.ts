@@ -1,11 +1,17 @@
 /**
- * The one checker (placeholder signature, to be implemented on this branch): proxy, `check` and `verify` call
- * {@link checkExchange}.
+ * The one checker: the proxy, `check` and `verify` call {@link checkExchange}; teams call it, or wrap their `fetch`
+ * with it, through `payment-contract-kit/check`.
  *
  * @module
  */
-import type { CheckOptions, Exchange, ExchangeCheck } from './exchange.ts';
-
+export { checkExchange } from './check-exchange.ts';
+export {
+  type CheckedExchange,
+  type CheckedFetch,
+  type CheckedFetchOptions,
+  ContractDriftError,
+  createCheckedFetch,
+} from './checked-fetch.ts';
 export type {
   CheckGuide,
   CheckOptions,
@@ -17,8 +23,3 @@ export type {
   ExchangeRequest,
   ExchangeResponse,
 } from './exchange.ts';
-
-/** Checks one exchange against the contract and the ledger. Placeholder until the checker lands on this branch. */
-export function checkExchange(_exchange: Exchange, _options: CheckOptions = {}): ExchangeCheck {
-  throw new Error('checkExchange: not implemented yet');
-}

@@ -11,6 +11,7 @@ import type { HarRecorder, RecordedExchange } from './har.ts';
 import { headerRecord } from './hop-by-hop.ts';
 import type { ResolvedProxyOptions } from './options.ts';
 import type { ProxyLog } from './proxy-log.ts';
+import { withReasonCase } from './reason-cases.ts';
 import type { Redactor } from './redact.ts';
 import type { UpstreamAgents } from './upstream-call.ts';
 
@@ -74,7 +75,7 @@ export function finishExchange(ctx: ProxyContext, x: SeenExchange): void {
   ctx.redactor.headers(x.responseHeaders);
   if (x.answered && x.path.startsWith('/api/')) ctx.redactor.body(responseBody);
   const check = ctx.check(exchange);
-  const found = [...check.drifts, ...x.extraDrifts];
+  const found = [...check.drifts.map((d) => withReasonCase(d, exchange)), ...x.extraDrifts];
   const operationName = check.operationName ?? operationNameOf(requestBody);
   const pathOnly = x.path.split('?')[0]!;
   const entries = ctx.drifts.add(

@@ -104,19 +104,36 @@ function suggestFeeTable(fees: ReadonlyMap<string, readonly FeeObservation[]>, l
 }
 
 /**
- * The ledger's card number patterns under the names the service uses: a pattern moves to the observed name that
- * matches its own name case-insensitively, or else to the name at the same place in the fee list.
+ * The ledger's card number patterns under the names the service uses. A card type drift naming the first digits of a
+ * card (`{ card_type: "VISA", bin: "411111" }`) moves the pattern matching them to that name; otherwise a pattern
+ * moves to the observed name that matches its own case-insensitively, or else to the name at its place in the list.
  */
-function suggestCardTypes(table: readonly FeeRule[], ledger: Assumptions): CardTypePatternJson[] {
+function suggestCardTypes(table: readonly FeeRule[], ledger: Assumptions, bins: ReadonlyMap<string, string>) {
   const byLedgerName = new Map<string, string>();
+  for (const [bin, name] of bins) {
+    const pattern = ledger.cardTypes.find((p) => p.pattern.test(bin));
+    if (pattern && !byLedgerName.has(pattern.card_type)) byLedgerName.set(pattern.card_type, name);
+  }
   table.forEach((row, i) => {
+    if ([...byLedgerName.values()].includes(row.card_type)) return;
     const same = ledger.feeTable.find((r) => r.card_type.toLowerCase() === row.card_type.toLowerCase());
     const ledgerName = same?.card_type ?? ledger.feeTable[i]?.card_type;
     if (ledgerName !== undefined && !byLedgerName.has(ledgerName)) byLedgerName.set(ledgerName, row.card_type);
   });
   return ledger.cardTypes
     .filter((p) => byLedgerName.has(p.card_type))
-    .map((p) => ({ card_type: byLedgerName.get(p.card_type)!, pattern: p.pattern.source }));
+    .map((p): CardTypePatternJson => ({ card_type: byLedgerName.get(p.card_type)!, pattern: p.pattern.source }));
+}
+
+/** The `{ card_type, bin }` observations of card type drifts: first digits of a card and the name answered. */
+function cardTypeBins(drifts: readonly ReportDrift[]): Map<string, string> {
+  const bins = new Map<string, string>();
+  for (const d of drifts) {
+    const o = d.observed as { card_type?: unknown; bin?: unknown } | undefined;
+    if (d.ledgerKey === 'cardTypes' && typeof o?.card_type === 'string' && typeof o.bin === 'string')
+      bins.set(o.bin, o.card_type);
+  }
+  return bins;
 }
 
 function suggestTotalSettlement(
@@ -170,7 +187,8 @@ export function suggestConfig(
     if (!sameJson(table, ledger.feeTable)) {
       assumptions.feeTable = table;
       const names = new Set(ledger.cardTypes.map((p) => p.card_type));
-      if (table.some((row) => !names.has(row.card_type))) assumptions.cardTypes = suggestCardTypes(table, ledger);
+      if (table.some((row) => !names.has(row.card_type)))
+        assumptions.cardTypes = suggestCardTypes(table, ledger, cardTypeBins(drifts));
     }
     const total = suggestTotalSettlement(fees);
     if (total !== undefined && total !== ledger.totalSettlement) assumptions.totalSettlement = total;

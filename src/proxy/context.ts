@@ -82,7 +82,7 @@ export function finishExchange(ctx: ProxyContext, x: SeenExchange): void {
     { seq, method: x.method, path: ctx.redactor.text(pathOnly), operationName, status: x.status },
     found,
   );
-  if (x.answered && responseBody?.includes('FeeCalc')) {
+  if (x.answered && responseBody?.includes('Calc')) {
     try {
       for (const fee of feeObservations(JSON.parse(responseBody))) ctx.drifts.observeFee(fee);
     } catch {

@@ -36,21 +36,26 @@ function answerHasErrors(exchange: Exchange): boolean {
  */
 export function checkExchange(exchange: Exchange, options: CheckOptions = {}): ExchangeCheck {
   const assumptions: Assumptions = options.assumptions ?? defaultAssumptions;
+  const unchecked = [
+    ...(exchange.request.bodyNotRecorded ? ['the request body was not recorded'] : []),
+    ...(exchange.response?.bodyNotRecorded ? ['the response body was not recorded'] : []),
+  ];
+  const done = (result: ExchangeCheck): ExchangeCheck => (unchecked.length > 0 ? { ...result, unchecked } : result);
   const list = createDriftList();
   if (exchange.kind === 'webhook') {
-    checkWebhookExchange(exchange, assumptions, list);
-    return { drifts: list.drifts };
+    if (!exchange.request.bodyNotRecorded) checkWebhookExchange(exchange, assumptions, list);
+    return done({ drifts: list.drifts });
   }
   const path = pathOf(exchange.request.url);
   if (path === undefined) return { skipped: `"${exchange.request.url}" is not a URL`, drifts: [] };
   const endpoint = tokenEndpointOf(path);
   if (endpoint) {
     checkTokenExchange(endpoint, exchange, assumptions, list);
-    return { drifts: list.drifts };
+    return done({ drifts: list.drifts });
   }
   if (path !== servicePaths.graphql) return { skipped: `${path} is not a path of the service`, drifts: [] };
   if (exchange.request.method === 'OPTIONS') return { skipped: 'a CORS preflight, not a service call', drifts: [] };
   const facts = checkGraphqlRequest(exchange.request, options.guide ?? 'both', !answerHasErrors(exchange), list);
   if (exchange.response) checkGraphqlAnswer(exchange.response, facts, assumptions, list);
-  return { guide: facts.guide, operationName: facts.operationName, drifts: list.drifts };
+  return done({ guide: facts.guide, operationName: facts.operationName, drifts: list.drifts });
 }

@@ -18,6 +18,15 @@ export interface DriftInput {
   readonly message: string;
 }
 
+/** A value with every string in it masked (an observed value may quote what the service sent). */
+function maskDeep(value: unknown): unknown {
+  if (typeof value === 'string') return maskText(value);
+  if (Array.isArray(value)) return value.map(maskDeep);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskDeep(v)]));
+  return value;
+}
+
 /** An ordered list of drifts with one method per kind. */
 export interface DriftList {
   /** The drifts so far, request side first when the checks ran in that order. */
@@ -58,6 +67,6 @@ export function createDriftList(): DriftList {
     consumer: (input) => push('consumer', { ...input, side: 'request' }),
     upstream: (input) => push('upstream', input),
     assumption: ({ ledgerKey, observed, ...input }) =>
-      push('assumption', input, observed === undefined ? { ledgerKey } : { ledgerKey, observed }),
+      push('assumption', input, observed === undefined ? { ledgerKey } : { ledgerKey, observed: maskDeep(observed) }),
   };
 }

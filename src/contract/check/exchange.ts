@@ -25,6 +25,11 @@ export interface ExchangeMessage {
   readonly headers: Readonly<Record<string, string>>;
   /** The body as UTF-8 text, or undefined when the message had none. */
   readonly body?: string | undefined;
+  /**
+   * True when the message had a body that was not recorded (a HAR saved without content): the checks that need the
+   * body are skipped and named in {@link ExchangeCheck.unchecked}, instead of reporting a missing body.
+   */
+  readonly bodyNotRecorded?: boolean | undefined;
 }
 
 /** The request half of an exchange. */
@@ -70,7 +75,8 @@ export interface Drift {
   readonly side: 'request' | 'response';
   /**
    * Where, in dotted form with indexes (`data.paymentGatewayFeesCalc[0].fees`, `errors[0].extensions.validation`,
-   * `data.expiration`), or `(http)` for the status line and content type, `(header) <name>` for a header.
+   * `data.expiration`), or `(http)` for the request line, status line and content type, `(header) <name>` for a
+   * header, `(body)` for a body as a whole.
    */
   readonly path: string;
   /** What the contract or the ledger expects there, in words or as a value. */
@@ -95,4 +101,6 @@ export interface ExchangeCheck {
   readonly skipped?: string | undefined;
   /** Every drift found, request side first. */
   readonly drifts: readonly Drift[];
+  /** What could not be checked because the exchange did not record it (`the response body was not recorded`). */
+  readonly unchecked?: readonly string[] | undefined;
 }

@@ -86,6 +86,10 @@ export function checkGraphqlAnswer(
   assumptions: Assumptions,
   list: DriftList,
 ): void {
+  if (response.bodyNotRecorded) {
+    if (response.status >= 500) checkStatus(response, false, false, assumptions, list);
+    return;
+  }
   const body = readJson(response);
   const type = mediaType(response);
   if (body.state === 'none' || body.state === 'invalid' || !isJsonMediaType(type)) {

@@ -100,6 +100,7 @@ export function checkGraphqlRequest(
       actual: '(none)',
       message: `Send the token from generate-token or refresh-token in the ${serviceHeaders.jwt} header.`,
     });
+  if (request.bodyNotRecorded) return { ...none, readable: false };
   const body = readJson(request);
   const value = body.state === 'json' ? body.value : undefined;
   if (!isPlainObject(value) || typeof value.query !== 'string') {

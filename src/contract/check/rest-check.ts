@@ -50,7 +50,7 @@ function checkRequest(endpoint: TokenEndpoint, exchange: Exchange, list: DriftLi
         actual: '(none)',
         message: `${where} needs the ${header} header; the service refuses the call without it (401).`,
       });
-  if (endpoint !== 'refreshToken') return;
+  if (endpoint !== 'refreshToken' || request.bodyNotRecorded) return;
   const body = readJson(request);
   const value = body.state === 'json' ? body.value : undefined;
   if (!isPlainObject(value) || typeof value.refresh_token !== 'string' || value.refresh_token === '')
@@ -85,6 +85,7 @@ function checkHttp(endpoint: TokenEndpoint, response: ExchangeResponse, list: Dr
     });
     return undefined;
   }
+  if (response.bodyNotRecorded) return undefined;
   const body = readJson(response);
   if (body.state === 'none' && endpoint === 'revokeToken' && status === 200) return body;
   const type = mediaType(response);

@@ -58,6 +58,7 @@ export function maskDigits(text: string): string {
  * `secret` position (a CVV) is never shown.
  */
 export function describeValue(value: unknown, secret = false): string {
+  if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'an object';

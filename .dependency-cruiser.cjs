@@ -36,6 +36,14 @@ module.exports = {
       // @graphql-typed-document-node/core ships declarations only (dependency-cruiser cannot resolve it to code).
       to: { pathNot: '^(generated/|@graphql-typed-document-node/core$)', dependencyTypesNot: ['type-only'] },
     },
+    {
+      name: 'contract-layer-stays-at-the-bottom',
+      comment:
+        'src/contract (the spec vocabulary and the one checker) sits under every part: it imports only src/internal, the ledger, spec names, types, the schema module, generated files and graphql, never mock, client, pact, webhook, ui, cli, msw or proxy.',
+      severity: 'error',
+      from: { path: '^src/contract/' },
+      to: { path: '^src/(mock|client|pact|webhook|ui|cli|msw|proxy)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

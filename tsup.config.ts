@@ -11,6 +11,8 @@ const libraryEntries = {
   client: 'src/client/index.ts',
   // msw is an optional peer: external like every peer, so the consumer's msw 2 or 3 is the one that runs.
   msw: 'src/msw/index.ts',
+  // The validating proxy (node:http, its own listener): a Node entry of its own so no other entry loads it.
+  proxy: 'src/proxy/index.ts',
 };
 
 // The GraphQL limit rules of the mock (src/mock/internal/graphql/limits.ts).

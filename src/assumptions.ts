@@ -94,8 +94,8 @@ export interface Assumptions {
    * working token), `fail` surfaces the refusal as an authentication error and never calls generate again.
    */
   readonly clientRefusedRefresh: 'generate-again' | 'fail';
-  /** Unit of `data.expiration`. */
-  readonly expirationUnit: 'seconds';
+  /** Unit of `data.expiration`: Unix time in seconds (JWT `exp` style) or in milliseconds (JavaScript `Date` style). */
+  readonly expirationUnit: 'seconds' | 'milliseconds';
   /** Body of a successful revoke-token answer. */
   readonly revokeTokenBody: { readonly status: 'SUCCESS'; readonly message: string };
   /** Input bounds that the service does not publish. */
@@ -137,6 +137,25 @@ export interface Assumptions {
   readonly settleDelayMs: number;
   /** Rate limits: the service publishes none, so the mock enforces none. */
   readonly rateLimit: null;
+  /** How the validating proxy (`payment-contract-kit proxy`) answers when the service fails it. */
+  readonly proxy: ProxyAssumptions;
+}
+
+/** The validating proxy's own choices where the service cannot answer (ASSUMPTIONS.md, "Validating proxy"). */
+export interface ProxyAssumptions {
+  /** Largest body the proxy buffers, either way (the consumer's request, the service's answer, a webhook). */
+  readonly maxBodyBytes: number;
+  /** How long the service may take for a whole answer (status, headers and body) before the consumer gets 504. */
+  readonly upstreamTimeoutMs: number;
+  /** `extensions.reason` of the 7.2 errors the proxy answers on /graphql when the service fails. */
+  readonly reasonCodes: {
+    /** The service refused or reset the connection, or its address does not resolve (502). */
+    readonly upstreamUnreachable: string;
+    /** The service did not answer in time (504). */
+    readonly upstreamTimeout: string;
+    /** The service answered something that is not an answer of the service: not JSON, HTML, too large (502). */
+    readonly upstreamInvalidAnswer: string;
+  };
 }
 
 /**
@@ -209,6 +228,15 @@ export const defaultAssumptions: Assumptions = {
   },
   settleDelayMs: 1_000,
   rateLimit: null,
+  proxy: {
+    maxBodyBytes: 10 * 1024 * 1024,
+    upstreamTimeoutMs: 30_000,
+    reasonCodes: {
+      upstreamUnreachable: 'UPSTREAM_UNREACHABLE',
+      upstreamTimeout: 'UPSTREAM_TIMEOUT',
+      upstreamInvalidAnswer: 'UPSTREAM_INVALID_ANSWER',
+    },
+  },
 };
 
 /** A partial override of {@link Assumptions}; nested objects merge one level deep. */

@@ -31,6 +31,14 @@ const commands: Readonly<Record<string, CommandEntry>> = {
     load: () => import('./commands/webhook-send.ts'),
   },
   verify: { summary: 'Check pact files against the schemas and the mock.', load: () => import('./commands/verify.ts') },
+  proxy: {
+    summary: "Validate the real service's traffic in a reverse proxy.",
+    load: () => import('./commands/proxy.ts'),
+  },
+  check: {
+    summary: 'Check HAR files of real traffic against the contract.',
+    load: () => import('./commands/check.ts'),
+  },
 };
 
 const usage = `Usage: payment-contract-kit <command> [options]

@@ -24,6 +24,7 @@ const sourceOf: Record<string, string> = {
   './pact': 'src/pact/index.ts',
   './client': 'src/client/index.ts',
   './msw': 'src/msw/index.ts',
+  './proxy': 'src/proxy/index.ts',
   bin: 'src/cli/main.ts',
 };
 
@@ -217,6 +218,8 @@ describe('root, legacy and client entries have no runtime dependency', () => {
     'dist/pact.cjs',
     'dist/msw.js',
     'dist/msw.cjs',
+    'dist/proxy.js',
+    'dist/proxy.cjs',
   ])('%s loads only Node built-ins, dependencies and peers', async (file) => {
     const strays = (await externalImports(join(root, file))).filter(
       (spec) => !isBuiltin(spec) && !installed.has(packageOf(spec)),

@@ -8,7 +8,7 @@
 
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { AssumptionOverrides, Assumptions } from '../../assumptions.ts';
+import type { AssumptionOverrides, Assumptions, CardTypePattern } from '../../assumptions.ts';
 import { defaultAssumptions } from '../../assumptions.ts';
 import { parseHttpUrl } from '../../internal/http-url.ts';
 import { kitMessage, kitPrefix } from '../../internal/messages.ts';
@@ -289,6 +289,27 @@ interface ConfigFile {
   assumptions?: AssumptionOverrides;
 }
 
+/**
+ * `assumptions.cardTypes` of a JSON file: each pattern is the source of a regular expression (`"^4"`), as the
+ * validating proxy's `suggestedConfig` writes it.
+ */
+function cardTypesFromJson(value: unknown): CardTypePattern[] {
+  const shape = '[{ "card_type": "visa", "pattern": "^4" }, ...] (each pattern a regular expression source)';
+  if (!Array.isArray(value)) throw new UsageError(`--config: "cardTypes" must be an array ${shape}.`);
+  return value.map((row: unknown, i) => {
+    const o = row as Record<string, unknown> | null;
+    if (!o || typeof o.card_type !== 'string' || typeof o.pattern !== 'string')
+      throw new UsageError(`--config: cardTypes[${i}] needs string "card_type" and "pattern": ${shape}.`);
+    try {
+      return { card_type: o.card_type, pattern: new RegExp(o.pattern) };
+    } catch (error) {
+      throw new UsageError(
+        `--config: cardTypes[${i}].pattern is not a regular expression (${(error as Error).message}).`,
+      );
+    }
+  });
+}
+
 function readConfig(path: string): ConfigFile {
   let text: string;
   try {
@@ -335,8 +356,8 @@ function readConfig(path: string): ConfigFile {
       if (!(key in defaultAssumptions))
         throw new UsageError(`--config: unknown assumption "${key}"; see ASSUMPTIONS.md for the names.`);
     if ('cardTypes' in assumptions)
-      throw new UsageError(
-        '--config: "cardTypes" holds regular expressions and cannot come from JSON; set it through the programmatic API.',
+      (assumptions as Record<string, unknown>).cardTypes = cardTypesFromJson(
+        (assumptions as Record<string, unknown>).cardTypes,
       );
   }
   return config as ConfigFile;

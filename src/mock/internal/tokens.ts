@@ -73,7 +73,8 @@ export interface TokenService {
 
 /** Dependencies of {@link createTokenService}. */
 export interface TokenServiceDeps {
-  readonly assumptions: Pick<Assumptions, 'tokenTtlSeconds' | 'repeatGenerateToken'>;
+  readonly assumptions: Pick<Assumptions, 'tokenTtlSeconds' | 'repeatGenerateToken'> &
+    Partial<Pick<Assumptions, 'expirationUnit'>>;
   readonly clients: readonly MockClientConfig[];
   readonly clock: Clock;
   /** Instance seed; the JWT secret and the token id prefixes are derived from it. */
@@ -120,7 +121,9 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const exp = iat + ttl;
     const jti = jtiHead + (counter++).toString(16).padStart(12, '0');
     const token = codec.sign(s.subJson, jti, s.gen, iat, exp);
-    return { token, refresh_token: issueRefresh(s, refreshHead, maxRefresh), expiration: exp };
+    // The JWT keeps `exp` in seconds (RFC 7519); only the answer's `expiration` follows the ledger's unit.
+    const expiration = assumptions.expirationUnit === 'milliseconds' ? exp * 1000 : exp;
+    return { token, refresh_token: issueRefresh(s, refreshHead, maxRefresh), expiration };
   }
 
   const tokenContext: AccessTokenContext = {

@@ -14,14 +14,18 @@ import {
   parse,
   validate,
 } from 'graphql/index.js';
+import type { Finding } from '../../contract/check/finding.ts';
+import { checkErrorShape } from '../../contract/check/graphql-error-shape.ts';
+import { checkSelection, rootType } from '../../contract/check/graphql-response-check.ts';
+import { type GuideName, guideSchemas } from '../../contract/check/graphql-schemas.ts';
+import { checkVariables } from '../../contract/check/graphql-variables-check.ts';
+import { guideHint } from '../../contract/check/guide-hint.ts';
+import { formatPath } from '../../contract/check/value-path.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
 import { serviceHeaders } from '../../spec-names.ts';
-import { checkErrorShape } from './graphql-error-shape.ts';
-import { checkSelection, rootType } from './graphql-response-check.ts';
-import { type GuideName, guideSchemas } from './graphql-schemas.ts';
-import { checkVariables } from './graphql-variables-check.ts';
-import { guideHint } from './guide-hint.ts';
-import type { Mismatch } from './mismatch.ts';
+import { matcherProblems } from './matcher-check.ts';
+import { matchersAt } from './matching-rules.ts';
+import type { Mismatch, MismatchArea } from './mismatch.ts';
 import type { HttpInteraction } from './pact-model.ts';
 
 /** How the reports name each guide's schema. */
@@ -54,6 +58,11 @@ export function checkGraphqlInteraction(interaction: HttpInteraction, guide: Gui
     const hint = m.area === 'request.body' ? guideHint(m.message, guide, other) : undefined;
     return hint ? { ...m, message: `${m.message}${hint}` } : m;
   });
+}
+
+/** Findings of a shared contract walk as this report's mismatches, in one area. */
+function asMismatches(area: MismatchArea, findings: readonly Finding[], out: Mismatch[]): void {
+  for (const f of findings) out.push({ area, path: formatPath(f.path), message: f.message, expected: f.expected });
 }
 
 function checkAgainst(interaction: HttpInteraction, guide: GuideName): Mismatch[] {
@@ -124,7 +133,9 @@ function checkAgainst(interaction: HttpInteraction, guide: GuideName): Mismatch[
   const responseBody = response.body.present ? response.body.value : undefined;
   const expectsErrors = isPlainObject(responseBody) && responseBody.errors !== undefined;
   // An expected error may come from the service's own validation, which the served schema lets through.
-  checkVariables(schemas, !expectsErrors, operation, requestBody.variables, source, out);
+  const variableFindings: Finding[] = [];
+  checkVariables(schemas, !expectsErrors, operation, requestBody.variables, source, variableFindings);
+  asMismatches('request.body', variableFindings, out);
 
   if (!isPlainObject(responseBody)) {
     out.push({
@@ -161,7 +172,9 @@ function checkAgainst(interaction: HttpInteraction, guide: GuideName): Mismatch[
     const rootFieldNode = operation.selectionSet.selections.find((s) => s.kind === Kind.FIELD);
     const rootObject = schemas.published.getRootType(operation.operation);
     const rootField = rootFieldNode && rootObject ? rootObject.getFields()[rootFieldNode.name.value] : undefined;
-    checkErrorShape(responseBody.errors, rootField, source, out);
+    const errorFindings: Finding[] = [];
+    checkErrorShape(responseBody.errors, rootField, source, errorFindings);
+    asMismatches('response.body', errorFindings, out);
   } else if (
     !request.headers[serviceHeaders.jwt] &&
     !Object.keys(request.headers).some((h) => h.toLowerCase() === serviceHeaders.jwt)
@@ -176,13 +189,23 @@ function checkAgainst(interaction: HttpInteraction, guide: GuideName): Mismatch[
   if (invalid.length > 0 || !root) return out; // The selection cannot be resolved; the query errors say why.
   const data = responseBody.data;
   if (data !== undefined && !(expectsErrors && data === null)) {
+    const rules = response.rules.body;
+    const dataFindings: Finding[] = [];
     checkSelection(
-      { schema: schemas.published, fragments, rules: response.rules.body, source, out },
+      {
+        schema: schemas.published,
+        fragments,
+        positionProblems: (path, position, value) => matcherProblems(matchersAt(rules, path), position, value),
+        source,
+        subject: 'the expected response',
+        out: dataFindings,
+      },
       data,
       root,
       [operation.selectionSet],
       ['data'],
     );
+    asMismatches('response.body', dataFindings, out);
   }
   if (!expectsErrors && (response.status < 200 || response.status > 299))
     out.push({

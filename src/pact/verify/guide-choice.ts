@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { GuideName } from './graphql-schemas.ts';
+import type { GuideName } from '../../contract/check/graphql-schemas.ts';
 import type { Mismatch } from './mismatch.ts';
 
 /** The `--guide` choices. */

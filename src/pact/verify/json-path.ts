@@ -4,15 +4,15 @@
  *
  * @module
  */
+import type { ValuePath } from '../../contract/check/value-path.ts';
+
+export { formatPath, type ValuePath } from '../../contract/check/value-path.ts';
 
 /** One step of a rule's path: a property name, an array index, or a wildcard (`*` or `[*]`). */
 export type PathSegment =
   | { readonly kind: 'field'; readonly name: string }
   | { readonly kind: 'index'; readonly index: number }
   | { readonly kind: 'any' };
-
-/** The concrete place of a value inside a document: property names and array indexes from the root. */
-export type ValuePath = readonly (string | number)[];
 
 /**
  * Parses a Pact JSON path; undefined when it is not one (the caller reports the rule as unreadable).
@@ -64,17 +64,4 @@ export function pathMatches(pattern: readonly PathSegment[], path: ValuePath): b
 /** How specific a rule path is: wildcards weigh less than names and indexes, so the most specific rule wins. */
 export function pathWeight(pattern: readonly PathSegment[]): number {
   return pattern.reduce((sum, segment) => sum + (segment.kind === 'any' ? 1 : 2), 0);
-}
-
-/**
- * Writes a concrete path the way the reports show it, from a root such as `$` or `$.variables`.
- *
- * @example
- * formatPath(['data', 'fees', 0, 'card_type']); // '$.data.fees[0].card_type'
- */
-export function formatPath(path: ValuePath, root = '$'): string {
-  return path.reduce<string>((text, step) => {
-    if (typeof step === 'number') return `${text}[${step}]`;
-    return /^[A-Za-z_][A-Za-z0-9_]*$/.test(step) ? `${text}.${step}` : `${text}['${step}']`;
-  }, root);
 }

@@ -5,18 +5,11 @@
  *
  * @module
  */
+import { describeValue, type PositionType, type ValueKind } from '../../contract/check/value-kind.ts';
 import type { Matcher } from './pact-model.ts';
 
-/** The kind of JSON value a schema position holds, in the terms both GraphQL and JSON Schema reduce to. */
-export type ValueKind = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'list' | 'any';
-
-/** What the schema says about one position. */
-export interface PositionType {
-  readonly kind: ValueKind;
-  readonly nullable: boolean;
-  /** The schema's own name for it (`Float!`, `[PaymentGatewayFee!]!`, `string`), for the reports. */
-  readonly label: string;
-}
+export type { PositionType, ValueKind } from '../../contract/check/value-kind.ts';
+export { describeValue, maskDigits, valueFits } from '../../contract/check/value-kind.ts';
 
 const isNumberKind = (kind: ValueKind) => kind === 'number' || kind === 'integer' || kind === 'any';
 const isStringKind = (kind: ValueKind) => kind === 'string' || kind === 'any';
@@ -99,54 +92,4 @@ export function matcherProblems(matchers: readonly Matcher[], position: Position
 /** Whether a matcher on this value frees an object's keys (`values`, `eachKey`, `eachValue`). */
 export function freesKeys(matchers: readonly Matcher[]): boolean {
   return matchers.some((m) => mapMatchers.has(m.match));
-}
-
-/**
- * Whether an example value is of the kind the schema holds; null is decided by the caller (nullability).
- *
- * @example
- * valueFits('integer', 1.5); // false
- */
-export function valueFits(kind: ValueKind, value: unknown): boolean {
-  switch (kind) {
-    case 'any':
-      return true;
-    case 'string':
-      return typeof value === 'string';
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number';
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'list':
-      return Array.isArray(value);
-    case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
-  }
-}
-
-/** A run of 12 to 19 digits, with the spaces or dashes card numbers are written with. */
-const longDigits = /\d(?:[ -]?\d){11,18}/g;
-
-/** Masks anything that may be a card number as the kit's request log does: first 6 and last 4 digits. */
-export function maskDigits(text: string): string {
-  return text.replace(longDigits, (run) => {
-    const digits = run.replace(/[ -]/g, '');
-    return `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
-  });
-}
-
-/**
- * A few words for the kind of a JSON value found in a pact. Long digit runs are masked, and a value at a
- * `secret` position (a CVV) is never shown.
- */
-export function describeValue(value: unknown, secret = false): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'an object';
-  if (secret) return `a ${typeof value}`;
-  if (typeof value === 'string')
-    return `the string ${maskDigits(JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value))}`;
-  return `the ${typeof value} ${maskDigits(JSON.stringify(value))}`;
 }

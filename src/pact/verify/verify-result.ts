@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { GuideName } from './graphql-schemas.ts';
+import type { GuideName } from '../../contract/check/graphql-schemas.ts';
 
 /** How an interaction was verified. */
 export type VerifyMode = 'static' | 'dynamic';

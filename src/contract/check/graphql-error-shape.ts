@@ -1,19 +1,21 @@
 /**
- * The error answers of the GraphQL endpoint a pact may expect: spec 7.2 (`{ errors: [{ message, extensions:
- * { reason } }] }`) and 7.3 (`extensions.category = "validation"` with `extensions.validation` mapping a dotted input
+ * The error answers of the GraphQL endpoint, as a pact expects them or the service sends them: spec 7.2
+ * (`{ errors: [{ message, extensions: { reason } }] }`) and 7.3 (`extensions.category = "validation"` with `extensions.validation` mapping a dotted input
  * path to messages). A 7.3 key must name an input position the operation's root field really has, in the guide the
- * interaction speaks (`input.contact.reference_no` exists only in the legacy guide).
+ * exchange speaks (`input.contact.reference_no` exists only in the legacy guide).
  *
  * @module
  */
 import { type GraphQLField, type GraphQLInputType, getNamedType, isInputObjectType } from 'graphql/index.js';
 import { isPlainObject } from '../../internal/plain-object.ts';
-import { formatPath, type ValuePath } from './json-path.ts';
-import { describeValue } from './matcher-check.ts';
-import type { Mismatch } from './mismatch.ts';
+import type { Finding } from './finding.ts';
+import { describeValue } from './value-kind.ts';
+import type { ValuePath } from './value-path.ts';
 
-const SPEC_72 = 'spec 7.2: { message: string, extensions: { reason: string } }';
-const SPEC_73 = 'spec 7.3: extensions { category: "validation", validation: { "input.path": [string] } }';
+/** The 7.2 shape, as the reports name it. */
+export const SPEC_72 = 'spec 7.2: { message: string, extensions: { reason: string } }';
+/** The 7.3 shape, as the reports name it. */
+export const SPEC_73 = 'spec 7.3: extensions { category: "validation", validation: { "input.path": [string] } }';
 
 /** Whether a dotted input path (`input.credit_card.expiry_year`) exists below the root field's arguments. */
 function inputPathExists(field: GraphQLField<unknown, unknown>, dotted: string): boolean {
@@ -32,8 +34,8 @@ function inputPathExists(field: GraphQLField<unknown, unknown>, dotted: string):
 }
 
 /**
- * Checks an expected `errors` list against the spec's error shapes. `rootField` is the operation's root field in
- * the interaction's guide, when the query named one.
+ * Checks an `errors` list against the spec's error shapes. `rootField` is the operation's root field in
+ * the exchange's guide, when the query named one.
  *
  * @example
  * checkErrorShape(body.errors, schema.getMutationType()?.getFields().processPaymentRequest, 'schema.graphql', out);
@@ -42,10 +44,9 @@ export function checkErrorShape(
   errors: unknown,
   rootField: GraphQLField<unknown, unknown> | undefined,
   source: string,
-  out: Mismatch[],
+  out: Finding[],
 ): void {
-  const add = (path: ValuePath, message: string, expected: string) =>
-    out.push({ area: 'response.body', path: formatPath(path), message, expected });
+  const add = (path: ValuePath, message: string, expected: string) => out.push({ path, message, expected });
   if (!Array.isArray(errors) || errors.length === 0) {
     add(['errors'], `${describeValue(errors)} where a non-empty list of errors belongs`, SPEC_72);
     return;

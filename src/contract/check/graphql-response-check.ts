@@ -1,7 +1,8 @@
 /**
- * Whether the `data` a GraphQL interaction expects can be produced by its selection set: every key is a selected
- * field, every selected non-null field is there, nesting, list against object and scalar types agree with the
- * schema, and the matchers on each value claim nothing the schema cannot give.
+ * Whether a GraphQL answer's `data` is what its selection set asks for: every key is a selected field, every
+ * selected non-null field is there, nesting, list against object and scalar types agree with the schema. `verify`
+ * walks a pact's expected answer with it (adding its matcher checks through `positionProblems`), the checker a live
+ * answer: one walk for both.
  *
  * @module
  */
@@ -23,21 +24,24 @@ import {
   type OperationTypeNode,
   type SelectionSetNode,
 } from 'graphql/index.js';
-import { formatPath, type ValuePath } from './json-path.ts';
-import { describeValue, matcherProblems, type PositionType, type ValueKind, valueFits } from './matcher-check.ts';
-import { matchersAt } from './matching-rules.ts';
-import type { Mismatch } from './mismatch.ts';
-import type { RuleEntry } from './pact-model.ts';
+import type { Finding } from './finding.ts';
+import { describeValue, type PositionType, type ValueKind, valueFits } from './value-kind.ts';
+import type { ValuePath } from './value-path.ts';
 
 /** What the response walk needs besides the value. */
 export interface ResponseContext {
   readonly schema: GraphQLSchema;
   readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
-  /** The response's body rules. */
-  readonly rules: readonly RuleEntry[] | undefined;
+  /**
+   * Extra problems at each position (verify's matchers against the schema's type there); none when omitted.
+   */
+  readonly positionProblems?: ((path: ValuePath, position: PositionType, value: unknown) => string[]) | undefined;
   /** The guide's name for the reports (`schema.graphql (current guide)`). */
   readonly source: string;
-  readonly out: Mismatch[];
+  /** What the walked value is, for the reports: `the response` (default), `the expected response` for a pact. */
+  readonly subject?: string | undefined;
+  /** Where the findings go. */
+  readonly out: Finding[];
 }
 
 /** A selected field: its response key, definition and the merged sub-selections of every occurrence. */
@@ -108,7 +112,7 @@ function fieldOf(type: GraphQLCompositeType, node: FieldNode): GraphQLField<unkn
 }
 
 function mismatch(context: ResponseContext, path: ValuePath, message: string, expected: string): void {
-  context.out.push({ area: 'response.body', path: formatPath(path), message, expected });
+  context.out.push({ path, message, expected });
 }
 
 /**
@@ -125,7 +129,7 @@ export function checkSelection(
   path: ValuePath,
 ): void {
   const here = position(type);
-  for (const problem of matcherProblems(matchersAt(context.rules, path), here, value))
+  for (const problem of context.positionProblems?.(path, here, value) ?? [])
     mismatch(context, path, problem, `${here.label} in ${context.source}`);
   if (value === null || value === undefined) {
     if (!here.nullable) mismatch(context, path, 'null where the field cannot be null', `non-null ${here.label}`);
@@ -222,7 +226,7 @@ function checkObject(
     mismatch(
       context,
       [...path, key],
-      `non-null field "${selected.name}" is selected but missing from the expected response`,
+      `non-null field "${selected.name}" is selected but missing from ${context.subject ?? 'the response'}`,
       `${String(selected.definition.type)} (the service always answers it)`,
     );
   }

@@ -19,9 +19,8 @@ import {
   typeFromAST,
 } from 'graphql/index.js';
 import { isPlainObject } from '../../internal/plain-object.ts';
-import { formatPath } from './json-path.ts';
-import { maskDigits } from './matcher-check.ts';
-import type { Mismatch } from './mismatch.ts';
+import type { Finding } from './finding.ts';
+import { maskDigits } from './value-kind.ts';
 
 /** graphql-js ends some messages with the offending value (`…: "4111…"`); the reports leave the value out. */
 function withoutValue(message: string): string {
@@ -87,12 +86,12 @@ function checkServerRequired(
 
 /**
  * Checks `variables` against `operation`'s definitions, coerced as the service's served schema does; when the
- * interaction expects data, also checks the positions the service's own validation requires. Pushes one mismatch
- * per problem.
+ * exchange expects data, also checks the positions the service's own validation requires. Pushes one mismatch
+ * finding per problem (paths from the body's root: `variables.amount`).
  *
  * @example
  * checkVariables(guideSchemas('current'), true, operation, { amount: 'ten' }, 'schema.graphql (current guide)', out);
- * // out: request.body $.variables.amount: Float cannot represent a non numeric value.
+ * // out: variables.amount: Float cannot represent a non numeric value.
  */
 export function checkVariables(
   schemas: { readonly published: GraphQLSchema; readonly served: GraphQLSchema },
@@ -100,11 +99,11 @@ export function checkVariables(
   operation: OperationDefinitionNode,
   variables: unknown,
   source: string,
-  out: Mismatch[],
+  out: Finding[],
 ): void {
   const schema = schemas.served;
   const add: Add = (path: readonly (string | number)[], message: string, expected: string) =>
-    out.push({ area: 'request.body', path: formatPath(['variables', ...path]), message, expected });
+    out.push({ path: ['variables', ...path], message, expected });
   if (variables !== undefined && variables !== null && !isPlainObject(variables)) {
     add([], 'variables is not an object', 'an object of variable values (spec 2)');
     return;

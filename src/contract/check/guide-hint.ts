@@ -22,15 +22,21 @@ function hasName(schema: GraphQLSchema, message: string): string | undefined {
 }
 
 /**
- * The hint for a message of a check against `guide`, or undefined when the other guide lacks the name too.
+ * The hint for a message of a check against `guide`, or undefined when the other guide lacks the name too;
+ * `subject` names what is checked (a pact for `verify`, traffic for the checker).
  *
  * @example
  * guideHint('Cannot query field "total" on type "PaymentGatewayFee".', 'current', legacySchema);
  * // ' "total" is a name of the legacy guide: use the current guide's name, or check this pact with --guide legacy'
  */
-export function guideHint(message: string, guide: GuideName, otherSchema: GraphQLSchema): string | undefined {
+export function guideHint(
+  message: string,
+  guide: GuideName,
+  otherSchema: GraphQLSchema,
+  subject = 'this pact',
+): string | undefined {
   const name = hasName(otherSchema, message);
   if (!name) return undefined;
   const other: GuideName = guide === 'current' ? 'legacy' : 'current';
-  return ` "${name}" is a name of the ${other} guide: use the ${guide} guide's name, or check this pact with --guide ${other}`;
+  return ` "${name}" is a name of the ${other} guide: use the ${guide} guide's name, or check ${subject} with --guide ${other}`;
 }

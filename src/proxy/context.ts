@@ -1,0 +1,104 @@
+/**
+ * What every handler of one proxy shares, and the step every exchange ends with once its answer went out: number it,
+ * check it, keep its drifts and fees, record it for the HAR file and log it.
+ *
+ * @module
+ */
+import type { Drift, Exchange, ExchangeCheck } from '../contract/check/exchange.ts';
+import type { DriftLog } from './drift-report.ts';
+import { feeObservations } from './fee-observations.ts';
+import type { HarRecorder, RecordedExchange } from './har.ts';
+import { headerRecord } from './hop-by-hop.ts';
+import type { ResolvedProxyOptions } from './options.ts';
+import type { ProxyLog } from './proxy-log.ts';
+import { withReasonCase } from './reason-cases.ts';
+import type { Redactor } from './redact.ts';
+import type { UpstreamAgents } from './upstream-call.ts';
+
+/** The parts of one running proxy. */
+export interface ProxyContext {
+  readonly options: ResolvedProxyOptions;
+  readonly agents: UpstreamAgents;
+  readonly redactor: Redactor;
+  readonly drifts: DriftLog;
+  readonly recorder: HarRecorder | undefined;
+  readonly log: ProxyLog;
+  /** The proxy's own base URL (webhook entries of the HAR file are recorded under it). */
+  selfUrl(): string;
+  /** The checker with the proxy's guide and ledger; never throws (a checker failure is logged as a bug). */
+  check(exchange: Exchange): ExchangeCheck;
+}
+
+/** An exchange whose answer went out, with what the proxy itself found (an `upstream` drift). */
+export interface SeenExchange extends RecordedExchange {
+  /** Path and query as the consumer sent them (the service's own path, without the upstream's prefix). */
+  readonly path: string;
+  readonly extraDrifts: readonly Drift[];
+  /** False when the service gave no answer (the recorded answer is the proxy's 502/504). */
+  readonly answered: boolean;
+}
+
+function text(body: Buffer | undefined): string | undefined {
+  return body === undefined || body.length === 0 ? undefined : body.toString('utf8');
+}
+
+/** The request's `operationName`, when the checker named none (an upstream fault, a checker failure). */
+function operationNameOf(body: string | undefined): string | null {
+  if (body === undefined || !body.includes('operationName')) return null;
+  try {
+    const name = (JSON.parse(body) as { operationName?: unknown }).operationName;
+    return typeof name === 'string' ? name : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Checks, records and logs one exchange whose answer already went out.
+ *
+ * @example
+ * finishExchange(ctx, seen); // after res.end(...)
+ */
+export function finishExchange(ctx: ProxyContext, x: SeenExchange): void {
+  const seq = ctx.drifts.nextSeq();
+  const requestBody = text(x.requestBody);
+  const responseBody = text(x.responseBody);
+  const exchange: Exchange = {
+    kind: x.kind,
+    request: { method: x.method, url: x.path, headers: headerRecord(x.requestHeaders), body: requestBody },
+    response: x.answered
+      ? { status: x.status, headers: headerRecord(x.responseHeaders), body: responseBody }
+      : undefined,
+  };
+  // Credentials in headers are remembered before anything about this exchange is written.
+  ctx.redactor.headers(x.requestHeaders);
+  ctx.redactor.headers(x.responseHeaders);
+  if (x.answered && x.path.startsWith('/api/')) ctx.redactor.body(responseBody);
+  const check = ctx.check(exchange);
+  const found = [...check.drifts.map((d) => withReasonCase(d, exchange)), ...x.extraDrifts];
+  const operationName = check.operationName ?? operationNameOf(requestBody);
+  const pathOnly = x.path.split('?')[0]!;
+  const entries = ctx.drifts.add(
+    { seq, method: x.method, path: ctx.redactor.text(pathOnly), operationName, status: x.status },
+    found,
+  );
+  if (x.answered && responseBody?.includes('Calc')) {
+    try {
+      for (const fee of feeObservations(JSON.parse(responseBody))) ctx.drifts.observeFee(fee);
+    } catch {
+      // Not JSON: the checker reported it.
+    }
+  }
+  ctx.recorder?.add(x);
+  ctx.log.exchange({
+    seq,
+    kind: x.kind,
+    method: x.method,
+    path: pathOnly,
+    operationName,
+    status: x.status,
+    durationMs: x.durationMs,
+    drifts: found.length,
+  });
+  for (const entry of entries) ctx.log.drift(entry);
+}

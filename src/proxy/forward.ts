@@ -1,0 +1,139 @@
+/**
+ * Forwards one consumer request to the service and its answer back, byte for byte: the status line, every
+ * end-to-end header in its order and spelling, the body untouched (no decompression, no re-serialising). Only
+ * `Host` is the service's, as any reverse proxy sends it. When the service fails (refused, reset, timed out, too
+ * large, or not JSON on a service path), the consumer gets the proxy's spec-shaped 502/504 instead.
+ *
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { servicePaths } from '../spec-names.ts';
+import { finishExchange, type ProxyContext } from './context.ts';
+import { endToEndHeaders } from './hop-by-hop.ts';
+import { readRequestBody, refuseLargeBody } from './request-body.ts';
+import { callUpstream, type UpstreamAnswer } from './upstream-call.ts';
+import { faultAnswer, type ServiceFault } from './upstream-fault.ts';
+
+const servicePathSet: ReadonlySet<string> = new Set(Object.values(servicePaths));
+
+/** The service URL for a consumer path: the upstream's own path prefix, then the path and query as sent. */
+export function upstreamUrl(upstream: URL, pathAndQuery: string): URL {
+  const prefix = upstream.pathname.replace(/\/+$/, '');
+  return new URL(`${upstream.origin}${prefix}${pathAndQuery.startsWith('/') ? '' : '/'}${pathAndQuery}`);
+}
+
+/** The request headers for the next hop: end-to-end ones as sent, `Host` replaced by the target's. */
+export function nextHopHeaders(raw: readonly string[], target: URL): string[] {
+  const out = endToEndHeaders(raw);
+  const kept: string[] = [];
+  for (let i = 0; i < out.length; i += 2) if (out[i]!.toLowerCase() !== 'host') kept.push(out[i]!, out[i + 1]!);
+  kept.push('Host', target.host);
+  return kept;
+}
+
+/**
+ * Why an answer on a service path cannot be handed on as the service's: a body that is not JSON (an HTML error page
+ * of a gateway, say). An empty body is handed on (the checker judges it: revoke-token's body is not shown).
+ */
+function notJson(path: string, answer: UpstreamAnswer): string | undefined {
+  if (!servicePathSet.has(path) || answer.body.length === 0) return undefined;
+  const type = (() => {
+    for (let i = 0; i < answer.rawHeaders.length; i += 2)
+      if (answer.rawHeaders[i]!.toLowerCase() === 'content-type') return answer.rawHeaders[i + 1]!;
+    return '';
+  })();
+  if (/^\s*text\/html/i.test(type)) return `a ${answer.status} answer of type ${type}`;
+  try {
+    JSON.parse(answer.body.toString('utf8'));
+    return undefined;
+  } catch {
+    return `a ${answer.status} answer whose body is not JSON (${type || 'no content type'})`;
+  }
+}
+
+/** Writes an answer with its status message and raw header list, adding nothing (no Date of the proxy's own). */
+export function writeRaw(res: ServerResponse, status: number, message: string, raw: readonly string[], body: Buffer) {
+  res.sendDate = false;
+  if (message) res.writeHead(status, message, raw as string[]);
+  else res.writeHead(status, raw as string[]);
+  res.end(body);
+}
+
+/**
+ * Handles one consumer request: forward, answer, then check and record.
+ *
+ * @example
+ * server.on('request', (req, res) => forwardRequest(ctx, req, res));
+ */
+export async function forwardRequest(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const startedAt = Date.now();
+  const started = performance.now();
+  const pathAndQuery = req.url ?? '/';
+  const path = pathAndQuery.split('?')[0]!;
+  const { options } = ctx;
+  const body = await readRequestBody(req, options.maxBodyBytes);
+  if (body === 'aborted') return;
+  if (body === 'too-large') {
+    ctx.log.line(
+      `#- ${req.method} ${path} 413: request body over ${options.maxBodyBytes} bytes, not forwarded`,
+      'warn',
+    );
+    return refuseLargeBody(res, path, options.maxBodyBytes, options.assumptions);
+  }
+  const url = upstreamUrl(options.upstream, pathAndQuery);
+  const requestHeaders = nextHopHeaders(req.rawHeaders, url);
+  const outcome = await callUpstream(ctx.agents, {
+    url,
+    method: req.method ?? 'GET',
+    rawHeaders: requestHeaders,
+    body: body.length > 0 || !['GET', 'HEAD'].includes(req.method ?? '') ? body : undefined,
+    timeoutMs: options.upstreamTimeoutMs,
+    maxBodyBytes: options.maxBodyBytes,
+  });
+  let fault: { kind: ServiceFault; detail: string } | undefined;
+  if (!outcome.ok) fault = { kind: outcome.fault, detail: outcome.detail };
+  else {
+    const why = notJson(path, outcome);
+    if (why !== undefined) fault = { kind: 'not-json', detail: why };
+  }
+  const base = {
+    kind: 'http' as const,
+    startedAt,
+    url: url.href,
+    path: pathAndQuery,
+    method: req.method ?? 'GET',
+    httpVersion: req.httpVersion,
+    requestHeaders: req.rawHeaders,
+    requestBody: body,
+  };
+  if (fault) {
+    const answer = faultAnswer(path, fault.kind, fault.detail, options.assumptions);
+    const rawHeaders = Object.entries(answer.headers).flat();
+    writeRaw(res, answer.status, '', rawHeaders, Buffer.from(answer.body));
+    finishExchange(ctx, {
+      ...base,
+      durationMs: performance.now() - started,
+      status: answer.status,
+      statusText: '',
+      responseHeaders: rawHeaders,
+      responseBody: Buffer.from(answer.body),
+      extraDrifts: [answer.drift],
+      // A non-JSON answer did come: the checker sees it (and the HAR keeps the proxy's answer the consumer got).
+      answered: false,
+    });
+    return;
+  }
+  const answer = outcome as UpstreamAnswer;
+  const responseHeaders = endToEndHeaders(answer.rawHeaders);
+  writeRaw(res, answer.status, answer.statusMessage, responseHeaders, answer.body);
+  finishExchange(ctx, {
+    ...base,
+    durationMs: performance.now() - started,
+    status: answer.status,
+    statusText: answer.statusMessage,
+    responseHeaders,
+    responseBody: answer.body,
+    extraDrifts: [],
+    answered: true,
+  });
+}

@@ -1,0 +1,171 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseProxyArgs, proxyFlags, proxyHelp } from '../../src/cli/commands/proxy.ts';
+import { type MockServer, startMockServer } from '../../src/mock/index.ts';
+import { servicePaths } from '../../src/spec-names.ts';
+import { credentials, json, rawRequest, sendJson, startStandIn } from '../proxy/support.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+// The sources through tsx, so the test does not depend on a fresh build.
+const cli = ['--import', 'tsx', join(root, 'src/cli/main.ts')];
+const children = new Set<ChildProcess>();
+const scratch = mkdtempSync(join(tmpdir(), 'pck-cli-proxy-'));
+let mock: MockServer;
+beforeAll(async () => {
+  mock = await startMockServer({ port: 0, log: false });
+});
+afterAll(async () => {
+  await mock.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+afterEach(() => {
+  for (const c of children) c.kill('SIGKILL');
+  children.clear();
+});
+
+function spawnCli(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [...cli, ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const url = new Promise<string>((resolveUrl, reject) => {
+    child.stdout.on('data', () => {
+      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(stdout);
+      if (m) resolveUrl(m[1]!);
+    });
+    exited.then(() => reject(new Error(`exited before printing a URL: ${stderr}`)));
+  });
+  url.catch(() => {});
+  return { child, url, exited, out: () => stdout, err: () => stderr };
+}
+
+describe('payment-contract-kit proxy (process)', () => {
+  it('prints one line with its URL, forwards, and on SIGTERM writes the report and the recording and exits 0', async () => {
+    const report = join(scratch, 'clean.json');
+    const record = join(scratch, 'clean.har');
+    const run = spawnCli(['proxy', '--upstream', mock.url, '--report', report, '--record', record, '--fail-on-drift']);
+    const url = await run.url;
+    const answer = await rawRequest(url, { path: servicePaths.generateToken, headers: credentials });
+    expect(answer.status).toBe(200);
+    const live = json(await rawRequest(url, { method: 'GET', path: '/__pck/drift' }));
+    expect(live).toMatchObject({ exchanges: 1, drifts: [], suggestedConfig: { assumptions: {} } });
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(run.out().trim().split('\n')).toEqual([`payment-contract-kit proxy listening on ${url}`]);
+    expect(JSON.parse(readFileSync(report, 'utf8'))).toMatchObject({ exchanges: 1, drifts: [] });
+    const har = JSON.parse(readFileSync(record, 'utf8'));
+    expect(har.log.version).toBe('1.2');
+    expect(har.log.entries[0].request.url).toBe(`${mock.url}${servicePaths.generateToken}`);
+    expect(run.err()).toContain(`#1 POST ${servicePaths.generateToken} - 200`);
+    expect(run.err()).toContain('proxy: 1 exchange, no drift.');
+    expect(run.err()).toContain(`wrote ${report}.`);
+  });
+
+  it('--fail-on-drift exits 1 at stop after a contract drift, which the text summary names as it happens', async () => {
+    const service = await startStandIn((_req, _body, res) => sendJson(res, 200, { status: 'SUCCESS', data: {} }));
+    try {
+      const report = join(scratch, 'drift.json');
+      const run = spawnCli(['proxy', '--fail-on-drift', '--report', report], {
+        PCK_UPSTREAM: service.url,
+        PCK_PORT: '0',
+      });
+      const url = await run.url;
+      await rawRequest(url, { path: servicePaths.generateToken, headers: credentials });
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(1);
+      expect(run.err()).toMatch(
+        /\[payment-contract-kit\] proxy: contract drift in #1 POST \S+generate-token .* at data\.token/,
+      );
+      const written = JSON.parse(readFileSync(report, 'utf8'));
+      expect(written.drifts.map((d: { kind: string; path: string }) => [d.kind, d.path])).toContainEqual([
+        'contract',
+        'data.token',
+      ]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('--log json writes one JSON object per exchange; --quiet writes nothing', async () => {
+    const run = spawnCli(['proxy', '--upstream', mock.url, '--log', 'json']);
+    const url = await run.url;
+    await rawRequest(url, { path: servicePaths.generateToken, headers: credentials });
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    const first = JSON.parse(run.err().split('\n')[0]!);
+    expect(first).toMatchObject({ level: 'info', seq: 1, method: 'POST', status: 200, drifts: 0 });
+    const quiet = spawnCli(['proxy', '--upstream', mock.url, '--quiet']);
+    await rawRequest(await quiet.url, { path: servicePaths.generateToken, headers: credentials });
+    quiet.child.kill('SIGTERM');
+    expect(await quiet.exited).toBe(0);
+    expect(quiet.err()).toBe('');
+  });
+
+  it.each([
+    [[], /--upstream is required/],
+    [['--upstream', 'http://x', '--nope'], /Unknown option '--nope'/],
+  ])('usage error %j exits 2 with one line', async (args, message) => {
+    const run = spawnCli(['proxy', ...args]);
+    expect(await run.exited).toBe(2);
+    expect(run.err()).toMatch(message);
+    expect(run.err().trim().split('\n')).toHaveLength(1);
+    expect(run.err()).toMatch(/^\[payment-contract-kit\] /);
+  });
+});
+
+describe('proxy flags', () => {
+  it.each([
+    [['--upstream', 'ftp://x'], /--upstream must be an http\(s\) base URL/],
+    [['--upstream', 'http://x?a=1'], /--upstream must be an http\(s\) base URL without query/],
+    [['--upstream', 'http://x', '--guide', 'old'], /--guide must be current, legacy or both/],
+    [['--upstream', 'http://x', '--port', '70000'], /--port must be a whole number from 0 to 65535/],
+    [['--upstream', 'http://x', '--upstream-timeout', '0'], /--upstream-timeout must be a whole number from 1/],
+    [['--upstream', 'http://x', '--max-body-bytes', 'lots'], /--max-body-bytes must be a whole number from 1/],
+    [['--upstream', 'http://x', '--forward-webhooks', 'nope'], /--forward-webhooks must be an http\(s\) URL/],
+    [['--upstream', 'http://x', '--webhook-path', 'hooks'], /--webhook-path must be a path starting with "\/"/],
+    [['--upstream', 'http://x', '--log', 'xml'], /--log must be text or json/],
+    [['--upstream', 'http://x', '--config', '/nonexistent.json'], /--config: cannot read/],
+  ])('%j is a usage error naming the flag', (args, message) => {
+    expect(() => parseProxyArgs(args, {})).toThrow(message);
+  });
+
+  it('has a PCK_ variable for every flag but --help, and the help lists each', () => {
+    const help = proxyHelp();
+    for (const f of proxyFlags) {
+      expect(help).toContain(`--${f.name}`);
+      if (f.name !== 'help') expect(f.env).toMatch(/^PCK_[A-Z_]+$/);
+    }
+  });
+
+  it('maps flags over environment variables over defaults', () => {
+    const parsed = parseProxyArgs(
+      ['--upstream', 'http://a:1', '--forward-webhooks', 'http://r/1', '--forward-webhooks', 'http://r/2'],
+      {
+        PCK_UPSTREAM: 'http://b:2',
+        PCK_GUIDE: 'legacy',
+        PCK_FAIL_ON_DRIFT: '1',
+      },
+    );
+    if (parsed.help) throw new Error('help');
+    expect(parsed.proxy).toMatchObject({
+      upstream: 'http://a:1',
+      guide: 'legacy',
+      forwardWebhooks: ['http://r/1', 'http://r/2'],
+    });
+    expect(parsed.failOnDrift).toBe(true);
+  });
+});

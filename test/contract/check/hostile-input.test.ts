@@ -1,0 +1,70 @@
+// Whatever a service or a consumer sends, the checker answers drifts and never throws: every node of every recorded
+// body replaced by hostile values (seeded, so a failure replays), bodies that are not JSON, headers missing.
+import { describe, expect, it } from 'vitest';
+import { checkExchange, type Exchange } from '../../../src/contract/check/index.ts';
+import { recordMockTraffic } from './support/mock-traffic.ts';
+
+const hostile: unknown[] = [
+  null,
+  0,
+  -1,
+  1e308,
+  '',
+  'x'.repeat(5000),
+  '4111111111111111',
+  true,
+  [],
+  {},
+  [null],
+  { __proto__: 1 },
+];
+
+/** Every path to a node of a JSON value. */
+function paths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
+  const out = [at];
+  if (Array.isArray(value)) value.forEach((v, i) => out.push(...paths(v, [...at, i])));
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...at, k]));
+  return out;
+}
+
+function replaced(value: unknown, path: (string | number)[], by: unknown): unknown {
+  if (path.length === 0) return by;
+  const copy: any = structuredClone(value); // biome-ignore lint/suspicious/noExplicitAny: walking any JSON
+  let node = copy;
+  for (const step of path.slice(0, -1)) node = node[step];
+  node[path[path.length - 1]!] = by;
+  return copy;
+}
+
+function variants(x: Exchange): Exchange[] {
+  const out: Exchange[] = [];
+  for (const side of ['request', 'response'] as const) {
+    const message = x[side];
+    if (!message?.body) continue;
+    const body = JSON.parse(message.body);
+    for (const path of paths(body))
+      for (const by of hostile)
+        out.push({ ...x, [side]: { ...message, body: JSON.stringify(replaced(body, path, by)) } } as Exchange);
+    out.push({ ...x, [side]: { ...message, body: '{"data":' } } as Exchange);
+    out.push({ ...x, [side]: { ...message, body: undefined, headers: {} } } as Exchange);
+  }
+  return out;
+}
+
+describe('hostile input', () => {
+  it.each(['current', 'legacy'] as const)('never throws on any node of any %s exchange replaced', async (guide) => {
+    const traffic = await recordMockTraffic(guide);
+    let checked = 0;
+    for (const { exchange } of traffic)
+      for (const variant of variants(exchange)) {
+        for (const option of ['both', guide] as const) {
+          const result = checkExchange(variant, { guide: option });
+          expect(Array.isArray(result.drifts)).toBe(true);
+          for (const d of result.drifts) expect(JSON.stringify(d)).not.toMatch(/4111111111111111/);
+          checked++;
+        }
+      }
+    expect(checked).toBeGreaterThan(2000);
+  });
+});

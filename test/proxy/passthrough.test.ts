@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type MockServer, startMockServer } from '../../src/mock/index.ts';
+import { type ProxyServer, startProxy } from '../../src/proxy/index.ts';
+import { comparableHeaders, type RawAnswer, rawRequest, runFlows, type StandIn, startStandIn } from './support.ts';
+
+// Two mocks with the same seed and a frozen clock answer the same requests with the same bytes: one is asked
+// directly, the other through the proxy, so any byte the proxy changed shows up as a difference.
+const frozen = () => Date.UTC(2026, 10, 25, 12, 0, 0);
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+async function mock(guide: 'current' | 'legacy', webhookUrls: string[]): Promise<MockServer> {
+  const m = await startMockServer({ port: 0, guide, log: false, realNow: frozen, webhookUrls, settleDelayMs: 1000 });
+  closers.push(() => m.close());
+  return m;
+}
+
+function comparable(a: RawAnswer) {
+  return { status: a.status, statusMessage: a.statusMessage, headers: comparableHeaders(a.rawHeaders), body: a.body };
+}
+
+describe.each(['current', 'legacy'] as const)('the mock behind the proxy (%s guide)', (guide) => {
+  it("answers every flow with the mock's exact bytes, forwards its webhooks unchanged, and finds no drift", async () => {
+    const receiverDirect = await startStandIn((_req, _body, res) => res.writeHead(204).end());
+    const receiverProxied = await startStandIn((_req, _body, res) =>
+      res.writeHead(200, { 'x-receiver': 'yes' }).end('ok'),
+    );
+    closers.push(
+      () => receiverDirect.close(),
+      () => receiverProxied.close(),
+    );
+    // The mock's webhook URLs are fixed when it starts, before the proxy's URL is known: a relay in between posts
+    // each webhook on to the proxy as it came and hands back the proxy's answer.
+    let proxyUrl = '';
+    const relayAnswers: RawAnswer[] = [];
+    const relay = await startStandIn((req, body, res) => {
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+      ) as Record<string, string>;
+      void rawRequest(proxyUrl, { path: '/webhooks', headers, body }).then((answer) => {
+        relayAnswers.push(answer);
+        res.writeHead(answer.status).end(answer.body);
+      });
+    });
+    closers.push(() => relay.close());
+    const direct = await mock(guide, [`${receiverDirect.url}/hooks`]);
+    const proxied = await mock(guide, [relay.url]);
+    const proxy: ProxyServer = await startProxy({
+      upstream: proxied.url,
+      guide,
+      log: false,
+      forwardWebhooks: [`${receiverProxied.url}/hooks`],
+    });
+    proxyUrl = proxy.url;
+    closers.push(() => proxy.close());
+
+    const directAnswers = await runFlows((req) => rawRequest(direct.url, req), guide);
+    const proxiedAnswers = await runFlows((req) => rawRequest(proxy.url, req), guide);
+    expect(proxiedAnswers.map(comparable)).toEqual(directAnswers.map(comparable));
+
+    // Settle every payment on both mocks; each webhook reaches its receiver with the same body.
+    const payments = direct.control.payments().length;
+    expect(payments).toBeGreaterThanOrEqual(2);
+    direct.control.advanceClock(1000);
+    proxied.control.advanceClock(1000);
+    await vi.waitFor(
+      () => {
+        expect(receiverDirect.received).toHaveLength(payments);
+        expect(relayAnswers).toHaveLength(payments);
+      },
+      { timeout: 5000, interval: 10 },
+    );
+    const bodies = (s: StandIn) => s.received.map((r) => r.body).sort();
+    expect(bodies(receiverProxied)).toEqual(bodies(receiverDirect));
+    // What the proxy got from the relay, the receiver got from the proxy (Host is the receiver's own).
+    for (const got of receiverProxied.received) {
+      const sent = relay.received.find((r) => r.body === got.body)!;
+      const { host: _a, connection: _b, ...sentHeaders } = sent.headers;
+      const { host: _c, connection: _d, ...gotHeaders } = got.headers;
+      expect(gotHeaders).toEqual(sentHeaders);
+    }
+    // The service (here: the relay) got the receiver's own answer.
+    for (const a of relayAnswers) expect([a.status, a.body.toString()]).toEqual([200, 'ok']);
+
+    const report = proxy.report();
+    expect(report.exchanges).toBe(proxiedAnswers.length + payments);
+    expect(report.counts).toMatchObject({ contract: 0, assumption: 0, upstream: 0 });
+    // The flows make two mistakes on purpose (no x-jwt-token, a body that is not JSON): the consumer's, found as such.
+    expect(report.drifts.map((d) => [d.kind, d.path, d.exchange.status])).toEqual([
+      ['consumer', '(header) x-jwt-token', 200],
+      ['consumer', '(body)', 400],
+    ]);
+    expect(report.suggestedConfig).toEqual({ assumptions: {} });
+  });
+});

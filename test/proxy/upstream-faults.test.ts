@@ -1,0 +1,115 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ProxyServer, startProxy } from '../../src/proxy/index.ts';
+import { servicePaths } from '../../src/spec-names.ts';
+import { json, rawRequest, sendJson, startStandIn } from './support.ts';
+
+// A service that fails the proxy in each way it can: the consumer gets 502 or 504 in the spec's shape for the path,
+// the report an upstream drift, and the proxy goes on serving (a slow path holds only its own requests).
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+const tokenPair = { status: 'SUCCESS', data: { token: 'tok-abcdef', refresh_token: 'rt-abcdef', expiration: 1 } };
+const graphqlBody = JSON.stringify({
+  query:
+    'query PaymentGatewayFeesCalc($amount: Float!) { paymentGatewayFeesCalc(amount: $amount) { amount fees total_settlement_amount card_type } }',
+  variables: { amount: 100 },
+});
+
+/** A stand-in whose /graphql misbehaves as `fault` says, and whose token paths answer normally. */
+async function faultyService(fault: 'hang' | 'reset' | 'html' | 'huge' | 'endless') {
+  const timers: NodeJS.Timeout[] = [];
+  const service = await startStandIn((req, _body, res) => {
+    if (req.url !== servicePaths.graphql) return sendJson(res, 200, tokenPair);
+    if (fault === 'hang') return;
+    if (fault === 'reset') return req.socket.destroy();
+    if (fault === 'html')
+      return res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>Service Unavailable</body></html>');
+    if (fault === 'huge') return sendJson(res, 200, { data: { x: 'y'.repeat(5000) } });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"data":{"x":"');
+    const t = setInterval(() => res.write('y'.repeat(200)), 2);
+    timers.push(t);
+    res.on('close', () => clearInterval(t));
+  });
+  closers.push(async () => {
+    for (const t of timers) clearInterval(t);
+    await service.close();
+  });
+  return service;
+}
+
+async function proxyTo(upstream: string): Promise<ProxyServer> {
+  const proxy = await startProxy({ upstream, log: false, upstreamTimeoutMs: 300, maxBodyBytes: 2048 });
+  closers.push(() => proxy.close());
+  return proxy;
+}
+
+const post = (proxy: ProxyServer, path: string, body?: string) =>
+  rawRequest(proxy.url, { path, headers: { 'content-type': 'application/json', 'x-jwt-token': 't' }, body });
+
+describe('the service failing the proxy', () => {
+  it.each([
+    ['hang', 504, 'UPSTREAM_TIMEOUT', /^timeout: /],
+    ['reset', 502, 'UPSTREAM_UNREACHABLE', /^reset: /],
+    ['html', 502, 'UPSTREAM_INVALID_ANSWER', /^not-json: a 503 answer of type text\/html/],
+    ['huge', 502, 'UPSTREAM_INVALID_ANSWER', /^too-large: /],
+    ['endless', 502, 'UPSTREAM_INVALID_ANSWER', /^too-large: /],
+  ] as const)('%s: /graphql answers %i with a 7.2 error, reason %s', async (fault, status, reason, actual) => {
+    const proxy = await proxyTo((await faultyService(fault)).url);
+    const answer = await post(proxy, servicePaths.graphql, graphqlBody);
+    expect(answer.status).toBe(status);
+    const body = json(answer);
+    expect(body.errors[0].extensions).toEqual({ reason });
+    expect(body.errors[0].message).toMatch(/^\[payment-contract-kit\] proxy: the service .+; .+\.$/);
+    // Still serving: the token path of the same service answers as the service does.
+    const token = await post(proxy, servicePaths.generateToken);
+    expect([token.status, json(token)]).toEqual([200, tokenPair]);
+    const upstream = proxy.report().drifts.filter((d) => d.kind === 'upstream');
+    expect(upstream).toHaveLength(1);
+    expect(upstream[0]).toMatchObject({ path: '(http)', exchange: { seq: 1, path: '/graphql', status } });
+    expect(upstream[0]!.actual).toMatch(actual);
+  });
+
+  it('answers 502 in the 7.1 shape on a token path when nothing listens', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const proxy = await proxyTo(`http://127.0.0.1:${port}`);
+    const answer = await post(proxy, servicePaths.generateToken);
+    expect(answer.status).toBe(502);
+    expect(json(answer)).toEqual({ status: 'ERROR', message: expect.stringContaining('could not be reached') });
+    const graphql = await post(proxy, servicePaths.graphql, graphqlBody);
+    expect(json(graphql).errors[0].extensions.reason).toBe('UPSTREAM_UNREACHABLE');
+    const upstream = proxy.report().drifts.filter((d) => d.kind === 'upstream');
+    expect(upstream.map((d) => [d.exchange.seq, d.exchange.status])).toEqual([
+      [1, 502],
+      [2, 502],
+    ]);
+  });
+
+  it('keeps answering other requests while one waits on a slow service', async () => {
+    const proxy = await proxyTo((await faultyService('hang')).url);
+    const slow = post(proxy, servicePaths.graphql, graphqlBody);
+    // The hung request holds no one else: ten token calls complete before it times out.
+    const quick = await Promise.all(Array.from({ length: 10 }, () => post(proxy, servicePaths.generateToken)));
+    expect(quick.map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect((await slow).status).toBe(504);
+  });
+
+  it("refuses a consumer body over the bound with 413 in the path's shape, without forwarding it", async () => {
+    const service = await faultyService('hang');
+    const proxy = await proxyTo(service.url);
+    const big = JSON.stringify({ query: 'x'.repeat(4096), variables: {} });
+    const answer = await post(proxy, servicePaths.graphql, big);
+    expect(answer.status).toBe(413);
+    expect(json(answer).errors[0].extensions.reason).toBe('BAD_REQUEST');
+    expect(service.received).toEqual([]);
+    const drift = await rawRequest(proxy.url, { method: 'GET', path: '/__pck/drift' });
+    expect(json(drift)).toMatchObject({ exchanges: 0, drifts: [] });
+  });
+});

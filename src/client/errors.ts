@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { kitMessage } from '../internal/messages.ts';
+import { clause, kitMessage } from '../internal/messages.ts';
 
 /** The response an error was made from: HTTP status, headers (lower-case names) and the body (parsed JSON or text). */
 export interface RawResponse {
@@ -25,6 +25,16 @@ export interface GraphqlErrorEntry {
   };
   readonly [key: string]: unknown;
 }
+
+/**
+ * Dotted input path → the service's messages on it (7.3 `extensions.validation`, merged). Plain mutable arrays: the
+ * client builds a fresh copy for each error, so teams can merge it into, or assign it to, maps of their own
+ * (`Record<string, string[]>`, a form library's errors) without casts.
+ *
+ * @example
+ * const formErrors: Record<string, string[]> = { ...myErrors, ...error.fields };
+ */
+export type ValidationFields = Record<string, string[]>;
 
 /** Kinds of {@link PaymentClientError}, one per class. */
 export type PaymentClientErrorKind = 'validation' | 'invalid-card' | 'authentication' | 'graphql' | 'transport';
@@ -57,14 +67,14 @@ export abstract class PaymentClientError extends Error {
 export class ValidationError extends PaymentClientError {
   readonly kind: PaymentClientErrorKind = 'validation';
   /** Dotted input path → messages (the `extensions.validation` objects of the answer). */
-  readonly fields: Readonly<Record<string, readonly string[]>>;
+  readonly fields: ValidationFields;
   /** The `errors` list as answered. */
   readonly errors: readonly GraphqlErrorEntry[];
 
   /** @internal made by the client from an answer. */
   constructor(
     operation: string,
-    fields: Record<string, readonly string[]>,
+    fields: ValidationFields,
     errors: readonly GraphqlErrorEntry[],
     response: RawResponse,
   ) {
@@ -91,12 +101,12 @@ export class InvalidCardError extends ValidationError {
   /** The input path of the refused card field, such as `input.credit_card.card_number`. */
   readonly cardPath: string;
   /** The service's messages on that path. */
-  readonly cardMessages: readonly string[];
+  readonly cardMessages: string[];
 
   /** @internal made by the client from an answer. */
   constructor(
     operation: string,
-    fields: Record<string, readonly string[]>,
+    fields: ValidationFields,
     errors: readonly GraphqlErrorEntry[],
     response: RawResponse,
     cardPath: string,
@@ -176,10 +186,10 @@ export class TransportError extends PaymentClientError {
   }
 }
 
-function describeFields(fields: Record<string, readonly string[]>): string {
+function describeFields(fields: ValidationFields): string {
   const entries = Object.entries(fields);
   if (entries.length === 0) return 'no field named';
-  return entries.map(([path, messages]) => `${path}: ${messages.join(' ')}`).join('; ');
+  return entries.map(([path, messages]) => `${path}: ${clause(messages.join(' '))}`).join('; ');
 }
 
 function hasKind(value: unknown, kinds: readonly PaymentClientErrorKind[]): boolean {

@@ -180,11 +180,23 @@ export class TransportError extends PaymentClientError {
 
   /** @internal made by the client. */
   constructor(what: string, detail: string, response: RawResponse | undefined, cause?: unknown) {
-    super(kitMessage(`${what}: ${detail}`), response, cause === undefined ? undefined : { cause });
+    const told = pactMismatch(response) ? pactMismatchDetail : detail;
+    super(kitMessage(`${what}: ${told}`), response, cause === undefined ? undefined : { cause });
     this.status = response?.status;
     this.body = response?.body;
   }
 }
+
+/**
+ * Pact's mock server answers a request no interaction expects with 500 and `X-Pact: Request-Mismatch`: in a consumer
+ * test that is a contract mismatch, not a service failure, and most often a header the interaction pinned.
+ */
+function pactMismatch(response: RawResponse | undefined): boolean {
+  return response?.status === 500 && response.headers['x-pact'] === 'Request-Mismatch';
+}
+
+const pactMismatchDetail =
+  "Pact's mock server matched no interaction to this request (500 Request-Mismatch): the interaction expects another method, path, header or body than the client sent. Build the request with withTokenRequest() / withGraphqlRequest() from payment-contract-kit/pact, which match Content-Type and Accept as any client sends them; if you set headers yourself, use acceptHeader() and contentTypeJson() instead of literals. The mismatch itself is in the Pact test's failure output.";
 
 function describeFields(fields: ValidationFields): string {
   const entries = Object.entries(fields);

@@ -27,7 +27,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { defaultAssumptions, type WebhookRetryPolicy } from '../../../assumptions.ts';
-import { errorLine, kitMessage } from '../../../internal/messages.ts';
+import { clause, errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
 import { createWaiters } from '../waiters.ts';
 import { createAttemptRunner, type WebhookAttemptReport } from './delivery-attempts.ts';
@@ -192,7 +192,7 @@ function serialise(event: WebhookEvent, report: (line: string) => void): { body:
     }
   report(
     kitMessage(
-      `webhook of payment ${event.paymentUuid} not sent: ${problem}. Recorded as a failed delivery (payload-error); the payment keeps its final status. A bug in the mock if its input was accepted; please report it.`,
+      `webhook of payment ${event.paymentUuid} not sent: ${clause(problem)}. Recorded as a failed delivery (payload-error); the payment keeps its final status. A bug in the mock if its input was accepted; please report it.`,
     ),
   );
   return { body: '', problem };

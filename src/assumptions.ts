@@ -78,6 +78,8 @@ export interface Assumptions {
     readonly badRequest: string;
     readonly graphqlParseFailed: string;
     readonly graphqlValidationFailed: string;
+    /** The request is written in the guide the mock does not serve, or mixes both (never a card or data problem). */
+    readonly guideMismatch: string;
     readonly internal: string;
   };
   /** HTTP status of answers that carry GraphQL errors (authentication and validation alike). */
@@ -186,6 +188,7 @@ export const defaultAssumptions: Assumptions = {
     badRequest: 'BAD_REQUEST',
     graphqlParseFailed: 'GRAPHQL_PARSE_FAILED',
     graphqlValidationFailed: 'GRAPHQL_VALIDATION_FAILED',
+    guideMismatch: 'GUIDE_MISMATCH',
     internal: 'INTERNAL_SERVER_ERROR',
   },
   graphqlErrorHttpStatus: 200,

@@ -160,6 +160,7 @@ export function createPaymentClient<G extends PaymentClientGuide = 'current'>(
       codes.clientMismatch,
       codes.missingClientHeaders,
     ],
+    guideMismatch: codes.guideMismatch,
   };
   const tokens = createTokenManager({
     baseUrl,

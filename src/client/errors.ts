@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { kitMessage } from '../internal/messages.ts';
+import { clause, kitMessage } from '../internal/messages.ts';
 
 /** The response an error was made from: HTTP status, headers (lower-case names) and the body (parsed JSON or text). */
 export interface RawResponse {
@@ -25,6 +25,16 @@ export interface GraphqlErrorEntry {
   };
   readonly [key: string]: unknown;
 }
+
+/**
+ * Dotted input path → the service's messages on it (7.3 `extensions.validation`, merged). Plain mutable arrays: the
+ * client builds a fresh copy for each error, so teams can merge it into, or assign it to, maps of their own
+ * (`Record<string, string[]>`, a form library's errors) without casts.
+ *
+ * @example
+ * const formErrors: Record<string, string[]> = { ...myErrors, ...error.fields };
+ */
+export type ValidationFields = Record<string, string[]>;
 
 /** Kinds of {@link PaymentClientError}, one per class. */
 export type PaymentClientErrorKind = 'validation' | 'invalid-card' | 'authentication' | 'graphql' | 'transport';
@@ -57,14 +67,14 @@ export abstract class PaymentClientError extends Error {
 export class ValidationError extends PaymentClientError {
   readonly kind: PaymentClientErrorKind = 'validation';
   /** Dotted input path → messages (the `extensions.validation` objects of the answer). */
-  readonly fields: Readonly<Record<string, readonly string[]>>;
+  readonly fields: ValidationFields;
   /** The `errors` list as answered. */
   readonly errors: readonly GraphqlErrorEntry[];
 
   /** @internal made by the client from an answer. */
   constructor(
     operation: string,
-    fields: Record<string, readonly string[]>,
+    fields: ValidationFields,
     errors: readonly GraphqlErrorEntry[],
     response: RawResponse,
   ) {
@@ -91,12 +101,12 @@ export class InvalidCardError extends ValidationError {
   /** The input path of the refused card field, such as `input.credit_card.card_number`. */
   readonly cardPath: string;
   /** The service's messages on that path. */
-  readonly cardMessages: readonly string[];
+  readonly cardMessages: string[];
 
   /** @internal made by the client from an answer. */
   constructor(
     operation: string,
-    fields: Record<string, readonly string[]>,
+    fields: ValidationFields,
     errors: readonly GraphqlErrorEntry[],
     response: RawResponse,
     cardPath: string,
@@ -170,16 +180,28 @@ export class TransportError extends PaymentClientError {
 
   /** @internal made by the client. */
   constructor(what: string, detail: string, response: RawResponse | undefined, cause?: unknown) {
-    super(kitMessage(`${what}: ${detail}`), response, cause === undefined ? undefined : { cause });
+    const told = pactMismatch(response) ? pactMismatchDetail : detail;
+    super(kitMessage(`${what}: ${told}`), response, cause === undefined ? undefined : { cause });
     this.status = response?.status;
     this.body = response?.body;
   }
 }
 
-function describeFields(fields: Record<string, readonly string[]>): string {
+/**
+ * Pact's mock server answers a request no interaction expects with 500 and `X-Pact: Request-Mismatch`: in a consumer
+ * test that is a contract mismatch, not a service failure, and most often a header the interaction pinned.
+ */
+function pactMismatch(response: RawResponse | undefined): boolean {
+  return response?.status === 500 && response.headers['x-pact'] === 'Request-Mismatch';
+}
+
+const pactMismatchDetail =
+  "Pact's mock server matched no interaction to this request (500 Request-Mismatch): the interaction expects another method, path, header or body than the client sent. Build the request with withTokenRequest() / withGraphqlRequest() from payment-contract-kit/pact, which match Content-Type and Accept as any client sends them; if you set headers yourself, use acceptHeader() and contentTypeJson() instead of literals. The mismatch itself is in the Pact test's failure output.";
+
+function describeFields(fields: ValidationFields): string {
   const entries = Object.entries(fields);
   if (entries.length === 0) return 'no field named';
-  return entries.map(([path, messages]) => `${path}: ${messages.join(' ')}`).join('; ');
+  return entries.map(([path, messages]) => `${path}: ${clause(messages.join(' '))}`).join('; ');
 }
 
 function hasKind(value: unknown, kinds: readonly PaymentClientErrorKind[]): boolean {

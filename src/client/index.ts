@@ -46,6 +46,7 @@ export {
   type RawResponse,
   TransportError,
   ValidationError,
+  type ValidationFields,
 } from './errors.ts';
 export type { FetchLike } from './internal/http.ts';
 export { createMemoryTokenStore, type TokenStore } from './token-store.ts';

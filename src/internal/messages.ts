@@ -19,6 +19,17 @@ export function kitMessage(text: string): string {
 }
 
 /**
+ * `text` without its closing full stop (an ellipsis is kept), for quoting a sentence someone else wrote (a service
+ * message, a Node error) inside a message that goes on: `required.` + `. Fix` would read `required.. Fix`.
+ *
+ * @example
+ * `${clause('The input.contact field is required.')}. Fix the values.` // '... is required. Fix the values.'
+ */
+export function clause(text: string): string {
+  return text.endsWith('.') && !text.endsWith('..') ? text.slice(0, -1) : text;
+}
+
+/**
  * An error as one line (name and message, whitespace folded), for a log line or a delivery record.
  *
  * @example

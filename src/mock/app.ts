@@ -87,6 +87,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): MockApp
     standardWebhooksSecret: opts.standardWebhooksSecret,
     random: () => webhookRandom.next(),
     onProblem: (line) => log.line(line),
+    onAttempt: (report) => log.webhookAttempt(report),
     ...inProcess.fanout,
   });
   const settled = (p: Parameters<typeof webhooks.deliver>[0]) => webhooks.deliver(p);

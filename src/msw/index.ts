@@ -13,7 +13,7 @@
  * const mock = createMockHandlers({ log: false });
  * const server = setupServer(...mock.handlers);
  * server.listen();
- * // fetch('http://localhost:4010/api/v2/accounting/token/generate-token', ...) is answered by the mock
+ * // fetch('http://127.0.0.1:4010/api/v2/accounting/token/generate-token', ...) is answered by the mock (so is localhost)
  * server.close();
  * await mock.close();
  *
@@ -24,7 +24,7 @@ import { kitMessage } from '../internal/messages.ts';
 import { buildMockApp } from '../mock/app.ts';
 import type { MockControl } from '../mock/control-types.ts';
 import type { MockOptions } from '../mock/options.ts';
-import { defaultBaseUrl, resolveBaseUrl } from './internal/base-url.ts';
+import { answeringOrigins, defaultBaseUrl, resolveBaseUrl } from './internal/base-url.ts';
 import { createHandlerList } from './internal/handler-list.ts';
 
 export { defaultBaseUrl };
@@ -38,7 +38,11 @@ export type WebhookReceiver = (request: Request) => Response | Promise<Response>
 
 /** Options of {@link createMockHandlers}: the mock's options (no port or host: nothing listens) and these. */
 export interface MockHandlersOptions extends Omit<MockOptions, 'port' | 'host'> {
-  /** Origin the handlers answer on. Default `http://localhost:4010` ({@link defaultBaseUrl}), the CLI mock's address. */
+  /**
+   * Origin the handlers answer on. Default `http://127.0.0.1:4010` ({@link defaultBaseUrl}), the address the CLI
+   * mock prints. A loopback origin is also answered under the other loopback name (`localhost` or `127.0.0.1`) on
+   * the same port.
+   */
   readonly baseUrl?: string;
   /**
    * Webhook receivers called in process, each as one more webhook URL of the default list (it shows in the delivery
@@ -53,7 +57,7 @@ export interface MockHandlers {
   readonly handlers: HttpHandler[];
   /** The control handle, the same as `startMockServer`'s: clock, payments, journal, deliveries, reset, fail-next. */
   readonly control: MockControl;
-  /** The origin the handlers answer on. */
+  /** The origin the handlers answer on (loopback aliases of it are answered too). */
   readonly baseUrl: string;
   /** Stops timers and webhook deliveries (each one not delivered is kept as `failed`, reason `closed`). */
   close(): Promise<void>;
@@ -77,7 +81,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
   const app = buildMockApp(mockOptions, { webhookReceivers });
   const webhookUrls = [...(mockOptions.webhookUrls ?? []), ...app.options.clients.flatMap((c) => c.webhookUrls ?? [])];
   return {
-    handlers: createHandlerList({ baseUrl, fetch: app.fetch, webhookUrls }),
+    handlers: createHandlerList({ origins: answeringOrigins(baseUrl), fetch: app.fetch, webhookUrls }),
     control: app.control,
     baseUrl,
     close: () => app.close(),

@@ -10,9 +10,15 @@ import { MatchersV3 } from '@pact-foundation/pact';
 import { type DocumentNode, type OperationDefinitionNode, print } from 'graphql';
 import { kitMessage } from '../internal/messages.ts';
 import { exampleValues } from './example-values.ts';
-import type { GraphqlInteraction, HeadersTemplate, HttpInteractionWithRequest } from './internal/pact-types.ts';
+import type {
+  GraphqlInteraction,
+  HeadersTemplate,
+  HttpInteraction,
+  HttpInteractionWithRequest,
+} from './internal/pact-types.ts';
 import { graphqlPath, headerNames } from './names.ts';
 import { injected } from './provider-states.ts';
+import { acceptHeader, contentTypeJson } from './request-header-matchers.ts';
 import type { AnyMatcher, Template } from './template.ts';
 
 /**
@@ -63,7 +69,10 @@ export function operationOf(document: DocumentNode): OperationDefinitionNode & {
 
 /**
  * Completes a GraphQL interaction's request from a typed document: `POST /graphql` with the printed operation,
- * its name, the variables (typed by the document) and the headers `x-jwt-token` and `Accept: application/json`.
+ * its name, the variables (typed by the document) and the headers `x-jwt-token` (what the service checks) plus
+ * matchers for `Content-Type` (`application/json`, parameters allowed) and `Accept` (any value a JSON-reading
+ * client sends: graphql-request's and Apollo's `application/graphql-response+json, application/json`, urql's longer
+ * list, `fetch`'s `*` + `/*`). A provider replays the spec's literal `application/json` for both.
  *
  * @example
  * import { PaymentGatewayFeesCalcDocument } from 'payment-contract-kit';
@@ -79,21 +88,50 @@ export function operationOf(document: DocumentNode): OperationDefinitionNode & {
  *   .executeTest(async (server) => { ... });
  */
 export function withGraphqlRequest<TResult, TVariables>(
-  interaction: GraphqlInteraction,
+  interaction: GraphqlInteraction | HttpInteraction,
   document: TypedDocumentNode<TResult, TVariables>,
   options: GraphqlRequestOptions<TVariables>,
 ): HttpInteractionWithRequest {
   const operation = operationOf(document);
   const token =
     options.token === undefined ? MatchersV3.fromProviderState(injected.token, exampleValues.token) : options.token;
-  const headers: Record<string, string | AnyMatcher> = { Accept: 'application/json', ...options.headers };
+  const headers: Record<string, string | AnyMatcher> = {
+    'Content-Type': contentTypeJson(),
+    Accept: acceptHeader(),
+    ...options.headers,
+  };
   if (token !== null) headers[headerNames.accessToken] = token;
+  const text = print(document);
+  const path = options.path ?? graphqlPath;
+  if (!('withOperation' in interaction))
+    // A plain HTTP interaction: the kit writes the body itself, with a query matcher that also accepts the
+    // `__typename` fields Apollo Client adds to every selection set.
+    return interaction.withRequest('POST', path, (b) => {
+      b.headers(headers as HeadersTemplate);
+      b.jsonBody({
+        operationName: operation.name.value,
+        query: MatchersV3.regex(graphqlQueryPattern(text), text),
+        variables: options.variables as Record<string, unknown>,
+      });
+    });
   const request = interaction
     .withOperation(operation.name.value)
     .withVariables(options.variables as Record<string, unknown>)
-    .withRequest('POST', options.path ?? graphqlPath, (b) => {
+    .withRequest('POST', path, (b) => {
       b.headers(headers as HeadersTemplate);
     });
-  const text = print(document);
   return operation.operation === 'mutation' ? request.withMutation(text) : request.withQuery(text);
+}
+
+/**
+ * A pattern matching the GraphQL text `query` however it is spaced, with or without a `__typename` field at the end
+ * of any selection set (what Apollo Client and urql's normalised cache add). Whitespace is optional between tokens,
+ * as in pact-js's own GraphQL matcher.
+ *
+ * @example
+ * new RegExp(graphqlQueryPattern('{ a { b } }')).test('{a{b __typename}}'); // true
+ */
+export function graphqlQueryPattern(query: string): string {
+  const escaped = query.trim().replace(/[-[\]/{}()*+?.\\^$|]/g, '\\$&');
+  return `^\\s*${escaped.replace(/\s+/g, '\\s*').replaceAll('\\}', '(?:\\s*__typename)?\\s*\\}')}\\s*$`;
 }

@@ -44,6 +44,12 @@ export {
   type ProviderStateValues,
   providerStates,
 } from './provider-states.ts';
+export {
+  acceptHeader,
+  acceptHeaderPattern,
+  contentTypeJson,
+  contentTypeJsonPattern,
+} from './request-header-matchers.ts';
 export { restErrorBody, type TokenPairExample, tokenPairResponse } from './rest-matchers.ts';
 export type { AnyMatcher, Template } from './template.ts';
 export {

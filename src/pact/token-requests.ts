@@ -11,6 +11,7 @@ import { exampleValues } from './example-values.ts';
 import type { HeadersTemplate, HttpInteraction, HttpInteractionWithRequest } from './internal/pact-types.ts';
 import { headerNames, type TokenEndpoint, tokenPaths } from './names.ts';
 import { injected } from './provider-states.ts';
+import { acceptHeader, contentTypeJson } from './request-header-matchers.ts';
 import type { AnyMatcher, Template } from './template.ts';
 
 /**
@@ -33,9 +34,11 @@ export interface TokenRequestCredentials {
 }
 
 /**
- * Headers of every token request (spec 4, 5): `x-client-id`, `x-api-key`, `Content-Type` and `Accept`. The
- * credentials default to `fromProviderState('${clientId}')` and `fromProviderState('${apiKey}')`; pass a literal
- * to pin a value, such as a wrong API key for a 401.
+ * Headers of a token request (spec 4, 5): the credentials `x-client-id` and `x-api-key`, which the service checks.
+ * The credentials default to `fromProviderState('${clientId}')` and `fromProviderState('${apiKey}')`; pass a literal
+ * to pin a value, such as a wrong API key for a 401. Nothing else is demanded: generate-token and revoke-token have no
+ * body, so neither `Content-Type` nor `Accept` changes what the service does, and clients differ in what they send
+ * (`fetch` sends no `Content-Type` without a body). {@link withTokenRequest} adds JSON matchers for refresh-token.
  *
  * @example
  * interaction.withRequest('POST', tokenPaths.generate, (b) => b.headers(tokenRequestHeaders()));
@@ -46,8 +49,6 @@ export function tokenRequestHeaders(credentials: TokenRequestCredentials = {}): 
     [headerNames.clientId]:
       credentials.clientId ?? MatchersV3.fromProviderState(injected.clientId, exampleValues.clientId),
     [headerNames.apiKey]: credentials.apiKey ?? MatchersV3.fromProviderState(injected.apiKey, exampleValues.apiKey),
-    'Content-Type': 'application/json',
-    Accept: 'application/json',
   };
 }
 
@@ -79,7 +80,10 @@ export interface TokenRequestOptions extends TokenRequestCredentials {
 }
 
 /**
- * Adds the POST request of a token endpoint to an interaction: path, headers, and for refresh-token the body.
+ * Adds the POST request of a token endpoint to an interaction: path, the credentials headers, and for refresh-token
+ * the JSON body with matchers for `Content-Type` (`application/json`, parameters allowed) and `Accept` (anything a
+ * JSON-reading client asks for: `application/json`, `*` + `/*`, ...). Replayed by a provider, the request carries
+ * the spec's literal `application/json` for both.
  *
  * @example
  * await withTokenRequest(
@@ -94,7 +98,8 @@ export function withTokenRequest(
   endpoint: TokenEndpoint,
   options: TokenRequestOptions = {},
 ): HttpInteractionWithRequest {
-  const headers = { ...tokenRequestHeaders(options), ...options.headers } as HeadersTemplate;
+  const json = endpoint === 'refresh' ? { 'Content-Type': contentTypeJson(), Accept: acceptHeader() } : {};
+  const headers = { ...tokenRequestHeaders(options), ...json, ...options.headers } as HeadersTemplate;
   return interaction.withRequest('POST', tokenPaths[endpoint], (b) => {
     b.headers(headers);
     if (endpoint === 'refresh') b.jsonBody(refreshTokenBody(options.refreshToken));

@@ -88,6 +88,20 @@ function headersJson(token: string): string {
   return JSON.stringify(headers, null, 2);
 }
 
+/**
+ * GraphiQL 3 opens the first of `defaultTabs` with its query but an empty variables editor (its initial variables
+ * come only from the `variables` prop or storage), so on a fresh profile the first Run failed with `Variable
+ * "$amount" ... was not provided`. On a profile with no saved tabs the first tab's variables go in as the prop;
+ * saved tabs keep what the user left in them.
+ */
+function firstTabVariables(
+  storage: ReturnType<typeof storageFor>,
+  variables: string | undefined,
+): { variables?: string } {
+  // GraphiQL namespaces its keys (`graphiql:tabState`) inside the storage it is given.
+  return variables !== undefined && storage.getItem('graphiql:tabState') === null ? { variables } : {};
+}
+
 function renderBar(guide: Guide, status: string): void {
   const guideControl =
     config.guide === 'both'
@@ -134,13 +148,15 @@ async function start(): Promise<void> {
     renderBar(guide, `No token: ${error instanceof Error ? error.message : String(error)}`);
   }
   const examples = examplesOf(guide, __PCK_OPERATIONS__[guide]);
+  const storage = storageFor(guide);
   root.render(
     createElement(GraphiQL, {
       // A new key remounts GraphiQL, so a guide switch or a new token starts from a clean editor state.
       key: `${guide}:${headers}`,
       fetcher: fetcherFor(guide),
-      storage: storageFor(guide),
+      storage,
       defaultTabs: examples.map((e) => ({ query: e.query, variables: e.variables, headers })),
+      ...firstTabVariables(storage, examples[0]?.variables),
       defaultHeaders: headers,
       headers,
       shouldPersistHeaders: false,

@@ -278,6 +278,9 @@ describe('errors from real answers of the mock', () => {
     if (!isValidationError(error)) return;
     expect(error.fields['input.credit_card.expiry_year']?.[0]).toMatch(/in the past/);
     expect(error.message).toMatch(/^\[payment-contract-kit\] ProcessPaymentRequest: the service refused the input/);
+    // The service's message ends in a full stop; quoted inside the kit's sentence it must not read "expired.. Fix".
+    expect(error.message).toContain('the card has expired. Fix the values at these paths');
+    expect(error.message).not.toMatch(/[^.]\.\.(?!\.)/);
     expect(error.response?.status).toBe(defaultAssumptions.graphqlErrorHttpStatus);
     expect(error.errors[0]?.extensions?.category).toBe('validation');
     expect(error.response?.body).toHaveProperty('errors');

@@ -1,7 +1,13 @@
 // The client's types follow its guide: results and inputs of the named operations come from the generated operation
 // types of that guide, and `execute` takes its types from the document.
 import { describe, expectTypeOf, it } from 'vitest';
-import { createPaymentClient, type PaymentClient } from '../../src/client/index.ts';
+import {
+  createPaymentClient,
+  type InvalidCardError,
+  type PaymentClient,
+  type ValidationError,
+  type ValidationFields,
+} from '../../src/client/index.ts';
 import type * as Current from '../../src/index.ts';
 import { PaymentGatewayFeesCalcDocument } from '../../src/index.ts';
 import type * as Legacy from '../../src/legacy.ts';
@@ -41,5 +47,17 @@ describe('guide typing', () => {
     ).resolves.toEqualTypeOf<Current.PaymentGatewayFeesCalcQuery>();
     // @ts-expect-error: amount is a number
     void client.execute(PaymentGatewayFeesCalcDocument, { amount: 'ten' });
+  });
+});
+
+describe('ValidationError.fields', () => {
+  it('assigns to and merges into a map a team builds itself (issue 25: it was readonly arrays)', () => {
+    const error = {} as ValidationError;
+    const mine: Record<string, string[]> = { 'input.amount': ['too small'] };
+    const merged: Record<string, string[]> = { ...mine, ...error.fields };
+    merged['input.contact']?.push('see the form');
+    expectTypeOf(error.fields).toEqualTypeOf<ValidationFields>();
+    expectTypeOf(error.fields).toMatchTypeOf<Record<string, string[]>>();
+    expectTypeOf<InvalidCardError['cardMessages']>().toEqualTypeOf<string[]>();
   });
 });

@@ -9,7 +9,7 @@ async function onWebhook(request: Request): Promise<Response> {
   received.push(await request.json());
   return new Response(null, { status: 204 });
 }
-const mock = createMockHandlers({ webhookReceivers: [onWebhook], log: false }); // answers on http://localhost:4010
+const mock = createMockHandlers({ webhookReceivers: [onWebhook], log: false }); // answers on http://127.0.0.1:4010
 const server = setupServer(...mock.handlers);
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => mock.control.reset());

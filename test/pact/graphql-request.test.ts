@@ -4,7 +4,8 @@ import { parse, print } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { PaymentGatewayFeesCalcDocument, ProcessPaymentRequestDocument } from '../../src/index.ts';
 import { exampleValues } from '../../src/pact/example-values.ts';
-import { operationOf, withGraphqlRequest } from '../../src/pact/graphql-request.ts';
+import { graphqlQueryPattern, operationOf, withGraphqlRequest } from '../../src/pact/graphql-request.ts';
+import { acceptHeaderPattern, contentTypeJsonPattern } from '../../src/pact/request-header-matchers.ts';
 import { recordInteraction } from './support/record-interaction.ts';
 
 const gql = (url: string, headers: Record<string, string>, body: unknown) =>
@@ -40,6 +41,21 @@ describe('operationOf', () => {
   });
 });
 
+describe('graphqlQueryPattern', () => {
+  it.each([
+    ['the printed text', print(PaymentGatewayFeesCalcDocument), true],
+    ['other spacing', print(PaymentGatewayFeesCalcDocument).replace(/\s+/g, ' '), true],
+    [
+      'with __typename (Apollo Client)',
+      print(PaymentGatewayFeesCalcDocument).replace(/card_type/, 'card_type __typename'),
+      true,
+    ],
+    ['another field', print(PaymentGatewayFeesCalcDocument).replace(/card_type/, 'card_location'), false],
+  ])('%s: %s', (_name, text, want) => {
+    expect(new RegExp(graphqlQueryPattern(print(PaymentGatewayFeesCalcDocument))).test(text)).toBe(want);
+  });
+});
+
 describe('withGraphqlRequest', () => {
   it('records the printed query, operationName, variables and an injected x-jwt-token', async () => {
     const recorded = await recordInteraction(
@@ -69,7 +85,13 @@ describe('withGraphqlRequest', () => {
     expect(recorded.request.generators?.header).toEqual({
       'x-jwt-token': { expression: '${token}', type: 'ProviderState' },
     });
+    // Replayed by a provider as the spec's literals; matched for the consumer as any client sends them.
     expect(recorded.request.headers?.Accept).toEqual(['application/json']);
+    expect(recorded.request.headers?.['Content-Type']).toEqual(['application/json']);
+    expect(recorded.request.matchingRules?.header).toMatchObject({
+      Accept: { matchers: [{ match: 'regex', regex: acceptHeaderPattern }] },
+      'Content-Type': { matchers: [{ match: 'regex', regex: contentTypeJsonPattern }] },
+    });
     // The query is matched by a whitespace-insensitive pattern, so any printer's output of the same document passes.
     expect(recorded.request.matchingRules?.body?.['$.query']).toMatchObject({ matchers: [{ match: 'regex' }] });
   });

@@ -3,17 +3,13 @@ import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
 import { exampleValues } from '../../src/pact/example-values.ts';
 import { tokenPaths } from '../../src/pact/names.ts';
+import { acceptHeaderPattern, contentTypeJsonPattern } from '../../src/pact/request-header-matchers.ts';
 import { refreshTokenBody, tokenRequestHeaders, withTokenRequest } from '../../src/pact/token-requests.ts';
 import { recordInteraction } from './support/record-interaction.ts';
 
 const post = (url: string, headers: Record<string, string>, body?: unknown) =>
   fetch(url, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
-const exampleHeaders = {
-  'x-client-id': exampleValues.clientId,
-  'x-api-key': exampleValues.apiKey,
-  'Content-Type': 'application/json',
-  Accept: 'application/json',
-};
+const exampleHeaders = { 'x-client-id': exampleValues.clientId, 'x-api-key': exampleValues.apiKey };
 
 describe('tokenRequestHeaders', () => {
   it('takes the credentials from the provider state by default', () => {
@@ -49,7 +45,12 @@ describe('withTokenRequest', () => {
           pact.addInteraction().given('s').uponReceiving(`a ${endpoint} request`),
           endpoint,
         ).willRespondWith(200),
-      (server) => post(server.url + tokenPaths[endpoint], exampleHeaders, body),
+      (server) =>
+        post(
+          server.url + tokenPaths[endpoint],
+          body ? { ...exampleHeaders, 'Content-Type': 'application/json' } : exampleHeaders,
+          body,
+        ),
     );
     expect(recorded.request.method).toBe('POST');
     expect(recorded.request.path).toBe(tokenPaths[endpoint]);
@@ -62,6 +63,15 @@ describe('withTokenRequest', () => {
       expect(recorded.request.generators?.body).toEqual({
         '$.refresh_token': { expression: '${refreshToken}', type: 'ProviderState' },
       });
-    } else expect(recorded.request.body).toBeUndefined();
+      // A JSON body: Content-Type and Accept matched as any client sends them, replayed as the spec's literals.
+      expect(recorded.request.matchingRules?.header).toMatchObject({
+        Accept: { matchers: [{ match: 'regex', regex: acceptHeaderPattern }] },
+        'Content-Type': { matchers: [{ match: 'regex', regex: contentTypeJsonPattern }] },
+      });
+    } else {
+      // Bodyless: nothing but the credentials is demanded.
+      expect(recorded.request.body).toBeUndefined();
+      expect(Object.keys(recorded.request.headers ?? {}).sort()).toEqual(['x-api-key', 'x-client-id']);
+    }
   });
 });

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import type { AssumptionOverrides, Assumptions, CardTypePattern } from '../../assumptions.ts';
 import { defaultAssumptions } from '../../assumptions.ts';
 import { parseHttpUrl } from '../../internal/http-url.ts';
-import { kitMessage, kitPrefix } from '../../internal/messages.ts';
+import { clause, kitMessage, kitPrefix } from '../../internal/messages.ts';
 import {
   defaultMockOptions,
   type MockClientConfig,
@@ -409,7 +409,7 @@ export function parseMockArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
     }));
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
-    throw new UsageError(`${message}. Run "payment-contract-kit mock --help" for the options.`);
+    throw new UsageError(`${clause(message)}. Run "payment-contract-kit mock --help" for the options.`);
   }
   if (values.help) return { help: true };
 

@@ -23,6 +23,8 @@ export interface ClientReasonCodes {
   readonly recoverable: readonly string[];
   /** Every authentication reason (the recoverable ones included). */
   readonly authentication: readonly string[];
+  /** A request in the guide the service does not serve: never a refused card, even at the card number's path. */
+  readonly guideMismatch: string;
 }
 
 /** What one answer means to the client. */
@@ -64,7 +66,9 @@ export function readGraphqlAnswer(
       for (const [path, messages] of Object.entries(entry.extensions.validation))
         if (Array.isArray(messages)) fields[path] = [...(fields[path] ?? []), ...messages.map(String)];
   if (Object.keys(fields).length > 0) {
-    const cardPath = Object.keys(fields).find((path) => cardIdentity.test(path));
+    // A guide mismatch sits at the card number's path too ("number" vs "card_number"), but the card is not the problem.
+    const guideMismatch = errors.some((e) => e.extensions?.reason === reasons.guideMismatch);
+    const cardPath = guideMismatch ? undefined : Object.keys(fields).find((path) => cardIdentity.test(path));
     return {
       ok: false,
       recoverable: false,

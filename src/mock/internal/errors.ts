@@ -74,12 +74,19 @@ export function graphqlErrorBody(errors: readonly MockGraphqlError[]): { errors:
  *
  * @example
  * validationError('processPaymentRequest', { 'input.contact': [requiredMessage('input.contact')] })
+ * // a guide mismatch also carries a reason, so a client can tell it from a refused card:
+ * validationError('processPaymentRequest', { 'input.credit_card.number': [message] }, reasons.guideMismatch)
  */
-export function validationError(field: string, validation: Record<string, string[]>): MockGraphqlError {
+export function validationError(
+  field: string,
+  validation: Record<string, string[]>,
+  reason?: string,
+): MockGraphqlError {
   return {
     message: `Validation failed for the field [${field}].`,
     path: [field],
-    extensions: { category: 'validation', validation },
+    extensions:
+      reason === undefined ? { category: 'validation', validation } : { category: 'validation', validation, reason },
   };
 }
 

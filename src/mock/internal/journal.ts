@@ -38,6 +38,11 @@ export interface JournalEntry {
   readonly clientId?: string | undefined;
   /** Masked summary of the GraphQL variables (no CVV, card numbers masked). */
   readonly summary?: unknown;
+  /**
+   * What came of it: `ok`; the reason code of a refused GraphQL call (`TOKEN_EXPIRED`); `validation: <paths>` for a
+   * 7.3 refusal (even when the HTTP status is 200); `HTTP <status>` for a REST refusal or an unknown path.
+   */
+  readonly outcome: string;
 }
 
 /** Options of {@link Journal.waitFor}. */
@@ -61,6 +66,7 @@ export interface Journal {
     guide: 'current' | 'legacy' | undefined,
     clientId: string | undefined,
     summary: unknown,
+    outcome: string,
   ): void;
   /** Entries kept, oldest first, optionally only those after `since`. */
   entries(since?: number): JournalEntry[];
@@ -89,6 +95,7 @@ export function createJournal(capacity: number): Journal {
   const guides: ('current' | 'legacy' | undefined)[] = new Array(size);
   const clientIds: (string | undefined)[] = new Array(size);
   const summaries: unknown[] = new Array(size);
+  const outcomes: string[] = new Array(size);
   const statuses = new Uint16Array(size);
   const times = new Float64Array(size);
   const durations = new Float64Array(size);
@@ -108,6 +115,7 @@ export function createJournal(capacity: number): Journal {
       durationMs: durations[i]!,
       clientId: clientIds[i],
       summary: summaries[i],
+      outcome: outcomes[i]!,
     };
   }
 
@@ -118,7 +126,7 @@ export function createJournal(capacity: number): Journal {
   }
 
   return {
-    record(method, path, status, at, durationMs, operationName, guide, clientId, summary) {
+    record(method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome) {
       const i = ++seq % size;
       methods[i] = method;
       paths[i] = path;
@@ -126,6 +134,7 @@ export function createJournal(capacity: number): Journal {
       guides[i] = guide;
       clientIds[i] = clientId;
       summaries[i] = summary;
+      outcomes[i] = outcome;
       statuses[i] = status;
       times[i] = at;
       durations[i] = durationMs;
@@ -153,7 +162,8 @@ export function createJournal(capacity: number): Journal {
     },
     reset() {
       // Forget the references (summaries hold request data); the numbers are overwritten before they are read again.
-      for (const column of [methods, paths, operationNames, guides, clientIds, summaries]) column.fill(undefined);
+      for (const column of [methods, paths, operationNames, guides, clientIds, summaries, outcomes])
+        column.fill(undefined as never);
       seq = 0;
     },
     close() {

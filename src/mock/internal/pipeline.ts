@@ -14,7 +14,7 @@ import type { FailureInjection } from './failure-injection.ts';
 import type { BrowserGuard } from './http/browser-guard.ts';
 import type { MockReply, MockRequest } from './http/exchange.ts';
 import type { MockCore } from './http/node-adapter.ts';
-import { type Outcome, type RouteEntry, reasonOf, toReply } from './http/outcome.ts';
+import { type Outcome, type RouteEntry, toReply, verdictOfOutcome } from './http/outcome.ts';
 import type { PageRoutes } from './http/pages.ts';
 import { maskDigits, type RequestLog } from './http/request-log.ts';
 import type { RouteKind, RouteMatch, Router } from './http/router.ts';
@@ -77,10 +77,11 @@ export function createPipeline(deps: PipelineDeps): MockCore {
       reply = toReply(outcome);
     }
     const durationMs = performance.now() - started;
+    // The GraphQL route reads its verdict off its answer object; other answers are read here.
+    const verdict = outcome.verdict ?? verdictOfOutcome(outcome);
     log.request({
       ...{ method, path, operationName: outcome.operationName, status: outcome.status, durationMs, clientId },
-      reason: log.format === 'json' ? reasonOf(outcome) : undefined,
-      at: clock.now(),
+      ...{ verdict, at: clock.now() },
     });
     // Control calls (and pages, and CORS preflights) are not journaled, so waiting for "a request" never matches the
     // wait call itself or a browser's preflight before the request it waits for.
@@ -95,6 +96,7 @@ export function createPipeline(deps: PipelineDeps): MockCore {
         outcome.guide,
         clientId,
         outcome.summary,
+        verdict.outcome,
       );
     return reply;
   }

@@ -16,7 +16,7 @@ import type { GraphqlRequest } from './graphql/engine.ts';
 import { parseGraphqlQueryString } from './graphql/query-string.ts';
 import { parseJsonBody } from './http/body.ts';
 import { type MockRequest, requestHeader } from './http/exchange.ts';
-import type { Authenticator, Outcome, RouteEntry } from './http/outcome.ts';
+import { type Authenticator, type Outcome, type RouteEntry, verdictOf } from './http/outcome.ts';
 import type { Router } from './http/router.ts';
 import { summarizeVariables } from './journal.ts';
 import { type TokenService, tokenPairJson } from './tokens.ts';
@@ -146,6 +146,7 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
       operationName: result.operationName,
       guide: result.guide,
       summary: variables === undefined ? undefined : summarizeVariables(variables),
+      verdict: verdictOf(result.status, result.body),
       ...(result.methodNotAllowed ? { headers: postOnly } : {}),
     };
   }

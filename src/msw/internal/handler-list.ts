@@ -11,8 +11,8 @@ import { controlPrefix, servicePaths } from '../../spec-names.ts';
 
 /** What the handlers need of the mock. */
 export interface HandlerTarget {
-  /** The origin to answer on, without a trailing slash. */
-  readonly baseUrl: string;
+  /** The origins to answer on, without a trailing slash (the base URL and its loopback aliases). */
+  readonly origins: readonly string[];
   /** Answers one request (the mock app's Fetch entry). */
   readonly fetch: (request: Request) => Promise<Response>;
   /** Webhook URLs the mock posts to over HTTP (every client's). */
@@ -31,7 +31,7 @@ export function createHandlerList(target: HandlerTarget): HttpHandler[] {
   const paths = [...Object.values(servicePaths), `${controlPrefix}*`];
   const webhooks = [...new Set(target.webhookUrls.map(matchable))];
   return [
-    ...paths.map((path) => http.all(`${target.baseUrl}${path}`, answer)),
+    ...target.origins.flatMap((origin) => paths.map((path) => http.all(`${origin}${path}`, answer))),
     ...webhooks.map((url) => http.post(url, () => passthrough())),
   ];
 }

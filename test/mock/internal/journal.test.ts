@@ -3,7 +3,7 @@ import { createJournal, summarizeVariables } from '../../../src/mock/internal/jo
 import { testCardNumbers } from '../../../src/test-values.ts';
 
 const add = (j: ReturnType<typeof createJournal>, path: string, status = 200) =>
-  j.record('POST', path, status, 0, 1, undefined, undefined, undefined, undefined);
+  j.record('POST', path, status, 0, 1, undefined, undefined, undefined, undefined, 'ok');
 
 describe('journal', () => {
   it('keeps the latest entries in a ring, with seq and since', () => {
@@ -20,7 +20,19 @@ describe('journal', () => {
     const j = createJournal(2);
     const summary = { input: { amount: 5 } };
     const waiting = j.waitFor((e) => e.operationName === 'processPaymentRequest');
-    j.record('POST', '/graphql', 422, 1_700_000_000_123, 1.25, 'processPaymentRequest', 'legacy', 'client-a', summary);
+    const outcome = 'validation: input.contact';
+    j.record(
+      'POST',
+      '/graphql',
+      422,
+      1_700_000_000_123,
+      1.25,
+      'processPaymentRequest',
+      'legacy',
+      'client-a',
+      summary,
+      outcome,
+    );
     const expected = {
       seq: 1,
       method: 'POST',
@@ -32,6 +44,7 @@ describe('journal', () => {
       durationMs: 1.25,
       clientId: 'client-a',
       summary,
+      outcome,
     };
     await expect(waiting).resolves.toEqual(expected);
     expect(j.entries()).toEqual([expected]);

@@ -56,14 +56,19 @@ function fix(signal: GuideSignal): string {
 }
 
 /**
- * The message for a request in the other guide's shape: what the name is, what this guide calls it, the fix.
+ * The message for a request in the other guide's shape: that it is a guide mismatch (both guides named, so it is not
+ * read as a problem with the card or the data), what the name is, what this guide calls it, and the two fixes.
  *
  * @example
- * // kit prefix, then: "number" is the legacy guide's name for the card number; the current guide calls it
- * // "card_number". Send card_number, or start the mock with --guide legacy or --guide both.
+ * // kit prefix, then: Guide mismatch: this mock serves the current guide and the request is written in the legacy
+ * // guide. "number" is the legacy guide's name for the card number; the current guide calls it "card_number".
+ * // Send card_number, or start the mock with --guide legacy or --guide both.
  */
 export function mismatchMessage(signal: GuideSignal): string {
-  return kitMessage(`${fix(signal)}, or start the mock with --guide ${signal.guide} or --guide both.`);
+  const served: Guide = signal.guide === 'legacy' ? 'current' : 'legacy';
+  return kitMessage(
+    `Guide mismatch: this mock serves the ${served} guide and the request is written in the ${signal.guide} guide. ${fix(signal)}, or start the mock with --guide ${signal.guide} or --guide both.`,
+  );
 }
 
 /** The message for a request that mixes names of both guides. */

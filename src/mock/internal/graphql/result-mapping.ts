@@ -27,7 +27,8 @@ export type GuideRefusal = Exclude<ReturnType<typeof decideGuide>, { ok: true }>
 
 /**
  * The answer for a request in the other guide's shape (or mixing both): a 7.3 validation entry at the offending
- * path when there is one, else a 7.2 error.
+ * path when there is one, else a 7.2 error; either carries the reason `guideMismatch`, so a client tells a guide
+ * mismatch from a refused card or a bad value at the same path.
  *
  * @example
  * if (!decision.ok) return guideFailure(decision, op, errorStatus, reasons);
@@ -43,8 +44,10 @@ export function guideFailure(
     decision.kind === 'mismatch' ? mismatchMessage(decision.signal) : conflictMessage(decision.a, decision.b);
   const base =
     signal.path !== undefined && signal.rootField !== undefined
-      ? answer(errorStatus, { errors: [validationError(signal.rootField, { [signal.path]: [message] })] })
-      : answer(errorStatus, { errors: [graphqlError(message, reasons.graphqlValidationFailed)] });
+      ? answer(errorStatus, {
+          errors: [validationError(signal.rootField, { [signal.path]: [message] }, reasons.guideMismatch)],
+        })
+      : answer(errorStatus, { errors: [graphqlError(message, reasons.guideMismatch)] });
   return op.operationName === undefined ? base : { ...base, operationName: op.operationName };
 }
 

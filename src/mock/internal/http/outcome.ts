@@ -19,6 +19,58 @@ export interface Outcome {
   readonly operationName?: string | undefined;
   readonly guide?: 'current' | 'legacy' | undefined;
   readonly summary?: unknown;
+  /**
+   * What came of the request, for the log and the journal ({@link verdictOf}), when the route knows it cheaply (the
+   * GraphQL route reads its answer object); otherwise the pipeline works it out from the status and `body`.
+   */
+  readonly verdict?: RequestVerdict | undefined;
+}
+
+/**
+ * What came of one request, told in the log and the journal: `ok`, or the refusal in the service's own terms.
+ * - `outcome`: `ok`; the reason code of a 7.2 refusal (`TOKEN_EXPIRED`); `validation: <paths>` for a 7.3 refusal
+ *   (its dotted input paths, even when the HTTP status is 200); `HTTP <status>` for any other refusal (a 7.1 REST
+ *   error, a 404 or 405).
+ * - `reason`: the first GraphQL error's `extensions.reason`, if any.
+ * - `validation`: the 7.3 input paths, if any.
+ */
+export interface RequestVerdict {
+  readonly outcome: string;
+  readonly reason: string | undefined;
+  readonly validation: readonly string[] | undefined;
+}
+
+const ok: RequestVerdict = { outcome: 'ok', reason: undefined, validation: undefined };
+// A refusal's paths come from the mock's validator, but a hostile request can name many fields: keep the line short.
+const MAX_PATHS = 10;
+
+/**
+ * The verdict of an answer with HTTP `status` and JSON value `body` (parsed, not text). Successful answers cost one
+ * property read.
+ *
+ * @example
+ * verdictOf(200, { errors: [{ message, extensions: { category: 'validation', validation: { 'input.contact': [m] } } }] });
+ * // { outcome: 'validation: input.contact', reason: undefined, validation: ['input.contact'] }
+ */
+export function verdictOf(status: number, body: unknown): RequestVerdict {
+  const errors = (body as { errors?: unknown } | null | undefined)?.errors;
+  if (!Array.isArray(errors) || errors.length === 0)
+    return status < 400 ? ok : { outcome: `HTTP ${status}`, reason: undefined, validation: undefined };
+  let reason: string | undefined;
+  const paths: string[] = [];
+  for (const e of errors as { extensions?: { reason?: unknown; validation?: unknown } }[]) {
+    const ext = e?.extensions;
+    if (reason === undefined && typeof ext?.reason === 'string') reason = ext.reason;
+    if (ext?.validation !== null && typeof ext?.validation === 'object')
+      for (const path of Object.keys(ext.validation)) if (paths.length < MAX_PATHS) paths.push(path);
+  }
+  if (paths.length > 0)
+    return {
+      outcome: `validation: ${paths.join(', ')}${reason === undefined ? '' : ` (${reason})`}`,
+      reason,
+      validation: paths,
+    };
+  return { outcome: reason ?? `HTTP ${status}`, reason, validation: undefined };
 }
 
 /**
@@ -44,21 +96,18 @@ export function toReply(outcome: Outcome): MockReply {
 }
 
 /**
- * The `extensions.reason` of an answer's first GraphQL error, if any (for the JSON request log). Engine answers
- * arrive as JSON text; it is parsed only when it holds a reason, so successful answers cost a substring search.
+ * The verdict of an answer the route gave none: its `body`, or its JSON text parsed only when it can hold errors
+ * (a refusal status, or an `"errors"` key), so successful answers cost a substring search.
+ *
+ * @example
+ * const verdict = outcome.verdict ?? verdictOfOutcome(outcome);
  */
-export function reasonOf(outcome: Outcome): string | undefined {
-  let body = outcome.body;
-  if (outcome.json !== undefined) {
-    if (!outcome.json.includes('"reason"')) return undefined;
-    try {
-      body = JSON.parse(outcome.json);
-    } catch {
-      return undefined;
-    }
+export function verdictOfOutcome(outcome: Outcome): RequestVerdict {
+  if (outcome.json === undefined || (outcome.status < 400 && !outcome.json.includes('"errors"')))
+    return verdictOf(outcome.status, outcome.text === undefined ? outcome.body : undefined);
+  try {
+    return verdictOf(outcome.status, JSON.parse(outcome.json));
+  } catch {
+    return verdictOf(outcome.status, undefined);
   }
-  const errors = (body as { errors?: unknown } | null | undefined)?.errors;
-  const first = Array.isArray(errors) ? (errors[0] as { extensions?: { reason?: unknown } } | undefined) : undefined;
-  const reason = first?.extensions?.reason;
-  return typeof reason === 'string' ? reason : undefined;
 }

@@ -1,7 +1,8 @@
 /**
- * The request log: one line per request (method, path, GraphQL operation name, status, duration), buffered and
- * written on `setImmediate`, so the hot path never blocks on a synchronous write. Lines hold no bodies and no query
- * strings; any long digit run left in a path is masked like a card number (first 6, last 4).
+ * The request log: one line per request (method, path, GraphQL operation name, status, duration, outcome) and one
+ * per webhook attempt (payment, URL, attempt, result, next retry), buffered and written on `setImmediate`, so the
+ * hot path never blocks on a synchronous write. Lines hold no bodies and no query strings; any long digit run left
+ * in a path or URL is masked like a card number (first 6, last 4).
  *
  * Two formats: `text` (one readable line per request) and `json` (one JSON object per line, for log collectors).
  *
@@ -9,6 +10,8 @@
  */
 import type { MockLogFormat } from '../../options.ts';
 import { maskCardNumber } from '../domain/cards.ts';
+import type { WebhookAttemptReport } from '../webhooks/delivery-attempts.ts';
+import type { RequestVerdict } from './outcome.ts';
 
 /** One answered request, as the log sees it. */
 export interface RequestLogEntry {
@@ -20,18 +23,20 @@ export interface RequestLogEntry {
   readonly durationMs: number;
   /** The caller's client id once its credentials were checked. */
   readonly clientId: string | undefined;
-  /** The answer's `extensions.reason` (GraphQL errors), when it has one; only the JSON format reads it. */
-  readonly reason: string | undefined;
+  /** What came of the request: `ok`, or the refusal's reason code, 7.3 paths or status. */
+  readonly verdict: RequestVerdict;
   /** When the request was answered, on the mock's clock (ms since the epoch). */
   readonly at: number;
 }
 
 /** A buffered, asynchronous line log. */
 export interface RequestLog {
-  /** The format this log writes; the pipeline looks up an answer's reason only when it is `json`. */
+  /** The format this log writes. */
   readonly format: MockLogFormat;
   /** Queues one request line. */
   request(entry: RequestLogEntry): void;
+  /** Queues the line of one webhook delivery attempt. */
+  webhookAttempt(report: WebhookAttemptReport): void;
   /** Queues a free-form line (start-up, unexpected errors). */
   line(text: string): void;
   /** Writes everything queued now. */
@@ -52,7 +57,7 @@ function levelOf(status: number): 'info' | 'warn' | 'error' {
 }
 
 function textLine(e: RequestLogEntry): string {
-  return `${e.method} ${e.path} ${e.operationName ?? '-'} ${e.status} ${e.durationMs.toFixed(1)}ms`;
+  return `${e.method} ${e.path} ${e.operationName ?? '-'} ${e.status} ${e.durationMs.toFixed(1)}ms ${e.verdict.outcome}`;
 }
 
 function jsonLine(e: RequestLogEntry): string {
@@ -66,7 +71,53 @@ function jsonLine(e: RequestLogEntry): string {
     status: e.status,
     ms: Math.round(e.durationMs * 10) / 10,
     client_id: e.clientId ?? null,
-    reason: e.reason ?? null,
+    reason: e.verdict.reason ?? null,
+    outcome: e.verdict.outcome,
+    validation: e.verdict.validation ?? null,
+  });
+}
+
+/**
+ * A webhook URL as the log may show it: no user info, query or fragment (where secrets travel), digits masked.
+ *
+ * @example
+ * safeUrl('https://user:pw@hooks.test/in?token=abc'); // 'https://hooks.test/in'
+ */
+export function safeUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    return maskDigits(`${url.protocol}//${url.host}${url.pathname}`);
+  } catch {
+    return maskDigits(raw.replace(/[?#].*$/s, ''));
+  }
+}
+
+/** What an attempt came to, in a few words: `204 delivered`, `503 retry-scheduled`, `ECONNREFUSED failed (...)`. */
+function attemptResult(r: WebhookAttemptReport): string {
+  const answer = r.status !== undefined ? String(r.status) : maskDigits(r.error ?? 'no answer');
+  return r.reason === undefined ? `${answer} ${r.state}` : `${answer} ${r.state} (${r.reason})`;
+}
+
+function attemptTextLine(r: WebhookAttemptReport): string {
+  const next = r.nextAttemptAt === undefined ? '' : `, next attempt at ${new Date(r.nextAttemptAt).toISOString()}`;
+  return `WEBHOOK payment ${r.paymentUuid} -> ${safeUrl(r.url)} attempt ${r.attempt}: ${attemptResult(r)} ${r.ms}ms${next}`;
+}
+
+function attemptJsonLine(r: WebhookAttemptReport): string {
+  return JSON.stringify({
+    time: new Date(r.at).toISOString(),
+    level: r.state === 'delivered' ? 'info' : r.state === 'retry-scheduled' ? 'warn' : 'error',
+    event: 'webhook-attempt',
+    delivery_id: r.deliveryId,
+    payment_uuid: r.paymentUuid,
+    url: safeUrl(r.url),
+    attempt: r.attempt,
+    status: r.status ?? null,
+    error: r.error === undefined ? null : maskDigits(r.error),
+    ms: r.ms,
+    result: r.state,
+    reason: r.reason ?? null,
+    next_attempt_at: r.nextAttemptAt === undefined ? null : new Date(r.nextAttemptAt).toISOString(),
   });
 }
 
@@ -77,14 +128,14 @@ function jsonLine(e: RequestLogEntry): string {
  * @example
  * const log = createRequestLog((chunk) => process.stderr.write(chunk), 'json');
  * log.request({ method: 'POST', path: '/graphql', operationName: 'processPaymentRequest', status: 200,
- *   durationMs: 1.7, clientId: 'test-client', reason: undefined, at: Date.now() });
+ *   durationMs: 1.7, clientId: 'test-client', verdict: verdictOf(200, undefined), at: Date.now() });
  */
 export function createRequestLog(
   sink: ((chunk: string) => void) | false,
   format: MockLogFormat = 'text',
   now: () => number = Date.now,
 ): RequestLog {
-  if (sink === false) return { format, request() {}, line() {}, flush() {} };
+  if (sink === false) return { format, request() {}, webhookAttempt() {}, line() {}, flush() {} };
   let buffer = '';
   let scheduled = false;
   const flush = () => {
@@ -106,6 +157,9 @@ export function createRequestLog(
     request(entry) {
       // Known routes log their own fixed path; the app masks the path of unknown ones (maskDigits) beforehand.
       push(format === 'json' ? jsonLine(entry) : textLine(entry));
+    },
+    webhookAttempt(report) {
+      push(format === 'json' ? attemptJsonLine(report) : attemptTextLine(report));
     },
     line(text) {
       const masked = maskDigits(text);

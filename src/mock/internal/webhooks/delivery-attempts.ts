@@ -14,6 +14,52 @@ import type { DeliveryLanes } from './delivery-lanes.ts';
 import { type Delivery, type DeliveryAttempt, TERMINAL } from './delivery-record.ts';
 import { PostError, type PostResult, type WebhookTransport } from './http-post.ts';
 
+/** One attempt as the log tells it: which payment, where, which attempt, what came of it, what happens next. */
+export interface WebhookAttemptReport {
+  readonly deliveryId: string;
+  readonly paymentUuid: string;
+  /** The delivery's URL as configured (the log strips its query and masks it). */
+  readonly url: string;
+  /** Attempt number, as in the delivery log (counts on across redeliveries). */
+  readonly attempt: number;
+  /** HTTP status answered, when an answer came. */
+  readonly status: number | undefined;
+  /** Why no answer came (`ECONNREFUSED`, `timeout`, `receiver-threw: …`), when none came. */
+  readonly error: string | undefined;
+  /** Real duration of the attempt in ms. */
+  readonly ms: number;
+  /** Where the delivery stands after the attempt: `delivered`, `retry-scheduled`, `failed` or `gone`. */
+  readonly state: Delivery['state'];
+  /** Why it ended, when `failed` or `gone`. */
+  readonly reason: Delivery['reason'];
+  /** When the next attempt is due on the mock clock, when one is scheduled. */
+  readonly nextAttemptAt: number | undefined;
+  /** Mock-clock time the attempt started. */
+  readonly at: number;
+}
+
+/**
+ * The report of attempt `a` of `d`, read after the attempt moved the delivery on.
+ *
+ * @example
+ * onAttempt(attemptReport(d, logged));
+ */
+export function attemptReport(d: Delivery, a: DeliveryAttempt): WebhookAttemptReport {
+  return {
+    deliveryId: d.id,
+    paymentUuid: d.paymentUuid,
+    url: d.url,
+    attempt: a.number,
+    status: a.status,
+    error: a.error,
+    ms: a.ms,
+    state: d.state,
+    reason: d.reason,
+    nextAttemptAt: d.nextAttemptAt,
+    at: a.at,
+  };
+}
+
 /** What {@link createAttemptRunner} needs. */
 export interface AttemptDeps {
   readonly clock: Clock;
@@ -27,6 +73,8 @@ export interface AttemptDeps {
   report(message: string): void;
   readonly lanes: Pick<DeliveryLanes, 'finish' | 'retire'>;
   changed(d: Delivery): void;
+  /** Told once per attempt, after its outcome moved the delivery on (delivered, gone, failed or retry scheduled). */
+  readonly onAttempt?: ((report: WebhookAttemptReport) => void) | undefined;
 }
 
 function elapsed(started: number): number {
@@ -53,6 +101,7 @@ export function createAttemptRunner(deps: AttemptDeps): (d: Delivery) => void {
     else if (status === 410) lanes.retire(d);
     else if (d.attempts.length - d.roundStart >= policy.maxAttempts) lanes.finish(d, 'failed', 'retries-exhausted');
     else scheduleRetry(d, status, result);
+    deps.onAttempt?.(attemptReport(d, logged));
   }
 
   function scheduleRetry(d: Delivery, status: number | undefined, result: PostResult | undefined): void {

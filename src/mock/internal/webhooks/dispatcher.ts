@@ -27,10 +27,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { defaultAssumptions, type WebhookRetryPolicy } from '../../../assumptions.ts';
-import { errorLine, kitMessage } from '../../../internal/messages.ts';
+import { clause, errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
 import { createWaiters } from '../waiters.ts';
-import { createAttemptRunner } from './delivery-attempts.ts';
+import { createAttemptRunner, type WebhookAttemptReport } from './delivery-attempts.ts';
 import { createDeliveryHeaders } from './delivery-headers.ts';
 import { createDeliveryLanes } from './delivery-lanes.ts';
 import {
@@ -92,6 +92,8 @@ export interface WebhookDispatcherOptions {
    * attempt that throws): the failure is also recorded on the delivery, never thrown. Defaults to ignoring it.
    */
   readonly onProblem?: (message: string) => void;
+  /** Told about every attempt once its outcome is known (the mock logs one line per attempt). */
+  readonly onAttempt?: (report: WebhookAttemptReport) => void;
   /** How attempts are sent; defaults to HTTP POST (`createHttpTransport`). */
   readonly transport?: WebhookTransport;
 }
@@ -190,7 +192,7 @@ function serialise(event: WebhookEvent, report: (line: string) => void): { body:
     }
   report(
     kitMessage(
-      `webhook of payment ${event.paymentUuid} not sent: ${problem}. Recorded as a failed delivery (payload-error); the payment keeps its final status. A bug in the mock if its input was accepted; please report it.`,
+      `webhook of payment ${event.paymentUuid} not sent: ${clause(problem)}. Recorded as a failed delivery (payload-error); the payment keeps its final status. A bug in the mock if its input was accepted; please report it.`,
     ),
   );
   return { body: '', problem };
@@ -262,6 +264,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
     report,
     lanes,
     changed,
+    onAttempt: opts.onAttempt,
   });
 
   return {

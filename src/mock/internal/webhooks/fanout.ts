@@ -11,6 +11,7 @@ import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { MockClientConfig } from '../../options.ts';
 import type { Clock } from '../clock.ts';
 import type { StoredPayment } from '../state.ts';
+import type { WebhookAttemptReport } from './delivery-attempts.ts';
 import { eventHeaders } from './delivery-headers.ts';
 import {
   createWebhookDispatcher,
@@ -61,6 +62,8 @@ export interface WebhookFanoutDeps {
   readonly random: () => number;
   /** Receives log lines about failures inside delivery (see `WebhookDispatcherOptions.onProblem`). */
   readonly onProblem?: (message: string) => void;
+  /** Told about every delivery attempt (see `WebhookDispatcherOptions.onAttempt`). */
+  readonly onAttempt?: (report: WebhookAttemptReport) => void;
   /** Makes each dispatcher's transport (in-process receivers); defaults to HTTP POST. */
   readonly createTransport?: () => WebhookTransport;
 }
@@ -79,6 +82,7 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
       eventType: w.eventType,
       standardWebhooks: deps.standardWebhooksSecret === undefined ? undefined : { secret: deps.standardWebhooksSecret },
       ...(deps.onProblem === undefined ? {} : { onProblem: deps.onProblem }),
+      ...(deps.onAttempt === undefined ? {} : { onAttempt: deps.onAttempt }),
       ...(deps.createTransport === undefined ? {} : { transport: deps.createTransport() }),
     });
   const signingKeyOf = (clientId: string) =>

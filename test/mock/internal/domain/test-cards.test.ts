@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import { detectCardType, luhnValid } from '../../../../src/mock/internal/domain/cards.ts';
@@ -30,5 +31,12 @@ describe('testCards', () => {
   it('numbers are unique', () => {
     const numbers = Object.values(testCards).map((c) => c.number);
     expect(new Set(numbers).size).toBe(numbers.length);
+  });
+});
+
+describe('README "Test cards"', () => {
+  it.each(Object.entries(testCards))('lists the key %s with its number, type and outcome', async (key, card) => {
+    const readme = await readFile(new URL('../../../../README.md', import.meta.url), 'utf8');
+    expect(readme).toMatch(new RegExp(`^\\| \`${key}\` \\| \`${card.number}\` \\| ${card.card_type} \\|`, 'm'));
   });
 });

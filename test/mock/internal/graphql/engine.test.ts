@@ -257,9 +257,10 @@ describe('createGraphqlEngine: legacy guide and both', () => {
       category: 'validation',
       validation: {
         'input.credit_card.number': [
-          '[payment-contract-kit] "number" is the legacy guide\'s name for the card number; the current guide calls it "card_number". Send card_number, or start the mock with --guide legacy or --guide both.',
+          '[payment-contract-kit] Guide mismatch: this mock serves the current guide and the request is written in the legacy guide. "number" is the legacy guide\'s name for the card number; the current guide calls it "card_number". Send card_number, or start the mock with --guide legacy or --guide both.',
         ],
       },
+      reason: reasons.guideMismatch,
     });
   });
 
@@ -269,8 +270,8 @@ describe('createGraphqlEngine: legacy guide and both', () => {
     expect(errorsOf(r)).toEqual([
       {
         message:
-          '[payment-contract-kit] "total" is the legacy guide\'s fee list field; the current guide calls it "total_settlement_amount". Select total_settlement_amount, or start the mock with --guide legacy or --guide both.',
-        extensions: { reason: reasons.graphqlValidationFailed },
+          '[payment-contract-kit] Guide mismatch: this mock serves the current guide and the request is written in the legacy guide. "total" is the legacy guide\'s fee list field; the current guide calls it "total_settlement_amount". Select total_settlement_amount, or start the mock with --guide legacy or --guide both.',
+        extensions: { reason: reasons.guideMismatch },
       },
     ]);
   });

@@ -166,35 +166,35 @@ describe('messages', () => {
       'legacy card number in current mode',
       {
         given: { guide: 'legacy', kind: 'cardNumber', name: 'number' },
-        want: '[payment-contract-kit] "number" is the legacy guide\'s name for the card number; the current guide calls it "card_number". Send card_number, or start the mock with --guide legacy or --guide both.',
+        want: '[payment-contract-kit] Guide mismatch: this mock serves the current guide and the request is written in the legacy guide. "number" is the legacy guide\'s name for the card number; the current guide calls it "card_number". Send card_number, or start the mock with --guide legacy or --guide both.',
       },
     ],
     [
       'current card number in legacy mode',
       {
         given: { guide: 'current', kind: 'cardNumber', name: 'card_number' },
-        want: '[payment-contract-kit] "card_number" is the current guide\'s name for the card number; the legacy guide calls it "number". Send number, or start the mock with --guide current or --guide both.',
+        want: '[payment-contract-kit] Guide mismatch: this mock serves the legacy guide and the request is written in the current guide. "card_number" is the current guide\'s name for the card number; the legacy guide calls it "number". Send number, or start the mock with --guide current or --guide both.',
       },
     ],
     [
       'legacy input type in current mode',
       {
         given: { guide: 'legacy', kind: 'inputType', name: 'ProcessPaymentInput' },
-        want: '[payment-contract-kit] "ProcessPaymentInput" is the legacy guide\'s name for the payment input type; the current guide calls it "ProcessPaymentRequestInput". Declare $input: ProcessPaymentRequestInput!, or start the mock with --guide legacy or --guide both.',
+        want: '[payment-contract-kit] Guide mismatch: this mock serves the current guide and the request is written in the legacy guide. "ProcessPaymentInput" is the legacy guide\'s name for the payment input type; the current guide calls it "ProcessPaymentRequestInput". Declare $input: ProcessPaymentRequestInput!, or start the mock with --guide legacy or --guide both.',
       },
     ],
     [
       'legacy fee total in current mode',
       {
         given: { guide: 'legacy', kind: 'feeTotal', name: 'total' },
-        want: '[payment-contract-kit] "total" is the legacy guide\'s fee list field; the current guide calls it "total_settlement_amount". Select total_settlement_amount, or start the mock with --guide legacy or --guide both.',
+        want: '[payment-contract-kit] Guide mismatch: this mock serves the current guide and the request is written in the legacy guide. "total" is the legacy guide\'s fee list field; the current guide calls it "total_settlement_amount". Select total_settlement_amount, or start the mock with --guide legacy or --guide both.',
       },
     ],
     [
       'payment_reference in legacy mode',
       {
         given: { guide: 'current', kind: 'reference', name: 'payment_reference' },
-        want: '[payment-contract-kit] "payment_reference" belongs to the current guide; the legacy guide takes description and reference_no in the contact. Send contact.description and contact.reference_no, or start the mock with --guide current or --guide both.',
+        want: '[payment-contract-kit] Guide mismatch: this mock serves the legacy guide and the request is written in the current guide. "payment_reference" belongs to the current guide; the legacy guide takes description and reference_no in the contact. Send contact.description and contact.reference_no, or start the mock with --guide current or --guide both.',
       },
     ],
   ] as const)('%s', (_name, { given, want }) => {

@@ -55,12 +55,15 @@ describe('request log', () => {
         ms: expect.any(Number),
         client_id: credentials['x-client-id'],
         reason: null,
+        outcome: 'ok',
+        validation: null,
       },
       expect.objectContaining({
         path: servicePaths.graphql,
         status: defaultAssumptions.graphqlErrorHttpStatus,
         client_id: credentials['x-client-id'],
         reason: defaultAssumptions.reasonCodes.graphqlValidationFailed,
+        outcome: defaultAssumptions.reasonCodes.graphqlValidationFailed,
       }),
       expect.objectContaining({ level: 'warn', method: 'GET', status: 404, client_id: null, reason: null }),
     ]);
@@ -75,6 +78,8 @@ describe('request log', () => {
         'ms',
         'client_id',
         'reason',
+        'outcome',
+        'validation',
       ]);
   });
 
@@ -87,7 +92,7 @@ describe('request log', () => {
       expect(log).toContain(`/cards/${maskDigits(cardNumber)}`);
     }
     expect(maskDigits(cardNumber)).toBe('411111******1111');
-    expect(text).toMatch(/^POST \/api\/v2\/accounting\/token\/generate-token - 200 \d+\.\dms$/m);
+    expect(text).toMatch(/^POST \/api\/v2\/accounting\/token\/generate-token - 200 \d+\.\dms ok$/m);
   });
 
   it('json: free-form lines carry a level and the masked message', async () => {

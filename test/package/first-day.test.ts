@@ -1,0 +1,66 @@
+// A new team's first day, from the packed tarball and the README alone (issue 25 item 7): a project made by
+// `npm init -y` (CommonJS), the kit installed from the tarball, the mock started with the installed CLI, and the
+// README's 30-line integration saved as pay.mts and called from the README's run.mts, exactly as written there.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ensureBuilt, npmInstall, packKit, root, run } from './support/packed-kit.ts';
+
+let dir = '';
+let mock: ChildProcess | undefined;
+const app = () => join(dir, 'app');
+
+/** The README's ```ts block that contains `marker`. */
+async function readmeBlock(marker: string): Promise<string> {
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? '').find((b) => b.includes(marker));
+  if (block === undefined) throw new Error(`README.md has no ts block containing ${marker}`);
+  return block;
+}
+
+beforeAll(async () => {
+  await ensureBuilt(['dist/index.js', 'dist/client.js', 'dist/webhook.js', 'dist/cli/index.js']);
+  dir = await mkdtemp(join(tmpdir(), 'pck-first-day-'));
+  const tarball = await packKit(dir);
+  await mkdir(app());
+  await run('npm', ['init', '-y'], app());
+  await npmInstall(app(), ['--save-dev', `../${tarball}`, 'graphql']);
+  await writeFile(join(app(), 'pay.mts'), await readmeBlock('export async function pay('));
+  await writeFile(join(app(), 'run.mts'), await readmeBlock("from './pay.mts'"));
+}, 600_000);
+
+afterAll(async () => {
+  mock?.kill('SIGTERM');
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+it('npm init -y makes a CommonJS project (the case the README answers with .mts files)', async () => {
+  const pkg = JSON.parse(await readFile(join(app(), 'package.json'), 'utf8')) as { type?: string };
+  expect(pkg.type ?? 'commonjs').toBe('commonjs');
+});
+
+it("runs the README's integration against the installed CLI's mock: pay() is called and pays", async () => {
+  // The installed bin, on port 0 instead of the README's 4010 (tests never bind fixed ports).
+  mock = spawn(
+    process.execPath,
+    [join(app(), 'node_modules/.bin/payment-contract-kit'), 'mock', '--port', '0', '--quiet'],
+    {
+      cwd: app(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    mock?.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    mock?.on('exit', (code) => reject(new Error(`the mock exited (${code}) before listening: ${out}`)));
+  });
+  // `npx tsx run.mts <url>`, with the repository's tsx (what `npm install --save-dev tsx` would give the team).
+  const { stdout } = await run(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'run.mts', url], app());
+  expect(stdout.trim()).toMatch(/^4 card types priced; payment [0-9a-f-]{36} is processing$/);
+}, 120_000);

@@ -3,7 +3,7 @@
 // nothing in it but the executable and, for the outside verification, Pact's own standalone CLI (a Rust binary): no
 // node, no npm, no shell tools, and no environment inherited from this process.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -281,6 +281,48 @@ describe('the single executable, with no node on PATH', () => {
     expect(both.stderr).toContain('dynamic verification is not part of the payment-contract-kit executable');
     expect(both.stderr).toContain(pactControlPaths.providerStates);
   }, 60_000);
+
+  it.runIf(existsSync(pactStandalone))(
+    "the README's CI snippet runs as written, with Pact's verifier as the team's tests (sh, grep, sed and sleep on PATH, no node)",
+    async () => {
+      // The section's shell blocks: [0] the build, [1] start/wait/test/stop, [2] the team's own Pact verifier.
+      const readme = readFileSync(join(root, 'README.md'), 'utf8');
+      const section = readme.slice(readme.indexOf('### Without Node: the single executable'));
+      const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+      const testLine = /^\.\/gradlew test.*$/m;
+      expect(blocks[1]).toMatch(testLine);
+      expect(blocks[2]).toContain('pact verifier');
+      const script = blocks[1]!.replace(testLine, blocks[2]!.trim());
+      const ciDir = join(scratch, 'ci');
+      mkdirSync(ciDir);
+      copyFileSync(exe, join(ciDir, executableName));
+      chmodSync(join(ciDir, executableName), 0o755);
+      symlinkSync(contractsDir, join(ciDir, 'pacts'));
+      for (const tool of ['sh', 'grep', 'sed', 'sleep']) {
+        const found = ['/usr/bin', '/bin'].map((dir) => join(dir, tool)).find((path) => existsSync(path));
+        if (found && !existsSync(join(binDir, tool))) symlinkSync(found, join(binDir, tool));
+      }
+      const ran = await new Promise<{ code: number | null; output: string }>((resolve) => {
+        const child = spawn(join(binDir, 'sh'), ['-c', script], { env: bareEnv(), cwd: ciDir });
+        children.add(child);
+        let output = '';
+        child.stdout.setEncoding('utf8').on('data', (d: string) => {
+          output += d;
+        });
+        child.stderr.setEncoding('utf8').on('data', (d: string) => {
+          output += d;
+        });
+        child.on('exit', (code) => resolve({ code, output }));
+      });
+      expect(ran.code, ran.output.slice(-2000)).toBe(0);
+      expect(ran.output).toContain('Verifying a pact between');
+      expect(ran.output).not.toMatch(/FAILED|There were \d+ pact failures/);
+      expect(readFileSync(join(ciDir, 'mock.out'), 'utf8')).toMatch(
+        /^payment-contract-kit mock listening on http:\/\/127\.0\.0\.1:\d+$/m,
+      );
+    },
+    120_000,
+  );
 
   it.runIf(existsSync(pactStandalone))(
     "Pact's own verifier (no Node either) verifies the shipped contracts against the executable's mock",

@@ -25,6 +25,7 @@ const sourceOf: Record<string, string> = {
   './client': 'src/client/index.ts',
   './msw': 'src/msw/index.ts',
   './proxy': 'src/proxy/index.ts',
+  './check': 'src/contract/check/index.ts',
   bin: 'src/cli/main.ts',
 };
 
@@ -202,6 +203,12 @@ describe('root, legacy and client entries have no runtime dependency', () => {
     expect(await externalImports(join(root, file))).toEqual([]);
   });
 
+  // The checker runs in browsers too (teams check their web app's traffic): no Node built-in anywhere in its entry.
+  it.each(['dist/check.js', 'dist/check.cjs'])('%s loads no Node built-in', async (file) => {
+    expect((await externalImports(join(root, file))).filter((spec) => isBuiltin(spec))).toEqual([]);
+    expect(await externalImports(join(root, file))).toContain('graphql');
+  });
+
   // Tools that are only devDependencies (graphql-armor's rules, for one) must be bundled: a consumer's install
   // does not have them. Every other entry loads Node built-ins, its dependencies and its peers, nothing else.
   const installed = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
@@ -220,6 +227,8 @@ describe('root, legacy and client entries have no runtime dependency', () => {
     'dist/msw.cjs',
     'dist/proxy.js',
     'dist/proxy.cjs',
+    'dist/check.js',
+    'dist/check.cjs',
   ])('%s loads only Node built-ins, dependencies and peers', async (file) => {
     const strays = (await externalImports(join(root, file))).filter(
       (spec) => !isBuiltin(spec) && !installed.has(packageOf(spec)),

@@ -117,7 +117,10 @@ beforeAll(async () => {
   const body = JSON.parse(fees.response!.body!);
   body.data.paymentGatewayFeesCalc[0].card_type = 'VISA';
   const webhook = current.find((t) => t.exchange.kind === 'webhook')!.exchange;
-  const renamed = { ...webhook.request.headers, 'x-signature': webhook.request.headers['x-webhook-signing-key']! };
+  const renamed: Record<string, string> = {
+    ...webhook.request.headers,
+    'x-signature': webhook.request.headers['x-webhook-signing-key']!,
+  };
   delete renamed['x-webhook-signing-key'];
   files.drifting = write(
     'drifting.har',

@@ -156,7 +156,7 @@ export async function startProxy(options: StartProxyOptions): Promise<ProxyServe
     }
     if (options.recordFile !== undefined && ctx.recorder) {
       // One more pass over the whole text: a secret first seen after an entry was recorded is still taken out.
-      await writeFile(options.recordFile, `${redactor.text(JSON.stringify(ctx.recorder.har(), null, 2))}\n`);
+      await writeFile(options.recordFile, `${redactor.known(JSON.stringify(ctx.recorder.har(), null, 2))}\n`);
       written.push(options.recordFile);
     }
     log.summary(report, written);

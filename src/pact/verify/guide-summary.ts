@@ -3,7 +3,7 @@
  * summary (text and JSON), the guide on each interaction's line, and a warning on standard error, in every format,
  * when `--guide both` found a pact that does not name its guide written entirely (or partly) in the legacy guide's
  * names. The run is not failed for it: the legacy guide is a guide the service documents, and a pact written for it
- * verifies; but a team that meant the current interface learns it here, not from the service (decision 0005).
+ * verifies; but a team that meant the current interface learns it here, not from the service (decisions/0009-one-checker.md).
  *
  * @module
  */

@@ -13,6 +13,8 @@ const libraryEntries = {
   msw: 'src/msw/index.ts',
   // The validating proxy (node:http, its own listener): a Node entry of its own so no other entry loads it.
   proxy: 'src/proxy/index.ts',
+  // The one checker for teams' own tests (checkExchange, createCheckedFetch): no node:* import, so it runs in browsers.
+  check: 'src/contract/check/index.ts',
 };
 
 // The GraphQL limit rules of the mock (src/mock/internal/graphql/limits.ts).

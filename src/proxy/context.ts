@@ -5,6 +5,7 @@
  * @module
  */
 import type { Drift, Exchange, ExchangeCheck } from '../contract/check/exchange.ts';
+import { decodedBody } from './content-encoding.ts';
 import type { DriftLog } from './drift-report.ts';
 import { feeObservations } from './fee-observations.ts';
 import type { HarRecorder, RecordedExchange } from './har.ts';
@@ -61,8 +62,8 @@ function operationNameOf(body: string | undefined): string | null {
  */
 export function finishExchange(ctx: ProxyContext, x: SeenExchange): void {
   const seq = ctx.drifts.nextSeq();
-  const requestBody = text(x.requestBody);
-  const responseBody = text(x.responseBody);
+  const requestBody = text(x.requestBody && decodedBody(x.requestHeaders, x.requestBody, ctx.options.maxBodyBytes));
+  const responseBody = text(decodedBody(x.responseHeaders, x.responseBody, ctx.options.maxBodyBytes));
   const exchange: Exchange = {
     kind: x.kind,
     request: { method: x.method, url: x.path, headers: headerRecord(x.requestHeaders), body: requestBody },

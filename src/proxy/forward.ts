@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { servicePaths } from '../spec-names.ts';
+import { decodedBody } from './content-encoding.ts';
 import { finishExchange, type ProxyContext } from './context.ts';
 import { endToEndHeaders } from './hop-by-hop.ts';
 import { readRequestBody, refuseLargeBody } from './request-body.ts';
@@ -35,8 +36,10 @@ export function nextHopHeaders(raw: readonly string[], target: URL): string[] {
  * Why an answer on a service path cannot be handed on as the service's: a body that is not JSON (an HTML error page
  * of a gateway, say). An empty body is handed on (the checker judges it: revoke-token's body is not shown).
  */
-function notJson(path: string, answer: UpstreamAnswer): string | undefined {
+function notJson(path: string, answer: UpstreamAnswer, maxBytes: number): string | undefined {
   if (!servicePathSet.has(path) || answer.body.length === 0) return undefined;
+  const body = decodedBody(answer.rawHeaders, answer.body, maxBytes);
+  if (body === undefined) return `a ${answer.status} answer whose Content-Encoding could not be undone`;
   const type = (() => {
     for (let i = 0; i < answer.rawHeaders.length; i += 2)
       if (answer.rawHeaders[i]!.toLowerCase() === 'content-type') return answer.rawHeaders[i + 1]!;
@@ -44,7 +47,7 @@ function notJson(path: string, answer: UpstreamAnswer): string | undefined {
   })();
   if (/^\s*text\/html/i.test(type)) return `a ${answer.status} answer of type ${type}`;
   try {
-    JSON.parse(answer.body.toString('utf8'));
+    JSON.parse(body.toString('utf8'));
     return undefined;
   } catch {
     return `a ${answer.status} answer whose body is not JSON (${type || 'no content type'})`;
@@ -93,7 +96,7 @@ export async function forwardRequest(ctx: ProxyContext, req: IncomingMessage, re
   let fault: { kind: ServiceFault; detail: string } | undefined;
   if (!outcome.ok) fault = { kind: outcome.fault, detail: outcome.detail };
   else {
-    const why = notJson(path, outcome);
+    const why = notJson(path, outcome, options.maxBodyBytes);
     if (why !== undefined) fault = { kind: 'not-json', detail: why };
   }
   const base = {

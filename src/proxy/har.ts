@@ -6,7 +6,11 @@
  *
  * @module
  */
+import { decodedBody } from './content-encoding.ts';
 import type { Redactor } from './redact.ts';
+
+/** Largest decoded answer a HAR entry holds as text. */
+const maxDecodedBytes = 10 * 1024 * 1024;
 
 /** One exchange to record, as it went over the wire. */
 export interface RecordedExchange {
@@ -82,11 +86,13 @@ export function harEntry(x: RecordedExchange, redactor: Redactor): HarEntry {
   const responseHeaders = pairs(redactor.headers(x.responseHeaders));
   const requestType = header(x.requestHeaders, 'content-type') ?? '';
   const responseType = header(x.responseHeaders, 'content-type') ?? '';
-  const content = bodyText(x.responseBody, redactor);
+  // HAR keeps the decoded text (with the encoded size in bodySize); an answer that cannot be decoded stays base64.
+  const decoded = decodedBody(x.responseHeaders, x.responseBody, maxDecodedBytes) ?? x.responseBody;
+  const content = bodyText(decoded, redactor);
   return {
     ...(x.kind === 'webhook' ? { _kind: 'webhook' as const } : {}),
     startedDateTime: new Date(x.startedAt).toISOString(),
-    time: x.durationMs,
+    time: Math.round(x.durationMs * 1000) / 1000,
     request: {
       method: x.method,
       url: redactor.text(url.href),
@@ -106,13 +112,13 @@ export function harEntry(x: RecordedExchange, redactor: Redactor): HarEntry {
       httpVersion: `HTTP/${x.httpVersion}`,
       cookies: [],
       headers: responseHeaders,
-      content: { size: x.responseBody.length, mimeType: responseType, ...content },
+      content: { size: decoded.length, mimeType: responseType, ...content },
       redirectURL: header(x.responseHeaders, 'location') ?? '',
       headersSize: -1,
       bodySize: x.responseBody.length,
     },
     cache: {},
-    timings: { send: 0, wait: x.durationMs, receive: 0 },
+    timings: { send: 0, wait: Math.round(x.durationMs * 1000) / 1000, receive: 0 },
   };
 }
 

@@ -8,6 +8,7 @@ import { type AssumptionOverrides, type Assumptions, resolveAssumptions } from '
 import type { CheckGuide } from '../contract/check/exchange.ts';
 import { parseHttpUrl } from '../internal/http-url.ts';
 import { kitMessage } from '../internal/messages.ts';
+import { controlPrefix, servicePaths } from '../spec-names.ts';
 
 /** Format of the request lines on standard error. */
 export type ProxyLogFormat = 'text' | 'json';
@@ -102,6 +103,11 @@ export function resolveProxyOptions(options: ProxyOptions): ResolvedProxyOptions
   const webhookPath = options.webhookPath ?? defaultProxyOptions.webhookPath;
   if (!/^\/[^?#\s]*$/.test(webhookPath))
     fail('webhookPath', `must be a path starting with "/", without query; got "${webhookPath}".`);
+  if ((Object.values(servicePaths) as string[]).includes(webhookPath) || webhookPath.startsWith(controlPrefix))
+    fail(
+      'webhookPath',
+      `must not be a path of the service or of the proxy's own ${controlPrefix}; got "${webhookPath}".`,
+    );
   const assumptions = resolveAssumptions(options.assumptions);
   const logFormat = options.logFormat ?? 'text';
   if (logFormat !== 'text' && logFormat !== 'json') fail('logFormat', `must be "text" or "json"; got "${logFormat}".`);

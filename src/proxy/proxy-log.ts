@@ -85,23 +85,26 @@ export function createProxyLog(sink: ProxyLogSink, format: ProxyLogFormat, redac
     const lines = queue.splice(0);
     if (lines.length > 0) sink(lines.join('\n'));
   };
-  const push = (text: string) => {
+  // Text lines are redacted whole; JSON lines value by value before serialising (masking digits in the serialised
+  // text could hit a JSON number), then only the remembered secrets are taken out of the line.
+  const push = (text: string, serialised = false) => {
     if (!sink) return;
-    queue.push(redactor.text(text));
+    queue.push(serialised ? redactor.known(text) : redactor.text(text));
     if (!scheduled) {
       scheduled = true;
       setImmediate(flush);
     }
   };
   const json = (level: string, fields: Record<string, unknown>) =>
-    push(JSON.stringify({ time: new Date().toISOString(), level, ...fields }));
+    push(JSON.stringify({ time: new Date().toISOString(), level, ...redactor.value(fields) }), true);
   return {
     exchange(e) {
-      if (format === 'json') json(e.status >= 500 ? 'error' : e.status >= 400 ? 'warn' : 'info', { ...e });
+      const durationMs = Math.round(e.durationMs * 10) / 10;
+      if (format === 'json') json(e.status >= 500 ? 'error' : e.status >= 400 ? 'warn' : 'info', { ...e, durationMs });
       else push(textExchange(e));
     },
     drift(d) {
-      if (format === 'json') json('warn', { message: kitMessage(driftText(d)), drift: redactor.value(d) });
+      if (format === 'json') json('warn', { message: kitMessage(driftText(d)), drift: d });
       else push(kitMessage(driftText(d)));
     },
     line(text, level = 'info') {

@@ -67,6 +67,11 @@ export interface Redactor {
   body(text: string | undefined): string | undefined;
   /** Any string for writing (a drift's `actual`, a log line). */
   text(text: string): string;
+  /**
+   * Only the remembered secrets taken out: for a whole serialised document whose strings were redacted already
+   * (masking digits there could hit a JSON number).
+   */
+  known(text: string): string;
   /** Any JSON-like value for writing, strings inside it redacted, secret fields replaced. */
   value<T>(value: T): T;
 }
@@ -96,23 +101,22 @@ export function createRedactor(): Redactor {
     secrets.add(v);
     pattern = undefined;
   };
-  const text = (input: string): string => {
-    let out = input;
-    if (secrets.size > 0) {
-      // Longest first, so a secret that contains another is replaced whole.
-      pattern ??= new RegExp(
-        [...secrets]
-          .sort((a, b) => b.length - a.length)
-          .map(escapeRegExp)
-          .join('|'),
-        'g',
-      );
-      out = out.replace(pattern, redactedText);
-    }
-    return out
+  const known = (input: string): string => {
+    if (secrets.size === 0) return input;
+    // Longest first, so a secret that contains another is replaced whole.
+    pattern ??= new RegExp(
+      [...secrets]
+        .sort((a, b) => b.length - a.length)
+        .map(escapeRegExp)
+        .join('|'),
+      'g',
+    );
+    return input.replace(pattern, redactedText);
+  };
+  const text = (input: string): string =>
+    known(input)
       .replace(inlineCvv, (_m, head: string) => `${head}"${redactedCvv}"`)
       .replace(longDigits, (run) => (luhnValid(run.replace(/[ -]/g, '')) ? maskCardNumber(run) : run));
-  };
   const value = (input: unknown, field?: string, depth = 0): unknown => {
     if (field !== undefined) {
       const key = field.toLowerCase();
@@ -158,6 +162,7 @@ export function createRedactor(): Redactor {
       return text(input);
     },
     text,
+    known,
     value: <T>(input: T) => value(input) as T,
   };
 }

@@ -12,6 +12,7 @@ import type { Exchange, ExchangeCheck } from '../contract/check/exchange.ts';
 import { checkExchange } from '../contract/check/index.ts';
 import { errorLine, kitMessage } from '../internal/messages.ts';
 import { controlPrefix } from '../spec-names.ts';
+import { cachedCheck } from './check-cache.ts';
 import type { ProxyContext } from './context.ts';
 import { createDriftLog, type DriftReport } from './drift-report.ts';
 import { forwardRequest } from './forward.ts';
@@ -76,10 +77,13 @@ function route(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): Pr
 
 function guardedCheck(ctx: () => ProxyContext): (exchange: Exchange) => ExchangeCheck {
   let failures = 0;
-  return (exchange) => {
+  const check = cachedCheck((exchange) => {
     const { options } = ctx();
+    return checkExchange(exchange, { guide: options.guide, assumptions: options.assumptions });
+  });
+  return (exchange) => {
     try {
-      return checkExchange(exchange, { guide: options.guide, assumptions: options.assumptions });
+      return check(exchange);
     } catch (error) {
       // A checker failure is a bug of the kit, never the traffic's: forward on, say so (once per 100).
       if (failures++ % 100 === 0)
@@ -156,7 +160,7 @@ export async function startProxy(options: StartProxyOptions): Promise<ProxyServe
     }
     if (options.recordFile !== undefined && ctx.recorder) {
       // One more pass over the whole text: a secret first seen after an entry was recorded is still taken out.
-      await writeFile(options.recordFile, `${redactor.text(JSON.stringify(ctx.recorder.har(), null, 2))}\n`);
+      await writeFile(options.recordFile, `${redactor.known(JSON.stringify(ctx.recorder.har(), null, 2))}\n`);
       written.push(options.recordFile);
     }
     log.summary(report, written);

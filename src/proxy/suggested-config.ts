@@ -12,7 +12,10 @@
  * @module
  */
 import type { AssumptionOverrides, Assumptions, FeeRule } from '../assumptions.ts';
-import type { ReportDrift } from './drift-report.ts';
+import type { Drift } from '../contract/check/exchange.ts';
+
+/** What suggestedConfig reads of a drift. */
+export type ObservedDrift = Pick<Drift, 'kind' | 'ledgerKey' | 'observed'>;
 
 /** One fee an answer gave: `paymentGatewayFeesCalc` entries and `paymentCreditCardFeeCalc` answers. */
 export interface FeeObservation {
@@ -126,7 +129,7 @@ function suggestCardTypes(table: readonly FeeRule[], ledger: Assumptions, bins: 
 }
 
 /** The `{ card_type, bin }` observations of card type drifts: first digits of a card and the name answered. */
-function cardTypeBins(drifts: readonly ReportDrift[]): Map<string, string> {
+function cardTypeBins(drifts: readonly ObservedDrift[]): Map<string, string> {
   const bins = new Map<string, string>();
   for (const d of drifts) {
     const o = d.observed as { card_type?: unknown; bin?: unknown } | undefined;
@@ -149,7 +152,7 @@ function suggestTotalSettlement(
 }
 
 /** Folds the observed values of assumption drifts into overrides of the ledger (the latest observation wins). */
-function fromDrifts(ledger: Assumptions, drifts: readonly ReportDrift[]): Record<string, unknown> {
+function fromDrifts(ledger: Assumptions, drifts: readonly ObservedDrift[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const d of drifts) {
     if (d.kind !== 'assumption' || d.ledgerKey === undefined || d.observed === undefined) continue;
@@ -173,7 +176,7 @@ function fromDrifts(ledger: Assumptions, drifts: readonly ReportDrift[]): Record
  */
 export function suggestConfig(
   ledger: Assumptions,
-  drifts: readonly ReportDrift[],
+  drifts: readonly ObservedDrift[],
   fees: ReadonlyMap<string, readonly FeeObservation[]>,
 ): SuggestedConfig {
   const assumptions: Record<string, unknown> = {};

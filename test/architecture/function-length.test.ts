@@ -55,3 +55,11 @@ describe('function length in src/mock', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+describe('function length in src/proxy', () => {
+  it(`has no function longer than ${MAX_FUNCTION_LINES} lines (the proxy and its command)`, () => {
+    const files = [...sourceFiles(join(ROOT, 'src', 'proxy')), join(ROOT, 'src', 'cli', 'commands', 'proxy.ts')];
+    const offenders = files.flatMap((file) => longFunctions(file, readFileSync(file, 'utf8'), MAX_FUNCTION_LINES));
+    expect(offenders).toEqual([]);
+  });
+});

@@ -2,10 +2,10 @@
 // what runs) as a child process, in text, JSON and JUnit, statically and both ways with the real Pact verifier; the
 // command's logic with an injected fake runner.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { run, type VerifyDependencies } from '../../src/cli/commands/verify.ts';
 import type { DynamicVerifier } from '../../src/pact/verify/dynamic-seam.ts';
 import { loadOpenApi } from '../../src/pact/verify/openapi-document.ts';
@@ -73,7 +73,9 @@ describe('payment-contract-kit verify (built CLI)', () => {
     expect(stderr).toBe('');
     const lines = stdout.trimEnd().split('\n');
     expect(lines.filter((l) => l.startsWith('PASS static '))).toHaveLength(8 + 27);
-    expect(lines.at(-1)).toBe('35 interactions: static 35 passed, 0 failed; dynamic not run (--static-only)');
+    expect(lines.at(-1)).toBe(
+      '35 interactions: static 35 passed, 0 failed; dynamic not run (--static-only); GraphQL checked against the current guide 16, the legacy guide 5',
+    );
     expect(code).toBe(0);
   });
 
@@ -142,7 +144,9 @@ describe('payment-contract-kit verify, both ways (built CLI, real Pact verifier)
     expect(lines.filter((l) => l.startsWith('FAIL '))).toEqual([]);
     expect(lines.filter((l) => l.startsWith('PASS dynamic '))).toHaveLength(35);
     expect(lines.filter((l) => l.startsWith('PASS static '))).toHaveLength(35);
-    expect(lines.at(-1)).toBe('35 interactions: static 35 passed, 0 failed; dynamic 35 passed, 0 failed');
+    expect(lines.at(-1)).toBe(
+      '35 interactions: static 35 passed, 0 failed; dynamic 35 passed, 0 failed; GraphQL checked against the current guide 16, the legacy guide 5',
+    );
     expect(code).toBe(0);
   });
 
@@ -150,10 +154,16 @@ describe('payment-contract-kit verify, both ways (built CLI, real Pact verifier)
     const { code, stdout } = await cli([wrong]);
     expect(code).toBe(1);
     const lines = stdout.trimEnd().split('\n');
-    expect(lines.at(-1)).toBe('12 interactions: static 0 passed, 12 failed; dynamic 0 passed, 12 failed');
+    expect(lines.at(-1)).toBe(
+      '12 interactions: static 0 passed, 12 failed; dynamic 0 passed, 12 failed; GraphQL checked against the current guide 8, the legacy guide 0',
+    );
     expect(lines.filter((l) => l.startsWith('PASS '))).toEqual([]);
     const dynamic = (name: string, file: string, kind: string) =>
-      lines.find((l) => l.startsWith(`FAIL dynamic "wrong: ${name}" (${file}, ${kind}): `));
+      lines.find((l) =>
+        l.startsWith(
+          `FAIL dynamic "wrong: ${name}" (${file}, ${kind}${kind === 'GraphQL' ? ', current guide' : ''}): `,
+        ),
+      );
     expect(dynamic('a REST status the operation does not document', wrongFiles.rest, 'REST')).toContain(
       'expected 404 but was 200',
     );
@@ -167,8 +177,16 @@ describe('payment-contract-kit verify, both ways (built CLI, real Pact verifier)
       "$.data.paymentGatewayFeesCalc[0].card_type: Expected 'visa' (String) to be an integer",
     );
     // The mock answers errors instead of data for a query or variables the schema refuses.
-    for (const name of ['an unknown field', 'a variable of the wrong type'])
+    // … and the line says what the mock answered: its messages and reason codes, not only the missing key.
+    for (const name of ['an unknown field', 'a variable of the wrong type']) {
       expect(dynamic(name, wrongFiles.graphql, 'GraphQL')).toContain('Actual map is missing the following keys: data');
+      expect(dynamic(name, wrongFiles.graphql, 'GraphQL')).toMatch(
+        /; the mock answered 200 with errors: ".+" \([A-Z_]+\)$/,
+      );
+    }
+    expect(dynamic('an unknown field', wrongFiles.graphql, 'GraphQL')).toMatch(
+      /the mock answered 200 with errors: "Cannot query field/,
+    );
     // A failed provider state is named with the mock's own message (the verifier's report does not say why).
     expect(dynamic('a webhook message missing uuid', wrongFiles.message, 'message')).toContain(
       '): [payment-contract-kit] provider state "a payment has reached its final status": params.amount must be a positive number.; ',
@@ -251,7 +269,9 @@ describe('verify with a dynamic runner (in process)', () => {
     const lines = stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^PASS static {2}"a token request"/);
     expect(lines[1]).toMatch(/^PASS dynamic "a token request"/);
-    expect(lines.at(-1)).toBe('8 interactions: static 8 passed, 0 failed; dynamic 8 passed, 0 failed');
+    expect(lines.at(-1)).toBe(
+      '8 interactions: static 8 passed, 0 failed; dynamic 8 passed, 0 failed; GraphQL checked against the current guide 5, the legacy guide 0',
+    );
     expect(code).toBe(0);
   });
 
@@ -260,7 +280,7 @@ describe('verify with a dynamic runner (in process)', () => {
     const { code, stdout } = await runWith([good], { loadDynamic: async () => runner });
     expect(code).toBe(1);
     expect(stdout).toContain(
-      'FAIL dynamic "a fee list request" (test/pact/fixtures/verify/good/v2-ruby-shop-card-payment-service.json, GraphQL): response status 401 != 200',
+      'FAIL dynamic "a fee list request" (test/pact/fixtures/verify/good/v2-ruby-shop-card-payment-service.json, GraphQL, current guide): response status 401 != 200',
     );
   });
 
@@ -301,7 +321,7 @@ describe('verify with a dynamic runner (in process)', () => {
       );
       expect(stdout).toMatch(/FAIL static {2}"\(the file\)" \(.*broken\.json, file\): not JSON: /);
       expect(stdout.trimEnd().split('\n').at(-1)).toBe(
-        '8 interactions: static 8 passed, 0 failed; dynamic not run (--static-only); 2 files not read',
+        '8 interactions: static 8 passed, 0 failed; dynamic not run (--static-only); 2 files not read; GraphQL checked against the current guide 5, the legacy guide 0',
       );
     } finally {
       rmSync(scratch, { recursive: true, force: true });
@@ -342,5 +362,56 @@ describe('verify with a dynamic runner (in process)', () => {
     const { code, stderr } = await runWith([good], { loadDynamic: async () => runner });
     expect(code).toBe(1);
     expect(stderr).toBe('[payment-contract-kit] verify: dynamic verification failed to run: verifier crashed\n');
+  });
+});
+
+// Issue 25: which guide each interaction was checked against is said in every format, and a pact that names no guide
+// but is written in the legacy guide's names gets a warning under the default --guide both (decision 0005).
+describe('verify says which guide it checked against', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pck-verify-guide-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const legacyPact = JSON.parse(
+    readFileSync(join(root, 'contracts/payment-contract-kit-legacy-guide-card-payment-service.json'), 'utf8'),
+  );
+  const unnamed = join(dir, 'shop-web-card-payment-service.json');
+  writeFileSync(unnamed, JSON.stringify({ ...legacyPact, consumer: { name: 'shop-web' } }));
+  const named = 'contracts/payment-contract-kit-legacy-guide-card-payment-service.json';
+  const legacyGraphql = legacyPact.interactions.filter(
+    (i: { request: { path: string } }) => i.request.path === '/graphql',
+  );
+
+  it('warns on standard error, in every format, when --guide both found a pact entirely in the legacy guide', async () => {
+    for (const format of ['text', 'json', 'junit']) {
+      const { code, stdout, stderr } = await runWith([unnamed, '--static-only', '--format', format], {});
+      expect(code).toBe(0);
+      expect(stderr).toBe(
+        `[payment-contract-kit] verify: every GraphQL interaction of ${unnamed} (${legacyGraphql.length}) uses the legacy guide's names (total, card_location, number, ProcessPaymentInput, the contact's reference_no), so --guide both checked it against the legacy guide. If the pact is meant for the current interface, move it to the current names; if it is meant for the legacy guide, say so with --guide legacy or the word "legacy" in its consumer or provider name.\n`,
+      );
+      if (format === 'json') {
+        const { summary, results } = JSON.parse(stdout);
+        expect(summary.guides).toEqual({ current: 0, legacy: legacyGraphql.length });
+        expect(summary.warnings).toHaveLength(1);
+        expect(results.filter((r: { guide?: string }) => r.guide === 'legacy')).toHaveLength(legacyGraphql.length);
+      }
+      if (format === 'text')
+        expect(stdout.trimEnd().split('\n').at(-1)).toMatch(
+          new RegExp(`GraphQL checked against the current guide 0, the legacy guide ${legacyGraphql.length}$`),
+        );
+      if (format === 'junit')
+        expect(stdout.match(/<system-out>checked against the legacy guide<\/system-out>/g)).toHaveLength(
+          legacyGraphql.length,
+        );
+    }
+  });
+
+  it('stays quiet for a pact that names its guide, and under --guide legacy', async () => {
+    expect((await runWith([named, '--static-only'], {})).stderr).toBe('');
+    expect((await runWith([unnamed, '--static-only', '--guide', 'legacy'], {})).stderr).toBe('');
+  });
+
+  it('fails the unnamed legacy pact under --guide current, naming the guide of each unknown name', async () => {
+    const { code, stdout } = await runWith([unnamed, '--static-only', '--guide', 'current'], {});
+    expect(code).toBe(1);
+    expect(stdout).toContain('"total" is a name of the legacy guide');
   });
 });

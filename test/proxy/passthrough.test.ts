@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.ts';
 import { type ProxyServer, startProxy } from '../../src/proxy/index.ts';
@@ -93,5 +94,71 @@ describe.each(['current', 'legacy'] as const)('the mock behind the proxy (%s gui
       ['consumer', '(body)', 400],
     ]);
     expect(report.suggestedConfig).toEqual({ assumptions: {} });
+  });
+});
+
+describe('forwarding byte for byte', () => {
+  it('keeps the status line, header order, spelling and repeats, and a compressed body; drops hop-by-hop headers', async () => {
+    const gzipped = gzipSync(JSON.stringify({ status: 'ERROR', message: 'compressed' }));
+    let seenByService: string[] = [];
+    const service = await startStandIn((req, _body, res) => {
+      seenByService = req.rawHeaders;
+      // Written by hand so every byte of the answer is the test's own.
+      res.socket!.write(
+        [
+          'HTTP/1.1 401 Not Today',
+          'X-Custom: first',
+          'Set-Cookie: a=1',
+          'Content-Type: application/json',
+          'Set-Cookie: b=2',
+          'x-custom: second',
+          'Connection: keep-alive, X-Hop',
+          'X-Hop: dropped',
+          'Keep-Alive: timeout=5',
+          'Content-Encoding: gzip',
+          `Content-Length: ${gzipped.length}`,
+          '',
+          '',
+        ].join('\r\n'),
+      );
+      res.socket!.end(gzipped);
+    });
+    closers.push(() => service.close());
+    const proxy = await startProxy({ upstream: service.url, log: false });
+    closers.push(() => proxy.close());
+    const answer = await rawRequest(proxy.url, {
+      path: '/api/v2/accounting/token/generate-token',
+      headers: {
+        'X-Client-Id': 'c',
+        'x-api-key': 'k',
+        Connection: 'X-Secret-Hop',
+        'X-Secret-Hop': '1',
+        TE: 'trailers',
+      },
+    });
+    expect([answer.status, answer.statusMessage]).toEqual([401, 'Not Today']);
+    expect(comparableHeaders(answer.rawHeaders)).toEqual([
+      'X-Custom',
+      'first',
+      'Set-Cookie',
+      'a=1',
+      'Content-Type',
+      'application/json',
+      'Set-Cookie',
+      'b=2',
+      'x-custom',
+      'second',
+      'Content-Encoding',
+      'gzip',
+      'Content-Length',
+      String(gzipped.length),
+    ]);
+    expect(answer.body.equals(gzipped)).toBe(true);
+    // The request went on with its own headers, minus the hop-by-hop ones, and the service's Host.
+    const names = seenByService.filter((_, i) => i % 2 === 0);
+    expect(names).toEqual(expect.arrayContaining(['X-Client-Id', 'x-api-key', 'Host']));
+    expect(names.map((n) => n.toLowerCase())).not.toContain('x-secret-hop');
+    expect(names.map((n) => n.toLowerCase())).not.toContain('te');
+    expect(seenByService[seenByService.indexOf('Host') + 1]).toBe(new URL(service.url).host);
   });
 });

@@ -16,6 +16,7 @@ import {
   pactPackageInstalled,
 } from '../../pact/verify/dynamic-seam.ts';
 import type { GuideOption } from '../../pact/verify/guide-choice.ts';
+import { guideCounts, guideWarnings } from '../../pact/verify/guide-summary.ts';
 import { loadOpenApi, type OpenApiDocument } from '../../pact/verify/openapi-document.ts';
 import { findPactFiles, readPactFiles } from '../../pact/verify/pact-files.ts';
 import type { PactDocument } from '../../pact/verify/pact-model.ts';
@@ -40,7 +41,9 @@ Folders are searched for *.json files.
 Options:
   --guide <current|legacy|both>   Guide GraphQL interactions are checked against. Default both: a pact whose
                                   consumer or provider name holds "legacy" or "current" is checked against that
-                                  guide, any other interaction against the guide its names agree with.
+                                  guide, any other interaction against the guide its names agree with; a
+                                  pact that names no guide and uses the legacy guide's names gets a warning
+                                  on standard error. The summary counts the interactions per guide.
   --format <text|json|junit>      Report format on stdout. Default text: one line per interaction and mode.
   --static-only                   Only the static checks.
   --dynamic-only                  Only the dynamic verification.
@@ -127,7 +130,7 @@ function parse(argv: readonly string[]) {
 /** Turns the runner's answers into results, one per interaction of the pacts, in pact order. */
 function dynamicResults(
   pacts: readonly PactDocument[],
-  staticKinds: ReadonlyMap<string, InteractionResult['kind']>,
+  staticKinds: ReadonlyMap<string, Pick<InteractionResult, 'kind' | 'guide'>>,
   answers: readonly DynamicInteractionResult[],
 ): InteractionResult[] {
   const queue = new Map<string, DynamicInteractionResult[]>();
@@ -145,8 +148,9 @@ function dynamicResults(
         provider: pact.provider,
         interaction: interaction.description,
         mode: 'dynamic' as const,
-        kind: staticKinds.get(key) ?? (interaction.kind === 'message' ? 'message' : 'other'),
-        guide: undefined,
+        kind: staticKinds.get(key)?.kind ?? (interaction.kind === 'message' ? 'message' : 'other'),
+        // The mock serves the guide the request's names speak (--guide both) or the one given: the static check's.
+        guide: staticKinds.get(key)?.guide,
         ok: answer?.ok ?? false,
         pending: interaction.pending,
         reasons: answer ? answer.reasons : ['the dynamic runner reported nothing for this interaction'],
@@ -159,7 +163,7 @@ function dynamicResults(
 async function runDynamic(
   pacts: readonly PactDocument[],
   guide: GuideOption,
-  staticKinds: ReadonlyMap<string, InteractionResult['kind']>,
+  staticKinds: ReadonlyMap<string, Pick<InteractionResult, 'kind' | 'guide'>>,
   deps: VerifyDependencies,
 ): Promise<{ results: InteractionResult[]; note: string | undefined; problem: string | undefined }> {
   const unavailable = deps.dynamicUnavailable?.();
@@ -225,23 +229,28 @@ export async function run(
   if (typeof flags === 'number') return flags;
   const { pacts, failures } = readPactFiles(flags.files);
   const staticResults = verifyStatic(pacts, { guide: flags.guide, openapi: deps.openapi() });
-  const staticKinds = new Map(staticResults.map((r) => [`${r.file}\u0000${r.interaction}`, r.kind] as const));
+  const staticKinds = new Map(
+    staticResults.map((r) => [`${r.file}\u0000${r.interaction}`, { kind: r.kind, guide: r.guide }] as const),
+  );
   const dynamic = flags.runDynamic
     ? await runDynamic(pacts, flags.guide, staticKinds, deps)
     : { results: [], note: 'not run (--static-only)', problem: undefined };
   const results = ordered([...failures, ...(flags.runStatic ? staticResults : []), ...dynamic.results]);
   const ok = allPassed(results) && dynamic.problem === undefined;
   const interactions = pacts.reduce((n, p) => n + p.interactions.length, 0);
+  const guides = guideCounts(staticResults);
+  const warnings = guideWarnings(staticResults, flags.guide);
 
   if (flags.format === 'json') {
-    const summary = { ok, interactions, dynamic: dynamic.note ?? 'ran', problem: dynamic.problem };
+    const summary = { ok, interactions, dynamic: dynamic.note ?? 'ran', problem: dynamic.problem, guides, warnings };
     io.stdout.write(`${JSON.stringify({ summary, results }, null, 2)}\n`);
   } else if (flags.format === 'junit') {
     io.stdout.write(junitReport(results));
   } else {
     for (const result of results) io.stdout.write(`${textLine(result)}\n`);
-    io.stdout.write(`${summaryLine(results, interactions, dynamic.note)}\n`);
+    io.stdout.write(`${summaryLine(results, interactions, dynamic.note, guides)}\n`);
   }
+  for (const warning of warnings) io.stderr.write(`${warning}\n`);
   if (dynamic.problem) io.stderr.write(`${dynamic.problem}\n`);
   return ok ? 0 : 1;
 }

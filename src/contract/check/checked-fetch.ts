@@ -80,7 +80,7 @@ async function bodyText(message: Request | Response): Promise<string | undefined
  */
 export function createCheckedFetch(inner: typeof fetch, options: CheckedFetchOptions = {}): CheckedFetch {
   let results: CheckedExchange[] = [];
-  const checked = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+  const checked = async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     const requestBody = await bodyText(request);
     const response = await inner(request);

@@ -21,6 +21,7 @@ import { startMockServer } from '../../mock/index.ts';
 import { providerName } from '../names.ts';
 import { providerStates } from '../provider-states.ts';
 import { messageProviders, stateHandlers, type VerifierStateHandlers } from '../verifier-handlers.ts';
+import { describeAnswer, startAnswerRecorder, takeAnswer } from './answer-recorder.ts';
 import { pactClients } from './pact-clients.ts';
 import { createStateTokenRelay, type StateTokenRelay } from './request-filter.ts';
 
@@ -55,6 +56,8 @@ interface PactInteraction {
   readonly description: string;
   readonly kind: 'http' | 'message';
   readonly states: readonly string[];
+  /** The request of an HTTP interaction (V4 bodies unwrapped), to find the mock's answer to it. */
+  readonly request?: { readonly method: string; readonly path: string; readonly body?: unknown } | undefined;
 }
 
 /** A pact file as far as this module needs it. */
@@ -115,9 +118,19 @@ export function summarisePact(json: unknown): PactSummary {
       description: typeof i.description === 'string' ? i.description : '',
       kind: type.endsWith('/Messages') ? 'message' : 'http',
       states: states.filter((s) => s !== ''),
+      request: requestOf(i.request),
     };
   });
   return { consumer: nameOf(pact.consumer, '?'), provider: nameOf(pact.provider, '?'), interactions };
+}
+
+/** An HTTP interaction's request: method, path and body (a V4 body's `content`). */
+function requestOf(value: unknown): PactInteraction['request'] {
+  const r = record(value);
+  if (typeof r.method !== 'string' || typeof r.path !== 'string') return undefined;
+  const body = record(r.body);
+  const v4 = 'content' in body && ('contentType' in body || 'encoded' in body);
+  return { method: r.method, path: r.path, body: v4 ? body.content : r.body };
 }
 
 /** One line per mismatch, in the words of the verifier. */
@@ -188,6 +201,8 @@ async function verifyFile(file: string, guide: VerifyGuide): Promise<Interaction
 
   // A mock of its own per file, accepting the clients the file names (its first client for states without one).
   const mock = await startMockServer({ port: 0, guide, log: false, clients: pactClients(json) });
+  // The verifier talks to a recording front, so a failure can say what the mock answered.
+  const front = await startAnswerRecorder(mock.url);
   let report: VerifierReport | undefined;
   let failure: string | undefined;
   const stateFailures: StateFailure[] = [];
@@ -195,7 +210,7 @@ async function verifyFile(file: string, guide: VerifyGuide): Promise<Interaction
     const relay = createStateTokenRelay();
     const out = await new Verifier({
       provider: pact.provider === '?' ? providerName : pact.provider,
-      providerBaseUrl: mock.url,
+      providerBaseUrl: front.url,
       pactUrls: [file],
       stateHandlers: relayTokens(stateHandlers(mock), relay, stateFailures),
       messageProviders: messageProviders(mock),
@@ -208,6 +223,7 @@ async function verifyFile(file: string, guide: VerifyGuide): Promise<Interaction
     report = parseReport(text);
     failure = text;
   } finally {
+    await front.close();
     await mock.close();
   }
   if (!report)
@@ -226,6 +242,7 @@ async function verifyFile(file: string, guide: VerifyGuide): Promise<Interaction
       const f = stateFailures.findIndex((x) => x.state === state);
       return f >= 0 ? stateFailures.splice(f, 1) : [];
     });
+    const answer = i.kind === 'http' && i.request ? takeAnswer(front.answers, i.request) : undefined;
     if (result?.result === 'OK') return outcome(file, pact, i, []);
     const prefix = `Verifying a pact between ${pact.consumer} and ${pact.provider}`;
     const e = errors.findIndex(
@@ -241,6 +258,7 @@ async function verifyFile(file: string, guide: VerifyGuide): Promise<Interaction
     reasons.unshift(...failedStates.map((f) => f.message.replace(/^.*? answered \d{3}: /, '')));
     if (reasons.length === 0)
       reasons.push(result ? `the verifier reported ${result.result}` : 'the verifier did not run it');
+    if (answer) reasons.push(describeAnswer(answer));
     return outcome(file, pact, i, reasons);
   });
 }

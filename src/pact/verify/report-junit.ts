@@ -45,8 +45,12 @@ export function junitReport(results: readonly InteractionResult[]): string {
     lines.push(`  <testsuite name="${xml(name)}" tests="${c.tests}" failures="${c.failures}" skipped="${c.skipped}">`);
     for (const result of list) {
       const open = `    <testcase classname="${xml(file)}" name="${xml(`[${result.mode}] ${result.interaction}`)}"`;
+      // The guide a GraphQL interaction was checked against, where CI shows a case's output.
+      const guide = result.guide
+        ? `      <system-out>checked against the ${result.guide} guide</system-out>`
+        : undefined;
       if (result.ok) {
-        lines.push(`${open}/>`);
+        lines.push(guide ? `${open}>\n${guide}\n    </testcase>` : `${open}/>`);
         continue;
       }
       const body = xml(result.reasons.join('\n'));
@@ -57,6 +61,7 @@ export function junitReport(results: readonly InteractionResult[]): string {
           ? `      <skipped message="pending: ${first}"/>`
           : `      <failure message="${first}" type="mismatch">${body}</failure>`,
       );
+      if (guide) lines.push(guide);
       lines.push('    </testcase>');
     }
     lines.push('  </testsuite>');

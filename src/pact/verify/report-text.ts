@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { GuideCounts } from './guide-summary.ts';
 import type { InteractionResult } from './verify-result.ts';
 
 const kindLabel: Readonly<Record<InteractionResult['kind'], string>> = {
@@ -36,15 +37,17 @@ export function textLine(result: InteractionResult): string {
 }
 
 /**
- * The summary line: counts per mode.
+ * The summary line: counts per mode, then the guides the GraphQL interactions were checked against.
  *
  * @example
- * summaryLine(results); // '27 interactions: static 27 passed, 0 failed; dynamic not run'
+ * summaryLine(results, 27, undefined, { current: 20, legacy: 7 });
+ * // '27 interactions: static 27 passed, 0 failed; dynamic not run; GraphQL checked against the current guide 20, the legacy guide 7'
  */
 export function summaryLine(
   results: readonly InteractionResult[],
   interactions: number,
   dynamicNote: string | undefined,
+  guides?: GuideCounts,
 ): string {
   const part = (mode: InteractionResult['mode']) => {
     const of = results.filter((r) => r.mode === mode && r.kind !== 'file');
@@ -58,6 +61,9 @@ export function summaryLine(
     part('static'),
     part('dynamic') ?? (dynamicNote ? `dynamic ${dynamicNote}` : undefined),
     unreadable ? `${unreadable} file${unreadable === 1 ? '' : 's'} not read` : undefined,
+    guides && guides.current + guides.legacy > 0
+      ? `GraphQL checked against the current guide ${guides.current}, the legacy guide ${guides.legacy}`
+      : undefined,
   ].filter(Boolean);
   return `${interactions} interaction${interactions === 1 ? '' : 's'}: ${parts.join('; ')}`;
 }

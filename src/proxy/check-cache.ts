@@ -1,0 +1,60 @@
+/**
+ * Remembers what the checker said about an exchange, so the same exchange seen again (the fee list for an amount,
+ * a query a test suite repeats, a webhook retried) costs a map lookup instead of a second check: checking is most of
+ * the proxy's work per request. The checker is a pure function of the exchange and the proxy's fixed options; the
+ * key is the whole exchange except the answer's `Date` header, which only the token endpoints' check reads, so
+ * token exchanges are never cached.
+ *
+ * @module
+ */
+import type { Exchange, ExchangeCheck } from '../contract/check/exchange.ts';
+import { servicePaths } from '../spec-names.ts';
+
+/** Most results kept; the oldest go first. */
+const maxEntries = 1_000;
+/** Exchanges larger than this (in characters of their parts) are checked every time rather than kept as keys. */
+const maxKeyLength = 32 * 1024;
+
+const tokenPaths: readonly string[] = [servicePaths.generateToken, servicePaths.refreshToken, servicePaths.revokeToken];
+
+function headerKey(headers: Readonly<Record<string, string>>): string {
+  let out = '';
+  for (const name in headers) if (name !== 'date') out += `${name}\u0000${headers[name]}\u0000`;
+  return out;
+}
+
+function keyOf(exchange: Exchange): string | undefined {
+  const { request, response } = exchange;
+  if (tokenPaths.some((p) => request.url.startsWith(p))) return undefined;
+  const key = [
+    exchange.kind ?? 'http',
+    request.method,
+    request.url,
+    headerKey(request.headers),
+    request.body ?? '',
+    response ? String(response.status) : '-',
+    response ? headerKey(response.headers) : '',
+    response?.body ?? '',
+  ].join('\u0001');
+  return key.length > maxKeyLength ? undefined : key;
+}
+
+/**
+ * Wraps a check function with the cache.
+ *
+ * @example
+ * const check = cachedCheck((x) => checkExchange(x, options));
+ */
+export function cachedCheck(check: (exchange: Exchange) => ExchangeCheck): (exchange: Exchange) => ExchangeCheck {
+  const cache = new Map<string, ExchangeCheck>();
+  return (exchange) => {
+    const key = keyOf(exchange);
+    if (key === undefined) return check(exchange);
+    const hit = cache.get(key);
+    if (hit) return hit;
+    const result = check(exchange);
+    if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
+    cache.set(key, result);
+    return result;
+  };
+}

@@ -1,0 +1,254 @@
+// `check` as users run it: HAR files built from the real mock's traffic (the proxy's --record layout, webhooks
+// marked) and a Chrome-style devtools HAR (HTTP/2 pseudo-headers, base64 content, a body left out, other hosts, a
+// preflight, a blocked request); exit 0 clean, 1 with drifts, 2 on usage errors; text, JSON and JUnit.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/cli/commands/check.ts';
+import type { Exchange } from '../../src/contract/check/index.ts';
+import { mockBase, recordMockTraffic } from '../contract/check/support/mock-traffic.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+const built = join(root, 'dist/cli/index.js');
+const dir = mkdtempSync(join(tmpdir(), 'pck-check-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const pairs = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => ({ name, value }));
+
+/** A HAR entry as the proxy's --record writes it. */
+function entry(x: Exchange) {
+  return {
+    ...(x.kind === 'webhook' ? { _kind: 'webhook' } : {}),
+    startedDateTime: '2026-11-25T10:00:00.000Z',
+    time: 1,
+    request: {
+      method: x.request.method,
+      url: x.request.url,
+      httpVersion: 'HTTP/1.1',
+      headers: pairs(x.request.headers),
+      ...(x.request.body ? { postData: { mimeType: 'application/json', text: x.request.body } } : {}),
+    },
+    response: {
+      status: x.response?.status ?? 0,
+      headers: pairs(x.response?.headers ?? {}),
+      content: {
+        size: x.response?.body?.length ?? 0,
+        mimeType: x.response?.headers['content-type'] ?? '',
+        text: x.response?.body ?? '',
+      },
+    },
+  };
+}
+
+/** The same entry as Chrome's devtools save it: pseudo-headers, the answer base64, content type only in `content`. */
+function chromeEntry(x: Exchange) {
+  const e = entry(x);
+  const url = new URL(x.request.url);
+  return {
+    ...e,
+    _resourceType: 'fetch',
+    request: {
+      ...e.request,
+      httpVersion: 'h2',
+      headers: [{ name: ':authority', value: url.host }, { name: ':path', value: url.pathname }, ...e.request.headers],
+    },
+    response: {
+      ...e.response,
+      headers: e.response.headers.filter((h) => h.name !== 'content-type'),
+      content: {
+        ...e.response.content,
+        text: Buffer.from(e.response.content.text).toString('base64'),
+        encoding: 'base64',
+      },
+    },
+  };
+}
+
+const har = (entries: unknown[]) => ({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } });
+const write = (name: string, value: unknown) => {
+  const file = join(dir, name);
+  writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
+  return file;
+};
+
+function capture() {
+  let stdout = '';
+  let stderr = '';
+  return {
+    io: { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } },
+    out: () => stdout,
+    err: () => stderr,
+  };
+}
+
+const files = { clean: '', legacy: '', chrome: '', drifting: '' };
+beforeAll(async () => {
+  const current = await recordMockTraffic('current');
+  const legacy = await recordMockTraffic('legacy');
+  files.clean = write('clean.har', har(current.map((t) => entry(t.exchange))));
+  files.legacy = write('legacy.har', har(legacy.map((t) => entry(t.exchange))));
+  const graphql = current.filter((t) => t.exchange.request.url.endsWith('/graphql')).map((t) => t.exchange);
+  const notRecorded = {
+    ...chromeEntry(graphql[0]!),
+    response: { ...chromeEntry(graphql[0]!).response, content: { size: 420, mimeType: 'application/json' } },
+  };
+  files.chrome = write(
+    'chrome.har',
+    har([
+      ...graphql.map(chromeEntry),
+      notRecorded,
+      {
+        request: { method: 'GET', url: 'https://cdn.example.com/app.js', headers: [] },
+        response: { status: 200, headers: [], content: { size: 10, mimeType: 'text/javascript', text: 'x' } },
+      },
+      {
+        request: { method: 'OPTIONS', url: `${mockBase}/graphql`, headers: [] },
+        response: { status: 204, headers: [], content: { size: 0, mimeType: '' } },
+      },
+      {
+        request: { method: 'GET', url: `${mockBase}/favicon.ico`, headers: [] },
+        response: { status: 0, headers: [], content: { size: 0, mimeType: '' } },
+      },
+    ]),
+  );
+  const fees = graphql[0]!;
+  const body = JSON.parse(fees.response!.body!);
+  body.data.paymentGatewayFeesCalc[0].card_type = 'VISA';
+  const webhook = current.find((t) => t.exchange.kind === 'webhook')!.exchange;
+  const renamed: Record<string, string> = {
+    ...webhook.request.headers,
+    'x-signature': webhook.request.headers['x-webhook-signing-key']!,
+  };
+  delete renamed['x-webhook-signing-key'];
+  files.drifting = write(
+    'drifting.har',
+    har([
+      entry({ ...fees, response: { ...fees.response!, status: 200, body: JSON.stringify(body) } }),
+      entry({ ...webhook, request: { ...webhook.request, headers: renamed } }),
+      entry({ ...fees, response: { ...fees.response!, status: 400 } }),
+    ]),
+  );
+});
+
+describe('check <file.har> (in process)', () => {
+  it('is clean over every flow of the mock in both guides, webhooks included: exit 0, one summary line', async () => {
+    const c = capture();
+    expect(await run([files.clean, files.legacy], c.io)).toBe(0);
+    const lines = c.out().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^CLEAN: (\d+) of \1 entries checked in 2 files, \1 clean, 0 with drifts; GraphQL checked against the current guide 12, the legacy guide 12;/,
+    );
+    expect(c.err()).toBe('');
+  });
+
+  it('reads a Chrome HAR: pseudo-headers dropped, base64 decoded, a body left out named, other hosts and paths skipped', async () => {
+    const c = capture();
+    expect(await run([files.chrome, '--format', 'json', '--origin', mockBase], c.io)).toBe(0);
+    const { summary, results } = JSON.parse(c.out());
+    expect(summary).toMatchObject({
+      ok: true,
+      entries: 16,
+      checked: 13,
+      clean: 13,
+      skipped: { otherHosts: 1, otherPaths: 2, unreadable: 0 },
+    });
+    expect(results.filter((r: { unchecked?: string[] }) => r.unchecked)).toEqual([
+      expect.objectContaining({ entry: 12, unchecked: ['the response body was not recorded'], drifts: [] }),
+    ]);
+    expect(results.find((r: { method: string }) => r.method === 'OPTIONS').skipped).toMatch(/preflight/);
+    const c2 = capture();
+    expect(await run([files.chrome, '--format', 'json'], c2.io)).toBe(0);
+    expect(JSON.parse(c2.out()).summary.skipped).toEqual({ otherHosts: 0, otherPaths: 3, unreadable: 0 });
+  });
+
+  it('names each drift with its kind, path and ledger key, and exits 1', async () => {
+    const c = capture();
+    expect(await run([files.drifting], c.io)).toBe(1);
+    expect(c.out()).toContain('DRIFT ');
+    expect(c.out()).toContain('assumption response data.paymentGatewayFeesCalc[0].card_type: "VISA"');
+    expect(c.out()).toContain('[feeTable]');
+    expect(c.out()).toContain('assumption request (header) x-webhook-signing-key: (none); x-signature is present');
+    expect(c.out()).toMatch(
+      /contract response \(http\): HTTP 400 \(expected HTTP 200 for a GraphQL answer with data\)/,
+    );
+    expect(c.out()).toMatch(
+      /^DRIFTS: 3 of 3 entries checked in 1 file, 0 clean, 3 with drifts \(1 contract, 2 assumption\);/m,
+    );
+    const j = capture();
+    expect(await run([files.drifting, '--format', 'json'], j.io)).toBe(1);
+    const { results } = JSON.parse(j.out());
+    expect(
+      results.map((r: { drifts: { kind: string; path: string; ledgerKey?: string }[] }) =>
+        r.drifts.map((d) => [d.kind, d.path, d.ledgerKey ?? null]),
+      ),
+    ).toEqual([
+      [['assumption', 'data.paymentGatewayFeesCalc[0].card_type', 'feeTable']],
+      [['assumption', '(header) x-webhook-signing-key', 'webhook']],
+      [['contract', '(http)', null]],
+    ]);
+  });
+
+  it('writes JUnit XML: a suite per file, a failing case per entry with drifts', async () => {
+    const c = capture();
+    expect(await run([files.drifting, files.legacy, '--format', 'junit'], c.io)).toBe(1);
+    const xml = c.out();
+    expect(xml).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="payment-contract-kit check" tests="\d+" failures="3">/,
+    );
+    expect(xml.match(/<testsuite /g)).toHaveLength(2);
+    expect(xml.match(/<failure /g)).toHaveLength(3);
+    expect(xml).toContain('type="assumption"');
+  });
+
+  it.each([
+    [['no/such.har'], 'no such file: no/such.har.'],
+    [['--format', 'xml', 'x.har'], '--format must be text, json or junit, got "xml".'],
+    [['--guide', 'newest', 'x.har'], '--guide must be current, legacy or both, got "newest".'],
+    [['--origin', 'sandbox.example', 'x.har'], '--origin must be an http(s) origin'],
+    [[], 'give at least one HAR file'],
+    [['--verbose', 'x.har'], "Unknown option '--verbose'"],
+  ])('answers a usage error with exit 2: %j', async (args, text) => {
+    const c = capture();
+    expect(await run(args, c.io)).toBe(2);
+    expect(c.err()).toContain(text);
+    expect(c.err()).toMatch(
+      /^\[payment-contract-kit\] check: .*Run "payment-contract-kit check --help" for the options\.\n$/,
+    );
+    expect(c.out()).toBe('');
+  });
+
+  it('answers exit 2 for a file that is not JSON or not a HAR', async () => {
+    for (const [name, content, text] of [
+      ['notes.har', 'hello', 'is not JSON, so not a HAR file'],
+      ['pact.har', '{"consumer":{}}', 'is not a HAR file: it has no "log" object'],
+    ] as const) {
+      const c = capture();
+      expect(await run([write(name, content)], c.io)).toBe(2);
+      expect(c.err()).toContain(text);
+    }
+  });
+});
+
+describe('check (built CLI)', () => {
+  const cli = (args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+      if (!existsSync(built)) throw new Error(`${built} is missing: run "npm run build" before this test.`);
+      execFile(process.execPath, [built, 'check', ...args], { cwd: root, timeout: 60_000 }, (error, stdout, stderr) =>
+        done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+      );
+    });
+
+  it('exits 0 clean, 1 with drifts, 2 on a usage error, and prints its help', async () => {
+    expect((await cli([files.clean])).code).toBe(0);
+    expect((await cli([files.drifting])).code).toBe(1);
+    const usage = await cli([join(dir, 'missing.har')]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('no such file');
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: payment-contract-kit check <file.har>\.\.\. \[options\]/);
+  });
+});

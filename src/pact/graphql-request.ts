@@ -74,6 +74,10 @@ export function operationOf(document: DocumentNode): OperationDefinitionNode & {
  * client sends: graphql-request's and Apollo's `application/graphql-response+json, application/json`, urql's longer
  * list, `fetch`'s `*` + `/*`). A provider replays the spec's literal `application/json` for both.
  *
+ * `interaction` is a GraphQL interaction (`pact.addGraphQLInteraction()`, whose query matcher is pact-js's own) or a
+ * plain HTTP one (`pact.addInteraction()`), for which the kit writes the body with a query matcher that also accepts
+ * the `__typename` fields Apollo Client adds to every selection set.
+ *
  * @example
  * import { PaymentGatewayFeesCalcDocument } from 'payment-contract-kit';
  *

@@ -2,6 +2,7 @@
 // filled and the token in place, so pressing Run without touching anything answers data. It used to answer
 // `Variable "$amount" of required type "Float!" was not provided.` until another tab was opened.
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -13,8 +14,10 @@ let mock: MockServer;
 let browser: TestBrowser;
 
 beforeAll(async () => {
-  // The page is built from src/ui; build it here so this file tests the code beside it, not an older dist/.
-  await promisify(execFile)('npx', ['tsx', 'scripts/build-ui.ts'], { cwd: root });
+  // `npm test` builds first; a run of this file alone builds the pages when they are missing (as pages.test.ts does:
+  // rebuilding here while another file reads dist/ui would race it).
+  if (!existsSync(join(root, 'dist/ui/manifest.json')))
+    await promisify(execFile)('npx', ['tsx', 'scripts/build-ui.ts'], { cwd: root });
   mock = await startMockServer({ port: 0, log: false });
   browser = await launchBrowser(); // a fresh user-data directory: no saved GraphiQL tabs
 }, 120_000);

@@ -130,6 +130,19 @@ async function runCell(cell: MatrixCell, dir: string, tarball: string, npm: stri
     );
     return { ok: code === 0, detail: output.slice(-4000) };
   });
+  await step('vitest: the mock, the client and the msw handlers in a test file', async () => {
+    // The first request loads the GraphQL engine; on a loaded 2-core runner that cold start alone can pass vitest's
+    // 5 s default, which would fail a cell for the machine's load rather than for the kit.
+    const args = [
+      bin('vitest', 'vitest.mjs'),
+      'run',
+      'consumer.test.mjs',
+      '--testTimeout=30000',
+      '--hookTimeout=30000',
+    ];
+    const { code, output } = await exec(node, args, dir, { ...process.env, CI: '1' });
+    return { ok: code === 0 && /3 passed/.test(output), detail: output.slice(-4000) };
+  });
   await step('run-time checks', async () => {
     const env = { ...process.env, PCK_MATRIX_EXPECT: JSON.stringify(cell.expect) };
     const { code, output } = await exec(node, ['runtime.mjs'], dir, env);

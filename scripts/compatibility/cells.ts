@@ -38,6 +38,7 @@ const tools = {
   '@graphql-codegen/add': '^7.1.1',
   '@graphql-codegen/typescript-operations': '^6.1.9',
   '@graphql-codegen/typed-document-node': '^7.1.1',
+  vitest: '^4.1.12',
 };
 
 /** The cells, oldest majors first. */

@@ -16,8 +16,8 @@ import {
   variableSignals,
 } from '../../../contract/guide-detection.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import type { Guide } from '../state.ts';
 import { legacyGuideNames as n } from '../../../schema/derive-legacy-schema.ts';
+import type { Guide } from '../state.ts';
 
 export {
   decideGuide,

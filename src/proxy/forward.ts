@@ -7,6 +7,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { kitMessage } from '../internal/messages.ts';
 import { servicePaths } from '../spec-names.ts';
 import { decodedBody } from './content-encoding.ts';
 import { finishExchange, type ProxyContext } from './context.ts';
@@ -21,6 +22,31 @@ const servicePathSet: ReadonlySet<string> = new Set(Object.values(servicePaths))
 export function upstreamUrl(upstream: URL, pathAndQuery: string): URL {
   const prefix = upstream.pathname.replace(/\/+$/, '');
   return new URL(`${upstream.origin}${prefix}${pathAndQuery.startsWith('/') ? '' : '/'}${pathAndQuery}`);
+}
+
+/**
+ * The service URL for a request target, or undefined for a target that is not a path (absolute form, `*`) or that
+ * would leave the service's origin: only origin-form targets are forwarded, never to another host.
+ */
+function targetOf(upstream: URL, pathAndQuery: string): URL | undefined {
+  if (!pathAndQuery.startsWith('/')) return undefined;
+  try {
+    const url = upstreamUrl(upstream, pathAndQuery);
+    return url.origin === upstream.origin ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function refuseTarget(res: ServerResponse): void {
+  const body = JSON.stringify({
+    status: 'ERROR',
+    message: kitMessage(
+      'proxy: the request target must be a path such as /graphql; absolute URLs and "*" are not forwarded (point your client at the proxy as its base URL, not as an HTTP proxy).',
+    ),
+  });
+  res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 }
 
 /** The request headers for the next hop: end-to-end ones as sent, `Host` replaced by the target's. */
@@ -83,7 +109,8 @@ export async function forwardRequest(ctx: ProxyContext, req: IncomingMessage, re
     );
     return refuseLargeBody(res, path, options.maxBodyBytes, options.assumptions);
   }
-  const url = upstreamUrl(options.upstream, pathAndQuery);
+  const url = targetOf(options.upstream, pathAndQuery);
+  if (!url) return refuseTarget(res);
   const requestHeaders = nextHopHeaders(req.rawHeaders, url);
   const outcome = await callUpstream(ctx.agents, {
     url,

@@ -128,6 +128,15 @@ describe('payment-contract-kit proxy (process)', () => {
 });
 
 describe('proxy flags', () => {
+  it('README lists every flag with its variable', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Check the real service'));
+    for (const f of proxyFlags.filter((flag) => flag.name !== 'help')) {
+      expect(section).toContain(`\`--${f.name}`);
+      expect(section).toContain(`\`${f.env}\``);
+    }
+  });
+
   it.each([
     [['--upstream', 'ftp://x'], /--upstream must be an http\(s\) base URL/],
     [['--upstream', 'http://x?a=1'], /--upstream must be an http\(s\) base URL without query/],

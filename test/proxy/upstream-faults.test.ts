@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { type AddressInfo, connect } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ProxyServer, startProxy } from '../../src/proxy/index.ts';
 import { servicePaths } from '../../src/spec-names.ts';
 import { json, rawRequest, sendJson, startStandIn } from './support.ts';
@@ -42,8 +42,9 @@ async function faultyService(fault: 'hang' | 'reset' | 'html' | 'huge' | 'endles
   return service;
 }
 
-async function proxyTo(upstream: string): Promise<ProxyServer> {
-  const proxy = await startProxy({ upstream, log: false, upstreamTimeoutMs: 300, maxBodyBytes: 2048 });
+// Only the time-out case waits for the deadline; every other case has one far above what a loaded host needs.
+async function proxyTo(upstream: string, upstreamTimeoutMs = 20_000): Promise<ProxyServer> {
+  const proxy = await startProxy({ upstream, log: false, upstreamTimeoutMs, maxBodyBytes: 2048 });
   closers.push(() => proxy.close());
   return proxy;
 }
@@ -59,15 +60,20 @@ describe('the service failing the proxy', () => {
     ['huge', 502, 'UPSTREAM_INVALID_ANSWER', /^too-large: /],
     ['endless', 502, 'UPSTREAM_INVALID_ANSWER', /^too-large: /],
   ] as const)('%s: /graphql answers %i with a 7.2 error, reason %s', async (fault, status, reason, actual) => {
-    const proxy = await proxyTo((await faultyService(fault)).url);
+    const proxy = await proxyTo((await faultyService(fault)).url, fault === 'hang' ? 500 : undefined);
     const answer = await post(proxy, servicePaths.graphql, graphqlBody);
     expect(answer.status).toBe(status);
     const body = json(answer);
     expect(body.errors[0].extensions).toEqual({ reason });
     expect(body.errors[0].message).toMatch(/^\[payment-contract-kit\] proxy: the service .+; .+\.$/);
-    // Still serving: the token path of the same service answers as the service does.
-    const token = await post(proxy, servicePaths.generateToken);
-    expect([token.status, json(token)]).toEqual([200, tokenPair]);
+    // Still serving: the token path of the same service answers as the service does (with the short deadline of the
+    // time-out case, the proxy's own report answers instead: a loaded host may take that long for any request).
+    if (fault === 'hang')
+      expect((await rawRequest(proxy.url, { method: 'GET', path: '/__pck/drift' })).status).toBe(200);
+    else {
+      const token = await post(proxy, servicePaths.generateToken);
+      expect([token.status, json(token)]).toEqual([200, tokenPair]);
+    }
     const upstream = proxy.report().drifts.filter((d) => d.kind === 'upstream');
     expect(upstream).toHaveLength(1);
     expect(upstream[0]).toMatchObject({ path: '(http)', exchange: { seq: 1, path: '/graphql', status } });
@@ -93,12 +99,26 @@ describe('the service failing the proxy', () => {
   });
 
   it('keeps answering other requests while one waits on a slow service', async () => {
-    const proxy = await proxyTo((await faultyService('hang')).url);
-    const slow = post(proxy, servicePaths.graphql, graphqlBody);
-    // The hung request holds no one else: ten token calls complete before it times out.
+    // The service holds /graphql until the test releases it, so nothing here depends on timing.
+    let release: (() => void) | undefined;
+    const service = await startStandIn((req, _body, res) => {
+      if (req.url === servicePaths.graphql)
+        release = () => sendJson(res, 200, { data: { paymentGatewayFeesCalc: [] } });
+      else sendJson(res, 200, tokenPair);
+    });
+    closers.push(() => service.close());
+    const proxy = await proxyTo(service.url);
+    let slowDone = false;
+    const slow = post(proxy, servicePaths.graphql, graphqlBody).then((a) => {
+      slowDone = true;
+      return a;
+    });
     const quick = await Promise.all(Array.from({ length: 10 }, () => post(proxy, servicePaths.generateToken)));
     expect(quick.map((a) => a.status)).toEqual(Array(10).fill(200));
-    expect((await slow).status).toBe(504);
+    expect(slowDone).toBe(false);
+    await vi.waitFor(() => expect(release).toBeDefined(), { timeout: 5000, interval: 5 });
+    release!();
+    expect((await slow).status).toBe(200);
   });
 
   it("refuses a consumer body over the bound with 413 in the path's shape, without forwarding it", async () => {
@@ -111,5 +131,32 @@ describe('the service failing the proxy', () => {
     expect(service.received).toEqual([]);
     const drift = await rawRequest(proxy.url, { method: 'GET', path: '/__pck/drift' });
     expect(json(drift)).toMatchObject({ exchanges: 0, drifts: [] });
+  });
+});
+
+describe('hostile request targets', () => {
+  it('forwards only paths, never to another host: absolute-form and "*" targets get 400 in the 7.1 shape', async () => {
+    const service = await faultyService('hang');
+    const proxy = await proxyTo(service.url);
+    const { port } = new URL(proxy.url);
+    const send = (target: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () =>
+          socket.write(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+        );
+        let text = '';
+        socket.on('data', (d) => {
+          text += d;
+        });
+        socket.on('end', () => resolve(text));
+      });
+    for (const target of ['http://evil.example/x', '*']) {
+      const answer = await send(target);
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer).toContain('"status":"ERROR"');
+    }
+    // A path that looks like a host stays a path on the service.
+    expect(await send('//evil.example/x')).toMatch(/^HTTP\/1\.1 200 /);
+    expect(service.received.map((r) => r.path)).toEqual(['//evil.example/x']);
   });
 });

@@ -9,6 +9,8 @@ import {
   type DocumentNode,
   type FragmentDefinitionNode,
   GraphQLError,
+  type GraphQLOutputType,
+  type GraphQLSchema,
   Kind,
   type OperationDefinitionNode,
   parse,
@@ -26,7 +28,7 @@ import { serviceHeaders } from '../../spec-names.ts';
 import { matcherProblems } from './matcher-check.ts';
 import { matchersAt } from './matching-rules.ts';
 import type { Mismatch, MismatchArea } from './mismatch.ts';
-import type { HttpInteraction } from './pact-model.ts';
+import type { HttpInteraction, RuleEntry } from './pact-model.ts';
 
 /** How the reports name each guide's schema. */
 export const guideSource: Readonly<Record<GuideName, string>> = {
@@ -65,12 +67,39 @@ function asMismatches(area: MismatchArea, findings: readonly Finding[], out: Mis
   for (const f of findings) out.push({ area, path: formatPath(f.path), message: f.message, expected: f.expected });
 }
 
-function checkAgainst(interaction: HttpInteraction, guide: GuideName): Mismatch[] {
-  const out: Mismatch[] = [];
-  const source = guideSource[guide];
-  const schemas = guideSchemas(guide);
-  const { request, response } = interaction;
-  const requestBody = request.body.present ? request.body.value : undefined;
+/** The expected `data` walked against the selection, with the pact's matchers checked at each position. */
+function checkExpectedData(
+  data: unknown,
+  where: {
+    readonly schema: GraphQLSchema;
+    readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+    readonly rules: readonly RuleEntry[] | undefined;
+    readonly source: string;
+  },
+  root: GraphQLOutputType,
+  operation: OperationDefinitionNode,
+  out: Mismatch[],
+): void {
+  const findings: Finding[] = [];
+  checkSelection(
+    {
+      schema: where.schema,
+      fragments: where.fragments,
+      positionProblems: (path, position, value) => matcherProblems(matchersAt(where.rules, path), position, value),
+      source: where.source,
+      subject: 'the expected response',
+      out: findings,
+    },
+    data,
+    root,
+    [operation.selectionSet],
+    ['data'],
+  );
+  asMismatches('response.body', findings, out);
+}
+
+/** The method and the header names of a GraphQL request. */
+function checkRequestLine(request: HttpInteraction['request'], out: Mismatch[]): void {
   if (request.method !== 'POST') {
     out.push({
       area: 'request.method',
@@ -89,6 +118,34 @@ function checkAgainst(interaction: HttpInteraction, guide: GuideName): Mismatch[
         message: `unknown header "${name}"`,
         expected: `${serviceHeaders.jwt} on POST /graphql (spec 4.4 to 4.6, 5)`,
       });
+}
+
+/** Only data, errors and extensions at the top of an expected answer, and one of data or errors. */
+function checkAnswerKeys(responseBody: Record<string, unknown>, expectsErrors: boolean, out: Mismatch[]): void {
+  for (const key of Object.keys(responseBody))
+    if (key !== 'data' && key !== 'errors' && key !== 'extensions')
+      out.push({
+        area: 'response.body',
+        path: `$.${key}`,
+        message: `unknown top-level key "${key}"`,
+        expected: 'only data, errors and extensions in a GraphQL answer',
+      });
+  if (!('data' in responseBody) && !expectsErrors)
+    out.push({
+      area: 'response.body',
+      path: '$',
+      message: 'neither data nor errors is expected',
+      expected: 'a GraphQL answer { data } or { errors }',
+    });
+}
+
+function checkAgainst(interaction: HttpInteraction, guide: GuideName): Mismatch[] {
+  const out: Mismatch[] = [];
+  const source = guideSource[guide];
+  const schemas = guideSchemas(guide);
+  const { request, response } = interaction;
+  const requestBody = request.body.present ? request.body.value : undefined;
+  checkRequestLine(request, out);
   if (!isPlainObject(requestBody) || typeof requestBody.query !== 'string') {
     out.push({
       area: 'request.body',
@@ -146,21 +203,7 @@ function checkAgainst(interaction: HttpInteraction, guide: GuideName): Mismatch[
     });
     return out;
   }
-  for (const key of Object.keys(responseBody))
-    if (key !== 'data' && key !== 'errors' && key !== 'extensions')
-      out.push({
-        area: 'response.body',
-        path: `$.${key}`,
-        message: `unknown top-level key "${key}"`,
-        expected: 'only data, errors and extensions in a GraphQL answer',
-      });
-  if (!('data' in responseBody) && !expectsErrors)
-    out.push({
-      area: 'response.body',
-      path: '$',
-      message: 'neither data nor errors is expected',
-      expected: 'a GraphQL answer { data } or { errors }',
-    });
+  checkAnswerKeys(responseBody, expectsErrors, out);
 
   const root = rootType(schemas.published, operation.operation);
   const fragments = new Map(
@@ -188,25 +231,14 @@ function checkAgainst(interaction: HttpInteraction, guide: GuideName): Mismatch[
   }
   if (invalid.length > 0 || !root) return out; // The selection cannot be resolved; the query errors say why.
   const data = responseBody.data;
-  if (data !== undefined && !(expectsErrors && data === null)) {
-    const rules = response.rules.body;
-    const dataFindings: Finding[] = [];
-    checkSelection(
-      {
-        schema: schemas.published,
-        fragments,
-        positionProblems: (path, position, value) => matcherProblems(matchersAt(rules, path), position, value),
-        source,
-        subject: 'the expected response',
-        out: dataFindings,
-      },
+  if (data !== undefined && !(expectsErrors && data === null))
+    checkExpectedData(
       data,
+      { schema: schemas.published, fragments, rules: response.rules.body, source },
       root,
-      [operation.selectionSet],
-      ['data'],
+      operation,
+      out,
     );
-    asMismatches('response.body', dataFindings, out);
-  }
   if (!expectsErrors && (response.status < 200 || response.status > 299))
     out.push({
       area: 'response.status',

@@ -382,9 +382,11 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
 
 /**
  * The pending cap: whether new work is refused, the log line when the cap is reached and when it clears, and the
- * refusal count. The line is written once per episode, not once per refusal (an outage refuses thousands).
+ * refusal count. The line is written once per episode, not once per refusal (an outage refuses thousands); an
+ * episode ends when pending work is a tenth below the cap, so a queue hovering at the cap does not log every change.
  */
 function createPendingGuard(store: DeliveryStore, cap: number, report: (line: string) => void) {
+  const clearsAt = cap - Math.max(1, Math.floor(cap / 10));
   let atCap = false;
   let refusedThisEpisode = 0;
   return {
@@ -402,11 +404,11 @@ function createPendingGuard(store: DeliveryStore, cap: number, report: (line: st
     },
     setState(d: Delivery, state: Delivery['state']) {
       store.setState(d, state);
-      if (atCap && store.pending() < cap) {
+      if (atCap && store.pending() <= clearsAt) {
         atCap = false;
         report(
           kitMessage(
-            `webhook deliveries: pending work is below its cap of ${cap} again; ${refusedThisEpisode} were refused meanwhile (failed, pending-cap): list them with GET /__pck/deliveries?state=failed and redeliver them.`,
+            `webhook deliveries: ${store.pending()} are pending, below the cap of ${cap} again; ${refusedThisEpisode} were refused meanwhile (failed, pending-cap): list them with GET /__pck/deliveries?state=failed and redeliver them.`,
           ),
         );
         refusedThisEpisode = 0;

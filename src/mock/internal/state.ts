@@ -229,38 +229,9 @@ export function createMockState(options: MockStateOptions): MockState {
     version += 1;
   }
 
-  function matches(p: StoredPayment, filter: PaymentFilter): boolean {
-    return (
-      (filter.status === undefined || p.status === filter.status) &&
-      (filter.uuid === undefined || p.uuid === filter.uuid)
-    );
-  }
-
   return {
-    upsertCardAccount(clientId, card) {
-      const uid = deriveCardAccountUid(seed, clientId, card);
-      const c = client(clientId);
-      const known = c.cards.get(uid);
-      if (known) return known;
-      const cardType = detectCardType(card.card_number, assumptions.cardTypes);
-      if (cardType === undefined)
-        throw new Error(kitMessage('card type not detected; validate the card before storing it.'));
-      if (c.cards.size >= maxCards) {
-        const oldest = c.cards.keys().next().value;
-        if (oldest !== undefined) c.cards.delete(oldest);
-      }
-      const account: CardAccount = {
-        card_account_uid: uid,
-        clientId,
-        card_type: cardType,
-        masked_card_number: maskCardNumber(card.card_number),
-        expiry_month: card.expiry_month,
-        expiry_year: card.expiry_year,
-        outcome: cardOutcome(card.card_number),
-      };
-      c.cards.set(uid, account);
-      return account;
-    },
+    upsertCardAccount: (clientId, card) =>
+      upsertCard(client(clientId), { seed, clientId, card, maxCards, assumptions }),
     cardAccount(clientId, cardAccountUid) {
       return clients.get(clientId)?.cards.get(cardAccountUid);
     },
@@ -276,36 +247,8 @@ export function createMockState(options: MockStateOptions): MockState {
     payment(clientId, uuid) {
       return find(clientId, uuid);
     },
-    payments(clientId) {
-      const lists =
-        clientId === undefined ? [...clients.values()] : [clients.get(clientId)].filter((c) => c !== undefined);
-      const all: [number, StoredPayment][] = [];
-      for (const c of lists) for (const entry of c.accepted.oldestFirst()) all.push(entry);
-      // Acceptance order across clients, as one history.
-      if (lists.length > 1) all.sort((a, b) => a[0] - b[0]);
-      return all.map(([, p]) => p);
-    },
-    paymentPage(query, filter = {}) {
-      const q = checkPageQuery(query, 'paymentPage');
-      let lists: SeqList<StoredPayment>[];
-      if (filter.uuid !== undefined) {
-        // One payment at most: answer from the map, not from a walk.
-        const hit = find(filter.clientId, filter.uuid);
-        const entry = hit && clients.get(hit.clientId)?.payments.get(hit.uuid);
-        const one = new SeqList<StoredPayment>();
-        if (entry) one.push(entry.seq, entry.payment);
-        lists = [one];
-      } else if (filter.clientId !== undefined) {
-        const c = clients.get(filter.clientId);
-        lists = c ? [c.accepted] : [];
-      } else lists = [...clients.values()].map((c) => c.accepted);
-      return collectPage(
-        lists,
-        q,
-        (p) => matches(p, filter),
-        (p, s) => ({ ...p, seq: s }),
-      );
-    },
+    payments: (clientId) => listPayments(clients, clientId),
+    paymentPage: (query, filter = {}) => pagePayments(clients, checkPageQuery(query, 'paymentPage'), filter),
     paymentCounts() {
       let kept = 0;
       for (const c of clients.values()) kept += c.payments.size;
@@ -331,6 +274,75 @@ export function createMockState(options: MockStateOptions): MockState {
       version += 1;
     },
   };
+}
+
+/** The card account of a card for a client, created (evicting the oldest past `maxCards`) on first use. */
+function upsertCard(
+  c: ClientState,
+  o: {
+    readonly seed: string;
+    readonly clientId: string;
+    readonly card: CardAccountInput;
+    readonly maxCards: number;
+    readonly assumptions: MockStateOptions['assumptions'];
+  },
+): CardAccount {
+  const { card, clientId } = o;
+  const uid = deriveCardAccountUid(o.seed, clientId, card);
+  const known = c.cards.get(uid);
+  if (known) return known;
+  const cardType = detectCardType(card.card_number, o.assumptions.cardTypes);
+  if (cardType === undefined)
+    throw new Error(kitMessage('card type not detected; validate the card before storing it.'));
+  if (c.cards.size >= o.maxCards) {
+    const oldest = c.cards.keys().next().value;
+    if (oldest !== undefined) c.cards.delete(oldest);
+  }
+  const account: CardAccount = {
+    card_account_uid: uid,
+    clientId,
+    card_type: cardType,
+    masked_card_number: maskCardNumber(card.card_number),
+    expiry_month: card.expiry_month,
+    expiry_year: card.expiry_year,
+    outcome: cardOutcome(card.card_number),
+  };
+  c.cards.set(uid, account);
+  return account;
+}
+
+/** Every payment kept (of one client, or of all in acceptance order), oldest first. */
+function listPayments(clients: ReadonlyMap<string, ClientState>, clientId: string | undefined): StoredPayment[] {
+  const lists = clientId === undefined ? [...clients.values()] : [clients.get(clientId)].filter((c) => c !== undefined);
+  const all: [number, StoredPayment][] = [];
+  for (const c of lists) for (const entry of c.accepted.oldestFirst()) all.push(entry);
+  if (lists.length > 1) all.sort((a, b) => a[0] - b[0]);
+  return all.map(([, p]) => p);
+}
+
+/** A page of payments: a uuid filter reads the map, a client filter that client's list, else every client's merged. */
+function pagePayments(
+  clients: ReadonlyMap<string, ClientState>,
+  query: ReturnType<typeof checkPageQuery>,
+  filter: PaymentFilter,
+): Page<PagedPayment> {
+  let lists: SeqList<StoredPayment>[];
+  if (filter.uuid !== undefined) {
+    const one = new SeqList<StoredPayment>();
+    for (const c of clients.values()) {
+      const entry = c.payments.get(filter.uuid);
+      if (entry && (filter.clientId === undefined || entry.payment.clientId === filter.clientId))
+        one.push(entry.seq, entry.payment);
+    }
+    lists = [one];
+  } else if (filter.clientId !== undefined) {
+    const c = clients.get(filter.clientId);
+    lists = c ? [c.accepted] : [];
+  } else lists = [...clients.values()].map((c) => c.accepted);
+  const keep = (p: StoredPayment) =>
+    (filter.status === undefined || p.status === filter.status) &&
+    (filter.uuid === undefined || p.uuid === filter.uuid);
+  return collectPage(lists, query, keep, (p, seq) => ({ ...p, seq }));
 }
 
 /**

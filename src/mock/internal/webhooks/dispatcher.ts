@@ -359,25 +359,32 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
     async close() {
       if (closed) return [];
       closed = true;
-      const ended: DeliveryRecord[] = [];
-      // A copy: finishing may evict older finished deliveries from the store being walked.
-      for (const d of [...store.all()]) {
-        if (TERMINAL.has(d.state)) continue;
-        if (abortInFlight(d, 'closed'))
-          recordAttempt(
-            d,
-            { number: d.attemptCount + 1, at: clock.now(), error: 'closed', ms: 0 },
-            caps.maxAttemptsPerDelivery,
-          );
-        lanes.finish(d, 'failed', 'closed');
-        ended.push(snapshot(d));
-      }
+      const ended = endPending(store, lanes, clock.now(), caps.maxAttemptsPerDelivery);
       transport.release();
       // As the journal does: a wait still pending when the mock closes fails now instead of at its timeout.
       waiters.close(kitMessage('The mock was closed while waiting for a webhook delivery.'));
       return ended;
     },
   };
+}
+
+/** Ends every unfinished delivery as failed (`closed`), the attempt in flight logged as such; returns them. */
+function endPending(
+  store: DeliveryStore,
+  lanes: ReturnType<typeof createDeliveryLanes>,
+  now: number,
+  maxAttemptsKept: number,
+): DeliveryRecord[] {
+  const ended: DeliveryRecord[] = [];
+  // A copy: finishing may evict older finished deliveries from the store being walked.
+  for (const d of [...store.all()]) {
+    if (TERMINAL.has(d.state)) continue;
+    if (abortInFlight(d, 'closed'))
+      recordAttempt(d, { number: d.attemptCount + 1, at: now, error: 'closed', ms: 0 }, maxAttemptsKept);
+    lanes.finish(d, 'failed', 'closed');
+    ended.push(snapshot(d));
+  }
+  return ended;
 }
 
 /**

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ProcessPaymentRequestDocument } from '../../../src/index.ts';
 import { buildMockApp } from '../../../src/mock/app.ts';
 import type { MockApp } from '../../../src/mock/control-types.ts';
+import { MockHttpError } from '../../../src/mock/internal/errors.ts';
 import { payInput } from '../helpers.ts';
 
 const apps: MockApp[] = [];
@@ -143,5 +144,30 @@ describe('GET /__pck/health: the caps at work', () => {
     expect(app.control.history().requests).toMatchObject({ capacity: 1000, kept: 8 });
     // Settled payments go first: the five kept are the newest, all settled.
     expect(health.body.history.payments.processing).toBe(0);
+  });
+});
+
+describe('the control handle pages as the HTTP lists do', () => {
+  it('answers deliveryPage, paymentPage and requestPage with the same cursors, and throws a 400 for a bad query', async () => {
+    const app = mock({}, false);
+    const uuids = await pay(app, 3);
+    await settle(app);
+    const pending = app.control.deliveryPage({ state: 'pending', limit: 2 });
+    expect(pending.items.map((d) => d.paymentUuid)).toEqual([uuids[2], uuids[1]]);
+    expect(
+      app.control.deliveryPage({ state: 'pending', before: pending.next! }).items.map((d) => d.paymentUuid),
+    ).toEqual([uuids[0]]);
+    expect(app.control.paymentPage({ uuid: uuids[1] }).items.map((p) => p.uuid)).toEqual([uuids[1]]);
+    expect(app.control.paymentPage({ clientId: 'test-client', status: 'success' }).items).toHaveLength(3);
+    expect(app.control.requestPage({ path: '/graphql', limit: 1 }).items[0]?.seq).toBe(3);
+    expect(app.control.history().deliveries).toMatchObject({ pending: 3, kept: 3 });
+    let thrown: unknown;
+    try {
+      app.control.deliveryPage({ limit: 0 });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(MockHttpError);
+    expect((thrown as MockHttpError).status).toBe(400);
   });
 });

@@ -12,7 +12,7 @@ import type { MemoryCheckpoint, MemoryResult } from './report.ts';
 import { serverCommand } from './servers.ts';
 import { checkedPaymentRequest, openSession } from './workloads.ts';
 
-/** Payments the mock keeps, from its control API (`GET /__pck/payments`), or null when it does not say. */
+/** Payments the mock keeps, from its control API (`GET /__pck/payments`: its counters, or the whole list of older builds), or null when it does not say. */
 export async function storedPayments(url: string): Promise<number | null> {
   try {
     const res = await fetch(`${url}/__pck/payments`);
@@ -20,8 +20,10 @@ export async function storedPayments(url: string): Promise<number | null> {
     const body = (await res.json()) as unknown;
     if (Array.isArray(body)) return body.length;
     if (body && typeof body === 'object') {
-      const { payments, count } = body as { payments?: unknown; count?: unknown };
+      const { payments, count, counts } = body as { payments?: unknown; count?: unknown; counts?: { kept?: unknown } };
       if (typeof count === 'number') return count;
+      // A paged list (issue 27) answers one page and the history's counters.
+      if (typeof counts?.kept === 'number') return counts.kept;
       if (Array.isArray(payments)) return payments.length;
     }
     return null;

@@ -41,6 +41,18 @@ export interface WebhookRetryPolicy {
   readonly attemptTimeoutMs: number;
 }
 
+/** Caps of the mock's histories (`Assumptions.history`); each is a whole number of at least 1. */
+export interface HistoryCaps {
+  /** Payments kept per client; past it the oldest settled payment is evicted (the oldest payment when none is). */
+  readonly maxPaymentsPerClient: number;
+  /** Finished webhook deliveries kept per dispatcher; past it the one finished longest ago is evicted. */
+  readonly maxDeliveries: number;
+  /** Pending webhook deliveries per dispatcher; past it new deliveries are refused (failed, `pending-cap`). */
+  readonly maxPendingDeliveries: number;
+  /** Attempts kept per delivery (the latest); attempt numbers keep counting. */
+  readonly maxAttemptsPerDelivery: number;
+}
+
 /** Limits on a request as a whole; see {@link Assumptions.limits}. */
 export interface RequestLimits {
   /** Largest request body in bytes; a larger one is answered 413. */
@@ -122,6 +134,11 @@ export interface Assumptions {
    * request; GraphQL documents are checked once per distinct query text, not on every request.
    */
   readonly limits: RequestLimits;
+  /**
+   * Caps of the mock's histories (the service keeps its own; these bound the mock's memory in a sandbox that runs for
+   * days). What happens at each cap: ASSUMPTIONS.md "History caps" and the README's reliability section.
+   */
+  readonly history: HistoryCaps;
   /** Webhook header names (spec: "not shown") and delivery behaviour. */
   readonly webhook: {
     readonly signingKeyHeader: string;
@@ -214,6 +231,12 @@ export const defaultAssumptions: Assumptions = {
     maxAliases: 50,
     maxDirectives: 50,
     maxCost: 5_000,
+  },
+  history: {
+    maxPaymentsPerClient: 10_000,
+    maxDeliveries: 10_000,
+    maxPendingDeliveries: 10_000,
+    maxAttemptsPerDelivery: 20,
   },
   webhook: {
     signingKeyHeader: 'x-webhook-signing-key',

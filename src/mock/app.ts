@@ -79,7 +79,12 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): MockApp
     random.fork('latency'),
     random.fork('webhooks'),
   ];
-  const state = createMockState({ assumptions, seed, now: clock.now });
+  const state = createMockState({
+    assumptions,
+    seed,
+    now: clock.now,
+    maxPaymentsPerClient: assumptions.history.maxPaymentsPerClient,
+  });
   const tokens = createTokenService({ assumptions, clients, clock, seed });
   const journal = createJournal(opts.journalSize);
   const webhooks = createWebhookFanout({
@@ -108,6 +113,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): MockApp
   const resettable = [clock, settlement, state, tokens, random, paymentRandom, latencyRandom, webhookRandom, engine];
   const control = createControl({
     ...{ assumptions, clock, state, tokens, settlement, webhooks, journal, failures, engine, router },
+    journalSize: opts.journalSize,
     resettable: [...resettable, journal, webhooks, failures],
   });
   // Provider states make their payment through the pipeline itself, as a client would; it exists just below.

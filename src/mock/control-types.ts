@@ -8,8 +8,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Assumptions } from '../assumptions.ts';
 import type { TokenPair } from '../types/rest.ts';
-import type { JournalEntry } from './internal/journal.ts';
-import type { SettlementOutcome, StoredPayment } from './internal/state.ts';
+import type { Page, PageQuery } from './internal/history/page.ts';
+import type { JournalEntry, JournalFilter } from './internal/journal.ts';
+import type { PagedPayment, PaymentCounts, PaymentFilter, SettlementOutcome, StoredPayment } from './internal/state.ts';
+import type { DeliveryCounts, DeliveryFilter } from './internal/webhooks/delivery-store.ts';
 import type { DeliveryRecord } from './internal/webhooks/dispatcher.ts';
 import type { ResolvedMockOptions } from './options.ts';
 
@@ -21,6 +23,33 @@ export type MockPayment = Readonly<StoredPayment>;
 
 /** A webhook delivery with its attempts, as the dispatcher logs it. */
 export type MockDelivery = DeliveryRecord;
+
+/**
+ * Which part of a history a page holds: `limit` (1 to 500, default 20) and at most one cursor. Without a cursor the
+ * newest entries come first; `before: n` reads older ones (pass the previous page's `next`); `after: n` reads newer
+ * ones, oldest first, without a gap.
+ */
+export type MockPageQuery = PageQuery;
+
+/** One page of a history: its entries, their order, and the cursor of the following page (null at the end). */
+export type MockPage<T> = Page<T>;
+
+/** A payment on a page, with its sequence number (the cursor). */
+export type MockPagedPayment = Readonly<PagedPayment>;
+
+/** The counters of every history and their caps, kept as entries come and go (reading them scans nothing). */
+export interface MockHistory {
+  readonly payments: PaymentCounts;
+  readonly deliveries: DeliveryCounts & { readonly caps: Assumptions['history'] };
+  readonly requests: {
+    /** Requests kept in the journal. */
+    readonly kept: number;
+    /** The journal's size (`journalSize`): older requests drop out. */
+    readonly capacity: number;
+    /** `seq` of the latest request. */
+    readonly cursor: number;
+  };
+}
 
 /** Matches requests by field equality; every given field must match. The HTTP control API takes this form. */
 export interface MockRequestMatcher {
@@ -58,8 +87,16 @@ export interface MockControl {
   now(): number;
   /** Moves the virtual clock forward (token expiry, due settlements and webhook retries happen at once); returns the new time. */
   advanceClock(ms: number): number;
-  /** Payments of one client, or of all, oldest first. */
+  /** Payments of one client, or of all, oldest first (at most `history.maxPaymentsPerClient` per client). */
   payments(clientId?: string): MockPayment[];
+  /**
+   * A page of payments, newest first (see {@link MockPageQuery}), filtered by client, status and uuid. Costs the
+   * page, not the history. Throws a 400 `MockHttpError` for a bad query.
+   *
+   * @example
+   * const { items, next } = control.paymentPage({ clientId: 'test-client', status: 'processing', limit: 50 });
+   */
+  paymentPage(query?: MockPageQuery & PaymentFilter): MockPage<MockPagedPayment>;
   /**
    * Settles a payment now with `outcome` (default: its card's) and sends its webhook. Throws when the payment is
    * unknown or already settled.
@@ -67,6 +104,8 @@ export interface MockControl {
   settlePayment(uuid: string, outcome?: SettlementOutcome): MockPayment;
   /** Requests answered (control API calls excluded), oldest first; `since` is a cursor from {@link MockControl.cursor}. */
   requests(options?: { since?: number }): MockRequestRecord[];
+  /** A page of the journal, newest first (see {@link MockPageQuery}), filtered by method, path, operation, status, client. */
+  requestPage(query?: MockPageQuery & JournalFilter): MockPage<MockRequestRecord>;
   /** The journal position of the latest request: pass it as `since` to wait only for later ones. */
   cursor(): number;
   /** Resolves with the first request matching, already answered (after `since`) or still to come. */
@@ -78,8 +117,18 @@ export interface MockControl {
   issueToken(clientId: string): TokenPair;
   /** Registers a card for a client as a fee calculation would, and returns its `card_account_uid`. */
   registerCardAccount(clientId: string, card: MockCardInput): string;
-  /** Webhook deliveries with their attempts. */
+  /** Webhook deliveries kept, with their attempts, oldest first (bounded by the `history` caps). */
   deliveries(): MockDelivery[];
+  /**
+   * A page of webhook deliveries, newest first (see {@link MockPageQuery}), filtered by state (`pending` for the
+   * three unfinished ones), payment, client and URL. Costs the page, not the history.
+   *
+   * @example
+   * const failed = control.deliveryPage({ state: 'failed', limit: 100 });
+   */
+  deliveryPage(query?: MockPageQuery & DeliveryFilter): MockPage<MockDelivery>;
+  /** Counters and caps of every history (what `GET /__pck/health` shows), read without a scan. */
+  history(): MockHistory;
   /** Resolves with the first delivery matching, now or later. */
   waitForDelivery(
     predicate: (delivery: MockDelivery) => boolean,

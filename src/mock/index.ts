@@ -19,7 +19,7 @@
  */
 import { defaultAssumptions } from '../assumptions.ts';
 
-export type { AssumptionOverrides, Assumptions, FeeRule } from '../assumptions.ts';
+export type { AssumptionOverrides, Assumptions, FeeRule, HistoryCaps } from '../assumptions.ts';
 export { controlPrefix, servicePaths } from '../spec-names.ts';
 export { createMockApp } from './app.ts';
 export type {
@@ -28,12 +28,18 @@ export type {
   MockCardInput,
   MockControl,
   MockDelivery,
+  MockHistory,
+  MockPage,
+  MockPagedPayment,
+  MockPageQuery,
   MockPayment,
   MockRequestMatcher,
   MockRequestRecord,
 } from './control-types.ts';
 export { type CardOutcome, type TestCard, type TestCardName, testCards } from './internal/domain/test-cards.ts';
-export type { SettlementOutcome } from './internal/state.ts';
+export type { JournalFilter as MockRequestFilter } from './internal/journal.ts';
+export type { PaymentFilter as MockPaymentFilter, SettlementOutcome } from './internal/state.ts';
+export type { DeliveryFilter as MockDeliveryFilter } from './internal/webhooks/delivery-store.ts';
 export type {
   MockClientConfig,
   MockGuide,

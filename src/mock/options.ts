@@ -222,6 +222,8 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
   const browser = resolveBrowserOptions(options);
   for (const key of Object.keys(assumptions.limits) as (keyof RequestLimits)[])
     positiveInteger(`assumptions.limits.${key}`, assumptions.limits[key]);
+  for (const key of Object.keys(assumptions.history) as (keyof Assumptions['history'])[])
+    positiveInteger(`assumptions.history.${key}`, assumptions.history[key]);
   positiveInteger('assumptions.bounds.maxMetadataBytes', assumptions.bounds.maxMetadataBytes);
   positiveInteger('assumptions.bounds.maxMetadataDepth', assumptions.bounds.maxMetadataDepth);
   positiveInteger('assumptions.bounds.maxTextLength', assumptions.bounds.maxTextLength);

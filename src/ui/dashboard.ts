@@ -1,8 +1,12 @@
 /**
  * The mock's dashboard (`/__pck/ui`): payments with status and outcome, webhook deliveries with every attempt and
- * its answer, and the request journal, refreshed by polling the control API once a second while the tab is visible;
- * buttons call the same control routes (settle, redeliver, advance the clock, reset). Everything is rendered as
- * text nodes (internal/dom.ts): journal summaries and receivers' answers are client data and may hold markup.
+ * its answer, and the request journal; buttons call the same control routes (settle, redeliver, advance the clock,
+ * reset). Everything is rendered as text nodes (internal/dom.ts): journal summaries and receivers' answers are
+ * client data and may hold markup.
+ *
+ * Its cost stays flat however long the mock has run: once a second (while the tab is visible) it reads only
+ * `GET /__pck/health`, whose counters and change versions are kept by the mock, and fetches a list's page (20 rows,
+ * older pages on demand) only when that list's version changed since the last poll.
  *
  * @module
  */
@@ -36,11 +40,13 @@ interface AttemptView {
 
 interface DeliveryView {
   id: string;
+  seq: number;
   clientId: string;
   paymentUuid: string;
   url: string;
   state: string;
   attempts: AttemptView[];
+  attemptsDropped?: number;
   nextAttemptAt?: number;
   redeliveries: number;
   reason?: string;
@@ -59,16 +65,54 @@ interface RequestView {
   summary?: unknown;
 }
 
+/** What `GET /__pck/health` says about the histories (the counters the mock keeps). */
+interface HistoryView {
+  payments: { kept: number; processing: number; evicted: number; capPerClient: number; version: number };
+  deliveries: {
+    byState: Record<string, number>;
+    kept: number;
+    pending: number;
+    evicted: number;
+    refused: number;
+    version: number;
+    caps: { maxDeliveries: number; maxPendingDeliveries: number };
+  };
+  requests: { kept: number; capacity: number; cursor: number };
+}
+
+interface HealthView {
+  now: number;
+  history: HistoryView;
+  warnings: string[];
+}
+
+/** One page of a list as the control API answers it. */
+interface PageView {
+  next: number | null;
+}
+
 const config = readPageConfig();
 const control = config.paths.control;
 const pollMs = 1000;
-const journalRows = 200;
+const pageRows = 20;
+const journalRows = 50;
 
 const message = el('div', { id: 'pck-message', role: 'status' });
 const clockText = el('span', { id: 'pck-clock' });
 const paymentsBody = el('tbody', { id: 'pck-payments' });
 const deliveriesBody = el('tbody', { id: 'pck-deliveries' });
 const journalBody = el('tbody', { id: 'pck-journal' });
+const warningsBox = el('div', { id: 'pck-warnings', role: 'alert' });
+const paymentsCounts = el('p', { id: 'pck-payments-counts', class: 'pck-counts' });
+const deliveriesCounts = el('p', { id: 'pck-deliveries-counts', class: 'pck-counts' });
+const journalCounts = el('p', { id: 'pck-journal-counts', class: 'pck-counts' });
+const deliveryStateSelect = el(
+  'select',
+  { id: 'pck-delivery-state', 'aria-label': 'delivery state', onchange: () => void reload('deliveries') },
+  ...['', 'pending', 'retry-scheduled', 'delivered', 'failed', 'gone'].map((s) =>
+    el('option', { value: s }, s || 'all'),
+  ),
+) as HTMLSelectElement;
 const advanceInput = el('input', {
   type: 'number',
   min: 0,
@@ -76,8 +120,22 @@ const advanceInput = el('input', {
   id: 'pck-advance-ms',
   'aria-label': 'milliseconds',
 });
-let journal: RequestView[] = [];
-let cursor = 0;
+/**
+ * A paged list on the dashboard: the version of its rows (the mock's change counter when they were fetched), the
+ * cursor of the page shown (undefined: the newest page) and of the next older one.
+ */
+interface ListState {
+  version: number | undefined;
+  before: number | undefined;
+  next: number | null;
+  /** Cursors of the newer pages, to step back. */
+  newer: (number | undefined)[];
+}
+const lists: Record<'payments' | 'deliveries', ListState> = {
+  payments: { version: undefined, before: undefined, next: null, newer: [] },
+  deliveries: { version: undefined, before: undefined, next: null, newer: [] },
+};
+let journalCursor: number | undefined;
 
 const time = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 
@@ -172,7 +230,12 @@ function deliveryRow(d: DeliveryView): HTMLElement {
       d.reason ? ` (${d.reason})` : '',
       d.nextAttemptAt !== undefined ? `, next attempt ${time(d.nextAttemptAt)}` : '',
     ),
-    el('td', {}, el('ol', { class: 'pck-attempts' }, ...d.attempts.map(attemptLine))),
+    el(
+      'td',
+      {},
+      d.attemptsDropped ? `${d.attemptsDropped} older attempts not kept` : '',
+      el('ol', { class: 'pck-attempts' }, ...d.attempts.map(attemptLine)),
+    ),
     el(
       'td',
       { class: 'pck-actions' },
@@ -199,34 +262,95 @@ function rowsOr(rows: HTMLElement[], columns: number, empty: string): Child[] {
   return rows.length > 0 ? rows : [el('tr', {}, el('td', { colspan: columns, class: 'pck-empty' }, empty))];
 }
 
+function listQuery(name: 'payments' | 'deliveries'): string {
+  const q = new URLSearchParams({ limit: String(pageRows) });
+  const before = lists[name].before;
+  if (before !== undefined) q.set('before', String(before));
+  if (name === 'deliveries' && deliveryStateSelect.value) q.set('state', deliveryStateSelect.value);
+  return `${name}?${q}`;
+}
+
+/** Fetches the page a list shows and renders it. */
+async function loadList(name: 'payments' | 'deliveries', version: number): Promise<void> {
+  const page = (await call('GET', listQuery(name))) as PageView & {
+    payments?: PaymentView[];
+    deliveries?: DeliveryView[];
+  };
+  const state = lists[name];
+  state.version = version;
+  state.next = page.next;
+  if (name === 'payments')
+    replaceChildren(paymentsBody, rowsOr((page.payments ?? []).map(paymentRow), 10, 'No payments yet.'));
+  else
+    replaceChildren(deliveriesBody, rowsOr((page.deliveries ?? []).map(deliveryRow), 6, 'No webhook deliveries yet.'));
+  renderPager(name);
+}
+
+/** Shows another page of a list (or the same with a new filter): forget its version so the next poll loads it. */
+async function reload(name: 'payments' | 'deliveries', move?: 'older' | 'newer' | 'newest'): Promise<void> {
+  const state = lists[name];
+  if (move === 'older' && state.next !== null) {
+    state.newer.push(state.before);
+    state.before = state.next;
+  } else if (move === 'newer') state.before = state.newer.pop();
+  else {
+    state.before = undefined;
+    state.newer = [];
+  }
+  state.version = undefined;
+  await refresh();
+}
+
+const pagers = { payments: el('span', { class: 'pck-pager' }), deliveries: el('span', { class: 'pck-pager' }) };
+
+function renderPager(name: 'payments' | 'deliveries'): void {
+  const state = lists[name];
+  replaceChildren(pagers[name], [
+    state.before !== undefined && button('Newest', () => void reload(name, 'newest')),
+    state.before !== undefined && button('Newer', () => void reload(name, 'newer')),
+    state.next !== null && button('Older', () => void reload(name, 'older'), { 'data-pager': `${name}-older` }),
+  ]);
+}
+
+function renderCounts(h: HistoryView, warnings: string[]): void {
+  const p = h.payments;
+  paymentsCounts.textContent = `${p.kept} kept (${p.processing} processing), ${p.evicted} evicted by the cap of ${p.capPerClient} per client.`;
+  const d = h.deliveries;
+  const states = Object.entries(d.byState)
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => `${s} ${n}`)
+    .join(', ');
+  deliveriesCounts.textContent = `${d.kept} kept (${states || 'none'}); ${d.pending} pending of ${d.caps.maxPendingDeliveries}; ${d.evicted} evicted; ${d.refused} refused at the pending cap.`;
+  journalCounts.textContent = `${h.requests.kept} of the latest ${h.requests.capacity} requests kept; showing the newest ${journalRows}.`;
+  replaceChildren(
+    warningsBox,
+    warnings.map((w) => el('p', { class: 'pck-status-error' }, w)),
+  );
+}
+
+/**
+ * One poll: health, then only the lists whose version moved. An older page shown stays as it is until its list
+ * changes; the journal reloads when its cursor moved (a reset moves it back).
+ */
 async function refresh(): Promise<void> {
   try {
-    const [clock, payments, deliveries, requests] = (await Promise.all([
-      call('GET', 'clock'),
-      call('GET', 'payments'),
-      call('GET', 'deliveries'),
-      call('GET', `requests?since=${cursor}`),
-    ])) as [
-      { iso: string },
-      { payments: PaymentView[] },
-      { deliveries: DeliveryView[] },
-      { requests: RequestView[]; cursor: number },
-    ];
-    clockText.textContent = `Mock clock: ${clock.iso}`;
-    replaceChildren(paymentsBody, rowsOr(payments.payments.slice().reverse().map(paymentRow), 10, 'No payments yet.'));
-    replaceChildren(
-      deliveriesBody,
-      rowsOr(deliveries.deliveries.slice().reverse().map(deliveryRow), 6, 'No webhook deliveries yet.'),
-    );
-    // A cursor that went back means the mock was reset: start the journal over.
-    if (requests.cursor < cursor) {
-      journal = [];
-      cursor = 0;
-      return refresh();
+    const health = (await call('GET', 'health')) as HealthView;
+    const h = health.history;
+    clockText.textContent = `Mock clock: ${new Date(health.now).toISOString()}`;
+    renderCounts(h, health.warnings);
+    const loads: Promise<void>[] = [];
+    if (lists.payments.version !== h.payments.version) loads.push(loadList('payments', h.payments.version));
+    if (lists.deliveries.version !== h.deliveries.version) loads.push(loadList('deliveries', h.deliveries.version));
+    if (journalCursor !== h.requests.cursor) {
+      const cursor = h.requests.cursor;
+      loads.push(
+        (call('GET', `requests?limit=${journalRows}`) as Promise<{ requests: RequestView[] }>).then((r) => {
+          journalCursor = cursor;
+          replaceChildren(journalBody, rowsOr(r.requests.map(journalRow), 7, 'No requests yet.'));
+        }),
+      );
     }
-    journal = journal.concat(requests.requests).slice(-journalRows);
-    cursor = requests.cursor;
-    replaceChildren(journalBody, rowsOr(journal.slice().reverse().map(journalRow), 7, 'No requests yet.'));
+    await Promise.all(loads);
     document.body.dataset.updated = String(Date.now());
   } catch (error) {
     say(`Cannot read the mock: ${error instanceof Error ? error.message : String(error)}`, true);
@@ -274,22 +398,29 @@ function layout(): void {
   const main = document.getElementById('pck-main')!;
   replaceChildren(main, [
     message,
+    warningsBox,
     el(
       'section',
       {},
       el('h2', {}, 'Payments'),
+      paymentsCounts,
+      pagers.payments,
       table(['uuid', 'client', 'guide', 'amount', 'fee', 'card', 'paid at', 'status', 'outcome', ''], paymentsBody),
     ),
     el(
       'section',
       {},
       el('h2', {}, 'Webhook deliveries'),
+      deliveriesCounts,
+      el('label', {}, 'State ', deliveryStateSelect),
+      pagers.deliveries,
       table(['delivery', 'payment', 'url', 'state', 'attempts', ''], deliveriesBody),
     ),
     el(
       'section',
       {},
       el('h2', {}, `Requests (latest ${journalRows})`),
+      journalCounts,
       table(['#', 'time', 'request', 'operation', 'status', 'client', 'variables (masked)'], journalBody),
     ),
   ]);

@@ -296,7 +296,7 @@ describe('parseMockArgs', () => {
     expect(() => parseMockArgs(['--config', join(dir, 'missing.json')], env)).toThrow(/--config: cannot read/);
   });
 
-  it.each<[string, string, 'limits' | 'bounds', string]>([
+  it.each<[string, string, 'limits' | 'bounds' | 'history', string]>([
     ['--max-body-bytes', 'PCK_MAX_BODY_BYTES', 'limits', 'maxBodyBytes'],
     ['--max-tokens', 'PCK_MAX_TOKENS', 'limits', 'maxTokens'],
     ['--max-query-depth', 'PCK_MAX_QUERY_DEPTH', 'limits', 'maxDepth'],
@@ -306,6 +306,10 @@ describe('parseMockArgs', () => {
     ['--max-text-length', 'PCK_MAX_TEXT_LENGTH', 'bounds', 'maxTextLength'],
     ['--max-metadata-bytes', 'PCK_MAX_METADATA_BYTES', 'bounds', 'maxMetadataBytes'],
     ['--max-metadata-depth', 'PCK_MAX_METADATA_DEPTH', 'bounds', 'maxMetadataDepth'],
+    ['--max-payments', 'PCK_MAX_PAYMENTS', 'history', 'maxPaymentsPerClient'],
+    ['--max-deliveries', 'PCK_MAX_DELIVERIES', 'history', 'maxDeliveries'],
+    ['--max-pending-deliveries', 'PCK_MAX_PENDING_DELIVERIES', 'history', 'maxPendingDeliveries'],
+    ['--max-attempts-kept', 'PCK_MAX_ATTEMPTS_KEPT', 'history', 'maxAttemptsPerDelivery'],
   ])('%s (and %s) sets assumptions.%s.%s', (flag, variable, group, key) => {
     expect(parseMockArgs([flag, '7'], env)).toMatchObject({ options: { assumptions: { [group]: { [key]: 7 } } } });
     expect(parseMockArgs([], { ...env, [variable]: '8' })).toMatchObject({
@@ -313,6 +317,21 @@ describe('parseMockArgs', () => {
     });
     expect(() => parseMockArgs([flag, '0'], env)).toThrow(`${flag} must be a whole number from 1`);
     expect(() => parseMockArgs([flag, '1.5'], env)).toThrow(`${flag} must be a whole number from 1`);
+  });
+
+  it('--journal-size (and PCK_JOURNAL_SIZE) sets the journalSize option', () => {
+    expect(parseMockArgs(['--journal-size', '50'], env)).toMatchObject({ options: { journalSize: 50 } });
+    expect(parseMockArgs([], { ...env, PCK_JOURNAL_SIZE: '60' })).toMatchObject({ options: { journalSize: 60 } });
+    expect(() => parseMockArgs(['--journal-size', '0'], env)).toThrow('--journal-size must be a whole number from 1');
+  });
+
+  it('history caps from the --config file merge with the flags, value by value', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pck-cli-'));
+    const file = join(dir, 'mock.json');
+    writeFileSync(file, JSON.stringify({ assumptions: { history: { maxDeliveries: 500, maxPendingDeliveries: 9 } } }));
+    expect(parseMockArgs(['--config', file, '--max-pending-deliveries', '100'], env)).toMatchObject({
+      options: { assumptions: { history: { maxDeliveries: 500, maxPendingDeliveries: 100 } } },
+    });
   });
 
   it('limit flags win over the --config file, value by value', () => {

@@ -201,4 +201,58 @@ describe('Dashboard at /__pck/ui', () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);
+
+  it('polls only the health counters while nothing changes, and pages a long list 20 rows at a time', async () => {
+    mock.control.reset();
+    const token = (await post(`${mock.url}${tokenPaths.generate}`, credentials)).body.data.token;
+    const pay = () =>
+      post(
+        `${mock.url}/graphql`,
+        { 'x-jwt-token': token },
+        { query: print(ProcessPaymentRequestDocument), variables: { input: payInput() } },
+      );
+    for (let i = 0; i < 45; i++) expect((await pay()).status).toBe(200);
+    const { page, problems } = await browser.open();
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname + new URL(r.url()).search));
+    await page.goto(`${mock.url}/__pck/ui`);
+    await waitForText(page, '#pck-payments-counts', '45 kept (45 processing)');
+    const rows = page.locator('#pck-payments tr[data-uuid]');
+    await page.waitForFunction(() => document.querySelectorAll('#pck-payments tr[data-uuid]').length === 20);
+    const newest = mock.control.paymentPage({ limit: 45 }).items.map((p) => p.uuid);
+    expect(await rows.first().getAttribute('data-uuid')).toBe(newest[0]);
+
+    // Nothing changes: two more polls ask for the counters only, never for a list.
+    const updated = async () => Number(await page.evaluate(() => document.body.dataset.updated));
+    const before = await updated();
+    asked.length = 0;
+    await page.waitForFunction((t) => Number(document.body.dataset.updated) > t, before);
+    const once = await updated();
+    await page.waitForFunction((t) => Number(document.body.dataset.updated) > t, once);
+    expect(new Set(asked)).toEqual(new Set(['/__pck/health']));
+
+    // Older pages on demand: 20, then the last 5, each row the one the control API lists at that place.
+    await page.locator('[data-pager="payments-older"]').click();
+    await page.waitForFunction(
+      (uuid) => document.querySelector('#pck-payments tr[data-uuid]')?.getAttribute('data-uuid') === uuid,
+      newest[20],
+    );
+    await page.locator('[data-pager="payments-older"]').click();
+    await page.waitForFunction(() => document.querySelectorAll('#pck-payments tr[data-uuid]').length === 5);
+    expect(await rows.last().getAttribute('data-uuid')).toBe(newest[44]);
+    expect(await page.locator('[data-pager="payments-older"]').count()).toBe(0);
+
+    // A change is picked up by the next poll: one page of the list that changed.
+    await page.locator('#pck-main button', { hasText: 'Newest' }).first().click();
+    asked.length = 0;
+    const paid = (await pay()).body.data.processPaymentRequest.uuid as string;
+    await page.waitForFunction(
+      (uuid) => document.querySelector('#pck-payments tr[data-uuid]')?.getAttribute('data-uuid') === uuid,
+      paid,
+    );
+    expect(asked.filter((a) => a.startsWith('/__pck/payments'))).toEqual(['/__pck/payments?limit=20']);
+    expect(asked.some((a) => a.startsWith('/__pck/deliveries'))).toBe(false);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
 });

@@ -36,7 +36,7 @@ interface FlagSpec {
 interface LimitFlag {
   readonly name: string;
   readonly env: string;
-  readonly group: 'limits' | 'bounds';
+  readonly group: 'limits' | 'bounds' | 'history';
   readonly key: string;
   readonly help: string;
   readonly default: () => number;
@@ -63,6 +63,15 @@ const limitFlags: readonly LimitFlag[] = [
   limitFlag('max-text-length', 'bounds', 'maxTextLength', 'Longest string in a text input field.'),
   limitFlag('max-metadata-bytes', 'bounds', 'maxMetadataBytes', 'Largest payment metadata, in bytes of JSON.'),
   limitFlag('max-metadata-depth', 'bounds', 'maxMetadataDepth', 'Deepest nesting of payment metadata.'),
+  limitFlag('max-payments', 'history', 'maxPaymentsPerClient', 'Payments kept per client (oldest settled evicted).'),
+  limitFlag('max-deliveries', 'history', 'maxDeliveries', 'Finished webhook deliveries kept (oldest evicted).'),
+  limitFlag(
+    'max-pending-deliveries',
+    'history',
+    'maxPendingDeliveries',
+    'Pending webhook deliveries; past it new ones are refused (failed, pending-cap) and logged.',
+  ),
+  limitFlag('max-attempts-kept', 'history', 'maxAttemptsPerDelivery', 'Attempts kept per webhook delivery (latest).'),
 ];
 
 /** The browser flags (README "In the browser"; defaults in ASSUMPTIONS.md). */
@@ -208,6 +217,13 @@ export const mockFlags: readonly FlagSpec[] = [
     help: 'Request log format on standard error: text lines, or one JSON object per line. Default text.',
   },
   ...browserFlags,
+  {
+    name: 'journal-size',
+    type: 'string',
+    env: 'PCK_JOURNAL_SIZE',
+    value: 'n',
+    help: `Requests kept in the journal (a ring). Default ${defaultMockOptions.journalSize}.`,
+  },
   { name: 'quiet', type: 'boolean', env: 'PCK_QUIET', help: 'No request log (standard error).' },
   { name: 'help', type: 'boolean', env: '', help: 'Show this help.' },
 ];
@@ -445,6 +461,8 @@ export function parseMockArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   if (settle !== undefined) options.settleDelayMs = integer('settle-delay', settle, 0);
   const latency = pick('latency');
   if (latency !== undefined) options.latency = parseLatency(latency);
+  const journalSize = pick('journal-size');
+  if (journalSize !== undefined) options.journalSize = integer('journal-size', journalSize, 1);
   const seed = pick('seed');
   if (seed !== undefined) options.seed = seed;
   const signingKey = pick('webhook-signing-key');
@@ -477,18 +495,17 @@ export function parseMockArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   // A client in the file carries more (webhooks, signing key) than the flags, so it wins over the same id.
   options.clients = [...(fromFile.some((c) => c.clientId === cliClient.clientId) ? [] : [cliClient]), ...fromFile];
   // Limit flags win over the config file's assumptions, value by value.
-  const limits: Record<string, number> = {};
-  const bounds: Record<string, number> = {};
+  const groups: Record<LimitFlag['group'], Record<string, number>> = { limits: {}, bounds: {}, history: {} };
   for (const l of limitFlags) {
     const raw = pick(l.name);
-    if (raw !== undefined) (l.group === 'limits' ? limits : bounds)[l.key] = integer(l.name, raw, 1);
+    if (raw !== undefined) groups[l.group][l.key] = integer(l.name, raw, 1);
   }
   const fromConfig = config.assumptions ?? {};
-  if (config.assumptions || Object.keys(limits).length > 0 || Object.keys(bounds).length > 0)
+  const flagged = (Object.keys(groups) as LimitFlag['group'][]).filter((g) => Object.keys(groups[g]).length > 0);
+  if (config.assumptions || flagged.length > 0)
     options.assumptions = {
       ...fromConfig,
-      ...(Object.keys(limits).length > 0 ? { limits: { ...fromConfig.limits, ...limits } } : {}),
-      ...(Object.keys(bounds).length > 0 ? { bounds: { ...fromConfig.bounds, ...bounds } } : {}),
+      ...Object.fromEntries(flagged.map((g) => [g, { ...fromConfig[g], ...groups[g] }])),
     };
   return { help: false, options };
 }

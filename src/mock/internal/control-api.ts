@@ -6,15 +6,15 @@
  *
  * | Method | Path | Body / query | Answer |
  * |---|---|---|---|
- * | GET | /__pck/health | | `{ ok, now, guide }` |
+ * | GET | /__pck/health | | `{ ok, now, guide, history, warnings }` (see control-lists.ts) |
  * | POST | /__pck/reset | | `{ ok }` |
  * | GET | /__pck/clock | | `{ now, iso }` |
  * | POST | /__pck/clock/advance | `{ ms }` | `{ now, iso }`; 400 unless 0 <= ms and the date stays valid |
- * | GET | /__pck/payments | `?clientId=` | `{ payments }` |
+ * | GET | /__pck/payments | `?limit=&before=&after=&clientId=&state=&uuid=` | one page (see control-lists.ts) |
  * | POST | /__pck/payments/settle | `{ uuid, outcome? }` | `{ payment }`; 404 unknown, 409 already settled |
- * | GET | /__pck/requests | `?since=` | `{ requests, cursor }` |
+ * | GET | /__pck/requests | `?limit=&before=&after=&since=&clientId=&path=&method=&operationName=&status=` | one page, `cursor` |
  * | POST | /__pck/requests/wait | `{ method?, path?, operationName?, status?, clientId?, guide?, since?, timeoutMs? }` | `{ request }`; 408 on timeout |
- * | GET | /__pck/deliveries | | `{ deliveries }` |
+ * | GET | /__pck/deliveries | `?limit=&before=&after=&state=&paymentUuid=&clientId=&url=` | one page |
  * | POST | /__pck/deliveries/wait | `{ paymentUuid?, state?, url?, clientId?, timeoutMs? }` | `{ delivery }`; 408 on timeout |
  * | POST | /__pck/deliveries/redeliver | `{ id }` | `{ ok }`; 404 unknown, 409 not finished yet (or the mock is closing) |
  * | POST | /__pck/tokens | `{ clientId }` | `{ status: "SUCCESS", data: { token, refresh_token, expiration } }` |
@@ -29,6 +29,7 @@
 import { kitMessage } from '../../internal/messages.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
 import type { MockControl, MockRequestMatcher } from '../control-types.ts';
+import { registerListRoutes } from './control-lists.ts';
 import { restError } from './errors.ts';
 import { jsonObject } from './http/body.ts';
 import type { MockRequest } from './http/exchange.ts';
@@ -59,10 +60,6 @@ export const controlRoutes = [
 ] as const;
 
 const ok = (body: unknown): Outcome => ({ status: 200, body });
-
-function query(request: MockRequest): URLSearchParams {
-  return new URLSearchParams(request.query);
-}
 
 function optionalString(body: Record<string, unknown>, key: string, route: string): string | undefined {
   const v = body[key];
@@ -124,7 +121,7 @@ export function registerControlRoutes(
   const add = (method: string, path: string, handle: ControlHandler) => router.add('control', method, path, { handle });
   const clockAnswer = (now: number) => ok({ now, iso: new Date(now).toISOString() });
 
-  add('GET', '/__pck/health', () => ok({ ok: true, now: control.now(), guide }));
+  registerListRoutes(add, control, guide);
   add('POST', '/__pck/reset', () => {
     control.reset();
     return ok({ ok: true });
@@ -137,7 +134,6 @@ export function registerControlRoutes(
       throw restError(400, kitMessage(`${route} needs { "ms": <non-negative milliseconds> }.`));
     return clockAnswer(control.advanceClock(ms));
   });
-  add('GET', '/__pck/payments', (req) => ok({ payments: control.payments(query(req).get('clientId') ?? undefined) }));
   add('POST', '/__pck/payments/settle', async (req) => {
     const route = 'POST /__pck/payments/settle';
     const body = jsonObject(req, maxBodyBytes, route);
@@ -145,10 +141,6 @@ export function registerControlRoutes(
     if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure')
       throw restError(400, kitMessage(`${route}: "outcome" must be "success" or "failure".`));
     return ok({ payment: control.settlePayment(requiredString(body, 'uuid', route), outcome) });
-  });
-  add('GET', '/__pck/requests', (req) => {
-    const since = Number(query(req).get('since') ?? 0);
-    return ok({ requests: control.requests({ since: Number.isFinite(since) ? since : 0 }), cursor: control.cursor() });
   });
   add('POST', '/__pck/requests/wait', async (req) => {
     const route = 'POST /__pck/requests/wait';
@@ -174,7 +166,6 @@ export function registerControlRoutes(
     );
     return ok({ request });
   });
-  add('GET', '/__pck/deliveries', () => ok({ deliveries: control.deliveries() }));
   add('POST', '/__pck/deliveries/wait', async (req) => {
     const route = 'POST /__pck/deliveries/wait';
     const body = jsonObject(req, maxBodyBytes, route);

@@ -15,6 +15,7 @@ import type { EngineLoader } from './engine-loader.ts';
 import { restError } from './errors.ts';
 import type { FailureInjection } from './failure-injection.ts';
 import { cardNumberMessage } from './graphql/validation.ts';
+import type { PageQuery } from './history/page.ts';
 import type { RouteEntry } from './http/outcome.ts';
 import type { Router } from './http/router.ts';
 import type { Journal } from './journal.ts';
@@ -35,6 +36,8 @@ export interface ControlDeps {
   readonly failures: FailureInjection;
   readonly engine: EngineLoader;
   readonly router: Router<RouteEntry>;
+  /** Entries the journal keeps (`journalSize`). */
+  readonly journalSize: number;
   /** Everything `reset()` rewinds, in order (the clock first: the others cancel their tasks on it). */
   readonly resettable: readonly { reset(): void }[];
 }
@@ -48,6 +51,15 @@ function toPredicate(
 }
 
 const bad = (message: string) => restError(400, kitMessage(message));
+
+/** The page part of a query, without keys left undefined. */
+function pageOf(limit?: number, before?: number, after?: number): PageQuery {
+  return {
+    ...(limit === undefined ? {} : { limit }),
+    ...(before === undefined ? {} : { before }),
+    ...(after === undefined ? {} : { after }),
+  };
+}
 
 /** Creates the control handle over `deps`. */
 export function createControl(deps: ControlDeps): MockControl {
@@ -77,6 +89,10 @@ export function createControl(deps: ControlDeps): MockControl {
       return clock.advance(ms);
     },
     payments: (clientId) => state.payments(clientId),
+    paymentPage(query = {}) {
+      const { limit, before, after, clientId, status, uuid } = query;
+      return state.paymentPage(pageOf(limit, before, after), { clientId, status, uuid });
+    },
     settlePayment(uuid, outcome) {
       if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure')
         throw bad(`settlePayment outcome must be "success" or "failure"; got ${String(outcome)}.`);
@@ -90,6 +106,10 @@ export function createControl(deps: ControlDeps): MockControl {
           );
     },
     requests: (o) => journal.entries(o?.since),
+    requestPage(query = {}) {
+      const { limit, before, after, method, path, operationName, status, clientId } = query;
+      return journal.page(pageOf(limit, before, after), { method, path, operationName, status, clientId });
+    },
     cursor: () => journal.cursor(),
     waitForRequest: (match, o) => journal.waitFor(toPredicate(match), o),
     issueToken(clientId) {
@@ -116,6 +136,17 @@ export function createControl(deps: ControlDeps): MockControl {
       return state.upsertCardAccount(clientId, { card_number: number, expiry_month, expiry_year }).card_account_uid;
     },
     deliveries: () => webhooks.deliveries(),
+    deliveryPage(query = {}) {
+      const { limit, before, after, state: deliveryState, paymentUuid, clientId, url } = query;
+      return webhooks.deliveryPage(pageOf(limit, before, after), { state: deliveryState, paymentUuid, clientId, url });
+    },
+    history() {
+      return {
+        payments: state.paymentCounts(),
+        deliveries: webhooks.deliveryCounts(),
+        requests: { kept: journal.size(), capacity: deps.journalSize, cursor: journal.cursor() },
+      };
+    },
     waitForDelivery: (predicate, o) => webhooks.waitFor(predicate, o),
     redeliver(id) {
       if (typeof id !== 'string' || id === '') throw bad('redeliver needs the id of a delivery (see deliveries()).');

@@ -14,6 +14,7 @@
 
 import { kitMessage } from '../../internal/messages.ts';
 import { maskCardNumber } from './domain/cards.ts';
+import { checkPageQuery, collectPage, type Page, type PageQuery } from './history/page.ts';
 import { maskDigits } from './http/request-log.ts';
 import { createWaiters } from './waiters.ts';
 
@@ -53,6 +54,16 @@ export interface WaitOptions {
   readonly since?: number;
 }
 
+/** Filters of {@link Journal.page}; every given one must match. */
+export interface JournalFilter {
+  readonly method?: string | undefined;
+  /** Path without the query string. */
+  readonly path?: string | undefined;
+  readonly operationName?: string | undefined;
+  readonly status?: number | undefined;
+  readonly clientId?: string | undefined;
+}
+
 /** The journal of one mock instance. */
 export interface Journal {
   /** Appends an entry (the journal assigns `seq`; optional fields may be undefined). */
@@ -70,6 +81,10 @@ export interface Journal {
   ): void;
   /** Entries kept, oldest first, optionally only those after `since`. */
   entries(since?: number): JournalEntry[];
+  /** A page of entries, newest first unless `query.after` is given; the query is checked (400 on a mistake). */
+  page(query?: PageQuery, filter?: JournalFilter): Page<JournalEntry>;
+  /** Entries kept now. */
+  size(): number;
   /** The `seq` of the latest entry (0 when empty): a cursor for `waitFor({ since })`. */
   cursor(): number;
   /** Resolves with the first entry matching `predicate`, already recorded or still to come; rejects on timeout. */
@@ -125,7 +140,32 @@ export function createJournal(capacity: number): Journal {
     return out;
   }
 
+  const oldestKept = () => Math.max(seq - size + 1, 1);
+  // The ring as an ordered source of sequence numbers; entries are built only for the page.
+  const ring = {
+    *newest(before?: number): Generator<[number, number]> {
+      for (let s = Math.min(before === undefined ? seq : before - 1, seq); s >= oldestKept(); s--) yield [s, s];
+    },
+    *oldestFirst(after?: number): Generator<[number, number]> {
+      for (let s = Math.max(after === undefined ? 1 : after + 1, oldestKept()); s <= seq; s++) yield [s, s];
+    },
+  };
+  const matches = (s: number, f: JournalFilter): boolean => {
+    const i = s % size;
+    return (
+      (f.method === undefined || methods[i] === f.method) &&
+      (f.path === undefined || paths[i] === f.path) &&
+      (f.operationName === undefined || operationNames[i] === f.operationName) &&
+      (f.status === undefined || statuses[i] === f.status) &&
+      (f.clientId === undefined || clientIds[i] === f.clientId)
+    );
+  };
+
   return {
+    page(query, filter = {}) {
+      return collectPage([ring], checkPageQuery(query, 'requestPage'), (s) => matches(s, filter), entryAt);
+    },
+    size: () => seq - oldestKept() + 1,
     record(method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome) {
       const i = ++seq % size;
       methods[i] = method;

@@ -17,6 +17,8 @@ import { detectCardType, maskCardNumber } from './domain/cards.ts';
 import { sha256Hex } from './domain/digest.ts';
 import { type CardOutcome, cardOutcome } from './domain/test-cards.ts';
 import { KeyQueue } from './fifo.ts';
+import { checkPageQuery, collectPage, type Page, type PageQuery } from './history/page.ts';
+import { SeqList } from './history/seq-list.ts';
 import { uuidV4FromHex } from './random.ts';
 
 /** A card the mock knows for a client, from a card fee calculation, a payment or the control API. */
@@ -99,6 +101,31 @@ export interface MockStateOptions {
   readonly maxCardAccountsPerClient?: number;
 }
 
+/** A payment on a page of {@link MockState.paymentPage}: the stored payment and its sequence number (the cursor). */
+export type PagedPayment = StoredPayment & { readonly seq: number };
+
+/** Filters of {@link MockState.paymentPage}; every given one must match. */
+export interface PaymentFilter {
+  readonly clientId?: string | undefined;
+  /** Status name (`processing`, `success`, `failure` by default). */
+  readonly status?: string | undefined;
+  readonly uuid?: string | undefined;
+}
+
+/** Counters of the payment history, kept as payments come and go (never counted by a scan). */
+export interface PaymentCounts {
+  /** Payments kept, all clients. */
+  readonly kept: number;
+  /** Kept payments not settled yet. */
+  readonly processing: number;
+  /** Payments evicted by the per-client cap since the last reset. */
+  readonly evicted: number;
+  /** The cap per client. */
+  readonly capPerClient: number;
+  /** Changes with every added, settled or evicted payment and every reset: a poller compares it with the last one. */
+  readonly version: number;
+}
+
 /** The mock's per-client store. */
 export interface MockState {
   /**
@@ -120,15 +147,25 @@ export interface MockState {
    * Settling an already settled payment changes nothing and returns it as it is.
    */
   settlePayment(clientId: string | undefined, uuid: string, outcome?: SettlementOutcome): StoredPayment | undefined;
+  /** A page of payments, newest first unless `query.after` is given; the query is checked (400 on a mistake). */
+  paymentPage(query?: PageQuery, filter?: PaymentFilter): Page<PagedPayment>;
+  /** The counters of the payment history. */
+  paymentCounts(): PaymentCounts;
   /** Forgets every payment and card account. */
   reset(): void;
 }
 
+/** A kept payment and its sequence number in the history. */
+interface PaymentEntry {
+  readonly payment: StoredPayment;
+  readonly seq: number;
+}
+
 interface ClientState {
   readonly cards: Map<string, CardAccount>;
-  readonly payments: Map<string, StoredPayment>;
-  /** Uuids of payments in acceptance order; evicted ones stay until skipped or compacted (see fifo.ts). */
-  readonly accepted: KeyQueue<string>;
+  readonly payments: Map<string, PaymentEntry>;
+  /** Payments in acceptance order by sequence number: the pages and the "oldest payment" of the eviction rule. */
+  readonly accepted: SeqList<StoredPayment>;
   /** Uuids of settled payments in settlement order: evicted first. Evicted ones are skipped likewise. */
   readonly settled: KeyQueue<string>;
 }
@@ -145,11 +182,16 @@ export function createMockState(options: MockStateOptions): MockState {
   const maxCards = options.maxCardAccountsPerClient ?? 10_000;
   const now = options.now ?? Date.now;
   const clients = new Map<string, ClientState>();
+  // One sequence across clients, so pages of every client merge in acceptance order.
+  let seq = 0;
+  let processing = 0;
+  let evicted = 0;
+  let version = 0;
 
   function client(clientId: string): ClientState {
     let c = clients.get(clientId);
     if (!c) {
-      c = { cards: new Map(), payments: new Map(), accepted: new KeyQueue(), settled: new KeyQueue() };
+      c = { cards: new Map(), payments: new Map(), accepted: new SeqList(), settled: new KeyQueue() };
       clients.set(clientId, c);
     }
     return c;
@@ -161,10 +203,10 @@ export function createMockState(options: MockStateOptions): MockState {
    * payment on the hot path.
    */
   function find(clientId: string | undefined, uuid: string): StoredPayment | undefined {
-    if (clientId !== undefined) return clients.get(clientId)?.payments.get(uuid);
+    if (clientId !== undefined) return clients.get(clientId)?.payments.get(uuid)?.payment;
     for (const c of clients.values()) {
       const p = c.payments.get(uuid);
-      if (p) return p;
+      if (p) return p.payment;
     }
     return undefined;
   }
@@ -177,55 +219,40 @@ export function createMockState(options: MockStateOptions): MockState {
 
   function evictOne(c: ClientState): void {
     // Oldest settled first (settlement order); when none is settled, the oldest payment (acceptance order).
-    const victim = oldestKept(c, c.settled) ?? oldestKept(c, c.accepted);
-    if (victim === undefined) return;
-    c.payments.delete(victim);
+    const victim = oldestKept(c, c.settled) ?? c.accepted.oldest()?.uuid;
+    const entry = victim === undefined ? undefined : c.payments.get(victim);
+    if (entry === undefined) return;
+    c.payments.delete(entry.payment.uuid);
+    c.accepted.delete(entry.seq);
+    if (entry.payment.settledOutcome === undefined) processing -= 1;
+    evicted += 1;
+    version += 1;
   }
 
   return {
-    upsertCardAccount(clientId, card) {
-      const uid = deriveCardAccountUid(seed, clientId, card);
-      const c = client(clientId);
-      const known = c.cards.get(uid);
-      if (known) return known;
-      const cardType = detectCardType(card.card_number, assumptions.cardTypes);
-      if (cardType === undefined)
-        throw new Error(kitMessage('card type not detected; validate the card before storing it.'));
-      if (c.cards.size >= maxCards) {
-        const oldest = c.cards.keys().next().value;
-        if (oldest !== undefined) c.cards.delete(oldest);
-      }
-      const account: CardAccount = {
-        card_account_uid: uid,
-        clientId,
-        card_type: cardType,
-        masked_card_number: maskCardNumber(card.card_number),
-        expiry_month: card.expiry_month,
-        expiry_year: card.expiry_year,
-        outcome: cardOutcome(card.card_number),
-      };
-      c.cards.set(uid, account);
-      return account;
-    },
+    upsertCardAccount: (clientId, card) =>
+      upsertCard(client(clientId), { seed, clientId, card, maxCards, assumptions }),
     cardAccount(clientId, cardAccountUid) {
       return clients.get(clientId)?.cards.get(cardAccountUid);
     },
     addPayment(payment) {
       const c = client(payment.clientId);
       while (c.payments.size >= maxPayments) evictOne(c);
-      c.payments.set(payment.uuid, payment);
-      c.accepted.push(payment.uuid);
-      // Payments evicted as settled stay in the acceptance queue; drop them before the queue outgrows the cap twice.
-      if (c.accepted.length > 2 * maxPayments) c.accepted.retain((uuid) => c.payments.has(uuid));
+      seq += 1;
+      c.payments.set(payment.uuid, { payment, seq });
+      c.accepted.push(seq, payment);
+      if (payment.settledOutcome === undefined) processing += 1;
+      version += 1;
     },
     payment(clientId, uuid) {
       return find(clientId, uuid);
     },
-    payments(clientId) {
-      if (clientId !== undefined) return [...(clients.get(clientId)?.payments.values() ?? [])];
-      const all: StoredPayment[] = [];
-      for (const c of clients.values()) for (const p of c.payments.values()) all.push(p);
-      return all;
+    payments: (clientId) => listPayments(clients, clientId),
+    paymentPage: (query, filter = {}) => pagePayments(clients, checkPageQuery(query, 'paymentPage'), filter),
+    paymentCounts() {
+      let kept = 0;
+      for (const c of clients.values()) kept += c.payments.size;
+      return { kept, processing, evicted, capPerClient: maxPayments, version };
     },
     settlePayment(clientId, uuid, outcome) {
       const p = find(clientId, uuid);
@@ -234,13 +261,88 @@ export function createMockState(options: MockStateOptions): MockState {
       p.settledOutcome = final;
       p.settledAt = now();
       clients.get(p.clientId)?.settled.push(uuid);
+      processing -= 1;
+      version += 1;
       p.status = final === 'success' ? assumptions.statusNames.success : assumptions.statusNames.failure;
       return p;
     },
     reset() {
       clients.clear();
+      seq = 0;
+      processing = 0;
+      evicted = 0;
+      version += 1;
     },
   };
+}
+
+/** The card account of a card for a client, created (evicting the oldest past `maxCards`) on first use. */
+function upsertCard(
+  c: ClientState,
+  o: {
+    readonly seed: string;
+    readonly clientId: string;
+    readonly card: CardAccountInput;
+    readonly maxCards: number;
+    readonly assumptions: MockStateOptions['assumptions'];
+  },
+): CardAccount {
+  const { card, clientId } = o;
+  const uid = deriveCardAccountUid(o.seed, clientId, card);
+  const known = c.cards.get(uid);
+  if (known) return known;
+  const cardType = detectCardType(card.card_number, o.assumptions.cardTypes);
+  if (cardType === undefined)
+    throw new Error(kitMessage('card type not detected; validate the card before storing it.'));
+  if (c.cards.size >= o.maxCards) {
+    const oldest = c.cards.keys().next().value;
+    if (oldest !== undefined) c.cards.delete(oldest);
+  }
+  const account: CardAccount = {
+    card_account_uid: uid,
+    clientId,
+    card_type: cardType,
+    masked_card_number: maskCardNumber(card.card_number),
+    expiry_month: card.expiry_month,
+    expiry_year: card.expiry_year,
+    outcome: cardOutcome(card.card_number),
+  };
+  c.cards.set(uid, account);
+  return account;
+}
+
+/** Every payment kept (of one client, or of all in acceptance order), oldest first. */
+function listPayments(clients: ReadonlyMap<string, ClientState>, clientId: string | undefined): StoredPayment[] {
+  const lists = clientId === undefined ? [...clients.values()] : [clients.get(clientId)].filter((c) => c !== undefined);
+  const all: [number, StoredPayment][] = [];
+  for (const c of lists) for (const entry of c.accepted.oldestFirst()) all.push(entry);
+  if (lists.length > 1) all.sort((a, b) => a[0] - b[0]);
+  return all.map(([, p]) => p);
+}
+
+/** A page of payments: a uuid filter reads the map, a client filter that client's list, else every client's merged. */
+function pagePayments(
+  clients: ReadonlyMap<string, ClientState>,
+  query: ReturnType<typeof checkPageQuery>,
+  filter: PaymentFilter,
+): Page<PagedPayment> {
+  let lists: SeqList<StoredPayment>[];
+  if (filter.uuid !== undefined) {
+    const one = new SeqList<StoredPayment>();
+    for (const c of clients.values()) {
+      const entry = c.payments.get(filter.uuid);
+      if (entry && (filter.clientId === undefined || entry.payment.clientId === filter.clientId))
+        one.push(entry.seq, entry.payment);
+    }
+    lists = [one];
+  } else if (filter.clientId !== undefined) {
+    const c = clients.get(filter.clientId);
+    lists = c ? [c.accepted] : [];
+  } else lists = [...clients.values()].map((c) => c.accepted);
+  const keep = (p: StoredPayment) =>
+    (filter.status === undefined || p.status === filter.status) &&
+    (filter.uuid === undefined || p.uuid === filter.uuid);
+  return collectPage(lists, query, keep, (p, seq) => ({ ...p, seq }));
 }
 
 /**

@@ -11,7 +11,7 @@ import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
 import { retryAfterMs, retryDelayMs } from './backoff.ts';
 import type { DeliveryLanes } from './delivery-lanes.ts';
-import { type Delivery, type DeliveryAttempt, TERMINAL } from './delivery-record.ts';
+import { type Delivery, type DeliveryAttempt, type DeliveryState, recordAttempt, TERMINAL } from './delivery-record.ts';
 import { PostError, type PostResult, type WebhookTransport } from './http-post.ts';
 
 /** One attempt as the log tells it: which payment, where, which attempt, what came of it, what happens next. */
@@ -75,6 +75,10 @@ export interface AttemptDeps {
   changed(d: Delivery): void;
   /** Told once per attempt, after its outcome moved the delivery on (delivered, gone, failed or retry scheduled). */
   readonly onAttempt?: ((report: WebhookAttemptReport) => void) | undefined;
+  /** Moves a delivery to a state, keeping the history's counters. */
+  setState(d: Delivery, state: DeliveryState): void;
+  /** Attempts kept per delivery (`history.maxAttemptsPerDelivery`). */
+  readonly maxAttemptsKept: number;
 }
 
 function elapsed(started: number): number {
@@ -95,11 +99,11 @@ export function createAttemptRunner(deps: AttemptDeps): (d: Delivery) => void {
     d.inFlight = undefined;
     d.task?.cancel();
     d.task = undefined;
-    d.attempts.push(logged);
+    recordAttempt(d, logged, deps.maxAttemptsKept);
     const status = result?.status;
     if (status !== undefined && status >= 200 && status < 300) lanes.finish(d, 'delivered');
     else if (status === 410) lanes.retire(d);
-    else if (d.attempts.length - d.roundStart >= policy.maxAttempts) lanes.finish(d, 'failed', 'retries-exhausted');
+    else if (d.attemptCount - d.roundStart >= policy.maxAttempts) lanes.finish(d, 'failed', 'retries-exhausted');
     else scheduleRetry(d, status, result);
     deps.onAttempt?.(attemptReport(d, logged));
   }
@@ -109,9 +113,9 @@ export function createAttemptRunner(deps: AttemptDeps): (d: Delivery) => void {
       status === 429 || status === 503 ? retryAfterMs(result?.retryAfter, result?.date, Date.now) : undefined;
     const delay =
       asked === undefined
-        ? retryDelayMs(policy, d.attempts.length - d.roundStart, deps.random)
+        ? retryDelayMs(policy, d.attemptCount - d.roundStart, deps.random)
         : Math.min(asked, policy.maxDelayMs);
-    d.state = 'retry-scheduled';
+    deps.setState(d, 'retry-scheduled');
     d.task = clock.schedule(delay, () => {
       d.task = undefined;
       attempt(d);
@@ -136,13 +140,13 @@ export function createAttemptRunner(deps: AttemptDeps): (d: Delivery) => void {
   function attempt(d: Delivery): void {
     const controller = new AbortController();
     d.inFlight = controller;
-    d.state = 'sending';
+    deps.setState(d, 'sending');
     d.nextAttemptAt = undefined;
     // The attempt timeout runs on the virtual clock too, so a test can time out a hanging receiver by advancing it.
     d.task = clock.schedule(policy.attemptTimeoutMs, () => controller.abort('timeout'));
     const at = clock.now();
     const started = performance.now();
-    const number = d.attempts.length + 1;
+    const number = d.attemptCount + 1;
     deps.changed(d);
     let headers: Record<string, string>;
     try {

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Clock } from '../clock.ts';
-import type { Delivery, DeliveryFailureReason } from './delivery-record.ts';
+import type { Delivery, DeliveryFailureReason, DeliveryState } from './delivery-record.ts';
 
 /** The lanes of one dispatcher. */
 export interface DeliveryLanes {
@@ -29,8 +29,10 @@ export interface DeliveryLanes {
 /** What the lanes ask of the dispatcher. */
 export interface LaneDeps {
   readonly clock: Clock;
-  /** Every delivery, to find those waiting for a retired URL. */
-  records(): readonly Delivery[];
+  /** The kept deliveries of a URL, to find those waiting for it once it is retired. */
+  ofUrl(url: string): Iterable<Delivery>;
+  /** Moves a delivery to a state, keeping the history's counters. */
+  setState(d: Delivery, state: DeliveryState): void;
   /** Starts an attempt of a lane's head. */
   send(d: Delivery): void;
   /** Tells waiters that `d` changed. */
@@ -42,7 +44,7 @@ export interface LaneDeps {
  * Creates the lanes of one dispatcher.
  *
  * @example
- * const lanes = createDeliveryLanes({ clock, records: () => records, send: attempt, changed, isClosed: () => closed });
+ * const lanes = createDeliveryLanes({ clock, ofUrl: store.ofUrl, setState: store.setState, send: attempt, changed, isClosed: () => closed });
  * lanes.admit(delivery);
  */
 export function createDeliveryLanes(deps: LaneDeps): DeliveryLanes {
@@ -54,8 +56,8 @@ export function createDeliveryLanes(deps: LaneDeps): DeliveryLanes {
     d.task?.cancel();
     d.task = undefined;
     d.nextAttemptAt = undefined;
-    d.state = state;
     d.reason = reason;
+    deps.setState(d, state);
     if (state === 'delivered') d.deliveredAt = deps.clock.now();
     deps.changed(d);
     const lane = lanes.get(d.key);
@@ -81,7 +83,7 @@ export function createDeliveryLanes(deps: LaneDeps): DeliveryLanes {
         finish(d, 'gone', 'url-gone');
         return;
       }
-      d.state = 'queued';
+      deps.setState(d, 'queued');
       let lane = lanes.get(d.key);
       if (!lane) {
         lane = [];
@@ -96,8 +98,8 @@ export function createDeliveryLanes(deps: LaneDeps): DeliveryLanes {
       goneUrls.add(d.url);
       finish(d, 'gone', 'receiver-gone');
       // What waits for that URL is recorded as gone, not dropped.
-      for (const w of deps.records())
-        if (w.url === d.url && (w.state === 'queued' || w.state === 'retry-scheduled')) finish(w, 'gone', 'url-gone');
+      const waiting = [...deps.ofUrl(d.url)].filter((w) => w.state === 'queued' || w.state === 'retry-scheduled');
+      for (const w of waiting) finish(w, 'gone', 'url-gone');
     },
     revive(url) {
       goneUrls.delete(url);

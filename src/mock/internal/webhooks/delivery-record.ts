@@ -47,12 +47,19 @@ export type DeliveryFailureReason =
   /** The payload could not be serialised (see `error`); nothing was sent and it cannot be redelivered. */
   | 'payload-error'
   /** The engine itself failed (a bug in the mock; see `error`); redelivery tries again. */
-  | 'internal-error';
+  | 'internal-error'
+  /**
+   * Not sent: pending deliveries were at their cap (`history.maxPendingDeliveries`) when the event came; the mock
+   * logged it and counts it in `GET /__pck/health`. Redeliver it once the receiver is back.
+   */
+  | 'pending-cap';
 
 /** One event on its way to one URL, as shown by `deliveries()` and the control API. */
 export interface DeliveryRecord {
   /** Delivery id, sent in the delivery id header (and as `webhook-id`); the same on every attempt. */
   readonly id: string;
+  /** Position in the delivery history (one sequence for every dispatcher of the mock): the cursor of its pages. */
+  readonly seq: number;
   readonly clientId: string;
   readonly paymentUuid: string;
   readonly url: string;
@@ -64,7 +71,10 @@ export interface DeliveryRecord {
   readonly state: DeliveryState;
   /** Virtual time the event was enqueued. */
   readonly enqueuedAt: number;
+  /** The latest attempts (at most `history.maxAttemptsPerDelivery`; `number` counts every attempt made). */
   readonly attempts: readonly DeliveryAttempt[];
+  /** Older attempts no longer kept, when the cap dropped any. */
+  readonly attemptsDropped?: number;
   /** Virtual time of the next attempt, while `retry-scheduled`. */
   readonly nextAttemptAt?: number;
   /** Virtual time of the 2xx, once `delivered`. */
@@ -92,6 +102,14 @@ export interface WebhookEvent {
 /** A delivery as the dispatcher keeps it: the record's fields, mutable, plus what the engine needs to run it. */
 export interface Delivery {
   id: string;
+  /** Sequence number in the history; set when the store adds it. */
+  seq: number;
+  /** Counts the times it finished: tells a stale entry of the store's finish queue from the current one. */
+  finishMark: number;
+  /** Attempts made, kept or not. */
+  attemptCount: number;
+  /** Attempts dropped from `attempts` by the cap. */
+  attemptsDropped: number;
   clientId: string;
   paymentUuid: string;
   url: string;
@@ -104,7 +122,7 @@ export interface Delivery {
   state: DeliveryState;
   enqueuedAt: number;
   attempts: DeliveryAttempt[];
-  /** Index in `attempts` where the current round (first send or latest redelivery) began; the budget counts from it. */
+  /** `attemptCount` when the current round (first send or latest redelivery) began; the budget counts from it. */
   roundStart: number;
   nextAttemptAt: number | undefined;
   deliveredAt: number | undefined;
@@ -125,6 +143,7 @@ export function snapshot(d: Delivery): DeliveryRecord {
     -readonly [K in keyof DeliveryRecord]: DeliveryRecord[K];
   } = {
     id: d.id,
+    seq: d.seq,
     clientId: d.clientId,
     paymentUuid: d.paymentUuid,
     url: d.url,
@@ -136,6 +155,7 @@ export function snapshot(d: Delivery): DeliveryRecord {
     attempts: [...d.attempts],
     redeliveries: d.redeliveries,
   };
+  if (d.attemptsDropped > 0) record.attemptsDropped = d.attemptsDropped;
   if (d.nextAttemptAt !== undefined) record.nextAttemptAt = d.nextAttemptAt;
   if (d.deliveredAt !== undefined) record.deliveredAt = d.deliveredAt;
   if (d.reason !== undefined) record.reason = d.reason;
@@ -163,6 +183,10 @@ export function newDelivery(fields: {
   const { event, url, problem } = fields;
   return {
     id: fields.id,
+    seq: 0,
+    finishMark: 0,
+    attemptCount: 0,
+    attemptsDropped: 0,
     clientId: event.clientId,
     paymentUuid: event.paymentUuid,
     url,
@@ -188,7 +212,7 @@ export function newDelivery(fields: {
 /** Starts a new round of attempts for a redelivery: the retry budget counts from here, the outcome is cleared. */
 export function restartRound(d: Delivery): void {
   d.redeliveries += 1;
-  d.roundStart = d.attempts.length;
+  d.roundStart = d.attemptCount;
   d.deliveredAt = undefined;
   d.reason = undefined;
   d.error = undefined;
@@ -197,4 +221,14 @@ export function restartRound(d: Delivery): void {
 function withoutMetadata(payload: PaymentStatusWebhookPayload): PaymentStatusWebhookPayload {
   const { amount, payment_gateway_fee, paid_at, status, uuid } = payload;
   return { amount, payment_gateway_fee, paid_at, status, uuid };
+}
+
+/** Logs an attempt, keeping at most `cap` of them (the latest): a delivery's memory stays bounded across redeliveries. */
+export function recordAttempt(d: Delivery, attempt: DeliveryAttempt, cap: number): void {
+  d.attempts.push(attempt);
+  d.attemptCount += 1;
+  if (d.attempts.length > cap) {
+    d.attempts.shift();
+    d.attemptsDropped += 1;
+  }
 }

@@ -14,7 +14,10 @@
  *   `redeliver(id)` of a gone delivery switches the URL back on (an operator's explicit decision) and sends it.
  * - Events of one payment reach one URL in order: a later event is `queued` until the earlier one is delivered,
  *   failed for good or gone. Different payments, and different URLs, do not wait for each other.
- * - Every delivery stays in the log with its attempts, whatever happens to it: nothing is dropped silently.
+ * - The log is bounded (`history` option): finished deliveries past `maxDeliveries` are evicted oldest-finished
+ *   first and counted; at most `maxAttemptsPerDelivery` attempts are kept per delivery. Pending work is never
+ *   evicted: once `maxPendingDeliveries` are pending, a new delivery is refused, recorded as `failed` (reason
+ *   `pending-cap`, redeliverable), counted and logged. Nothing is dropped silently.
  * - Nothing an event carries can throw out of the engine: a payload that cannot be serialised (too deep, circular, a
  *   throwing getter) becomes a `failed` delivery with reason `payload-error` and its `error`, reported to `onProblem`;
  *   a failure inside an attempt is recorded as that attempt's error. A caller's mistake (`redeliver` of an unknown or
@@ -37,11 +40,13 @@ import {
   type Delivery,
   type DeliveryRecord,
   newDelivery,
+  recordAttempt,
   restartRound,
   snapshot,
   TERMINAL,
   type WebhookEvent,
 } from './delivery-record.ts';
+import { createDeliveryStore, type DeliveryStore } from './delivery-store.ts';
 import { createHttpTransport, type WebhookTransport } from './http-post.ts';
 
 /** The delivery record types, defined in delivery-record.ts. */
@@ -58,7 +63,7 @@ export type RedeliverResult =
   | { readonly ok: true }
   | {
       readonly ok: false;
-      readonly problem: 'unknown' | 'in-progress' | 'closed' | 'unsendable';
+      readonly problem: 'unknown' | 'in-progress' | 'closed' | 'unsendable' | 'at-cap';
       readonly message: string;
     };
 
@@ -96,6 +101,17 @@ export interface WebhookDispatcherOptions {
   readonly onAttempt?: (report: WebhookAttemptReport) => void;
   /** How attempts are sent; defaults to HTTP POST (`createHttpTransport`). */
   readonly transport?: WebhookTransport;
+  /** Caps of the delivery history; defaults to `Assumptions.history`. */
+  readonly history?: DeliveryCaps;
+  /** Sequence numbers of deliveries, shared by the dispatchers of one mock; defaults to a counter of its own. */
+  readonly nextSeq?: () => number;
+}
+
+/** The caps of a dispatcher's delivery history (`Assumptions.history`). */
+export interface DeliveryCaps {
+  readonly maxDeliveries: number;
+  readonly maxPendingDeliveries: number;
+  readonly maxAttemptsPerDelivery: number;
 }
 
 /** Options of {@link WebhookDispatcher.waitFor}. */
@@ -108,8 +124,10 @@ export interface WaitForOptions {
 export interface WebhookDispatcher {
   /** Queues one event for every registered URL. Never throws for receiver trouble; see `deliveries()`. */
   enqueue(event: WebhookEvent): void;
-  /** Snapshot of every delivery, oldest first. */
+  /** Snapshot of every delivery kept, oldest first. */
   deliveries(): readonly DeliveryRecord[];
+  /** The bounded, indexed history (pages and counters). */
+  readonly store: DeliveryStore;
   /** Resolves with the first delivery (now or later) matching `predicate`; rejects after `timeoutMs`. */
   waitFor(predicate: (delivery: DeliveryRecord) => boolean, options?: WaitForOptions): Promise<DeliveryRecord>;
   /** Sends a finished delivery (`failed`, `gone` or `delivered`) again, with the same delivery id. */
@@ -131,7 +149,9 @@ function redeliverProblem(d: Delivery | undefined, id: string, closed: boolean):
     return {
       ok: false,
       problem: 'unknown',
-      message: kitMessage(`No webhook delivery with id "${id}": list them with deliveries().`),
+      message: kitMessage(
+        `No webhook delivery with id "${id}": list them with deliveries() or GET /__pck/deliveries (a finished delivery past the history cap is evicted; see GET /__pck/health).`,
+      ),
     };
   if (!TERMINAL.has(d.state))
     return {
@@ -198,9 +218,18 @@ function serialise(event: WebhookEvent, report: (line: string) => void): { body:
   return { body: '', problem };
 }
 
-/** What a wait that timed out says: every delivery and its state, and the likely fix. */
-function noMatchMessage(records: readonly Delivery[], timeoutMs: number): string {
-  const states = records.map((d) => `${d.id} ${d.paymentUuid} → ${d.url}: ${d.state}`).join('; ');
+/** Deliveries a timed-out wait names; the rest are counted (the message must stay a readable size). */
+const MESSAGE_DELIVERIES = 20;
+
+/** What a wait that timed out says: the latest deliveries and their states, and the likely fix. */
+function noMatchMessage(store: DeliveryStore, timeoutMs: number): string {
+  const latest: string[] = [];
+  for (const [, d] of store.sources({})[0]?.newest() ?? []) {
+    if (latest.length === MESSAGE_DELIVERIES) break;
+    latest.push(`${d.id} ${d.paymentUuid} → ${d.url}: ${d.state}`);
+  }
+  const more = store.counts().kept - latest.length;
+  const states = latest.join('; ') + (more > 0 ? `; and ${more} older (GET /__pck/deliveries pages them)` : '');
   return kitMessage(
     `no webhook delivery matched within ${timeoutMs} ms. Deliveries: ${states || 'none'}. If retries are scheduled, advance the mock clock (control.advanceClock).`,
   );
@@ -229,23 +258,27 @@ function abortInFlight(d: Delivery, reason: 'reset' | 'closed'): boolean {
 export function createWebhookDispatcher(opts: WebhookDispatcherOptions): WebhookDispatcher {
   const clock = opts.clock;
   const policy = opts.retry;
+  const caps = opts.history ?? defaultAssumptions.history;
   const eventType = opts.eventType ?? defaultAssumptions.webhook.eventType;
   const deliveryIdHeader = opts.headers.deliveryId ?? defaultAssumptions.webhook.deliveryIdHeader;
   const newId = opts.idFactory ?? (() => `whd_${randomUUID().replaceAll('-', '')}`);
   const report = opts.onProblem ?? (() => {});
   const targets = checkedTargets(opts);
+  let ownSeq = 0;
+  const store = createDeliveryStore({ maxFinished: caps.maxDeliveries, nextSeq: opts.nextSeq ?? (() => ++ownSeq) });
+  const guard = createPendingGuard(store, caps.maxPendingDeliveries, report);
 
   const transport = opts.transport ?? createHttpTransport();
-  let records: Delivery[] = [];
-  const byId = new Map<string, Delivery>();
   const waiters = createWaiters<DeliveryRecord>();
   let closed = false;
   const changed = (d: Delivery): void => {
     if (waiters.pending()) waiters.offer(snapshot(d));
   };
+  const setState = guard.setState;
   const lanes = createDeliveryLanes({
     clock,
-    records: () => records,
+    ofUrl: (url) => store.ofUrl(url),
+    setState,
     send: (d) => attempt(d),
     changed,
     isClosed: () => closed,
@@ -265,9 +298,12 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
     lanes,
     changed,
     onAttempt: opts.onAttempt,
+    setState,
+    maxAttemptsKept: caps.maxAttemptsPerDelivery,
   });
 
   return {
+    store,
     enqueue(event) {
       if (targets.length === 0) return;
       // A payload that cannot be serialised is a failed delivery, not an exception in the caller (settlement runs
@@ -276,20 +312,24 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       targets.forEach((target, i) => {
         const url = opts.urls[i]!;
         const d = newDelivery({ id: newId(), event, url, target, eventType, body, problem, now: clock.now() });
-        records.push(d);
-        byId.set(d.id, d);
+        // Asked before the new delivery counts as pending itself.
+        const refused = problem === undefined && !closed && guard.full();
+        store.add(d);
         // Kept and visible rather than dropped: the log says why it was never sent.
         if (problem !== undefined) lanes.finish(d, 'failed', 'payload-error');
         else if (closed) lanes.finish(d, 'failed', 'closed');
-        else lanes.admit(d);
+        else if (refused) {
+          guard.refuse(d);
+          lanes.finish(d, 'failed', 'pending-cap');
+        } else lanes.admit(d);
       });
     },
     deliveries() {
-      return records.map(snapshot);
+      return Array.from(store.all(), snapshot);
     },
     waitFor(predicate, options = {}) {
       try {
-        for (const d of records) {
+        for (const d of store.all()) {
           const view = snapshot(d);
           if (predicate(view)) return Promise.resolve(view);
         }
@@ -297,11 +337,11 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
         return Promise.reject(error);
       }
       const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_MS;
-      return waiters.wait(predicate, timeoutMs, () => noMatchMessage(records, timeoutMs));
+      return waiters.wait(predicate, timeoutMs, () => noMatchMessage(store, timeoutMs));
     },
     redeliver(id) {
-      const d = byId.get(id);
-      const problem = redeliverProblem(d, id, closed);
+      const d = store.get(id);
+      const problem = redeliverProblem(d, id, closed) ?? guard.redeliverProblem(id);
       if (problem !== undefined || d === undefined) return problem!;
       restartRound(d);
       lanes.revive(d.url);
@@ -310,30 +350,93 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       return { ok: true };
     },
     reset() {
-      for (const d of records) {
+      for (const d of store.all()) {
         d.task?.cancel();
         abortInFlight(d, 'reset');
       }
-      records = [];
-      byId.clear();
+      store.clear();
+      guard.reset();
       lanes.clear();
       transport.release();
     },
     async close() {
       if (closed) return [];
       closed = true;
-      const ended: DeliveryRecord[] = [];
-      for (const d of records) {
-        if (TERMINAL.has(d.state)) continue;
-        if (abortInFlight(d, 'closed'))
-          d.attempts.push({ number: d.attempts.length + 1, at: clock.now(), error: 'closed', ms: 0 });
-        lanes.finish(d, 'failed', 'closed');
-        ended.push(snapshot(d));
-      }
+      const ended = endPending(store, lanes, clock.now(), caps.maxAttemptsPerDelivery);
       transport.release();
       // As the journal does: a wait still pending when the mock closes fails now instead of at its timeout.
       waiters.close(kitMessage('The mock was closed while waiting for a webhook delivery.'));
       return ended;
+    },
+  };
+}
+
+/** Ends every unfinished delivery as failed (`closed`), the attempt in flight logged as such; returns them. */
+function endPending(
+  store: DeliveryStore,
+  lanes: ReturnType<typeof createDeliveryLanes>,
+  now: number,
+  maxAttemptsKept: number,
+): DeliveryRecord[] {
+  const ended: DeliveryRecord[] = [];
+  // A copy: finishing may evict older finished deliveries from the store being walked.
+  for (const d of [...store.all()]) {
+    if (TERMINAL.has(d.state)) continue;
+    if (abortInFlight(d, 'closed'))
+      recordAttempt(d, { number: d.attemptCount + 1, at: now, error: 'closed', ms: 0 }, maxAttemptsKept);
+    lanes.finish(d, 'failed', 'closed');
+    ended.push(snapshot(d));
+  }
+  return ended;
+}
+
+/**
+ * The pending cap: whether new work is refused, the log line when the cap is reached and when it clears, and the
+ * refusal count. The line is written once per episode, not once per refusal (an outage refuses thousands); an
+ * episode ends when pending work is a tenth below the cap, so a queue hovering at the cap does not log every change.
+ */
+function createPendingGuard(store: DeliveryStore, cap: number, report: (line: string) => void) {
+  const clearsAt = cap - Math.max(1, Math.floor(cap / 10));
+  let atCap = false;
+  let refusedThisEpisode = 0;
+  return {
+    full: () => store.pending() >= cap,
+    refuse(d: Delivery) {
+      store.refused();
+      refusedThisEpisode += 1;
+      if (atCap) return;
+      atCap = true;
+      report(
+        kitMessage(
+          `webhook deliveries: ${cap} are pending (the cap, history.maxPendingDeliveries / --max-pending-deliveries), so new ones are refused: recorded as failed (pending-cap) without being sent, starting with ${d.id} (payment ${d.paymentUuid}). Bring the receiver back, then redeliver them; GET /__pck/health counts them.`,
+        ),
+      );
+    },
+    setState(d: Delivery, state: Delivery['state']) {
+      store.setState(d, state);
+      if (atCap && store.pending() <= clearsAt) {
+        atCap = false;
+        report(
+          kitMessage(
+            `webhook deliveries: ${store.pending()} are pending, below the cap of ${cap} again; ${refusedThisEpisode} were refused meanwhile (failed, pending-cap): list them with GET /__pck/deliveries?state=failed and redeliver them.`,
+          ),
+        );
+        refusedThisEpisode = 0;
+      }
+    },
+    redeliverProblem(id: string): RedeliverResult | undefined {
+      if (store.pending() < cap) return undefined;
+      return {
+        ok: false,
+        problem: 'at-cap',
+        message: kitMessage(
+          `Webhook delivery "${id}" not redelivered: ${cap} deliveries are pending (history.maxPendingDeliveries). Let them finish (advance the mock clock) or raise the cap, then redeliver.`,
+        ),
+      };
+    },
+    reset() {
+      atCap = false;
+      refusedThisEpisode = 0;
     },
   };
 }

@@ -10,9 +10,12 @@ import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { MockClientConfig } from '../../options.ts';
 import type { Clock } from '../clock.ts';
+import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import type { StoredPayment } from '../state.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
 import { eventHeaders } from './delivery-headers.ts';
+import { snapshot } from './delivery-record.ts';
+import { type DeliveryCounts, type DeliveryFilter, deliveryMatches } from './delivery-store.ts';
 import {
   createWebhookDispatcher,
   type DeliveryRecord,
@@ -38,8 +41,12 @@ export interface WebhookFanout {
    * payload builder, the client's own signing key), whether or not any URL is registered.
    */
   message(payment: StoredPayment): WebhookMessage;
-  /** Every delivery of every dispatcher. */
+  /** Every delivery kept by every dispatcher, oldest first. */
   deliveries(): DeliveryRecord[];
+  /** A page of deliveries of every dispatcher, newest first unless `query.after` is given; checked (400 on a mistake). */
+  deliveryPage(query?: PageQuery, filter?: DeliveryFilter): Page<DeliveryRecord>;
+  /** The counters of every dispatcher, added up, with the caps they apply. */
+  deliveryCounts(): DeliveryCounts & { readonly caps: Assumptions['history'] };
   /** First delivery (now or later) matching `predicate`, from any dispatcher. */
   waitFor(predicate: (d: DeliveryRecord) => boolean, options?: { timeoutMs?: number }): Promise<DeliveryRecord>;
   /** Redelivers by id; a value says why not (unknown id, still in progress, closed). */
@@ -51,7 +58,7 @@ export interface WebhookFanout {
 
 /** Dependencies of {@link createWebhookFanout}. */
 export interface WebhookFanoutDeps {
-  readonly assumptions: Pick<Assumptions, 'webhook'>;
+  readonly assumptions: Pick<Assumptions, 'webhook' | 'history'>;
   readonly clock: Clock;
   readonly clients: readonly MockClientConfig[];
   readonly webhookUrls: readonly string[];
@@ -71,6 +78,10 @@ export interface WebhookFanoutDeps {
 /** Creates the dispatchers (no sockets, no timers until something is delivered). */
 export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
   const w = deps.assumptions.webhook;
+  const caps = deps.assumptions.history;
+  // One sequence for every dispatcher, so their pages merge in enqueue order.
+  let seq = 0;
+  const nextSeq = () => ++seq;
   const make = (urls: readonly string[], signingKey: string) =>
     createWebhookDispatcher({
       clock: deps.clock,
@@ -80,6 +91,8 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
       retry: w.retry,
       random: deps.random,
       eventType: w.eventType,
+      history: caps,
+      nextSeq,
       standardWebhooks: deps.standardWebhooksSecret === undefined ? undefined : { secret: deps.standardWebhooksSecret },
       ...(deps.onProblem === undefined ? {} : { onProblem: deps.onProblem }),
       ...(deps.onAttempt === undefined ? {} : { onAttempt: deps.onAttempt }),
@@ -132,7 +145,28 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
     },
     deliveries() {
       if (all.length === 1) return [...shared.deliveries()];
-      return all.flatMap((d) => d.deliveries()).sort((a, b) => a.enqueuedAt - b.enqueuedAt);
+      return all.flatMap((d) => d.deliveries()).sort((a, b) => a.seq - b.seq);
+    },
+    deliveryPage(query, filter = {}) {
+      const q = checkPageQuery(query, 'deliveryPage');
+      const sources = all.flatMap((d) => d.store.sources(filter));
+      return collectPage(sources, q, (d) => deliveryMatches(d, filter), snapshot);
+    },
+    deliveryCounts() {
+      const counts = all.map((d) => d.store.counts());
+      const sum = (pick: (c: DeliveryCounts) => number) => counts.reduce((n, c) => n + pick(c), 0);
+      const byState = { ...counts[0]!.byState };
+      for (const c of counts.slice(1))
+        for (const k of Object.keys(byState) as (keyof typeof byState)[]) byState[k] += c.byState[k];
+      return {
+        byState,
+        kept: sum((c) => c.kept),
+        pending: sum((c) => c.pending),
+        evicted: sum((c) => c.evicted),
+        refused: sum((c) => c.refused),
+        version: sum((c) => c.version),
+        caps,
+      };
     },
     waitFor(predicate, options) {
       if (all.length === 1) return shared.waitFor(predicate, options);
@@ -167,9 +201,13 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
 export async function closeWebhooks(webhooks: WebhookFanout, logLine: (line: string) => void): Promise<void> {
   const undelivered = await webhooks.close();
   if (undelivered.length === 0) return;
-  const list = undelivered
-    .map((d) => `${d.id} (payment ${d.paymentUuid} to ${d.url}, ${d.attempts.length} attempts)`)
-    .join(', ');
+  // Named up to a readable length; a long outage can leave thousands.
+  const shown = 20;
+  const list =
+    undelivered
+      .slice(0, shown)
+      .map((d) => `${d.id} (payment ${d.paymentUuid} to ${d.url}, ${d.attempts.at(-1)?.number ?? 0} attempts)`)
+      .join(', ') + (undelivered.length > shown ? ` and ${undelivered.length - shown} more` : '');
   logLine(
     kitMessage(
       `closed with ${undelivered.length} webhook ${undelivered.length === 1 ? 'delivery' : 'deliveries'} not delivered, recorded as failed (closed): ${list}.`,

@@ -1,0 +1,25 @@
+/**
+ * `npm run soak`: the soak of the test run (test/soak/run-soak.ts), longer: 300,000 payments over two simulated
+ * days with the webhook receiver down, then back up. Prints every figure as JSON. `PCK_SOAK_PAYMENTS` and
+ * `PCK_SOAK_DAYS` change the size.
+ *
+ * @module
+ */
+import { runSoak } from '../test/soak/run-soak.ts';
+
+async function main(): Promise<void> {
+  const payments = Number(process.env.PCK_SOAK_PAYMENTS ?? 300_000);
+  const days = Number(process.env.PCK_SOAK_DAYS ?? 2);
+  const figures = await runSoak({
+    payments,
+    outageMs: days * 86_400_000,
+    batch: 1_000,
+    concurrency: 16,
+    afterPayments: 5_000,
+    checkpointAt: 30_000,
+    progress: (line) => console.error(line),
+  });
+  console.log(JSON.stringify(figures, null, 2));
+}
+
+void main();

@@ -1,0 +1,112 @@
+/**
+ * An ordered list of history entries keyed by a sequence number that only grows: the structure under every paged
+ * control list (payments, deliveries) and the seam a state store implements (decisions/0008).
+ *
+ * Entries are appended in sequence order and removed in any order (eviction takes the oldest finished entry, not
+ * the oldest entry). A removed entry leaves a hole that reads skip; once holes outnumber the live entries the
+ * arrays are compacted, so memory follows the live count and a walk never skips more holes than there are entries.
+ * A cursor is a sequence number, not an offset: it stays valid however many entries are removed before it.
+ *
+ * @module
+ */
+
+/** Removed entries tolerated before a compaction is considered (small lists are not worth rebuilding). */
+const MIN_HOLES_TO_COMPACT = 64;
+
+/** Entries in sequence order; see the module comment. */
+export class SeqList<V> {
+  private seqs: number[] = [];
+  private values: (V | undefined)[] = [];
+  private live = 0;
+
+  /** Live entries. */
+  get size(): number {
+    return this.live;
+  }
+
+  /** Appends `value` under `seq`, which must be greater than every sequence number appended before. */
+  push(seq: number, value: V): void {
+    const last = this.seqs[this.seqs.length - 1];
+    if (last !== undefined && seq <= last) throw new RangeError(`SeqList: seq ${seq} is not after ${last}`);
+    this.seqs.push(seq);
+    this.values.push(value);
+    this.live += 1;
+  }
+
+  /** Removes the entry of `seq`; false when there is none. O(log n). */
+  delete(seq: number): boolean {
+    const i = this.indexOf(seq);
+    if (i < 0 || this.values[i] === undefined) return false;
+    this.values[i] = undefined;
+    this.live -= 1;
+    const holes = this.seqs.length - this.live;
+    if (holes >= MIN_HOLES_TO_COMPACT && holes > this.live) this.compact();
+    return true;
+  }
+
+  /** The value of `seq`, or undefined. O(log n). */
+  get(seq: number): V | undefined {
+    const i = this.indexOf(seq);
+    return i < 0 ? undefined : this.values[i];
+  }
+
+  /** The oldest live entry. */
+  oldest(): V | undefined {
+    for (let i = 0; i < this.values.length; i++) if (this.values[i] !== undefined) return this.values[i];
+    return undefined;
+  }
+
+  /** Live entries newest first, starting below `before` (every entry when undefined). */
+  *newest(before?: number): Generator<[number, V]> {
+    let i = before === undefined ? this.seqs.length - 1 : this.lowerBound(before) - 1;
+    for (; i >= 0; i--) {
+      const v = this.values[i];
+      if (v !== undefined) yield [this.seqs[i]!, v];
+    }
+  }
+
+  /** Live entries oldest first, starting above `after` (every entry when undefined). */
+  *oldestFirst(after?: number): Generator<[number, V]> {
+    for (let i = after === undefined ? 0 : this.lowerBound(after + 1); i < this.seqs.length; i++) {
+      const v = this.values[i];
+      if (v !== undefined) yield [this.seqs[i]!, v];
+    }
+  }
+
+  /** Forgets every entry. */
+  clear(): void {
+    this.seqs = [];
+    this.values = [];
+    this.live = 0;
+  }
+
+  /** First index whose seq is >= `seq`. */
+  private lowerBound(seq: number): number {
+    let lo = 0;
+    let hi = this.seqs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.seqs[mid]! < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private indexOf(seq: number): number {
+    const i = this.lowerBound(seq);
+    return this.seqs[i] === seq ? i : -1;
+  }
+
+  private compact(): void {
+    const seqs: number[] = [];
+    const values: V[] = [];
+    for (let i = 0; i < this.seqs.length; i++) {
+      const v = this.values[i];
+      if (v === undefined) continue;
+      seqs.push(this.seqs[i]!);
+      values.push(v);
+    }
+    this.seqs = seqs;
+    this.values = values;
+  }
+}

@@ -47,6 +47,43 @@ export interface GraphqlRequestFacts {
   readonly readable: boolean;
 }
 
+/** A parsed query and, per guide, its validation errors: the same few query texts come again and again. */
+interface ParsedQuery {
+  readonly document: DocumentNode | undefined;
+  readonly parseError: string | undefined;
+  readonly signals: ReturnType<typeof documentSignals>;
+  readonly invalid: Partial<Record<GuideName, readonly string[]>>;
+}
+
+// Bounded: a client sends a handful of query texts; a hostile one sending endless new texts only refills the cache.
+const MAX_CACHED_QUERIES = 500;
+const parsedQueries = new Map<string, ParsedQuery>();
+
+function parsedQuery(text: string): ParsedQuery {
+  let entry = parsedQueries.get(text);
+  if (!entry) {
+    if (parsedQueries.size >= MAX_CACHED_QUERIES) parsedQueries.clear();
+    try {
+      const document = parse(text);
+      entry = { document, parseError: undefined, signals: documentSignals(document), invalid: {} };
+    } catch (error) {
+      const message = error instanceof GraphQLError ? error.message : String(error);
+      entry = { document: undefined, parseError: message, signals: [], invalid: {} };
+    }
+    parsedQueries.set(text, entry);
+  }
+  return entry;
+}
+
+function validationErrors(entry: ParsedQuery, document: DocumentNode, guide: GuideName): readonly string[] {
+  let errors = entry.invalid[guide];
+  if (!errors) {
+    errors = validate(guideSchemas(guide).published, document).map((e) => e.message);
+    (entry.invalid as Record<GuideName, readonly string[]>)[guide] = errors;
+  }
+  return errors;
+}
+
 function pickOperation(document: DocumentNode, name: unknown): OperationDefinitionNode | string {
   const operations = document.definitions.filter(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
@@ -119,15 +156,14 @@ export function checkGraphqlRequest(
     });
     return { ...none, readable: false };
   }
-  let document: DocumentNode;
-  try {
-    document = parse(value.query);
-  } catch (error) {
+  const cached = parsedQuery(value.query);
+  const document = cached.document;
+  if (!document) {
     list.consumer({
       path: 'query',
       expected: 'GraphQL text',
-      actual: error instanceof GraphQLError ? error.message : String(error),
-      message: `The query is not GraphQL: ${error instanceof GraphQLError ? error.message : String(error)} Fix the query text.`,
+      actual: cached.parseError ?? 'unreadable',
+      message: `The query is not GraphQL: ${cached.parseError} Fix the query text.`,
     });
     return { ...none, readable: false };
   }
@@ -145,11 +181,7 @@ export function checkGraphqlRequest(
   const variables = isPlainObject(rawVariables) ? rawVariables : {};
   let guide: GuideName = option === 'both' ? 'current' : option;
   if (option === 'both') {
-    const decision = decideGuide(
-      'both',
-      documentSignals(document),
-      variableSignals(variableBindings(picked), variables),
-    );
+    const decision = decideGuide('both', cached.signals, variableSignals(variableBindings(picked), variables));
     if (decision.ok) guide = decision.guide;
     else if (decision.kind === 'conflict')
       list.consumer({
@@ -163,9 +195,9 @@ export function checkGraphqlRequest(
   const source = guideSource[guide];
   const other = guideSchemas(guide === 'current' ? 'legacy' : 'current').published;
   const hint = (message: string) => guideHint(message, guide, other, 'this traffic') ?? '';
-  const invalid = validate(schemas.published, document);
+  const invalid = validationErrors(cached, document, guide);
   findingsAsConsumer(
-    invalid.map((e) => ({ path: ['query'], message: e.message, expected: `a query valid for ${source}` })),
+    invalid.map((message) => ({ path: ['query'], message, expected: `a query valid for ${source}` })),
     list,
     hint,
   );

@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { checkExchange, type Drift, type Exchange } from '../../../src/contract/check/index.ts';
 import { type RecordedExchange, recordMockTraffic } from './support/mock-traffic.ts';
 
-type Json = any; // biome-ignore lint/suspicious/noExplicitAny: the rows edit whichever JSON the mock answered.
+// biome-ignore lint/suspicious/noExplicitAny: the rows edit whichever JSON the mock answered.
+type Json = any;
 type Guide = 'current' | 'legacy';
 
 const traffic: Record<Guide, RecordedExchange[]> = { current: [], legacy: [] };

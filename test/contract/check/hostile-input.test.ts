@@ -22,7 +22,10 @@ const hostile: unknown[] = [
 /** Every path to a node of a JSON value. */
 function paths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
   const out = [at];
-  if (Array.isArray(value)) value.forEach((v, i) => out.push(...paths(v, [...at, i])));
+  if (Array.isArray(value))
+    value.forEach((v, i) => {
+      out.push(...paths(v, [...at, i]));
+    });
   else if (value && typeof value === 'object')
     for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...at, k]));
   return out;
@@ -30,7 +33,8 @@ function paths(value: unknown, at: (string | number)[] = []): (string | number)[
 
 function replaced(value: unknown, path: (string | number)[], by: unknown): unknown {
   if (path.length === 0) return by;
-  const copy: any = structuredClone(value); // biome-ignore lint/suspicious/noExplicitAny: walking any JSON
+  // biome-ignore lint/suspicious/noExplicitAny: walking any JSON
+  const copy: any = structuredClone(value);
   let node = copy;
   for (const step of path.slice(0, -1)) node = node[step];
   node[path[path.length - 1]!] = by;

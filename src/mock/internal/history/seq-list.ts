@@ -1,6 +1,6 @@
 /**
  * An ordered list of history entries keyed by a sequence number that only grows: the structure under every paged
- * control list (payments, deliveries) and the seam a state store implements (decisions/0008).
+ * control list (payments, deliveries) and the seam a state store implements (decisions/0013-bounded-histories.md).
  *
  * Entries are appended in sequence order and removed in any order (eviction takes the oldest finished entry, not
  * the oldest entry). A removed entry leaves a hole that reads skip; once holes outnumber the live entries the

@@ -5,7 +5,7 @@
  * (`queued`, `sending`, `retry-scheduled`) are never evicted: the dispatcher refuses new work once `pending()`
  * reaches its own cap (see dispatcher.ts), so nothing still to be sent disappears.
  *
- * This is the seam a state store implements for deliveries (decisions/0008): ordered by a sequence number, the
+ * This is the seam a state store implements for deliveries (decisions/0013-bounded-histories.md): ordered by a sequence number, the
  * counters kept on every transition, eviction by finish order.
  *
  * @module

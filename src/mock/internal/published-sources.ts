@@ -1,12 +1,12 @@
 /**
  * The published sources at stable URLs: GET `/__pck/schema.graphql` (the served guide's published SDL: the package's
  * `schema.graphql`, or `generated/legacy/schema.graphql` for the legacy guide; `?guide=` picks one in `--guide
- * both`) and GET `/__pck/openapi.yaml`. Read from the package's files on each request, so what is served is what
- * ships. These are control-API paths: same-origin or `controlCors` only, never journaled.
+ * both`) and GET `/__pck/openapi.yaml`. Read from the package's files on each request through the platform's
+ * reader, so what is served is what ships; a runtime without package files (a browser bundle) answers 404 saying
+ * where to get them. These are control-API paths: same-origin or `controlCors` only, never journaled.
  *
  * @module
  */
-import { readFile } from 'node:fs/promises';
 import { kitMessage } from '../../internal/messages.ts';
 import { controlPrefix } from '../../spec-names.ts';
 import type { MockGuide } from '../options.ts';
@@ -14,7 +14,6 @@ import { restError } from './errors.ts';
 import type { MockRequest } from './http/exchange.ts';
 import type { Outcome, RouteEntry } from './http/outcome.ts';
 import type { Router } from './http/router.ts';
-import { packageFile } from './package-files.ts';
 
 /** The paths, for documentation and tests. */
 export const publishedSourcePaths = {
@@ -28,12 +27,18 @@ export const publishedSchemaFiles = {
   legacy: 'generated/legacy/schema.graphql',
 } as const;
 
-async function serveFile(relative: string, contentType: string): Promise<Outcome> {
-  const path = packageFile(relative);
-  // A missing shipped file is a broken install, not a caller's mistake: the pipeline answers it as a logged 500.
-  if (path === undefined)
-    throw new Error(kitMessage(`${relative} was not found beside the package; reinstall payment-contract-kit.`));
-  return { status: 200, text: await readFile(path), headers: { 'content-type': contentType } };
+/** Reads a shipped file (the platform's reader); undefined where the runtime has no package files. */
+export type PackageFileReader = ((relative: string) => Promise<Uint8Array | string>) | undefined;
+
+async function serveFile(read: PackageFileReader, relative: string, contentType: string): Promise<Outcome> {
+  if (read === undefined)
+    throw restError(
+      404,
+      kitMessage(
+        `${controlPrefix}${relative.split('/').pop()} is not served by the mock in a browser or worker (it has no package files); import "payment-contract-kit/${relative === 'openapi.yaml' ? 'openapi.yaml' : 'schema.graphql'}" with your bundler instead.`,
+      ),
+    );
+  return { status: 200, text: await read(relative), headers: { 'content-type': contentType } };
 }
 
 /** Which guide's SDL a request asks for; throws the 7.1 answer for a guide not served. */
@@ -55,12 +60,12 @@ function guideOf(request: MockRequest, served: MockGuide): 'current' | 'legacy' 
   return asked;
 }
 
-/** Adds the two routes to `router`. */
-export function registerPublishedSources(router: Router<RouteEntry>, guide: MockGuide): void {
+/** Adds the two routes to `router`; `read` is the platform's package-file reader. */
+export function registerPublishedSources(router: Router<RouteEntry>, guide: MockGuide, read: PackageFileReader): void {
   router.add('control', 'GET', publishedSourcePaths.schema, {
-    handle: (request) => serveFile(publishedSchemaFiles[guideOf(request, guide)], 'text/plain; charset=utf-8'),
+    handle: (request) => serveFile(read, publishedSchemaFiles[guideOf(request, guide)], 'text/plain; charset=utf-8'),
   });
   router.add('control', 'GET', publishedSourcePaths.openapi, {
-    handle: () => serveFile('openapi.yaml', 'application/yaml; charset=utf-8'),
+    handle: () => serveFile(read, 'openapi.yaml', 'application/yaml; charset=utf-8'),
   });
 }

@@ -25,13 +25,12 @@
  *
  * @module
  */
-import { randomUUID } from 'node:crypto';
 import { defaultAssumptions, type WebhookRetryPolicy } from '../../../assumptions.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
 import { createWaiters } from '../waiters.ts';
 import { createAttemptRunner } from './delivery-attempts.ts';
-import { createDeliveryHeaders } from './delivery-headers.ts';
+import { createDeliveryHeaders, type StandardWebhooksSigning } from './delivery-headers.ts';
 import { createDeliveryLanes } from './delivery-lanes.ts';
 import {
   type Delivery,
@@ -42,7 +41,7 @@ import {
   TERMINAL,
   type WebhookEvent,
 } from './delivery-record.ts';
-import { createHttpTransport, type WebhookTransport } from './http-post.ts';
+import type { WebhookTransport } from './transport.ts';
 
 /** The delivery record types, defined in delivery-record.ts. */
 export type {
@@ -75,7 +74,7 @@ export interface WebhookDispatcherOptions {
   /** Retry schedule (`Assumptions.webhook.retry`). */
   readonly retry: WebhookRetryPolicy;
   /** Opt-in Standard Webhooks signing: adds `webhook-id`, `webhook-timestamp`, `webhook-signature`. */
-  readonly standardWebhooks?: { readonly secret: string } | undefined;
+  readonly standardWebhooks?: StandardWebhooksSigning | undefined;
   /** Random source in [0, 1) for jitter; inject a seeded one for repeatable schedules. */
   readonly random: () => number;
   /** Event type for the log and Standard Webhooks; defaults to `Assumptions.webhook.eventType`. */
@@ -92,8 +91,8 @@ export interface WebhookDispatcherOptions {
    * attempt that throws): the failure is also recorded on the delivery, never thrown. Defaults to ignoring it.
    */
   readonly onProblem?: (message: string) => void;
-  /** How attempts are sent; defaults to HTTP POST (`createHttpTransport`). */
-  readonly transport?: WebhookTransport;
+  /** How attempts are sent: the platform's network transport (HTTP POST under Node, `fetch` elsewhere) or in-process. */
+  readonly transport: WebhookTransport;
 }
 
 /** Options of {@link WebhookDispatcher.waitFor}. */
@@ -229,11 +228,11 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const policy = opts.retry;
   const eventType = opts.eventType ?? defaultAssumptions.webhook.eventType;
   const deliveryIdHeader = opts.headers.deliveryId ?? defaultAssumptions.webhook.deliveryIdHeader;
-  const newId = opts.idFactory ?? (() => `whd_${randomUUID().replaceAll('-', '')}`);
+  const newId = opts.idFactory ?? (() => `whd_${globalThis.crypto.randomUUID().replaceAll('-', '')}`);
   const report = opts.onProblem ?? (() => {});
   const targets = checkedTargets(opts);
 
-  const transport = opts.transport ?? createHttpTransport();
+  const transport = opts.transport;
   let records: Delivery[] = [];
   const byId = new Map<string, Delivery>();
   const waiters = createWaiters<DeliveryRecord>();

@@ -12,8 +12,8 @@ const octet = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]\\d|\\d)';
 const ipv4 = new RegExp(`^${octet}(?:\\.${octet}){3}$`);
 /** Characters of an IPv6 address (hex digits, colons, and dots of an embedded IPv4 tail). */
 const ipv6Text = /^[\da-fA-F:.]+$/;
-/** A zone id (`fe80::1%eth0`): Node allows letters, digits, `-`, `.`, `:` and `_` after the `%`. */
-const zone = /^[\w.:-]+$/;
+/** A zone id (`fe80::1%eth0`): Node allows letters, digits, `-`, `.` and `:` after the `%`. */
+const zone = /^[\da-zA-Z.:-]+$/;
 
 /**
  * The IP version `text` is written in: 4, 6, or 0 when it is not an IP address.

@@ -2,8 +2,8 @@
  * The web platform's webhook transport: one attempt is a `fetch` POST, so a mock in a browser page, a service
  * worker's page or an edge worker delivers to any URL the runtime lets it reach. Where it may not (a receiver on
  * another origin without CORS, an http: URL from an https: page, a network error), `fetch` rejects without saying
- * which; the attempt then fails with code `fetch-failed` and a reason that names the usual causes, and the
- * dispatcher's retry rules apply as for any failed attempt.
+ * which; the attempt then fails with `fetch-failed:` and a reason that names the usual causes, and the dispatcher's
+ * retry rules apply as for any failed attempt.
  *
  * @module
  */
@@ -38,15 +38,17 @@ async function snippetOf(response: Response): Promise<string> {
   return utf8Text(all.subarray(0, SNIPPET_BYTES));
 }
 
-/** Why a `fetch` that rejected did: the abort's reason, or the usual causes a browser does not tell apart. */
+/**
+ * Why a `fetch` that rejected did: the abort's reason, or the usual causes a browser does not tell apart. The code is
+ * what the delivery log shows for the attempt, so it carries the explanation, as an in-process receiver's does.
+ */
 function failureOf(error: unknown, signal: AbortSignal): PostError {
   if (signal.aborted) return new PostError(String(signal.reason ?? 'aborted'), 'attempt aborted');
-  return new PostError(
-    'fetch-failed',
-    `the runtime refused or could not make the request (${errorLine(error).slice(0, 120)}): from a browser page a ` +
-      'receiver on another origin must answer CORS (allow POST and the webhook headers), and an https: page cannot ' +
-      'post to an http: URL; use an in-process receiver (webhookReceivers) to test a handler inside the page.',
-  );
+  const code =
+    `fetch-failed: the runtime refused or could not reach the URL (${errorLine(error).slice(0, 80)}). From a page, ` +
+    'a receiver on another origin must allow CORS for POST and the webhook headers, an https: page cannot post to ' +
+    'http:, and blocked ports are refused; to test a handler in the page, pass it in webhookReceivers.';
+  return new PostError(code, 'the runtime refused or could not make the request');
 }
 
 /**

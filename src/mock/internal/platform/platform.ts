@@ -9,9 +9,11 @@
  * @module
  */
 
+import type { Assumptions } from '../../../assumptions.ts';
+import type { MockClientConfig, MockGuide } from '../../options.ts';
+import type { ErrorMapper } from '../error-mapping.ts';
 import type { JitModule } from '../graphql/jit-loader.ts';
 import type { PageRoutes } from '../http/pages.ts';
-import type { UiRouteDeps } from '../ui/routes.ts';
 import type { WebhookTransport } from '../webhooks/transport.ts';
 
 /**
@@ -35,6 +37,14 @@ export interface CryptoPrimitives {
   textOfBase64url(segment: string): string;
 }
 
+/** What the pages are made from (the platform adds how their assets are read). */
+export interface PageDeps {
+  readonly guide: MockGuide;
+  readonly clients: readonly MockClientConfig[];
+  readonly assumptions: Assumptions;
+  readonly errors: ErrorMapper;
+}
+
 /** The runtime's pieces, chosen by the entry point. */
 export interface MockPlatform {
   /** `node` or `web`: shown in diagnostics and used by tests. */
@@ -54,7 +64,7 @@ export interface MockPlatform {
    * Registers the landing page and the browser pages (they read built assets from the package); `undefined` where
    * there are none to serve.
    */
-  readonly registerPages: ((pages: PageRoutes, deps: Omit<UiRouteDeps, 'assets'>) => void) | undefined;
+  readonly registerPages: ((pages: PageRoutes, deps: PageDeps) => void) | undefined;
   /** graphql-jit, loaded on first need; `undefined` runs every operation on graphql-js (same answers). */
   readonly jit: JitLoader | undefined;
 }

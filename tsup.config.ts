@@ -94,7 +94,10 @@ export default defineConfig([
   {
     entry: browserEntries,
     outDir: 'dist/browser',
-    format: ['esm', 'cjs'],
+    // ESM only, minified: every browser bundler reads ESM, and a `require` under the browser condition (Jest's jsdom)
+    // falls through to the Node build, which runs there. Minified to keep the package's size budget.
+    format: ['esm'],
+    minify: true,
     // Same API as the Node build: package.json points the browser condition's types at dist/msw.d.ts.
     dts: false,
     clean: false,

@@ -123,8 +123,9 @@ describe('packed tarball', () => {
   // the CLI carries a minified private copy of the GraphQL stack (about 0.8 MB) because loading it from node_modules
   // dominated cold start. The browser pages (dist/ui, built by scripts/build-ui.ts) add about 3.2 MB: Swagger UI's
   // prebuilt bundle and CSS (1.92 MB), GraphiQL with React 18 and its CodeMirror editors (1.26 MB), the dashboard
-  // (7 kB); they are read only when a browser asks. Crossing this means something unintended got packed.
-  const unpackedBudget = 5_500_000;
+  // (7 kB); they are read only when a browser asks. The msw entry's browser build (dist/browser, minified ESM, issue
+  // 28) adds about 0.19 MB. Crossing this means something unintended got packed.
+  const unpackedBudget = 5_700_000;
 
   let files: { path: string; size: number }[] = [];
   let unpackedSize = 0;

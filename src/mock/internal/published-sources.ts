@@ -31,13 +31,15 @@ export const publishedSchemaFiles = {
 export type PackageFileReader = ((relative: string) => Promise<Uint8Array | string>) | undefined;
 
 async function serveFile(read: PackageFileReader, relative: string, contentType: string): Promise<Outcome> {
-  if (read === undefined)
+  if (read === undefined) {
+    const file = relative === 'openapi.yaml' ? 'openapi.yaml' : 'schema.graphql';
     throw restError(
       404,
       kitMessage(
-        `${controlPrefix}${relative.split('/').pop()} is not served by the mock in a browser or worker (it has no package files); import "payment-contract-kit/${relative === 'openapi.yaml' ? 'openapi.yaml' : 'schema.graphql'}" with your bundler instead.`,
+        `${controlPrefix}${file} is not served by the mock in a browser or worker (it has no package files); let your bundler load the package's own file, payment-contract-kit/${file}, instead.`,
       ),
     );
+  }
   return { status: 200, text: await read(relative), headers: { 'content-type': contentType } };
 }
 

@@ -35,6 +35,25 @@ const graphqlTools = [
 // --silent to tsup, and the pages' build honours it too.
 const buildUi = `tsx scripts/build-ui.ts${process.argv.includes('--silent') ? ' --silent' : ''}`;
 
+// The browser and worker build of the msw entry (package.json `browser` and `worker` conditions): the isomorphic core
+// on the web platform, with no Node built-in. @noble/hashes (its hashing) is bundled in, so consumers install nothing
+// more; graphql and msw stay external, the consumer's copies.
+const browserEntries = { msw: 'src/msw/browser.ts' };
+
+/**
+ * The sources import `graphql/index.js` (Node loads graphql's CommonJS files, as graphql-jit deep-requires them), and
+ * the bundled graphql-tools import `graphql`. A consumer's bundler resolves those two to graphql's CommonJS and ESM
+ * copies: two realms whose `instanceof` checks reject each other's schemas. The browser build has no graphql-jit, so
+ * every graphql import there becomes the bare `graphql` the consumer's bundler resolves once.
+ */
+const oneGraphql = {
+  name: 'one-graphql',
+  // tsup marks peers external before any esbuild alias or plugin runs, so the specifier is rewritten in the output.
+  renderChunk(code: string) {
+    return { code: code.replace(/(["'])graphql\/index\.js\1/g, '$1graphql$1') };
+  },
+};
+
 export default defineConfig([
   {
     entry: libraryEntries,
@@ -75,5 +94,23 @@ export default defineConfig([
     banner: {
       js: "import { createRequire as __pckCreateRequire } from 'node:module'; const require = __pckCreateRequire(import.meta.url);",
     },
+  },
+  {
+    entry: browserEntries,
+    outDir: 'dist/browser',
+    // ESM only, minified: every browser bundler reads ESM, and a `require` under the browser condition (Jest's jsdom)
+    // falls through to the Node build, which runs there. Minified to keep the package's size budget.
+    format: ['esm'],
+    minify: true,
+    // Same API as the Node build: package.json points the browser condition's types at dist/msw.d.ts.
+    dts: false,
+    clean: false,
+    target: 'es2022',
+    platform: 'browser',
+    splitting: true,
+    treeshake: true,
+    external: ['graphql', 'msw'],
+    noExternal: [...armor, ...graphqlTools, /^@noble\/hashes/],
+    plugins: [oneGraphql],
   },
 ]);

@@ -98,7 +98,8 @@ export async function graphql(url: string, token: string, query: string, variabl
   throw new Error(`GraphQL answered ${res.status}: ${text.slice(0, 300)}`);
 }
 
-const cardFeeVariables = () => ({ amount: AMOUNT, credit_card: benchCard(), contact });
+/** The paymentCreditCardFeeCalc variables for the bench card. */
+export const cardFeeVariables = () => ({ amount: AMOUNT, credit_card: benchCard(), contact });
 
 /** The processPaymentRequest variables for a fee obtained from a card fee calculation. */
 export function paymentVariables(fees: number) {

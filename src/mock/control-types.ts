@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Assumptions } from '../assumptions.ts';
 import type { TokenPair } from '../types/rest.ts';
 import type { Page, PageQuery } from './internal/history/page.ts';
@@ -156,12 +155,32 @@ export interface MockControl {
   readonly assumptions: Assumptions;
 }
 
-/** The mock as a request handler. */
-export interface MockApp {
-  /** `node:http` request listener. */
-  readonly handle: (req: IncomingMessage, res: ServerResponse) => void;
+/**
+ * What the listener reads of a `node:http` `IncomingMessage`, written out so these types need no `@types/node` (a
+ * browser-only project has none); an `IncomingMessage` is one.
+ */
+export interface NodeRequestLike {
+  readonly url?: string | undefined;
+  readonly method?: string | undefined;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly socket: { readonly remoteAddress?: string | undefined };
+  on(event: string, listener: (...args: never[]) => void): unknown;
+  resume(): unknown;
+}
+
+/** What the listener uses of a `node:http` `ServerResponse`; a `ServerResponse` is one. */
+export interface NodeResponseLike {
+  readonly headersSent: boolean;
+  readonly destroyed: boolean;
+  writeHead(status: number, headers: string[]): unknown;
+  end(body: string | Uint8Array): unknown;
+  destroy(): unknown;
+}
+
+/** The mock as a Fetch API handler: what every runtime has (the browser build's `createMockApp` returns this). */
+export interface MockFetchApp {
   /**
-   * Answers a Fetch API `Request` in-process, with no socket: the same routes, state and outcomes as {@link handle}
+   * Answers a Fetch API `Request` in-process, with no socket: the same routes, state and outcomes as a listener
    * (tests that cannot open a port, Mock Service Worker handlers). Only the request's path and query are used.
    * There is no socket, so the requester's address is `options.remoteAddress` when given, else `'in-process'`
    * (what a payment without `ip_address` then stores); `x-forwarded-for` is not read for it.
@@ -180,4 +199,10 @@ export interface MockApp {
    * (reason `closed`) and one log line lists how many and which. Then flushes the log.
    */
   close(): Promise<void>;
+}
+
+/** The mock as a request handler under Node: {@link MockFetchApp} and a `node:http` listener. */
+export interface MockApp extends MockFetchApp {
+  /** `node:http` request listener: `http.createServer(app.handle)`. */
+  readonly handle: (req: NodeRequestLike, res: NodeResponseLike) => void;
 }

@@ -164,10 +164,20 @@ function positiveInteger(option: string, value: unknown): void {
     fail(option, `must be a whole number of at least 1; got ${String(value)}.`);
 }
 
-/** Default sink: standard error, so standard output carries only the base URL line of the CLI. */
-const stderrSink: MockLogSink = (chunk) => {
-  process.stderr.write(chunk);
-};
+/** Where the default sink writes: standard error under Node, Bun and Deno; `undefined` in a browser or worker. */
+const stderr = (globalThis as { process?: { stderr?: { write(chunk: string): unknown } } }).process?.stderr;
+
+/**
+ * Default sink: standard error, so standard output carries only the base URL line of the CLI; the console where
+ * there is no standard error (a browser page: one console line per log line).
+ */
+const stderrSink: MockLogSink = stderr
+  ? (chunk) => {
+      stderr.write(chunk);
+    }
+  : (chunk) => {
+      for (const line of chunk.split('\n')) if (line !== '') console.info(line);
+    };
 
 /**
  * Applies the defaults and checks every option, throwing a `TypeError` that names the option and the fix.

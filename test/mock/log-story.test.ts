@@ -5,7 +5,7 @@ import { print } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../src/assumptions.ts';
 import * as current from '../../src/index.ts';
-import { buildMockApp } from '../../src/mock/app.ts';
+import { buildNodeMockApp } from '../../src/mock/app.ts';
 import type { MockApp, MockLogFormat } from '../../src/mock/index.ts';
 import { safeUrl } from '../../src/mock/internal/http/request-log.ts';
 import { testCardNumbers } from '../../src/test-values.ts';
@@ -23,7 +23,7 @@ afterEach(async () => {
 function mockWith(logFormat: MockLogFormat, answers: number[] = []) {
   const log: string[] = [];
   const receiver = () => new Response(null, { status: answers.shift() ?? 204 });
-  app = buildMockApp(
+  app = buildNodeMockApp(
     { log: (chunk) => log.push(chunk), logFormat, realNow: () => Date.UTC(2026, 0, 1, 12) },
     { webhookReceivers: [receiver] },
   );

@@ -126,9 +126,9 @@ describe('packed tarball', () => {
   // dominated cold start. The browser pages (dist/ui, built by scripts/build-ui.ts) add about 3.2 MB: Swagger UI's
   // prebuilt bundle and CSS (1.92 MB), GraphiQL with React 18 and its CodeMirror editors (1.26 MB), the dashboard
   // (7 kB); they are read only when a browser asks. The validating proxy (dist/proxy.*, its CLI chunks and types:
-  // about 0.15 MB) and the checker's own entry and chunks (issue 21) come on top. Crossing this means something
-  // unintended got packed.
-  const unpackedBudget = 5_900_000;
+  // about 0.15 MB), the checker's own entry and chunks (issue 21) and the msw entry's browser build (dist/browser,
+  // minified ESM, issue 28, about 0.19 MB) come on top. Crossing this means something unintended got packed.
+  const unpackedBudget = 6_100_000;
 
   let files: { path: string; size: number }[] = [];
   let unpackedSize = 0;

@@ -13,7 +13,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { print } from 'graphql';
 import { ProcessPaymentRequestDocument } from '../../src/index.ts';
-import { buildMockApp } from '../../src/mock/app.ts';
+import { buildNodeMockApp } from '../../src/mock/app.ts';
 import type { MockApp } from '../../src/mock/control-types.ts';
 import { serviceHeaders } from '../../src/spec-names.ts';
 import { payInput } from '../mock/helpers.ts';
@@ -104,7 +104,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
       if (line.includes('pending-cap')) log.capLines.push(line);
     }
   };
-  const app: MockApp = buildMockApp(
+  const app: MockApp = buildNodeMockApp(
     { log: sink, seed: 'soak' },
     {
       webhookReceivers: [

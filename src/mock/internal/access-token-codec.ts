@@ -8,8 +8,9 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
-import { createHs256Signer, jwtHeaderSegment, verifyHs256 } from './hs256.ts';
+import { bytesOfHex } from '../../internal/text-bytes.ts';
+import { jwtHeaderSegment, verifyHs256 } from './hs256.ts';
+import type { CryptoPrimitives } from './platform/platform.ts';
 
 /** Claims of an access token issued by the mock. */
 export interface AccessClaims {
@@ -35,13 +36,12 @@ export interface AccessTokenCodec {
 /** Most verified tokens whose claims are kept; the cache is dropped whole when full (a miss costs one verify). */
 const verifiedCacheSize = 1024;
 
-/** Creates the codec; the signing secret is derived from `seed`. */
-export function createAccessTokenCodec(seed: string): AccessTokenCodec {
-  const signature = createHs256Signer(createHash('sha256').update(`payment-contract-kit jwt\0${seed}`).digest());
+/** Creates the codec with the platform's `crypto`; the signing secret is derived from `seed`. */
+export function createAccessTokenCodec(seed: string, crypto: CryptoPrimitives): AccessTokenCodec {
+  const signature = crypto.hs256Signer(bytesOfHex(crypto.sha256Hex(`payment-contract-kit jwt\0${seed}`)));
+  const { base64urlOfText, textOfBase64url } = crypto;
   // The payload is written as a template, not JSON.stringify'd: every claim but `sub` is a number or a hex/uuid
-  // string, and `sub` is JSON-escaped once per client. Its UTF-8 bytes go through one reused buffer (a client id may
-  // be non-ASCII: at most 3 bytes a character).
-  let scratch = Buffer.allocUnsafe(1024);
+  // string, and `sub` is JSON-escaped once per client.
   // token string → its verified claims (signature and shape checked).
   const verified = new Map<string, AccessClaims>();
   // The latest verified token: a client sends the same one request after request, and comparing two strings is
@@ -51,7 +51,7 @@ export function createAccessTokenCodec(seed: string): AccessTokenCodec {
 
   function decodeUncached(token: string): AccessClaims | undefined {
     // Malformed, another header or algorithm, or a bad signature: all mean "not a token of this mock".
-    const claims = verifyHs256(token, signature) as Partial<AccessClaims> | undefined;
+    const claims = verifyHs256(token, signature, textOfBase64url) as Partial<AccessClaims> | undefined;
     if (
       claims === undefined ||
       claims.typ !== 'access' ||
@@ -67,9 +67,7 @@ export function createAccessTokenCodec(seed: string): AccessTokenCodec {
   return {
     sign(subJson, jti, gen, iat, exp) {
       const payload = `{"sub":${subJson},"typ":"access","jti":"${jti}","gen":${gen},"iat":${iat},"exp":${exp}}`;
-      if (payload.length * 3 > scratch.length) scratch = Buffer.allocUnsafe(payload.length * 3);
-      const n = scratch.write(payload, 0, 'utf8');
-      const signed = `${jwtHeaderSegment}.${scratch.toString('base64url', 0, n)}`;
+      const signed = `${jwtHeaderSegment}.${base64urlOfText(payload)}`;
       return `${signed}.${signature(signed)}`;
     },
     decode(token) {

@@ -64,7 +64,7 @@ export function createClock(options: ClockOptions = {}): Clock {
     });
   let seq = 0;
   const heap: Task[] = [];
-  let timer: NodeJS.Timeout | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   let armedFor = Number.POSITIVE_INFINITY;
 
   const now = () => realNow() + offset;
@@ -112,8 +112,8 @@ export function createClock(options: ClockOptions = {}): Clock {
       },
       Math.max(0, top.dueAt - now()),
     );
-    // The clock never keeps a process alive on its own; the server socket does.
-    timer.unref();
+    // The clock never keeps a process alive on its own; the server socket does. (Browsers' timers are numbers.)
+    (timer as { unref?: () => void }).unref?.();
   }
 
   return {

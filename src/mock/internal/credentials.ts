@@ -9,7 +9,6 @@ import { kitMessage } from '../../internal/messages.ts';
 import { serviceHeaders } from '../../spec-names.ts';
 import type { MockClientConfig } from '../options.ts';
 import { restError } from './errors.ts';
-import { createSecretMatcher, type SecretMatcher } from './secret-match.ts';
 
 /** Credential checks against the configured clients of one mock instance. */
 export interface CredentialCheck {
@@ -32,15 +31,18 @@ export function wrongApiKeyMessage(clientId: string): string {
 }
 
 /**
- * Makes the credential check for `clients`; each configured key is digested once here, a check digests only what
- * the request sent (secret-match.ts).
+ * Makes the credential check for `clients` with the platform's constant-time `secretMatcher`: each configured key is
+ * digested once here, a check digests only what the request sent.
  *
  * @example
- * const credentials = createCredentialCheck([{ clientId: 'shop-1', apiKey: 'key-1' }]);
+ * const credentials = createCredentialCheck([{ clientId: 'shop-1', apiKey: 'key-1' }], platform.crypto.secretMatcher);
  * credentials.authenticate('shop-1', 'key-1'); // 'shop-1'
  */
-export function createCredentialCheck(clients: readonly MockClientConfig[]): CredentialCheck {
-  const apiKeys = new Map<string, SecretMatcher>(clients.map((c) => [c.clientId, createSecretMatcher(c.apiKey)]));
+export function createCredentialCheck(
+  clients: readonly MockClientConfig[],
+  secretMatcher: (secret: string) => (candidate: string) => boolean,
+): CredentialCheck {
+  const apiKeys = new Map(clients.map((c) => [c.clientId, secretMatcher(c.apiKey)] as const));
   return {
     authenticate(clientIdHeader, apiKeyHeader) {
       if (!clientIdHeader)

@@ -15,6 +15,7 @@
  */
 import { kitMessage } from '../../internal/messages.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
+import { base64OfBytes, utf8Bytes } from '../../internal/text-bytes.ts';
 import { pactControlPaths } from '../../spec-names.ts';
 import { restError } from './errors.ts';
 import { jsonObject } from './http/body.ts';
@@ -116,7 +117,7 @@ export function registerPactRoutes(
           kitMessage(`${route}: "description" (the message interaction's description) is required.`),
         );
       const message = await states.message(description, messageStates(body.providerStates, route));
-      const metadata = Buffer.from(JSON.stringify(message.metadata), 'utf8').toString('base64');
+      const metadata = base64OfBytes(utf8Bytes(JSON.stringify(message.metadata)));
       return { status: 200, body: message.payload, headers: { [messageMetadataHeader]: metadata } };
     },
   });

@@ -1,13 +1,13 @@
 /**
  * The published sources at stable URLs: GET `/__pck/schema.graphql` (the served guide's published SDL: the package's
  * `schema.graphql`, or `generated/legacy/schema.graphql` for the legacy guide; `?guide=` picks one in `--guide
- * both`) and GET `/__pck/openapi.yaml`. Read from the package's files on each request, so what is served is what
- * ships. These are control-API paths: same-origin or `controlCors` only, never journaled.
+ * both`) and GET `/__pck/openapi.yaml`. Read from the package's files on each request through the platform's
+ * reader, so what is served is what ships; a runtime without package files (a browser bundle) answers 404 saying
+ * where to get them. These are control-API paths: same-origin or `controlCors` only, never journaled.
  *
  * @module
  */
 import { kitMessage } from '../../internal/messages.ts';
-import { packagedFilesLocation, readPackagedFile } from '../../internal/package-files.ts';
 import { controlPrefix } from '../../spec-names.ts';
 import type { MockGuide } from '../options.ts';
 import { restError } from './errors.ts';
@@ -27,14 +27,20 @@ export const publishedSchemaFiles = {
   legacy: 'generated/legacy/schema.graphql',
 } as const;
 
-async function serveFile(relative: string, contentType: string): Promise<Outcome> {
-  const text = readPackagedFile(relative);
-  // A missing shipped file is a broken install, not a caller's mistake: the pipeline answers it as a logged 500.
-  if (text === undefined)
-    throw new Error(
-      kitMessage(`${relative} was not found in ${packagedFilesLocation()}; reinstall payment-contract-kit.`),
+/** Reads a shipped file (the platform's reader); undefined where the runtime has no package files. */
+export type PackageFileReader = ((relative: string) => Promise<Uint8Array | string>) | undefined;
+
+async function serveFile(read: PackageFileReader, relative: string, contentType: string): Promise<Outcome> {
+  if (read === undefined) {
+    const file = relative === 'openapi.yaml' ? 'openapi.yaml' : 'schema.graphql';
+    throw restError(
+      404,
+      kitMessage(
+        `${controlPrefix}${file} is not served by the mock in a browser or worker (it has no package files); let your bundler load the package's own file, payment-contract-kit/${file}, instead.`,
+      ),
     );
-  return { status: 200, text, headers: { 'content-type': contentType } };
+  }
+  return { status: 200, text: await read(relative), headers: { 'content-type': contentType } };
 }
 
 /** Which guide's SDL a request asks for; throws the 7.1 answer for a guide not served. */
@@ -56,12 +62,12 @@ function guideOf(request: MockRequest, served: MockGuide): 'current' | 'legacy' 
   return asked;
 }
 
-/** Adds the two routes to `router`. */
-export function registerPublishedSources(router: Router<RouteEntry>, guide: MockGuide): void {
+/** Adds the two routes to `router`; `read` is the platform's package-file reader. */
+export function registerPublishedSources(router: Router<RouteEntry>, guide: MockGuide, read: PackageFileReader): void {
   router.add('control', 'GET', publishedSourcePaths.schema, {
-    handle: (request) => serveFile(publishedSchemaFiles[guideOf(request, guide)], 'text/plain; charset=utf-8'),
+    handle: (request) => serveFile(read, publishedSchemaFiles[guideOf(request, guide)], 'text/plain; charset=utf-8'),
   });
   router.add('control', 'GET', publishedSourcePaths.openapi, {
-    handle: () => serveFile('openapi.yaml', 'application/yaml; charset=utf-8'),
+    handle: () => serveFile(read, 'openapi.yaml', 'application/yaml; charset=utf-8'),
   });
 }

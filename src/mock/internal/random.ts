@@ -2,12 +2,11 @@
  * The mock's seeded, deterministic random source. Everything the mock invents (payment uuids, mock scalar values)
  * comes from here, so the same requests after a reset give the same answers, byte for byte.
  *
- * Built on node:crypto only: SHA-512 of (seed, block counter) in counter mode, 64 bytes a block (four uuids per
- * digest; a payment draws one). Not for secrets; for repeatability.
+ * SHA-512 of (seed, block counter) in counter mode, 64 bytes a block (four uuids per digest; a payment draws one),
+ * with the platform's SHA-512 (node:crypto under Node). Not for secrets; for repeatability.
  *
  * @module
  */
-import { sha512Hex } from './domain/digest.ts';
 
 /** A deterministic random source; {@link SeededRandom.reset} rewinds it to its first value. */
 export interface SeededRandom {
@@ -48,10 +47,10 @@ export function uuidV4FromHex(hex: string, dash: string): string {
  * Creates a seeded generator.
  *
  * @example
- * const random = createSeededRandom('test-seed');
+ * const random = createSeededRandom('test-seed', platform.crypto.sha512Hex);
  * random.uuid(); // same value on every run with this seed
  */
-export function createSeededRandom(seed: string): SeededRandom {
+export function createSeededRandom(seed: string, sha512Hex: (text: string) => string): SeededRandom {
   let counter = 0;
   // The current block as hex (two digits a byte): the digest's hex form costs less to get than a Buffer, and a uuid
   // is a slice of it.
@@ -109,7 +108,7 @@ export function createSeededRandom(seed: string): SeededRandom {
       offset = BLOCK_BYTES;
     },
     fork(label) {
-      return createSeededRandom(`${seed}\0${label}`);
+      return createSeededRandom(`${seed}\0${label}`, sha512Hex);
     },
   };
 }

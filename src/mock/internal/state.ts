@@ -14,7 +14,6 @@
 import type { Assumptions } from '../../assumptions.ts';
 import { kitMessage } from '../../internal/messages.ts';
 import { detectCardType, maskCardNumber } from './domain/cards.ts';
-import { sha256Hex } from './domain/digest.ts';
 import { type CardOutcome, cardOutcome } from './domain/test-cards.ts';
 import { KeyQueue } from './fifo.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from './history/page.ts';
@@ -90,6 +89,8 @@ export interface MockStateOptions {
   readonly assumptions: Pick<Assumptions, 'cardTypes' | 'statusNames'>;
   /** Key for deriving card account uids; use the instance seed so uids repeat across runs. */
   readonly seed: string;
+  /** The platform's SHA-256 (hex), which derives card account uids. */
+  readonly sha256Hex: (text: string) => string;
   /**
    * Most payments kept per client. When a new payment would exceed it, the oldest settled payment is evicted;
    * when none is settled, the oldest payment. Default 10,000.
@@ -174,10 +175,10 @@ interface ClientState {
  * Creates an empty state.
  *
  * @example
- * const state = createMockState({ assumptions: defaultAssumptions, seed: 'seed' });
+ * const state = createMockState({ assumptions: defaultAssumptions, seed: 'seed', sha256Hex: platform.crypto.sha256Hex });
  */
 export function createMockState(options: MockStateOptions): MockState {
-  const { assumptions, seed } = options;
+  const { assumptions, seed, sha256Hex } = options;
   const maxPayments = options.maxPaymentsPerClient ?? 10_000;
   const maxCards = options.maxCardAccountsPerClient ?? 10_000;
   const now = options.now ?? Date.now;
@@ -231,7 +232,7 @@ export function createMockState(options: MockStateOptions): MockState {
 
   return {
     upsertCardAccount: (clientId, card) =>
-      upsertCard(client(clientId), { seed, clientId, card, maxCards, assumptions }),
+      upsertCard(client(clientId), { seed, clientId, card, maxCards, assumptions, sha256Hex }),
     cardAccount(clientId, cardAccountUid) {
       return clients.get(clientId)?.cards.get(cardAccountUid);
     },
@@ -285,10 +286,11 @@ function upsertCard(
     readonly card: CardAccountInput;
     readonly maxCards: number;
     readonly assumptions: MockStateOptions['assumptions'];
+    readonly sha256Hex: (text: string) => string;
   },
 ): CardAccount {
   const { card, clientId } = o;
-  const uid = deriveCardAccountUid(o.seed, clientId, card);
+  const uid = deriveCardAccountUid(o.sha256Hex, o.seed, clientId, card);
   const known = c.cards.get(uid);
   if (known) return known;
   const cardType = detectCardType(card.card_number, o.assumptions.cardTypes);
@@ -349,9 +351,15 @@ function pagePayments(
  * Derives the `card_account_uid` of a card for a client: SHA-256 over the instance seed, client id, card number and
  * expiry, formatted as a version 4 uuid (so strict client-side uuid checks accept it; it is not random). The seed
  * acts as a key, so uids of one mock instance cannot be precomputed elsewhere; a one-shot hash instead of an HMAC
- * because this runs on every payment and the uid only has to be stable and unguessable in a test tool.
+ * because this runs on every payment and the uid only has to be stable and unguessable in a test tool. `sha256Hex` is
+ * the platform's.
  */
-export function deriveCardAccountUid(seed: string, clientId: string, card: CardAccountInput): string {
+export function deriveCardAccountUid(
+  sha256Hex: (text: string) => string,
+  seed: string,
+  clientId: string,
+  card: CardAccountInput,
+): string {
   return uuidV4FromHex(
     sha256Hex(`${seed}\0${clientId}\0${card.card_number}\0${card.expiry_month}${card.expiry_year}`),
     '-',

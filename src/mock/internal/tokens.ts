@@ -23,7 +23,6 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
 import type { Assumptions } from '../../assumptions.ts';
 import { kitMessage } from '../../internal/messages.ts';
 import { serviceHeaders } from '../../spec-names.ts';
@@ -35,6 +34,7 @@ import { type ClientTokens, consumeRefresh, issueRefresh, newClientTokens, revok
 import type { Clock } from './clock.ts';
 import { createCredentialCheck } from './credentials.ts';
 import { restError } from './errors.ts';
+import type { CryptoPrimitives } from './platform/platform.ts';
 
 /** Why a token was not accepted (re-exported from access-token-check.ts, where the checks are). */
 export type { TokenCheck, TokenRejection } from './access-token-check.ts';
@@ -47,7 +47,7 @@ export interface TokenService {
    */
   authenticate(clientIdHeader: string | undefined, apiKeyHeader: string | undefined): string;
   /**
-   * Whether `apiKey` is the API key configured for `clientId`, compared in constant time (secret-match.ts); false
+   * Whether `apiKey` is the API key configured for `clientId`, compared in constant time (the platform's secretMatcher); false
    * for an unknown client. For checks outside {@link TokenService.authenticate}, such as the GraphQL endpoint's
    * optional client-header check.
    */
@@ -79,6 +79,8 @@ export interface TokenServiceDeps {
   readonly clock: Clock;
   /** Instance seed; the JWT secret and the token id prefixes are derived from it. */
   readonly seed: string;
+  /** The platform's hashing (platform/platform.ts). */
+  readonly crypto: CryptoPrimitives;
   /** Most unused refresh tokens kept per client; issuing one more forgets the oldest unused one. Default 1,000. */
   readonly maxRefreshTokensPerClient?: number;
 }
@@ -87,7 +89,7 @@ export interface TokenServiceDeps {
  * Creates the token service of one mock instance.
  *
  * @example
- * const tokens = createTokenService({ assumptions, clients, clock, seed });
+ * const tokens = createTokenService({ assumptions, clients, clock, seed, crypto: platform.crypto });
  * const clientId = tokens.authenticate(req.headers['x-client-id'], req.headers['x-api-key']);
  * const answer = tokens.generate(clientId);
  */
@@ -95,11 +97,12 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const { assumptions, clock } = deps;
   const ttl = assumptions.tokenTtlSeconds;
   const maxRefresh = Math.max(1, deps.maxRefreshTokensPerClient ?? 1000);
-  const credentials = createCredentialCheck(deps.clients);
-  const codec = createAccessTokenCodec(deps.seed);
+  const { crypto } = deps;
+  const credentials = createCredentialCheck(deps.clients, crypto.secretMatcher);
+  const codec = createAccessTokenCodec(deps.seed, crypto);
   // Token ids: a seed-derived prefix and a counter, uuid-shaped. Unique per instance and repeatable after a reset.
-  const jtiPrefix = createHash('sha256').update(`payment-contract-kit jti\0${deps.seed}`).digest('hex');
-  const refreshHead = `rt_${createHash('sha256').update(`payment-contract-kit rt\0${deps.seed}`).digest('hex').slice(0, 16)}`;
+  const jtiPrefix = crypto.sha256Hex(`payment-contract-kit jti\0${deps.seed}`);
+  const refreshHead = `rt_${crypto.sha256Hex(`payment-contract-kit rt\0${deps.seed}`).slice(0, 16)}`;
   const jtiHead = `${jtiPrefix.slice(0, 8)}-${jtiPrefix.slice(8, 12)}-4${jtiPrefix.slice(13, 16)}-8${jtiPrefix.slice(17, 20)}-`;
   let counter = 0;
   const perClient = new Map<string, ClientTokens>();

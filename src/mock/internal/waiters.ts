@@ -22,7 +22,7 @@ interface Wait<T> {
   readonly predicate: (value: T) => boolean;
   readonly resolve: (value: T) => void;
   readonly reject: (error: Error) => void;
-  readonly timer: NodeJS.Timeout;
+  readonly timer: ReturnType<typeof setTimeout>;
 }
 
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));

@@ -4,7 +4,7 @@
 import { print } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProcessPaymentRequestDocument } from '../../../src/index.ts';
-import { buildMockApp } from '../../../src/mock/app.ts';
+import { buildNodeMockApp } from '../../../src/mock/app.ts';
 import type { MockApp } from '../../../src/mock/control-types.ts';
 import { MockHttpError } from '../../../src/mock/internal/errors.ts';
 import { payInput } from '../helpers.ts';
@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 function mock(history: Record<string, number> = {}, receiverUp = true) {
-  const app = buildMockApp(
+  const app = buildNodeMockApp(
     { log: false, settleDelayMs: 0, assumptions: { history } },
     {
       webhookReceivers: [() => (receiverUp ? new Response(null, { status: 204 }) : Promise.reject(new Error('down')))],

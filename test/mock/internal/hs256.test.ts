@@ -1,7 +1,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createSigner, createVerifier } from 'fast-jwt';
 import { describe, expect, it } from 'vitest';
-import { createHs256Signer, jwtHeaderSegment, verifyHs256 } from '../../../src/mock/internal/hs256.ts';
+import { jwtHeaderSegment, verifyHs256 as verifyWith } from '../../../src/mock/internal/hs256.ts';
+import { createHs256Signer, nodeCrypto } from '../../../src/mock/internal/platform/node-crypto.ts';
+
+const verifyHs256 = (token: string, sign: (input: string) => string) =>
+  verifyWith(token, sign, nodeCrypto.textOfBase64url);
 
 const key = randomBytes(32);
 const sign = createHs256Signer(key);

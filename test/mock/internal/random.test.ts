@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { nodeCrypto } from '../../../src/mock/internal/platform/node-crypto.ts';
 import { createSeededRandom, uuidV4FromHex } from '../../../src/mock/internal/random.ts';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('createSeededRandom', () => {
   it('gives the same sequence for the same seed, and again after reset', () => {
-    const a = createSeededRandom('seed');
-    const b = createSeededRandom('seed');
+    const a = createSeededRandom('seed', nodeCrypto.sha512Hex);
+    const b = createSeededRandom('seed', nodeCrypto.sha512Hex);
     const first = [a.uuid(), a.uuid(), a.next(), a.nextInt(10)];
     expect([b.uuid(), b.uuid(), b.next(), b.nextInt(10)]).toEqual(first);
     a.reset();
@@ -15,11 +16,13 @@ describe('createSeededRandom', () => {
   });
 
   it('gives another sequence for another seed', () => {
-    expect(createSeededRandom('a').uuid()).not.toBe(createSeededRandom('b').uuid());
+    expect(createSeededRandom('a', nodeCrypto.sha512Hex).uuid()).not.toBe(
+      createSeededRandom('b', nodeCrypto.sha512Hex).uuid(),
+    );
   });
 
   it('formats uuids as version 4, all distinct', () => {
-    const r = createSeededRandom('uuids');
+    const r = createSeededRandom('uuids', nodeCrypto.sha512Hex);
     const seen = new Set<string>();
     for (let i = 0; i < 1000; i++) {
       const u = r.uuid();
@@ -30,7 +33,7 @@ describe('createSeededRandom', () => {
   });
 
   it('keeps next() in [0, 1) and nextInt in range', () => {
-    const r = createSeededRandom('floats');
+    const r = createSeededRandom('floats', nodeCrypto.sha512Hex);
     for (let i = 0; i < 1000; i++) {
       const x = r.next();
       expect(x).toBeGreaterThanOrEqual(0);
@@ -41,12 +44,12 @@ describe('createSeededRandom', () => {
   });
 
   it('forks independent generators that do not disturb the parent', () => {
-    const a = createSeededRandom('seed');
-    const b = createSeededRandom('seed');
+    const a = createSeededRandom('seed', nodeCrypto.sha512Hex);
+    const b = createSeededRandom('seed', nodeCrypto.sha512Hex);
     const fork = a.fork('mock-store');
     fork.uuid();
     expect(a.uuid()).toBe(b.uuid());
-    expect(fork.uuid()).not.toBe(createSeededRandom('seed').uuid());
+    expect(fork.uuid()).not.toBe(createSeededRandom('seed', nodeCrypto.sha512Hex).uuid());
     expect(a.fork('x').uuid()).toBe(b.fork('x').uuid());
   });
 
@@ -60,7 +63,7 @@ describe('createSeededRandom', () => {
       const h = b.toString('hex');
       return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
     };
-    const random = createSeededRandom('s');
+    const random = createSeededRandom('s', nodeCrypto.sha512Hex);
     expect(random.uuid()).toBe(expectedUuid(0)); // bytes 0-15
     random.next(); // bytes 16-22
     expect(random.uuid()).toBe(expectedUuid(23)); // bytes 23-38

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../src/assumptions.ts';
 import { createClock } from '../../../src/mock/internal/clock.ts';
+import { nodeCrypto } from '../../../src/mock/internal/platform/node-crypto.ts';
 import { createSettlement } from '../../../src/mock/internal/settlement.ts';
 import { createMockState, type StoredPayment } from '../../../src/mock/internal/state.ts';
 import { storedPayment } from './stored-payment.ts';
@@ -9,7 +10,12 @@ import { storedPayment } from './stored-payment.ts';
 function setup() {
   let real = 1_700_000_000_000;
   const clock = createClock({ realNow: () => real });
-  const state = createMockState({ assumptions: defaultAssumptions, seed: 's', now: clock.now });
+  const state = createMockState({
+    assumptions: defaultAssumptions,
+    seed: 's',
+    now: clock.now,
+    sha256Hex: nodeCrypto.sha256Hex,
+  });
   const settledOrder: string[] = [];
   const settlement = createSettlement({
     assumptions: { settleDelayMs: 1000 },

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../src/assumptions.ts';
 import { createClock } from '../../../src/mock/internal/clock.ts';
+import { nodeCrypto } from '../../../src/mock/internal/platform/node-crypto.ts';
 import { createSettlement } from '../../../src/mock/internal/settlement.ts';
 import { createMockState, type StoredPayment } from '../../../src/mock/internal/state.ts';
 import { storedPayment } from './stored-payment.ts';
@@ -12,7 +13,12 @@ describe('createSettlement: a failing hand-over', () => {
   it('reports it, keeps the payment settled, and settles the rest of the batch', () => {
     const clock = createClock({ realNow: () => 1_700_000_000_000, onTaskError: (e) => taskErrors.push(e) });
     const taskErrors: unknown[] = [];
-    const state = createMockState({ assumptions: defaultAssumptions, seed: 's', now: clock.now });
+    const state = createMockState({
+      assumptions: defaultAssumptions,
+      seed: 's',
+      now: clock.now,
+      sha256Hex: nodeCrypto.sha256Hex,
+    });
     const handed: string[] = [];
     const reported: string[] = [];
     const settlement = createSettlement({

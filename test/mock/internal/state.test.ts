@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../src/assumptions.ts';
 import { testCards } from '../../../src/mock/internal/domain/test-cards.ts';
+import { nodeCrypto } from '../../../src/mock/internal/platform/node-crypto.ts';
 import {
   createMockState,
   deriveCardAccountUid,
@@ -11,7 +12,13 @@ import { storedPayment } from './stored-payment.ts';
 
 const card = { card_number: testCards.visaSuccess.number, expiry_month: '12', expiry_year: '39' };
 const newState = (options: Partial<MockStateOptions> = {}) =>
-  createMockState({ assumptions: defaultAssumptions, seed: 'seed', now: () => 1_000, ...options });
+  createMockState({
+    assumptions: defaultAssumptions,
+    seed: 'seed',
+    now: () => 1_000,
+    sha256Hex: nodeCrypto.sha256Hex,
+    ...options,
+  });
 
 function payment(uuid: string, clientId = 'c1', outcome: StoredPayment['outcome'] = 'success'): StoredPayment {
   return storedPayment(
@@ -33,8 +40,8 @@ describe('card accounts', () => {
     ['another expiry', { given: { clientId: 'c1', card: { ...card, expiry_year: '38' }, seed: 'seed' } }],
     ['another seed', { given: { clientId: 'c1', card, seed: 'other' } }],
   ] as const)('gives another uid for %s', (_name, { given }) => {
-    expect(deriveCardAccountUid(given.seed, given.clientId, given.card)).not.toBe(
-      deriveCardAccountUid('seed', 'c1', card),
+    expect(deriveCardAccountUid(nodeCrypto.sha256Hex, given.seed, given.clientId, given.card)).not.toBe(
+      deriveCardAccountUid(nodeCrypto.sha256Hex, 'seed', 'c1', card),
     );
   });
 

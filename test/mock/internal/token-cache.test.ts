@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClock } from '../../../src/mock/internal/clock.ts';
 import { MockHttpError } from '../../../src/mock/internal/errors.ts';
+import { nodeCrypto } from '../../../src/mock/internal/platform/node-crypto.ts';
 import { createTokenService } from '../../../src/mock/internal/tokens.ts';
 
 // tokens.ts caches verified claims by token string; every check but the signature must still run per request.
@@ -14,6 +15,7 @@ function setup(maxRefreshTokensPerClient?: number) {
     ],
     clock,
     seed: 's',
+    crypto: nodeCrypto,
     ...(maxRefreshTokensPerClient === undefined ? {} : { maxRefreshTokensPerClient }),
   });
   return { tokens, clock };

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../src/assumptions.ts';
 import { createClock } from '../../../src/mock/internal/clock.ts';
 import { MockHttpError } from '../../../src/mock/internal/errors.ts';
+import { nodeCrypto } from '../../../src/mock/internal/platform/node-crypto.ts';
 import { createTokenService, tokenPairJson } from '../../../src/mock/internal/tokens.ts';
 
 function setup(repeatGenerateToken: 'reissue' | 'reject' = 'reissue') {
@@ -17,6 +18,7 @@ function setup(repeatGenerateToken: 'reissue' | 'reject' = 'reissue') {
     ],
     clock,
     seed: 's',
+    crypto: nodeCrypto,
   });
   return { tokens, clock, tick: (ms: number) => (real += ms) };
 }
@@ -30,6 +32,7 @@ describe('token service', () => {
       clients: [{ clientId: 'a', apiKey: 'ka' }],
       clock: createClock(),
       seed: 'other',
+      crypto: nodeCrypto,
     });
     expect(other.verify(pair.token, undefined)).toMatchObject({ ok: false, reason: 'invalidToken' });
     // The secret is SHA-256 over a label and the seed (tokens.ts); a standard verifier accepts the token with it.
@@ -47,6 +50,7 @@ describe('token service', () => {
       clients: ids.map((clientId) => ({ clientId, apiKey: 'k' })),
       clock: createClock(),
       seed: 's',
+      crypto: nodeCrypto,
     });
     const key = createHash('sha256').update('payment-contract-kit jwt\0s').digest();
     const verify = createVerifier({ key, algorithms: ['HS256'], ignoreExpiration: true });

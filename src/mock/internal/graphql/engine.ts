@@ -28,13 +28,13 @@ import { isPlainObject } from '../../../internal/plain-object.ts';
 import type { Clock } from '../clock.ts';
 import { createFeeCalculator } from '../domain/fees.ts';
 import { graphqlError } from '../errors.ts';
+import type { JitLoader } from '../platform/platform.ts';
 import type { SeededRandom } from '../random.ts';
 import type { Guide, MockState, StoredPayment } from '../state.ts';
 import { answer, type GraphqlResult, readOnlyRefusal } from './answers.ts';
 import { createDocumentCache } from './document-cache.ts';
 import { createExecutableSchemas, wireSchemaOf } from './executable-schema.ts';
 import { decideGuide, type GuideMode, variableSignals } from './guide-detection.ts';
-import { loadedJit, loadJit } from './jit-loader.ts';
 import { createOperationPlanner, type OperationEntry, type RunnablePlan } from './operation-plans.ts';
 import { createResolvers, type ResolverContext } from './resolvers.ts';
 import { guideFailure, runOperation } from './result-mapping.ts';
@@ -95,13 +95,18 @@ export interface GraphqlEngineDeps {
    * `'interpreted'` always with graphql-js (the parity tests compare the two).
    */
   execution?: 'compiled' | 'interpreted';
+  /**
+   * The platform's query compiler (graphql-jit under Node, jit-loader.ts); `undefined` runs every operation on
+   * graphql-js, as `execution: 'interpreted'` does (the browser build leaves graphql-jit out).
+   */
+  jit: JitLoader | undefined;
 }
 
 /**
  * Creates the engine of one mock instance.
  *
  * @example
- * const engine = createGraphqlEngine({ assumptions, guide: 'current', state, clock, random, onPaymentAccepted });
+ * const engine = createGraphqlEngine({ assumptions, guide: 'current', state, clock, random, onPaymentAccepted, jit });
  * const { status, json } = engine.execute({ query, variables }, { clientId: 'test-client', ip: '127.0.0.1' });
  */
 export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
@@ -109,7 +114,8 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
   const reasons = assumptions.reasonCodes;
   const errorStatus = assumptions.graphqlErrorHttpStatus;
   const guides: Guide[] = mode === 'both' ? ['current', 'legacy'] : [mode];
-  const interpretOnly = deps.execution === 'interpreted';
+  // No compiler (the browser build) runs everything on graphql-js, as 'interpreted' does.
+  const jitLoader = deps.execution === 'interpreted' ? undefined : deps.jit;
   // Each guide's wire schema is built when a request in that guide first needs it.
   const requirements: Record<Guide, WireRequirements> = {
     get current() {
@@ -140,10 +146,10 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
 
   /** The compiled query of a valid plan, compiling it now when graphql-jit has loaded; undefined: use graphql-js. */
   function compiledOf(plan: RunnablePlan, document: DocumentNode, op: OperationEntry) {
-    if (plan.compiled !== undefined || interpretOnly) return plan.compiled ?? undefined;
-    const jit = loadedJit();
+    if (plan.compiled !== undefined || jitLoader === undefined) return plan.compiled ?? undefined;
+    const jit = jitLoader.loaded();
     if (jit === undefined) {
-      void loadJit();
+      void jitLoader.load();
       return undefined;
     }
     plan.compiled = jit.compileOperation(plan.schema, document, op.operationName) ?? null;
@@ -194,7 +200,7 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
         return;
       }
       for (const g of guides) schemas.schemaOf(g);
-      if (!interpretOnly) await loadJit();
+      await jitLoader?.load();
     },
     cacheStats: cache.stats,
   };

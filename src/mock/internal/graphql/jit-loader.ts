@@ -1,7 +1,8 @@
 /**
  * graphql-jit, loaded once per process on first need: it is not on the start-up path (loading it eagerly was a
  * third of the time from spawning the mock to its first GraphQL answer, issue 6's cold start). Requests before it
- * has loaded run on graphql-js with the same answers.
+ * has loaded run on graphql-js with the same answers. The Node platform passes {@link nodeJitLoader} to the engine;
+ * the browser build has none, so graphql-jit (and its JSON serializer) stays out of the browser bundle.
  *
  * @module
  */
@@ -33,3 +34,6 @@ export function loadJit(): Promise<void> {
   );
   return jitLoading;
 }
+
+/** The loader as the engine takes it (`GraphqlEngineDeps.jit`). */
+export const nodeJitLoader = { loaded: loadedJit, load: loadJit } as const;

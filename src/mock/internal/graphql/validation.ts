@@ -8,9 +8,10 @@
  *
  * @module
  */
-import { isIP } from 'node:net';
 import type { Assumptions } from '../../../assumptions.ts';
+import { ipVersion } from '../../../internal/ip-address.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
+import { utf8ByteLength } from '../../../internal/text-bytes.ts';
 import { type CardNumberProblem, checkCardNumber } from '../domain/card-number.ts';
 import { expiryProblems, isDigits } from '../domain/cards.ts';
 import type { FeeCalculator } from '../domain/fees.ts';
@@ -182,7 +183,7 @@ export function checkMetadata(
   if (nestsDeeperThan(metadata, maxMetadataDepth))
     return addProblem(problems, path, m.metadataDepth(path, maxMetadataDepth));
   // The depth is bounded now, so serializing cannot recurse out of the stack.
-  if (Buffer.byteLength(JSON.stringify(metadata), 'utf8') > maxMetadataBytes)
+  if (utf8ByteLength(JSON.stringify(metadata)) > maxMetadataBytes)
     return addProblem(problems, path, m.metadataBytes(path, maxMetadataBytes));
   return problems;
 }
@@ -409,7 +410,7 @@ export function validatePaymentInput(
   const ip = input.ip_address;
   if (typeof ip === 'string' && ip.length > max)
     problems = addProblem(problems, 'input.ip_address', m.tooLong('input.ip_address', max));
-  else if (typeof ip === 'string' && isPresent(ip) && isIP(ip) === 0)
+  else if (typeof ip === 'string' && isPresent(ip) && ipVersion(ip) === 0)
     problems = addProblem(problems, 'input.ip_address', m.ip('input.ip_address'));
 
   // The fee check needs a valid amount and card; compare only then, so one mistake gives one message.

@@ -48,3 +48,6 @@ export function requestHeader(request: MockRequest, name: string): string | unde
   const value = request.headers[name];
   return typeof value === 'string' ? value : undefined;
 }
+
+/** The core as the adapters (node:http, Fetch) call it. */
+export type MockCore = (request: MockRequest) => MockReply | Promise<MockReply>;

@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { bodyOverLimit, type MockRequest, type MockRequestBody } from './exchange.ts';
-import type { MockCore } from './node-adapter.ts';
+import { bodyOverLimit, type MockCore, type MockRequest, type MockRequestBody } from './exchange.ts';
 
 /** Reads at most `limit` bytes of `request`'s body; stops reading as soon as it is over. */
 async function readBody(request: Request, limit: number): Promise<MockRequestBody> {

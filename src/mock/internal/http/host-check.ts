@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { isIP } from 'node:net';
+import { ipVersion } from '../../../internal/ip-address.ts';
 
 /** What the guard needs: the listen address and the user's extra names. */
 export interface HostCheckOptions {
@@ -57,7 +57,7 @@ export function createHostCheck(options: HostCheckOptions): (hostHeader: string 
   const decide = (hostHeader: string): boolean => {
     const name = hostName(hostHeader);
     if (name === undefined) return false;
-    if (isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost') || exact.has(name)) return true;
+    if (ipVersion(name) !== 0 || name === 'localhost' || name.endsWith('.localhost') || exact.has(name)) return true;
     return domains.some((d) => name.endsWith(d));
   };
   // A client sends the same Host on every request: remember the last verdict, so the hot path is one comparison.

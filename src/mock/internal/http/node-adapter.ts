@@ -6,10 +6,14 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bodyAborted, bodyOverLimit, type MockReply, type MockRequest, type MockRequestBody } from './exchange.ts';
-
-/** The core as the adapters call it. */
-export type MockCore = (request: MockRequest) => MockReply | Promise<MockReply>;
+import {
+  bodyAborted,
+  bodyOverLimit,
+  type MockCore,
+  type MockReply,
+  type MockRequest,
+  type MockRequestBody,
+} from './exchange.ts';
 
 const noBody = new Uint8Array(0);
 

@@ -121,6 +121,10 @@ function attemptJsonLine(r: WebhookAttemptReport): string {
   });
 }
 
+/** Runs `task` after the current I/O: `setImmediate` where the runtime has it (Node), a zero timeout elsewhere. */
+const later: (task: () => void) => unknown =
+  typeof globalThis.setImmediate === 'function' ? globalThis.setImmediate : (task) => setTimeout(task, 0);
+
 /**
  * Creates a log writing to `sink`; with `sink === false` every call is a no-op. `now` stamps free-form lines in the
  * JSON format.
@@ -149,7 +153,7 @@ export function createRequestLog(
     buffer += `${text}\n`;
     if (!scheduled) {
       scheduled = true;
-      setImmediate(flush);
+      later(flush);
     }
   };
   return {

@@ -12,7 +12,7 @@ import type { Clock } from '../clock.ts';
 import { retryAfterMs, retryDelayMs } from './backoff.ts';
 import type { DeliveryLanes } from './delivery-lanes.ts';
 import { type Delivery, type DeliveryAttempt, type DeliveryState, recordAttempt, TERMINAL } from './delivery-record.ts';
-import { PostError, type PostResult, type WebhookTransport } from './http-post.ts';
+import { PostError, type PostResult, type WebhookTransport } from './transport.ts';
 
 /** One attempt as the log tells it: which payment, where, which attempt, what came of it, what happens next. */
 export interface WebhookAttemptReport {

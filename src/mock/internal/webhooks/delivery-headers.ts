@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { standardWebhookHeaders } from '../../../webhook/standard-webhooks.ts';
+import { kitMessage } from '../../../internal/messages.ts';
+import { bytesOfBase64 } from '../../../internal/text-bytes.ts';
 import type { Delivery } from './delivery-record.ts';
 
 /**
@@ -23,13 +24,35 @@ export function eventHeaders(
   return { [names.signingKey]: signingKey, [names.clientId]: clientId };
 }
 
+/** The opt-in Standard Webhooks signature: the secret, and the platform's HMAC to sign with. */
+export interface StandardWebhooksSigning {
+  /** `whsec_` + base64 (the prefix may be left off). */
+  readonly secret: string;
+  readonly hmacSha256Base64: (key: Uint8Array, text: string) => string;
+}
+
+/**
+ * The three Standard Webhooks headers of one attempt (https://www.standardwebhooks.com, version 1.0.0):
+ * `webhook-signature` is `v1,` + base64 HMAC-SHA-256 of `${id}.${timestamp}.${body}` under the secret's key bytes.
+ * Made with the platform's HMAC so the mock signs in a browser too; tests check it with `verifyStandardWebhook`.
+ */
+function standardWebhookHeaders(signing: StandardWebhooksSigning, id: string, timestamp: number, body: string) {
+  const encoded = signing.secret.startsWith('whsec_') ? signing.secret.slice('whsec_'.length) : signing.secret;
+  const key = bytesOfBase64(encoded);
+  // resolveMockOptions checks the secret; this guards the kit's own callers.
+  if (key === undefined || key.length === 0)
+    throw new TypeError(kitMessage('standardWebhooksSecret must be "whsec_" + base64 key bytes.'));
+  const signature = signing.hmacSha256Base64(key, `${id}.${timestamp}.${body}`);
+  return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': `v1,${signature}` };
+}
+
 /** What the headers are made of. */
 export interface DeliveryHeaderOptions {
   /** Value sent in the signing key header. */
   readonly signingKey: string;
   /** Header names: signing key, client id, delivery id. */
   readonly names: { readonly signingKey: string; readonly clientId: string; readonly deliveryId: string };
-  readonly standardWebhooks?: { readonly secret: string } | undefined;
+  readonly standardWebhooks?: StandardWebhooksSigning | undefined;
   /** Wall clock (ms) for `webhook-timestamp`: receivers check it against their own clock. */
   readonly wallClock: () => number;
 }
@@ -54,12 +77,7 @@ export function createDeliveryHeaders(options: DeliveryHeaderOptions): (d: Deliv
     if (standardWebhooks)
       Object.assign(
         headers,
-        standardWebhookHeaders({
-          secret: standardWebhooks.secret,
-          id: d.id,
-          timestamp: Math.floor(options.wallClock() / 1000),
-          body: d.body,
-        }),
+        standardWebhookHeaders(standardWebhooks, d.id, Math.floor(options.wallClock() / 1000), d.body),
       );
     return headers;
   };

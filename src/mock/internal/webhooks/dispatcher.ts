@@ -28,13 +28,12 @@
  *
  * @module
  */
-import { randomUUID } from 'node:crypto';
 import { defaultAssumptions, type WebhookRetryPolicy } from '../../../assumptions.ts';
 import { clause, errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
 import { createWaiters } from '../waiters.ts';
 import { createAttemptRunner, type WebhookAttemptReport } from './delivery-attempts.ts';
-import { createDeliveryHeaders } from './delivery-headers.ts';
+import { createDeliveryHeaders, type StandardWebhooksSigning } from './delivery-headers.ts';
 import { createDeliveryLanes } from './delivery-lanes.ts';
 import {
   type Delivery,
@@ -47,7 +46,7 @@ import {
   type WebhookEvent,
 } from './delivery-record.ts';
 import { createDeliveryStore, type DeliveryStore } from './delivery-store.ts';
-import { createHttpTransport, type WebhookTransport } from './http-post.ts';
+import type { WebhookTransport } from './transport.ts';
 
 /** The delivery record types, defined in delivery-record.ts. */
 export type {
@@ -80,7 +79,7 @@ export interface WebhookDispatcherOptions {
   /** Retry schedule (`Assumptions.webhook.retry`). */
   readonly retry: WebhookRetryPolicy;
   /** Opt-in Standard Webhooks signing: adds `webhook-id`, `webhook-timestamp`, `webhook-signature`. */
-  readonly standardWebhooks?: { readonly secret: string } | undefined;
+  readonly standardWebhooks?: StandardWebhooksSigning | undefined;
   /** Random source in [0, 1) for jitter; inject a seeded one for repeatable schedules. */
   readonly random: () => number;
   /** Event type for the log and Standard Webhooks; defaults to `Assumptions.webhook.eventType`. */
@@ -99,8 +98,8 @@ export interface WebhookDispatcherOptions {
   readonly onProblem?: (message: string) => void;
   /** Told about every attempt once its outcome is known (the mock logs one line per attempt). */
   readonly onAttempt?: (report: WebhookAttemptReport) => void;
-  /** How attempts are sent; defaults to HTTP POST (`createHttpTransport`). */
-  readonly transport?: WebhookTransport;
+  /** How attempts are sent: the platform's network transport (HTTP POST under Node, `fetch` elsewhere) or in-process. */
+  readonly transport: WebhookTransport;
   /** Caps of the delivery history; defaults to `Assumptions.history`. */
   readonly history?: DeliveryCaps;
   /** Sequence numbers of deliveries, shared by the dispatchers of one mock; defaults to a counter of its own. */
@@ -261,14 +260,14 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const caps = opts.history ?? defaultAssumptions.history;
   const eventType = opts.eventType ?? defaultAssumptions.webhook.eventType;
   const deliveryIdHeader = opts.headers.deliveryId ?? defaultAssumptions.webhook.deliveryIdHeader;
-  const newId = opts.idFactory ?? (() => `whd_${randomUUID().replaceAll('-', '')}`);
+  const newId = opts.idFactory ?? (() => `whd_${globalThis.crypto.randomUUID().replaceAll('-', '')}`);
   const report = opts.onProblem ?? (() => {});
   const targets = checkedTargets(opts);
   let ownSeq = 0;
   const store = createDeliveryStore({ maxFinished: caps.maxDeliveries, nextSeq: opts.nextSeq ?? (() => ++ownSeq) });
   const guard = createPendingGuard(store, caps.maxPendingDeliveries, report);
 
-  const transport = opts.transport ?? createHttpTransport();
+  const transport = opts.transport;
   const waiters = createWaiters<DeliveryRecord>();
   let closed = false;
   const changed = (d: Delivery): void => {

@@ -22,8 +22,8 @@ import {
   type RedeliverResult,
   type WebhookDispatcher,
 } from './dispatcher.ts';
-import type { WebhookTransport } from './http-post.ts';
 import { paymentStatusPayload } from './payload.ts';
+import type { WebhookTransport } from './transport.ts';
 
 /** A payment's webhook as a message: the payload and the headers that identify the event. */
 export interface WebhookMessage {
@@ -71,8 +71,10 @@ export interface WebhookFanoutDeps {
   readonly onProblem?: (message: string) => void;
   /** Told about every delivery attempt (see `WebhookDispatcherOptions.onAttempt`). */
   readonly onAttempt?: (report: WebhookAttemptReport) => void;
-  /** Makes each dispatcher's transport (in-process receivers); defaults to HTTP POST. */
-  readonly createTransport?: () => WebhookTransport;
+  /** Makes each dispatcher's transport: the platform's network transport, with in-process receivers when given. */
+  readonly createTransport: () => WebhookTransport;
+  /** Standard Webhooks HMAC (the platform's). */
+  readonly hmacSha256Base64: (key: Uint8Array, text: string) => string;
 }
 
 /** Creates the dispatchers (no sockets, no timers until something is delivered). */
@@ -93,10 +95,13 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
       eventType: w.eventType,
       history: caps,
       nextSeq,
-      standardWebhooks: deps.standardWebhooksSecret === undefined ? undefined : { secret: deps.standardWebhooksSecret },
+      standardWebhooks:
+        deps.standardWebhooksSecret === undefined
+          ? undefined
+          : { secret: deps.standardWebhooksSecret, hmacSha256Base64: deps.hmacSha256Base64 },
       ...(deps.onProblem === undefined ? {} : { onProblem: deps.onProblem }),
       ...(deps.onAttempt === undefined ? {} : { onAttempt: deps.onAttempt }),
-      ...(deps.createTransport === undefined ? {} : { transport: deps.createTransport() }),
+      transport: deps.createTransport(),
     });
   const signingKeyOf = (clientId: string) =>
     deps.clients.find((c) => c.clientId === clientId)?.signingKey ?? deps.signingKey;

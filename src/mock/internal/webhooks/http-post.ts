@@ -1,22 +1,12 @@
 /**
- * One webhook POST over node:http(s): no dependency, an AbortSignal to cut it short, and errors reduced to a short
- * code (`ECONNREFUSED`, `timeout`, ...) for the delivery log.
+ * One webhook POST over node:http(s), the Node platform's webhook transport: no dependency, an AbortSignal to cut it
+ * short, and errors reduced to a short code (`ECONNREFUSED`, `timeout`, ...) for the delivery log.
  *
  * @module
  */
 import http from 'node:http';
 import https from 'node:https';
-
-/** What came back from one POST. */
-export interface PostResult {
-  readonly status: number;
-  /** Raw `Retry-After` header, when present. */
-  readonly retryAfter: string | undefined;
-  /** Raw `Date` header, when present: the receiver's clock, to read an HTTP-date `Retry-After` against. */
-  readonly date: string | undefined;
-  /** First bytes of the answer body, for the delivery log. */
-  readonly bodySnippet: string;
-}
+import { PostError, type PostResult, type WebhookTransport } from './transport.ts';
 
 /** Sockets shared by one dispatcher; destroyed on close so nothing keeps the process alive. */
 export interface PostAgents {
@@ -40,16 +30,6 @@ export function createPostAgents(maxSockets = 64): PostAgents {
 }
 
 const SNIPPET_BYTES = 256;
-
-/** A failed POST: `code` is short and stable (`ECONNREFUSED`, `ECONNRESET`, `aborted`, ...). */
-export class PostError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.name = 'PostError';
-    this.code = code;
-  }
-}
 
 /** POSTs `body` to `url`; resolves with any HTTP answer, rejects with a {@link PostError} when none came. */
 export function post(
@@ -111,17 +91,6 @@ export function post(
     });
     request.end(body);
   });
-}
-
-/**
- * How the dispatcher sends one attempt. The default posts over node:http(s); an in-process transport (the msw entry's
- * receivers) calls a handler directly. Either way the answer or the failure goes through the same retry rules.
- */
-export interface WebhookTransport {
-  /** Sends one attempt; resolves with any answer, rejects with a {@link PostError} when none came. */
-  send(url: URL, headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal): Promise<PostResult>;
-  /** Drops pooled connections (reset, close); the transport stays usable afterwards. */
-  release(): void;
 }
 
 /** The default transport: {@link post} over keep-alive agents that {@link WebhookTransport.release} replaces. */

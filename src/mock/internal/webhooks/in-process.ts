@@ -11,8 +11,9 @@
  * @module
  */
 import { errorLine } from '../../../internal/messages.ts';
+import { utf8ByteLength, utf8Text } from '../../../internal/text-bytes.ts';
 import type { MockOptions } from '../../options.ts';
-import { createHttpTransport, PostError, type PostResult, type WebhookTransport } from './http-post.ts';
+import { PostError, type PostResult, type WebhookTransport } from './transport.ts';
 
 /** A webhook receiver called in process: a consumer's handler in the Fetch API's terms. */
 export type WebhookReceiver = (request: Request) => Response | Promise<Response>;
@@ -37,7 +38,13 @@ async function snippetOf(response: Response): Promise<string> {
     kept += value.length;
   }
   await reader.cancel().catch(() => {});
-  return Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8');
+  const all = new Uint8Array(kept);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return utf8Text(all.subarray(0, SNIPPET_BYTES));
 }
 
 /** Whether `value` looks like a Fetch `Response` (duck-typed: a receiver may build it in another realm). */
@@ -65,7 +72,7 @@ function callReceiver(
     signal.addEventListener('abort', onAbort, { once: true });
     const request = new Request(url, {
       method: 'POST',
-      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      headers: { ...headers, 'content-length': String(utf8ByteLength(body)) },
       body,
       signal,
     });
@@ -99,7 +106,7 @@ function callReceiver(
  * A transport sending to in-process receivers by URL ({@link receiverUrl}) and everything else through `network`.
  *
  * @example
- * const transport = createInProcessTransport([onWebhook], createHttpTransport());
+ * const transport = createInProcessTransport([onWebhook], platform.createNetworkTransport());
  * transport.send(new URL(receiverUrl(0)), headers, body, signal); // calls onWebhook(request)
  */
 export function createInProcessTransport(
@@ -120,21 +127,23 @@ export function createInProcessTransport(
 
 /**
  * Adds `receivers` to a mock's options: each becomes one more default webhook URL ({@link receiverUrl}), and the
- * fan-out gets transports that call them (HTTP for every other URL). No receivers leave both as they were.
+ * fan-out gets transports that call them (`network`, the platform's transport, for every other URL). No receivers
+ * leave both as they were.
  *
  * @example
- * const inProcess = inProcessReceivers(options, [onWebhook]);
+ * const inProcess = inProcessReceivers(options, [onWebhook], platform.createNetworkTransport);
  * const opts = resolveMockOptions(inProcess.options);
  * createWebhookFanout({ ...deps, ...inProcess.fanout });
  */
 export function inProcessReceivers(
   options: MockOptions,
   receivers: readonly WebhookReceiver[],
-): { readonly options: MockOptions; readonly fanout: { createTransport?: () => WebhookTransport } } {
-  if (receivers.length === 0) return { options, fanout: {} };
+  network: () => WebhookTransport,
+): { readonly options: MockOptions; readonly createTransport: () => WebhookTransport } {
+  if (receivers.length === 0) return { options, createTransport: network };
   const webhookUrls = [...(options.webhookUrls ?? []), ...receivers.map((_, i) => receiverUrl(i))];
   return {
     options: { ...options, webhookUrls },
-    fanout: { createTransport: () => createInProcessTransport(receivers, createHttpTransport()) },
+    createTransport: () => createInProcessTransport(receivers, network()),
   };
 }

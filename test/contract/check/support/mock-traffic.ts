@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Exchange } from '../../../../src/contract/check/index.ts';
-import { buildMockApp } from '../../../../src/mock/app.ts';
+import { buildNodeMockApp } from '../../../../src/mock/app.ts';
 import { defaultCredentials, serviceHeaders, servicePaths } from '../../../../src/spec-names.ts';
 import { testCardDetails, testCardNumbers } from '../../../../src/test-values.ts';
 
@@ -45,7 +45,7 @@ export async function recordMockTraffic(
 ): Promise<RecordedExchange[]> {
   const recorded: RecordedExchange[] = [];
   const webhookRequests: Request[] = [];
-  const app = buildMockApp(
+  const app = buildNodeMockApp(
     { guide: served, log: false, settleDelayMs: 0 },
     {
       webhookReceivers: [

@@ -9,6 +9,8 @@ import {
   type GraphqlEngine,
   type GraphqlEngineDeps,
 } from '../../../../src/mock/internal/graphql/engine.ts';
+import { nodeJitLoader } from '../../../../src/mock/internal/graphql/jit-loader.ts';
+import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
 import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
 import { createMockState } from '../../../../src/mock/internal/state.ts';
 
@@ -48,10 +50,11 @@ export function testEngine(overrides: Partial<GraphqlEngineDeps> = {}, seed = 's
   return createGraphqlEngine({
     assumptions,
     guide: 'current',
-    state: createMockState({ assumptions, seed }),
+    state: createMockState({ assumptions, seed, sha256Hex: nodeCrypto.sha256Hex }),
     clock: createClock({ realNow: () => Date.UTC(2030, 5, 15) }),
-    random: createSeededRandom(seed),
+    random: createSeededRandom(seed, nodeCrypto.sha512Hex),
     onPaymentAccepted: () => {},
+    jit: nodeJitLoader,
     ...overrides,
   });
 }

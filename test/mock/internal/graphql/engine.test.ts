@@ -7,6 +7,8 @@ import {
   type GraphqlEngineDeps,
   type GraphqlResult,
 } from '../../../../src/mock/internal/graphql/engine.ts';
+import { nodeJitLoader } from '../../../../src/mock/internal/graphql/jit-loader.ts';
+import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
 import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
 import { createMockState, type StoredPayment } from '../../../../src/mock/internal/state.ts';
 import { card, contact, legacyCard, legacyPayInput, payInput, q, reference } from './engine-fixtures.ts';
@@ -17,8 +19,8 @@ const reasons = defaultAssumptions.reasonCodes;
 
 function setup(overrides: Partial<GraphqlEngineDeps> = {}) {
   const accepted: StoredPayment[] = [];
-  const state = createMockState({ assumptions: defaultAssumptions, seed: 'seed' });
-  const random = createSeededRandom('seed');
+  const state = createMockState({ assumptions: defaultAssumptions, seed: 'seed', sha256Hex: nodeCrypto.sha256Hex });
+  const random = createSeededRandom('seed', nodeCrypto.sha512Hex);
   const engine = createGraphqlEngine({
     assumptions: defaultAssumptions,
     guide: 'current',
@@ -26,6 +28,7 @@ function setup(overrides: Partial<GraphqlEngineDeps> = {}) {
     clock: createClock({ realNow: () => NOW }),
     random,
     onPaymentAccepted: (p) => accepted.push(p),
+    jit: nodeJitLoader,
     ...overrides,
   });
   return { engine, state, random, accepted };
@@ -94,7 +97,7 @@ describe('createGraphqlEngine: current guide', () => {
   it('processes a payment: processing, clock time, seeded uuid, stored with metadata and the caller IP', () => {
     const { engine, state, accepted } = setup();
     const r = engine.execute({ query: q.pay, variables: { input: { ...payInput, metadata: { order: 7 } } } }, ctx);
-    const expectedUuid = createSeededRandom('seed').uuid();
+    const expectedUuid = createSeededRandom('seed', nodeCrypto.sha512Hex).uuid();
     expect(r.body).toEqual({
       data: {
         processPaymentRequest: {

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import { createClock } from '../../../../src/mock/internal/clock.ts';
 import { createGraphqlEngine } from '../../../../src/mock/internal/graphql/engine.ts';
+import { nodeJitLoader } from '../../../../src/mock/internal/graphql/jit-loader.ts';
 import { redactDocument, redactVariables, scrubMessage } from '../../../../src/mock/internal/graphql/redact.ts';
+import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
 import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
 import { createMockState } from '../../../../src/mock/internal/state.ts';
 import { testCardNumbers } from '../../../../src/test-values.ts';
@@ -160,11 +162,12 @@ describe('no reply carries a card number or CVV (engine, both execution paths)',
       const engine = createGraphqlEngine({
         assumptions: defaultAssumptions,
         guide,
-        state: createMockState({ assumptions: defaultAssumptions, seed: 'seed' }),
+        state: createMockState({ assumptions: defaultAssumptions, seed: 'seed', sha256Hex: nodeCrypto.sha256Hex }),
         clock: createClock({ realNow: () => Date.UTC(2030, 5, 15) }),
-        random: createSeededRandom('seed'),
+        random: createSeededRandom('seed', nodeCrypto.sha512Hex),
         onPaymentAccepted: () => {},
         execution,
+        jit: nodeJitLoader,
       });
       if (execution === 'compiled') await engine.warmUp();
       // Twice: the second answer may come from the compiled query or the cached validation verdict.

@@ -13,13 +13,14 @@ import {
 } from '../../../../src/mock/internal/graphql/validation.ts';
 import { buildWireSchema } from '../../../../src/mock/internal/graphql/wire-schema.ts';
 import type { WirePaymentInput } from '../../../../src/mock/internal/graphql/wire-types.ts';
+import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
 import { createMockState } from '../../../../src/mock/internal/state.ts';
 
 const current = buildWireSchema(currentSchemaSdl).requirements;
 const legacy = buildWireSchema(legacySchemaSdl).requirements;
 // 15 June 2030 UTC.
 const NOW = Date.UTC(2030, 5, 15);
-const state = createMockState({ assumptions: defaultAssumptions, seed: 'seed' });
+const state = createMockState({ assumptions: defaultAssumptions, seed: 'seed', sha256Hex: nodeCrypto.sha256Hex });
 const deps = { assumptions: defaultAssumptions, state, fees: createFeeCalculator(defaultAssumptions), now: () => NOW };
 
 const card = {

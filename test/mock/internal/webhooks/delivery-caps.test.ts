@@ -5,10 +5,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import { type Clock, createClock } from '../../../../src/mock/internal/clock.ts';
+import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
 import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
 import { createWebhookDispatcher, type DeliveryCaps } from '../../../../src/mock/internal/webhooks/dispatcher.ts';
-import { PostError, type WebhookTransport } from '../../../../src/mock/internal/webhooks/http-post.ts';
 import { paymentStatusPayload } from '../../../../src/mock/internal/webhooks/payload.ts';
+import { PostError, type WebhookTransport } from '../../../../src/mock/internal/webhooks/transport.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -35,7 +36,7 @@ function fakeReceiver() {
 
 function setup(caps: Partial<DeliveryCaps>, receiver = fakeReceiver()) {
   const clock: Clock = createClock();
-  const random = createSeededRandom('caps');
+  const random = createSeededRandom('caps', nodeCrypto.sha512Hex);
   const lines: string[] = [];
   const dispatcher = createWebhookDispatcher({
     clock,

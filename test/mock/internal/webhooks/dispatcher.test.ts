@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAssumptions, type WebhookRetryPolicy } from '../../../../src/assumptions.ts';
 import { type Clock, createClock } from '../../../../src/mock/internal/clock.ts';
+import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
 import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
 import {
   createWebhookDispatcher,
@@ -10,6 +11,7 @@ import {
   type WebhookDispatcher,
   type WebhookDispatcherOptions,
 } from '../../../../src/mock/internal/webhooks/dispatcher.ts';
+import { createHttpTransport } from '../../../../src/mock/internal/webhooks/http-post.ts';
 import { paymentStatusPayload } from '../../../../src/mock/internal/webhooks/payload.ts';
 import { verifyStandardWebhook } from '../../../../src/webhook/standard-webhooks.ts';
 import { examplePaymentStatus } from '../../../webhook/fixtures.ts';
@@ -33,7 +35,7 @@ function setup(
   overrides: Partial<WebhookDispatcherOptions> = {},
   clock: Clock = createClock(),
 ): { dispatcher: WebhookDispatcher; clock: Clock } {
-  const random = createSeededRandom('webhook-test');
+  const random = createSeededRandom('webhook-test', nodeCrypto.sha512Hex);
   const dispatcher = createWebhookDispatcher({
     clock,
     urls,
@@ -44,6 +46,7 @@ function setup(
     },
     retry: policy,
     random: () => random.next(),
+    transport: createHttpTransport(),
     ...overrides,
   });
   cleanups.push(async () => {
@@ -143,7 +146,9 @@ describe('createWebhookDispatcher: one attempt', () => {
   it('signs with Standard Webhooks when asked, verifiable over the raw body', async () => {
     const r = await receiver();
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-    const { dispatcher } = setup([r.url], { standardWebhooks: { secret } });
+    const { dispatcher } = setup([r.url], {
+      standardWebhooks: { secret, hmacSha256Base64: nodeCrypto.hmacSha256Base64 },
+    });
     dispatcher.enqueue(event('pay-1'));
     const d = await dispatcher.waitFor((x) => x.state === 'delivered');
     const got = r.received[0]!;

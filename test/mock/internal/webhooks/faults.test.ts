@@ -5,12 +5,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import { type Clock, createClock } from '../../../../src/mock/internal/clock.ts';
+import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
 import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
 import {
   createWebhookDispatcher,
   type DeliveryRecord,
   type WebhookDispatcher,
 } from '../../../../src/mock/internal/webhooks/dispatcher.ts';
+import { createHttpTransport } from '../../../../src/mock/internal/webhooks/http-post.ts';
 import { paymentStatusPayload } from '../../../../src/mock/internal/webhooks/payload.ts';
 import { type Received, type Reply, startReceiver, type TestReceiver } from './receiver.ts';
 
@@ -30,7 +32,7 @@ async function receiver(): Promise<TestReceiver> {
 
 function setup(url: string, onProblem?: (line: string) => void): { dispatcher: WebhookDispatcher; clock: Clock } {
   const clock = createClock();
-  const random = createSeededRandom('webhook-faults');
+  const random = createSeededRandom('webhook-faults', nodeCrypto.sha512Hex);
   const dispatcher = createWebhookDispatcher({
     clock,
     urls: [url],
@@ -41,6 +43,7 @@ function setup(url: string, onProblem?: (line: string) => void): { dispatcher: W
     },
     retry: policy,
     random: () => random.next(),
+    transport: createHttpTransport(),
     ...(onProblem ? { onProblem } : {}),
   });
   cleanups.push(async () => {

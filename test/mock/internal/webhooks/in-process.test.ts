@@ -1,11 +1,12 @@
 // The in-process transport on its own: what a receiver's answer becomes, and which URLs stay on the network.
 import { describe, expect, it } from 'vitest';
-import { PostError, type WebhookTransport } from '../../../../src/mock/internal/webhooks/http-post.ts';
+import { createFetchTransport } from '../../../../src/mock/internal/webhooks/fetch-post.ts';
 import {
   createInProcessTransport,
   inProcessReceivers,
   receiverUrl,
 } from '../../../../src/mock/internal/webhooks/in-process.ts';
+import { PostError, type WebhookTransport } from '../../../../src/mock/internal/webhooks/transport.ts';
 
 /** A network transport that records what reached it. */
 function recordingNetwork() {
@@ -74,13 +75,14 @@ describe('createInProcessTransport', () => {
 describe('inProcessReceivers', () => {
   it('appends one URL per receiver to the default webhook URLs, and leaves options alone without receivers', () => {
     const options = { webhookUrls: ['http://127.0.0.1:9/hooks'] };
-    expect(inProcessReceivers(options, [])).toEqual({ options, fanout: {} });
-    const added = inProcessReceivers(options, [() => new Response(), () => new Response()]);
+    const network = () => createFetchTransport();
+    expect(inProcessReceivers(options, [], network)).toEqual({ options, createTransport: network });
+    const added = inProcessReceivers(options, [() => new Response(), () => new Response()], network);
     expect(added.options.webhookUrls).toEqual([
       'http://127.0.0.1:9/hooks',
       'http://in-process.invalid/webhook-receivers/1',
       'http://in-process.invalid/webhook-receivers/2',
     ]);
-    expect(typeof added.fanout.createTransport).toBe('function');
+    expect(added.createTransport).not.toBe(network);
   });
 });

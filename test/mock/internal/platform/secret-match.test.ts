@@ -7,9 +7,9 @@ vi.mock('node:crypto', async (importOriginal) => {
 });
 
 const crypto = await import('node:crypto');
-const { createSecretMatcher } = await import('../../../src/mock/internal/secret-match.ts');
-const { createClock } = await import('../../../src/mock/internal/clock.ts');
-const { createTokenService } = await import('../../../src/mock/internal/tokens.ts');
+const { createSecretMatcher, nodeCrypto } = await import('../../../../src/mock/internal/platform/node-crypto.ts');
+const { createClock } = await import('../../../../src/mock/internal/clock.ts');
+const { createTokenService } = await import('../../../../src/mock/internal/tokens.ts');
 const timingSafeEqual = vi.mocked(crypto.timingSafeEqual);
 
 afterEach(() => timingSafeEqual.mockClear());
@@ -56,6 +56,7 @@ describe('token service API key checks', () => {
     ],
     clock: createClock({ realNow: () => 1_700_000_000_000 }),
     seed: 's',
+    crypto: nodeCrypto,
   });
 
   it('authenticate compares the key through timingSafeEqual on equal-length digests, right or wrong', () => {

@@ -1,0 +1,78 @@
+/**
+ * The platform seam (issue 28): what the mock's isomorphic core asks of the runtime it runs in. The core (routing,
+ * tokens, GraphQL, validation, state, clock, journal, settlement, webhook dispatch) imports no `node:*` module; the
+ * entry point picks the platform: the CLI, `startMockServer`, `createMockApp` and the msw entry under Node pick
+ * {@link MockPlatform} of node-platform.ts (node:crypto, node:http webhooks, the package's files, graphql-jit), the
+ * browser and worker builds pick web-platform.ts (a sync audited hash library, `fetch`, no files). A file or Redis
+ * store (issue 23) is another seam of the same kind, chosen by the entry point in the same place.
+ *
+ * @module
+ */
+
+import type { Assumptions } from '../../../assumptions.ts';
+import type { MockClientConfig, MockGuide } from '../../options.ts';
+import type { ErrorMapper } from '../error-mapping.ts';
+import type { JitModule } from '../graphql/jit-loader.ts';
+import type { PageRoutes } from '../http/pages.ts';
+import type { WebhookTransport } from '../webhooks/transport.ts';
+
+/**
+ * Synchronous hashing the request path needs. Synchronous because a token check runs on every request and must not
+ * add a promise turn (Web Crypto's `subtle` is async only).
+ */
+export interface CryptoPrimitives {
+  /** SHA-256 of UTF-8 text, as lower-case hex. */
+  sha256Hex(text: string): string;
+  /** SHA-512 of UTF-8 text, as lower-case hex (the seeded random source's blocks). */
+  sha512Hex(text: string): string;
+  /** An HS256 signer for `key` (at most 64 bytes): base64url HMAC-SHA-256 of an ASCII signing input. */
+  hs256Signer(key: Uint8Array): (signingInput: string) => string;
+  /** A matcher telling whether a candidate equals `secret`, in time that does not show where they differ. */
+  secretMatcher(secret: string): (candidate: string) => boolean;
+  /** Base64 HMAC-SHA-256 of UTF-8 `text` under `key` (Standard Webhooks signatures). */
+  hmacSha256Base64(key: Uint8Array, text: string): string;
+  /** UTF-8 text as base64url without padding (JWT payload segments). */
+  base64urlOfText(text: string): string;
+  /** The UTF-8 text of base64url bytes (the caller has checked the alphabet). */
+  textOfBase64url(segment: string): string;
+}
+
+/** What the pages are made from (the platform adds how their assets are read). */
+export interface PageDeps {
+  readonly guide: MockGuide;
+  readonly clients: readonly MockClientConfig[];
+  readonly assumptions: Assumptions;
+  readonly errors: ErrorMapper;
+}
+
+/** The runtime's pieces, chosen by the entry point. */
+export interface MockPlatform {
+  /** `node` or `web`: shown in diagnostics and used by tests. */
+  readonly name: 'node' | 'web';
+  readonly crypto: CryptoPrimitives;
+  /**
+   * Makes the transport for webhook URLs that are not in-process receivers: node:http(s) under Node, `fetch` in a
+   * browser or worker (where a URL the page may not reach becomes a failed attempt with its reason).
+   */
+  createNetworkTransport(): WebhookTransport;
+  /**
+   * Reads a file the package ships (`schema.graphql`, `openapi.yaml`, the legacy SDL); `undefined` when this runtime
+   * has no package files to read (a browser bundle), and the published-source routes say so.
+   */
+  readonly readPackageFile: ((relative: string) => Promise<Uint8Array | string>) | undefined;
+  /**
+   * Registers the landing page and the browser pages (they read built assets from the package); `undefined` where
+   * there are none to serve.
+   */
+  readonly registerPages: ((pages: PageRoutes, deps: PageDeps) => void) | undefined;
+  /** graphql-jit, loaded on first need; `undefined` runs every operation on graphql-js (same answers). */
+  readonly jit: JitLoader | undefined;
+}
+
+/** Loads the GraphQL query compiler once (graphql/jit-loader.ts under Node). */
+export interface JitLoader {
+  /** The compiler if it has loaded, else undefined (nothing is started). */
+  loaded(): JitModule | undefined;
+  /** Starts loading (once); resolves when it has loaded or failed to. */
+  load(): Promise<void>;
+}

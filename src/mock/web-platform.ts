@@ -1,0 +1,22 @@
+/**
+ * The web platform (issue 28's seam, platform.ts): what browsers, service workers' pages, edge workers, Bun and Deno
+ * share. Hashing from @noble/hashes (synchronous, audited), webhooks with `fetch`, no package files (the published
+ * sources answer 404 saying how to import them) and no browser pages, and graphql-js without graphql-jit. Picked by
+ * the `browser` and `worker` builds of `payment-contract-kit/msw` and `payment-contract-kit/mock`.
+ *
+ * @module
+ */
+
+import type { MockPlatform } from './internal/platform/platform.ts';
+import { webCrypto } from './internal/platform/web-crypto.ts';
+import { createFetchTransport } from './internal/webhooks/fetch-post.ts';
+
+/** The shared Web APIs' pieces for the mock's core. */
+export const webPlatform: MockPlatform = {
+  name: 'web',
+  crypto: webCrypto,
+  createNetworkTransport: () => createFetchTransport(),
+  readPackageFile: undefined,
+  registerPages: undefined,
+  jit: undefined,
+};

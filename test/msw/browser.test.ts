@@ -110,9 +110,9 @@ describe('createMockHandlers under setupWorker in Chromium', () => {
     ({ page, problems } = await browser.open());
     await page.goto(origin);
     await page.waitForFunction(() => 'pckReady' in globalThis);
-    const startup = await page.evaluate(
-      () => (globalThis as unknown as { pck: { ready: Promise<unknown> } }).pck.ready,
-    );
+    // Every flow waits for worker.start(): before it, a request leaves the page unintercepted.
+    const startup = await page.evaluate(() => (globalThis as unknown as { pckReady: Promise<unknown> }).pckReady);
+    expect(startup).toMatchObject({ tokenLength: expect.any(Number) });
     console.log(JSON.stringify({ setupWorker: startup }));
   }, 60_000);
 

@@ -128,7 +128,7 @@ describe('packed tarball', () => {
   // (7 kB); they are read only when a browser asks. The validating proxy (dist/proxy.*, its CLI chunks and types:
   // about 0.15 MB), the checker's own entry and chunks (issue 21) and the msw entry's browser build (dist/browser,
   // minified ESM, issue 28, about 0.19 MB) come on top. Crossing this means something unintended got packed.
-  const unpackedBudget = 6_100_000;
+  const unpackedBudget = 6_250_000;
 
   let files: { path: string; size: number }[] = [];
   let unpackedSize = 0;

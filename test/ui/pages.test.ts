@@ -243,7 +243,16 @@ describe('Dashboard at /__pck/ui', () => {
     expect(await page.locator('[data-pager="payments-older"]').count()).toBe(0);
 
     // A change is picked up by the next poll: one page of the list that changed.
-    await page.locator('#pck-main button', { hasText: 'Newest' }).first().click();
+    // The click's own page request must have been answered before the payment: an answer still in flight would
+    // already hold the new payment, and the poll under test would have nothing left to fetch.
+    await Promise.all([
+      page.waitForResponse((r) => new URL(r.url()).pathname === '/__pck/payments'),
+      page.locator('#pck-main button', { hasText: 'Newest' }).first().click(),
+    ]);
+    await page.waitForFunction(
+      (uuid) => document.querySelector('#pck-payments tr[data-uuid]')?.getAttribute('data-uuid') === uuid,
+      newest[0],
+    );
     asked.length = 0;
     const paid = (await pay()).body.data.processPaymentRequest.uuid as string;
     await page.waitForFunction(

@@ -4,17 +4,7 @@
  *
  * @module
  */
-import {
-  decideGuide,
-  documentSignals,
-  type GuideDecision,
-  type GuideMode,
-  type GuideSignal,
-  type SignalKind,
-  type VariableBinding,
-  variableBindings,
-  variableSignals,
-} from '../../../contract/guide-detection.ts';
+import type { GuideSignal } from '../../../contract/guide-detection.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { legacyGuideNames as n } from '../../../schema/derive-legacy-schema.ts';
 import type { Guide } from '../state.ts';
@@ -29,7 +19,7 @@ export {
   type VariableBinding,
   variableBindings,
   variableSignals,
-};
+} from '../../../contract/guide-detection.ts';
 
 function fix(signal: GuideSignal): string {
   switch (signal.kind) {

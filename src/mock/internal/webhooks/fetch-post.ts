@@ -8,35 +8,10 @@
  * @module
  */
 import { errorLine } from '../../../internal/messages.ts';
-import { utf8Text } from '../../../internal/text-bytes.ts';
-import { PostError, type PostResult, type WebhookTransport } from './transport.ts';
-
-const SNIPPET_BYTES = 256;
+import { PostError, type PostResult, snippetOf, type WebhookTransport } from './transport.ts';
 
 /** Headers a browser sets itself and refuses from a script (sending them would only be ignored or throw). */
 const browserOwned = new Set(['content-length', 'user-agent', 'host', 'connection']);
-
-/** Reads at most {@link SNIPPET_BYTES} of an answer and cancels the rest. */
-async function snippetOf(response: Response): Promise<string> {
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let kept = 0;
-  while (kept < SNIPPET_BYTES) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    kept += value.length;
-  }
-  await reader.cancel().catch(() => {});
-  const all = new Uint8Array(kept);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return utf8Text(all.subarray(0, SNIPPET_BYTES));
-}
 
 /**
  * Why a `fetch` that rejected did: the abort's reason, or the usual causes a browser does not tell apart. The code is

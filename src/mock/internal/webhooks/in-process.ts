@@ -11,40 +11,16 @@
  * @module
  */
 import { errorLine } from '../../../internal/messages.ts';
-import { utf8ByteLength, utf8Text } from '../../../internal/text-bytes.ts';
+import { utf8ByteLength } from '../../../internal/text-bytes.ts';
 import type { MockOptions } from '../../options.ts';
-import { PostError, type PostResult, type WebhookTransport } from './transport.ts';
+import { PostError, type PostResult, snippetOf, type WebhookTransport } from './transport.ts';
 
 /** A webhook receiver called in process: a consumer's handler in the Fetch API's terms. */
 export type WebhookReceiver = (request: Request) => Response | Promise<Response>;
 
-const SNIPPET_BYTES = 256;
-
 /** The URL that stands for the receiver at `index` in the delivery log (1-based in the URL, as people count). */
 export function receiverUrl(index: number): string {
   return `http://in-process.invalid/webhook-receivers/${index + 1}`;
-}
-
-/** Reads at most {@link SNIPPET_BYTES} of an answer body and drops the rest (a receiver may stream without end). */
-async function snippetOf(response: Response): Promise<string> {
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let kept = 0;
-  while (kept < SNIPPET_BYTES) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    kept += value.length;
-  }
-  await reader.cancel().catch(() => {});
-  const all = new Uint8Array(kept);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return utf8Text(all.subarray(0, SNIPPET_BYTES));
 }
 
 /** Whether `value` looks like a Fetch `Response` (duck-typed: a receiver may build it in another realm). */

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { utf8Text } from '../../../internal/text-bytes.ts';
 
 /** What came back from one POST. */
 export interface PostResult {
@@ -36,4 +37,35 @@ export interface WebhookTransport {
   send(url: URL, headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal): Promise<PostResult>;
   /** Drops pooled connections (reset, close); the transport stays usable afterwards. */
   release(): void;
+}
+
+/** Bytes of an answer body kept for the delivery log. */
+const SNIPPET_BYTES = 256;
+
+/**
+ * Reads at most 256 bytes of a Fetch `Response` body for the delivery log and cancels the rest (a receiver may stream
+ * without end). Shared by the `fetch` transport and the in-process receivers.
+ *
+ * @example
+ * const bodySnippet = await snippetOf(await fetch(url, init));
+ */
+export async function snippetOf(response: Response): Promise<string> {
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  while (kept < SNIPPET_BYTES) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    kept += value.length;
+  }
+  await reader.cancel().catch(() => {});
+  const all = new Uint8Array(kept);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return utf8Text(all.subarray(0, SNIPPET_BYTES));
 }

@@ -20,7 +20,8 @@ import {
   parseAllowedHosts,
   parseCorsOrigins,
 } from '../../mock/options.ts';
-import { UsageError as CommandUsageError, parseCommandLine } from '../command-line.ts';
+import { parseCommandLine } from '../command-line.ts';
+import { booleanEnv, integer, UsageError } from '../flag-values.ts';
 
 /** A flag of the mock command, its environment variable and its help text. */
 interface FlagSpec {
@@ -260,22 +261,6 @@ Examples:
 `;
 }
 
-/** A usage mistake of `mock`: its message with the library prefix, printed as one line; exit code 2. */
-export class UsageError extends CommandUsageError {
-  constructor(message: string) {
-    super(kitMessage(message));
-  }
-}
-
-function integer(flag: string, raw: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const n = /^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max)
-    throw new UsageError(
-      `--${flag} must be a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? '' : ` to ${max}`}; got "${raw}".`,
-    );
-  return n;
-}
-
 function parseLatency(raw: string): { minMs: number; maxMs: number } {
   const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(raw);
   const min = m ? Number(m[1]) : Number.NaN;
@@ -291,13 +276,6 @@ function checkUrl(raw: string): string {
   if (!parseHttpUrl(raw))
     throw new UsageError(`--webhook-url must be an http(s) URL such as http://127.0.0.1:3000/webhooks; got "${raw}".`);
   return raw;
-}
-
-function booleanEnv(name: string, raw: string): boolean {
-  const v = raw.trim().toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-  if (['', '0', 'false', 'no', 'off'].includes(v)) return false;
-  throw new UsageError(`${name} must be true or false (1/0); got "${raw}".`);
 }
 
 interface ConfigFile {

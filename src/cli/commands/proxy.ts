@@ -14,7 +14,8 @@ import { parseHttpUrl } from '../../internal/http-url.ts';
 import { kitMessage } from '../../internal/messages.ts';
 import { defaultProxyOptions } from '../../proxy/options.ts';
 import type { StartProxyOptions } from '../../proxy/server.ts';
-import { UsageError as CommandUsageError, parseCommandLine } from '../command-line.ts';
+import { parseCommandLine } from '../command-line.ts';
+import { booleanEnv, integer, UsageError } from '../flag-values.ts';
 
 /** A flag of the proxy command, its environment variable and its help text. */
 interface FlagSpec {
@@ -147,29 +148,6 @@ Examples:
   payment-contract-kit proxy --upstream https://sandbox.example.com --forward-webhooks http://127.0.0.1:3000/webhooks
   curl -s http://127.0.0.1:4020/__pck/drift
 `;
-}
-
-/** A usage mistake of `proxy`: its message with the library prefix; exit code 2. */
-export class UsageError extends CommandUsageError {
-  constructor(message: string) {
-    super(kitMessage(message));
-  }
-}
-
-function integer(flag: string, raw: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const n = /^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max)
-    throw new UsageError(
-      `--${flag} must be a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? '' : ` to ${max}`}; got "${raw}".`,
-    );
-  return n;
-}
-
-function booleanEnv(name: string, raw: string): boolean {
-  const v = raw.trim().toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-  if (['', '0', 'false', 'no', 'off'].includes(v)) return false;
-  throw new UsageError(`${name} must be true or false (1/0); got "${raw}".`);
 }
 
 /** The ledger of a mock `--config` file: its `assumptions` (card type patterns as regular expression sources). */

@@ -283,11 +283,10 @@ describe('the single executable, with no node on PATH', () => {
   }, 60_000);
 
   it.runIf(existsSync(pactStandalone))(
-    "the README's CI snippet runs as written, with Pact's verifier as the team's tests (sh, grep, sed and sleep on PATH, no node)",
+    "docs/single-executable.md's CI snippet runs as written, with Pact's verifier as the team's tests (sh, grep, sed and sleep on PATH, no node)",
     async () => {
-      // The section's shell blocks: [0] the build, [1] start/wait/test/stop, [2] the team's own Pact verifier.
-      const readme = readFileSync(join(root, 'README.md'), 'utf8');
-      const section = readme.slice(readme.indexOf('### Without Node: the single executable'));
+      // The page's shell blocks: [0] the build, [1] start/wait/test/stop, [2] the team's own Pact verifier.
+      const section = readFileSync(join(root, 'docs/single-executable.md'), 'utf8');
       const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
       const testLine = /^\.\/gradlew test.*$/m;
       expect(blocks[1]).toMatch(testLine);

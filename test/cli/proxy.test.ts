@@ -128,9 +128,8 @@ describe('payment-contract-kit proxy (process)', () => {
 });
 
 describe('proxy flags', () => {
-  it('README lists every flag with its variable', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Check the real service'));
+  it('docs/proxy.md lists every flag with its variable', () => {
+    const section = readFileSync(join(root, 'docs/proxy.md'), 'utf8');
     for (const f of proxyFlags.filter((flag) => flag.name !== 'help')) {
       expect(section).toContain(`\`--${f.name}`);
       expect(section).toContain(`\`${f.env}\``);

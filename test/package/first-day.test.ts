@@ -1,6 +1,6 @@
-// A new team's first day, from the packed tarball and the README alone (issue 25 item 7): a project made by
+// A new team's first day, from the packed tarball and the docs alone (issue 25 item 7): a project made by
 // `npm init -y` (CommonJS), the kit installed from the tarball, the mock started with the installed CLI, and the
-// README's 30-line integration saved as pay.mts and called from the README's run.mts, exactly as written there.
+// README's 30-line integration saved as pay.mts and called from docs/first-day.md's run.mts, exactly as written.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,11 +12,11 @@ let dir = '';
 let mock: ChildProcess | undefined;
 const app = () => join(dir, 'app');
 
-/** The README's ```ts block that contains `marker`. */
-async function readmeBlock(marker: string): Promise<string> {
-  const readme = await readFile(join(root, 'README.md'), 'utf8');
-  const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? '').find((b) => b.includes(marker));
-  if (block === undefined) throw new Error(`README.md has no ts block containing ${marker}`);
+/** The ```ts block of `page` (README.md, a docs page) that contains `marker`. */
+async function docBlock(page: string, marker: string): Promise<string> {
+  const text = await readFile(join(root, page), 'utf8');
+  const block = [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? '').find((b) => b.includes(marker));
+  if (block === undefined) throw new Error(`${page} has no ts block containing ${marker}`);
   return block;
 }
 
@@ -27,8 +27,8 @@ beforeAll(async () => {
   await mkdir(app());
   await run('npm', ['init', '-y'], app());
   await npmInstall(app(), ['--save-dev', `../${tarball}`, 'graphql']);
-  await writeFile(join(app(), 'pay.mts'), await readmeBlock('export async function pay('));
-  await writeFile(join(app(), 'run.mts'), await readmeBlock("from './pay.mts'"));
+  await writeFile(join(app(), 'pay.mts'), await docBlock('README.md', 'export async function pay('));
+  await writeFile(join(app(), 'run.mts'), await docBlock('docs/first-day.md', "from './pay.mts'"));
 }, 600_000);
 
 afterAll(async () => {
@@ -36,7 +36,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-it('npm init -y makes a CommonJS project (the case the README answers with .mts files)', async () => {
+it('npm init -y makes a CommonJS project (the case docs/first-day.md answers with .mts files)', async () => {
   const pkg = JSON.parse(await readFile(join(app(), 'package.json'), 'utf8')) as { type?: string };
   expect(pkg.type ?? 'commonjs').toBe('commonjs');
 });

@@ -48,7 +48,7 @@ describe('verifyWebhook accepts the genuine request', () => {
     });
   });
 
-  it('types the delivery id as a string, so the README receiver deduplicates on it without a guard', () => {
+  it('types the delivery id as a string, so the receivers in docs/webhooks.md deduplicate on it without a guard', () => {
     const result = verifyWebhook({ headers, rawBody: body, signingKey, clientId });
     if (!result.ok) throw new Error(result.error.message);
     // Compiles under strict only while deliveryId is `string` (npm run typecheck covers test files).

@@ -1,6 +1,6 @@
 /**
  * The landing page at GET `/` for browsers: where the mock is, which credentials it accepts, and links to its pages,
- * its published sources and the README's sections. A small template; every value is escaped, since the base URL
+ * its published sources and the first docs pages. A small template; every value is escaped, since the base URL
  * comes from the request's `Host` header and client ids from the user's configuration.
  *
  * @module
@@ -21,13 +21,13 @@ export interface LandingInfo {
 
 export { escapeHtml };
 
-/** README sections a newcomer looks for, by heading (GitHub-style anchors). */
-const readmeSections: readonly [string, string][] = [
-  ['Quick start', 'quick-start'],
-  ['The mock', 'the-mock'],
-  ['Control API', 'control-api'],
-  ['Webhooks', 'webhooks'],
-  ['In the browser', 'in-the-browser'],
+/** The docs pages a newcomer looks for first, relative to the package root (the README links every page). */
+export const landingDocPages: readonly [string, string][] = [
+  ['Your first day', 'docs/first-day.md'],
+  ['The mock from the CLI', 'docs/mock-cli.md'],
+  ['What the mock does, its control API', 'docs/mock-behaviour.md'],
+  ['Webhooks', 'docs/webhooks.md'],
+  ['Browser pages', 'docs/browser-pages.md'],
 ];
 
 /** The mock's pages, linked from the landing page; registered by their own modules when the pages are on. */
@@ -59,9 +59,7 @@ export function renderLanding(info: LandingInfo): string {
     .map(([path, name, what]) => `<li><a href="${e(base + path)}">${e(name)}</a>: ${e(what)}</li>`)
     .join('');
   const guideQuery = info.guide === 'both' ? '?guide=current' : '';
-  const readme = readmeSections
-    .map(([title, anchor]) => `<li>${e(title)} <small>(#${e(anchor)})</small></li>`)
-    .join('');
+  const readme = landingDocPages.map(([title, path]) => `<li>${e(title)} <small>(${e(path)})</small></li>`).join('');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -85,8 +83,8 @@ export function renderLanding(info: LandingInfo): string {
 <li><a href="${e(`${base}${controlPrefix}openapi.yaml`)}">openapi.yaml</a></li>
 <li><a href="${e(`${base}${controlPrefix}health`)}">${e(`${controlPrefix}health`)}</a> and the rest of the control API</li>
 </ul>
-<h2>README</h2>
-<p>${info.readmePath === undefined ? 'The package README' : `<code>${e(info.readmePath)}</code>`}, sections:</p>
+<h2>Docs</h2>
+<p>${info.readmePath === undefined ? 'The package README' : `<code>${e(info.readmePath)}</code>`} links one page per task; to start with:</p>
 <ul>${readme}</ul>
 </body>
 </html>

@@ -34,9 +34,9 @@ describe('testCards', () => {
   });
 });
 
-describe('README "Test cards"', () => {
+describe('docs/mock-behaviour.md "Test cards"', () => {
   it.each(Object.entries(testCards))('lists the key %s with its number, type and outcome', async (key, card) => {
-    const readme = await readFile(new URL('../../../../README.md', import.meta.url), 'utf8');
-    expect(readme).toMatch(new RegExp(`^\\| \`${key}\` \\| \`${card.number}\` \\| ${card.card_type} \\|`, 'm'));
+    const page = await readFile(new URL('../../../../docs/mock-behaviour.md', import.meta.url), 'utf8');
+    expect(page).toMatch(new RegExp(`^\\| \`${key}\` \\| \`${card.number}\` \\| ${card.card_type} \\|`, 'm'));
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The landing page at GET `/`: HTML for browsers, today's 404 for JSON clients, off with `ui: false`.
  */
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, renderLanding } from '../../../../src/mock/internal/ui/landing.ts';
+import { escapeHtml, landingDocPages, renderLanding } from '../../../../src/mock/internal/ui/landing.ts';
 import { appsClosedAfterEach } from '../in-process.ts';
 
 const base = 'http://127.0.0.1:4010';
@@ -21,7 +22,7 @@ describe('landing page', () => {
     expect(page).toContain('<code>acme</code></td><td><code>acme-key</code>');
     for (const path of ['/graphql', '/__pck/reference', '/__pck/ui', '/__pck/schema.graphql', '/__pck/openapi.yaml'])
       expect(page).toContain(`href="http://127.0.0.1:4010${path}`);
-    expect(page).toContain('In the browser');
+    expect(page).toContain('docs/browser-pages.md');
   });
 
   it('keeps the 404 body of an unknown path for JSON clients, byte for byte', async () => {
@@ -35,6 +36,14 @@ describe('landing page', () => {
       status: 'ERROR',
       message: expect.stringMatching(/^\[payment-contract-kit\] No such path: \//),
     });
+  });
+
+  it('names docs pages that exist, beside the README', () => {
+    const page = renderLanding({ baseUrl: base, guide: 'current', clients: [], readmePath: '/kit/README.md' });
+    for (const [title, path] of landingDocPages) {
+      expect(existsSync(new URL(`../../../../${path}`, import.meta.url)), path).toBe(true);
+      expect(page).toContain(`${escapeHtml(title)} <small>(${path})</small>`);
+    }
   });
 
   it('escapes everything it shows', () => {

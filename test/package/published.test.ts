@@ -155,6 +155,9 @@ describe('packed tarball', () => {
     ].map((p) => p.replace(/^\.\//, ''));
     expect(pointedAt.filter((p) => !paths.has(p))).toEqual([]);
     expect(paths).toContain('ASSUMPTIONS.md');
+    // The README's links lead to the docs pages, in the installed package too (the screenshots stay in the repository).
+    expect(paths).toContain('docs/first-day.md');
+    expect([...paths].filter((p) => p.startsWith('docs/screenshots/'))).toEqual([]);
     expect([...paths].filter((p) => p.startsWith('operations/')).length).toBe(6);
   });
 

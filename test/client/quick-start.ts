@@ -6,7 +6,7 @@ const contact = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.
 const payment_reference = { description: 'Order 42', reference_no: 'ORD-42' };
 
 export async function pay(baseUrl: string) {
-  // Generates a token once and refreshes it before it expires. Refusals throw typed errors: see "Client" below.
+  // Generates a token once and refreshes it before it expires. Refusals throw typed errors: see docs/client.md.
   const client = createPaymentClient({ baseUrl, clientId: 'test-client', apiKey: 'test-api-key' });
   const feeList = await client.feesFor(100); // one entry per card type
   const { fees, card_account_uid } = await client.cardFee({ amount: 100, credit_card: card, contact });

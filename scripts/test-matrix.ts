@@ -101,7 +101,7 @@ async function runCell(cell: MatrixCell, dir: string, tarball: string, npm: stri
     const closure = kitClosure(lock, ['graphql', '@pact-foundation/pact', 'msw']);
     const problems = installProblems(output, closure);
     const others = otherEngineWarnings(output, closure);
-    // Tools the consumer added for itself may need a newer Node; that is said, not failed (see the README).
+    // Tools the consumer added for itself may need a newer Node; that is said, not failed (docs/supported-versions.md).
     if (others.length > 0)
       say(`${cell.name}: engine warnings outside the kit's tree (the consumer's tools): ${others.join(', ')}`);
     return { ok: problems.length === 0, detail: problems.join('\n') };

@@ -18,6 +18,11 @@ export interface RoundResult
   extends Pick<LoadSample, 'rps' | 'p50' | 'p99' | 'requests' | 'non2xx' | 'errors' | 'failures'> {
   /** CPU the server process used during the round, in cores (1 = one core busy all the time); null if unknown. */
   readonly serverCpu?: number | null;
+  /**
+   * For the proxy in front of the mock: the CPU of the proxy process alone during the round, in cores (`serverCpu`
+   * is the pair's, proxy and mock together); absent for other servers.
+   */
+  readonly proxyCpu?: number | null;
 }
 
 /** All rounds of one server in one workload. */
@@ -139,6 +144,10 @@ export const mockCpuVsKey = (workload: string, server: string) => `mock-cpu-vs:$
 export const mockRpsVsKey = (workload: string, server: string) => `mock-rps-vs:${workload}:${server}`;
 /** The paired figure of the proxy's req/s ÷ the mock's (the proxy in front of a mock of the same build). */
 export const proxyVsMockKey = (workload: string) => `proxy-vs-mock:${workload}`;
+/** The paired figure of the pair's (proxy and its mock) CPU per request ÷ the mock's alone, round by round. */
+export const proxyPairCpuKey = (workload: string) => `proxy-pair-cpu-vs-mock:${workload}`;
+/** The paired figure of the proxy process's own CPU per request ÷ the mock's alone, round by round. */
+export const proxyOwnCpuKey = (workload: string) => `proxy-own-cpu-vs-mock:${workload}`;
 /** The paired figure of a server's cold start ÷ the reference's, run by run. */
 export const coldVsRefKey = (server: string) => `cold-vs-ref:${server}`;
 
@@ -152,6 +161,13 @@ export const REFERENCE = 'rest-token';
 export function cpuPerRequest(round: RoundResult): number | undefined {
   return typeof round.serverCpu === 'number' && round.serverCpu > 0 && round.rps > 0
     ? round.serverCpu / round.rps
+    : undefined;
+}
+
+/** The proxy process's own CPU-seconds per answered request in one round (the pair's CPU is `serverCpu`). */
+export function proxyCpuPerRequest(round: RoundResult): number | undefined {
+  return typeof round.proxyCpu === 'number' && round.proxyCpu > 0 && round.rps > 0
+    ? round.proxyCpu / round.rps
     : undefined;
 }
 
@@ -170,7 +186,11 @@ export function pairedFigures(runs: readonly WorkloadRun[], cold: ColdStart): Re
     const ref = byServer.get(REFERENCE);
     const mock = byServer.get('mock');
     const proxy = byServer.get('proxy');
-    if (proxy && mock) out[proxyVsMockKey(workload.id)] = pairedRatio(rps(proxy), rps(mock));
+    if (proxy && mock) {
+      out[proxyVsMockKey(workload.id)] = pairedRatio(rps(proxy), rps(mock));
+      out[proxyPairCpuKey(workload.id)] = pairedRatio(cpu(proxy), cpu(mock));
+      out[proxyOwnCpuKey(workload.id)] = pairedRatio(proxy.rounds.map(proxyCpuPerRequest), cpu(mock));
+    }
     for (const run of usableRuns) {
       if (ref && run !== ref) {
         out[cpuVsRefKey(workload.id, run.server)] = pairedRatio(cpu(run), cpu(ref));
@@ -416,6 +436,8 @@ export function versusRows(runs: readonly WorkloadRun[], figures: Readonly<Recor
   const rows: string[][] = [];
   for (const workload of runs) {
     for (const run of workload.runs) {
+      // The proxy has a table of its own (proxyRows): it fronts the mock rather than replacing it.
+      if (run.server === 'proxy') continue;
       const cpu = figures[mockCpuVsKey(workload.id, run.server)];
       const rps = figures[mockRpsVsKey(workload.id, run.server)];
       if (!cpu && !rps) continue;
@@ -426,6 +448,36 @@ export function versusRows(runs: readonly WorkloadRun[], figures: Readonly<Recor
 }
 
 export const versusHeaders = ['workload', 'mock compared with', 'mock CPU per request ÷ this', 'mock req/s ÷ this'];
+
+/**
+ * The proxy's table (issue 21): per workload, the pair's req/s ÷ the mock's alone (both on the server core, so the
+ * proxy and its mock share it), the pair's CPU per request ÷ the mock's, and the proxy process's own CPU per request
+ * ÷ the mock's (what it costs on a core of its own), with the proxy's own microseconds per request.
+ */
+export function proxyRows(runs: readonly WorkloadRun[], figures: Readonly<Record<string, PairedRatio>>): string[][] {
+  const rows: string[][] = [];
+  for (const workload of runs) {
+    const proxy = workload.runs.find((r) => r.server === 'proxy' && usable(r));
+    if (!proxy || !figures[proxyVsMockKey(workload.id)]) continue;
+    const own = median(proxy.rounds.flatMap((r) => proxyCpuPerRequest(r) ?? []));
+    rows.push([
+      workload.id,
+      formatPairedOrDash(figures[proxyVsMockKey(workload.id)]),
+      formatPairedOrDash(figures[proxyPairCpuKey(workload.id)]),
+      formatPairedOrDash(figures[proxyOwnCpuKey(workload.id)]),
+      Number.isFinite(own) ? (own * 1e6).toFixed(1) : '-',
+    ]);
+  }
+  return rows;
+}
+
+export const proxyHeaders = [
+  'workload',
+  "req/s ÷ the mock's (shared core)",
+  "pair CPU per request ÷ the mock's",
+  "proxy's own CPU per request ÷ the mock's",
+  'proxy CPU µs per request',
+];
 
 /** The cold start table: medians per server, and each server ÷ (a) paired run by run. */
 export function coldStartRows(cold: ColdStart, figures: Readonly<Record<string, PairedRatio>> = {}): string[][] {
@@ -631,6 +683,18 @@ function sections(summary: BenchSummary, table: typeof renderTextTable): [string
       'The mock against the baseline build and the peers (paired; context, no target)',
       table(versusHeaders, versus),
     ]);
+  const proxy = proxyRows(summary.workloads, summary.paired);
+  if (proxy.length > 0 || summary.proxyLatency) {
+    const latency = summary.proxyLatency;
+    const added =
+      latency && Number.isFinite(latency.median)
+        ? `\n\nAdded p50 on a fee list (one connection, sequential, paired slices proxy − mock): ${latency.median.toFixed(3)} ms (${latency.min.toFixed(3)} to ${latency.max.toFixed(3)}, ${latency.pairs} pairs).`
+        : '';
+    out.push([
+      'The validating proxy in front of the mock (issue 21; checks on; proxy and mock on the server core, paired with the mock alone in the same round)',
+      `${table(proxyHeaders, proxy)}${added}`,
+    ]);
+  }
   if (Object.keys(summary.coldStart).length > 0)
     out.push([
       'Cold start (spawn to first successful answer)',

@@ -29,7 +29,7 @@ import { runLoad } from './load.ts';
 import { coreCount, cpuModel } from './machine.ts';
 import type { PairedRatio } from './paired.ts';
 import { measurePaymentMemory } from './payments-memory.ts';
-import { pinSelf, planCores, type ServerProcess, startServer, waitIdle } from './processes.ts';
+import { pinSelf, planCores, procCpuSeconds, type ServerProcess, startServer, waitIdle } from './processes.ts';
 import { measureProxyLatency } from './proxy-latency.ts';
 import {
   type ColdStart,
@@ -144,10 +144,30 @@ else log(mockVia);
 const benchStarted = performance.now();
 const elapsed = () => (performance.now() - benchStarted) / 1000;
 
-function roundFrom(sample: Awaited<ReturnType<typeof runLoad>>, cpuSeconds: number | null): RoundResult {
+function roundFrom(
+  sample: Awaited<ReturnType<typeof runLoad>>,
+  cpuSeconds: number | null,
+  proxyCpuSeconds?: number | null,
+): RoundResult {
   const { rps, p50, p99, requests, non2xx, errors, failures, seconds } = sample;
-  const serverCpu = cpuSeconds === null || seconds <= 0 ? null : cpuSeconds / seconds;
-  return { rps, p50, p99, requests, non2xx, errors, failures, serverCpu };
+  const perSecond = (cpu: number | null) => (cpu === null || seconds <= 0 ? null : cpu / seconds);
+  return {
+    rps,
+    p50,
+    p99,
+    requests,
+    non2xx,
+    errors,
+    failures,
+    serverCpu: perSecond(cpuSeconds),
+    ...(proxyCpuSeconds === undefined ? {} : { proxyCpu: perSecond(proxyCpuSeconds) }),
+  };
+}
+
+/** The pid of the proxy process inside the proxy-in-front server (it prints `proxy process <pid>`), if known. */
+function proxyPidOf(proc: ServerProcess): number | undefined {
+  const match = /proxy process (\d+)/.exec(proc.output());
+  return match ? Number(match[1]) : undefined;
 }
 
 /** Starts a server, retrying twice: another engineer's build may be rewriting dist/ for a moment. */
@@ -226,11 +246,15 @@ async function runWorkload(workload: Workload): Promise<WorkloadRun> {
       const order = live().map((_, i, all) => all[(i + round) % all.length]!);
       for (const server of order) {
         const proc = procs.get(server)!;
+        const proxyPid = server === 'proxy' ? proxyPidOf(proc) : undefined;
+        const proxyBefore = proxyPid === undefined ? null : procCpuSeconds(proxyPid);
         const cpuBefore = proc.cpuSeconds();
         const sample = await once(server, settings.seconds);
         const cpuAfter = proc.cpuSeconds();
+        const proxyAfter = proxyPid === undefined ? null : procCpuSeconds(proxyPid);
         const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
-        rounds.get(server)!.push(roundFrom(sample, cpu));
+        const proxyCpu = proxyBefore === null || proxyAfter === null ? null : proxyAfter - proxyBefore;
+        rounds.get(server)!.push(roundFrom(sample, cpu, server === 'proxy' ? proxyCpu : undefined));
         peak.set(server, proc.peakRssKb());
         // Let deferred work (settlements) finish before the next server's round starts on the same core.
         await waitIdle(proc);

@@ -1,8 +1,9 @@
 /**
  * The validating proxy in front of the mock, as one benchmark server: starts the built CLI's mock, then the built
- * CLI's `proxy --upstream <mock>` (checks on, log off), and prints the proxy's address. Both children inherit this
- * process's core pinning, and the benchmark reads CPU over the whole process tree, so the figure is what the pair
- * costs per request.
+ * CLI's `proxy --upstream <mock>` (checks on, log off), and prints the proxy's pid and address. Both children
+ * inherit this process's core pinning (the server core: proxy and mock share it, as the mock alone has it to itself),
+ * and the benchmark reads CPU over the whole process tree (what the pair costs per request) and over the proxy's pid
+ * (what the proxy alone costs, the figure for a proxy on a core of its own).
  *
  * Usage: node proxy-in-front.mjs <path of the built CLI>
  *
@@ -38,5 +39,7 @@ function start(args: string[]): Promise<string> {
 
 const upstream = await start(['mock', '--port', '0', '--quiet']);
 const proxy = await start(['proxy', '--upstream', upstream, '--port', '0', '--host', '127.0.0.1', '--quiet']);
-process.stdout.write(`proxy listening on ${proxy}\n`);
+// The benchmark reads the pair's CPU over this process tree, and the proxy's own from this pid (printed first: the
+// address line is what it waits for).
+process.stdout.write(`proxy process ${children[1]!.pid}\nproxy listening on ${proxy}\n`);
 stopWithParent();

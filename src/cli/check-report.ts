@@ -7,6 +7,7 @@
  */
 import { driftLine } from '../contract/check/drift-text.ts';
 import type { DriftKind, ExchangeCheck } from '../contract/check/exchange.ts';
+import { junitXml } from '../internal/junit-xml.ts';
 
 /** One checked (or skipped) HAR entry. */
 export interface CheckedEntry extends ExchangeCheck {
@@ -109,18 +110,6 @@ export function textReport(results: readonly CheckedEntry[], summary: CheckSumma
   return `${lines.join('\n')}\n`;
 }
 
-function xml(text: string): string {
-  return (
-    text
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 cannot hold them; removing them is the point
-      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
-  );
-}
-
 /**
  * The JUnit XML report: a suite per HAR file, a test case per checked entry, a failure per entry with drifts.
  *
@@ -128,31 +117,28 @@ function xml(text: string): string {
  * writeFileSync('check.xml', junitReport(results));
  */
 export function junitReport(results: readonly CheckedEntry[]): string {
-  const checked = results.filter((r) => r.skipped === undefined);
   const byFile = new Map<string, CheckedEntry[]>();
-  for (const r of checked) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r]);
-  const failures = (list: readonly CheckedEntry[]) => list.filter((r) => r.drifts.length > 0).length;
-  const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="payment-contract-kit check" tests="${checked.length}" failures="${failures(checked)}">`,
-  ];
-  for (const [file, list] of byFile) {
-    lines.push(`  <testsuite name="${xml(file)}" tests="${list.length}" failures="${failures(list)}">`);
-    for (const r of list) {
-      const open = `    <testcase classname="${xml(file)}" name="${xml(title(r).slice(file.length + 1))}"`;
-      if (r.drifts.length === 0) {
-        lines.push(`${open}/>`);
-        continue;
-      }
-      const first = r.drifts[0];
-      lines.push(
-        `${open}>`,
-        `      <failure message="${xml(first ? driftLine(first) : 'drift')}" type="${xml(first?.kind ?? 'drift')}">${xml(r.drifts.map((d) => `${driftLine(d)}\n  ${d.message}`).join('\n'))}</failure>`,
-        '    </testcase>',
-      );
-    }
-    lines.push('  </testsuite>');
-  }
-  lines.push('</testsuites>');
-  return `${lines.join('\n')}\n`;
+  for (const r of results) if (r.skipped === undefined) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r]);
+  return junitXml(
+    'payment-contract-kit check',
+    [...byFile].map(([file, list]) => ({
+      name: file,
+      cases: list.map((r) => {
+        const first = r.drifts[0];
+        return {
+          classname: file,
+          name: title(r).slice(file.length + 1),
+          ...(first
+            ? {
+                failure: {
+                  message: driftLine(first),
+                  type: first.kind,
+                  text: r.drifts.map((d) => `${driftLine(d)}\n  ${d.message}`).join('\n'),
+                },
+              }
+            : {}),
+        };
+      }),
+    })),
+  );
 }

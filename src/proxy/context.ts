@@ -1,6 +1,7 @@
 /**
  * What every handler of one proxy shares, and the step every exchange ends with once its answer went out: number it,
- * check it, keep its drifts and fees, record it for the HAR file and log it.
+ * then (off the answer's path, see {@link createCheckQueue}) check it, keep its drifts and fees, record it for the HAR
+ * file and log it.
  *
  * @module
  */
@@ -28,6 +29,49 @@ export interface ProxyContext {
   selfUrl(): string;
   /** The checker with the proxy's guide and ledger; never throws (a checker failure is logged as a bug). */
   check(exchange: Exchange): ExchangeCheck;
+  /** Exchanges answered but not yet checked; every reader of the report or the recording settles it first. */
+  readonly queue: CheckQueue;
+}
+
+/** Answered exchanges waiting for their check, in answer order. */
+export interface CheckQueue {
+  /** Adds one answered exchange; its check runs once the answers of this turn of the event loop went out. */
+  push(seq: number, exchange: SeenExchange): void;
+  /** Checks everything still waiting, now (before a report, the HAR file or the summary is read). */
+  settle(): void;
+}
+
+/**
+ * The queue that keeps the checks off the consumer's latency: `finishExchange` runs right after `res.end`, but a
+ * check done there delays the next request already waiting on the socket (keep-alive clients send it as soon as the
+ * answer arrives). Waiting exchanges are checked together in one `setImmediate`, after the poll phase that answered
+ * them; a report read in between settles the queue first, so nothing is ever missing from what a reader sees.
+ *
+ * @example
+ * const queue = createCheckQueue((seq, x) => checkSeen(ctx, seq, x));
+ */
+export function createCheckQueue(run: (seq: number, exchange: SeenExchange) => void): CheckQueue {
+  let waiting: { seq: number; exchange: SeenExchange }[] = [];
+  let scheduled = false;
+  const settle = () => {
+    scheduled = false;
+    // A check never throws (ctx.check guards it), but the loop keeps the rest of the batch whatever happens.
+    while (waiting.length > 0) {
+      const batch = waiting;
+      waiting = [];
+      for (const { seq, exchange } of batch) run(seq, exchange);
+    }
+  };
+  return {
+    push(seq, exchange) {
+      waiting.push({ seq, exchange });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(settle);
+      }
+    },
+    settle,
+  };
 }
 
 /** An exchange whose answer went out, with what the proxy itself found (an `upstream` drift). */
@@ -55,13 +99,22 @@ function operationNameOf(body: string | undefined): string | null {
 }
 
 /**
- * Checks, records and logs one exchange whose answer already went out.
+ * Numbers one exchange whose answer already went out (arrival order of the answers) and queues its check.
  *
  * @example
  * finishExchange(ctx, seen); // after res.end(...)
  */
 export function finishExchange(ctx: ProxyContext, x: SeenExchange): void {
-  const seq = ctx.drifts.nextSeq();
+  ctx.queue.push(ctx.drifts.nextSeq(), x);
+}
+
+/**
+ * Checks, records and logs one answered exchange (the queue's work).
+ *
+ * @example
+ * const queue = createCheckQueue((seq, x) => checkSeen(ctx, seq, x));
+ */
+export function checkSeen(ctx: ProxyContext, seq: number, x: SeenExchange): void {
   const requestBody = text(x.requestBody && decodedBody(x.requestHeaders, x.requestBody, ctx.options.maxBodyBytes));
   const responseBody = text(decodedBody(x.responseHeaders, x.responseBody, ctx.options.maxBodyBytes));
   const exchange: Exchange = {

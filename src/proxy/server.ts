@@ -13,7 +13,7 @@ import { checkExchange } from '../contract/check/index.ts';
 import { errorLine, kitMessage } from '../internal/messages.ts';
 import { controlPrefix } from '../spec-names.ts';
 import { cachedCheck } from './check-cache.ts';
-import type { ProxyContext } from './context.ts';
+import { checkSeen, createCheckQueue, type ProxyContext } from './context.ts';
 import { createDriftLog, type DriftReport } from './drift-report.ts';
 import { forwardRequest } from './forward.ts';
 import { createHarRecorder, type Har } from './har.ts';
@@ -63,7 +63,10 @@ function answerJson(res: ServerResponse, status: number, value: unknown, extra: 
 function route(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): Promise<void> | void {
   const path = (req.url ?? '/').split('?')[0];
   if (path === driftReportPath) {
-    if (req.method === 'GET' || req.method === 'HEAD') return answerJson(res, 200, ctx.drifts.report());
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      ctx.queue.settle();
+      return answerJson(res, 200, ctx.drifts.report());
+    }
     return answerJson(
       res,
       405,
@@ -117,6 +120,7 @@ export async function startProxy(options: StartProxyOptions): Promise<ProxyServe
     log,
     selfUrl: () => selfUrl,
     check: guardedCheck(() => ctx),
+    queue: createCheckQueue((seq, x) => checkSeen(ctx, seq, x)),
   };
   const server: Server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
     Promise.resolve(route(ctx, req, res)).catch((error: unknown) => {
@@ -152,6 +156,7 @@ export async function startProxy(options: StartProxyOptions): Promise<ProxyServe
     server.closeAllConnections();
     ctx.agents.destroy();
     await stopped;
+    ctx.queue.settle();
     const written: string[] = [];
     const report = ctx.drifts.report();
     if (options.reportFile !== undefined) {
@@ -169,9 +174,18 @@ export async function startProxy(options: StartProxyOptions): Promise<ProxyServe
   return {
     url: selfUrl,
     port: address.port,
-    report: () => ctx.drifts.report(),
-    har: () => ctx.recorder?.har(),
-    hasContractDrift: () => ctx.drifts.hasContractDrift(),
+    report: () => {
+      ctx.queue.settle();
+      return ctx.drifts.report();
+    },
+    har: () => {
+      ctx.queue.settle();
+      return ctx.recorder?.har();
+    },
+    hasContractDrift: () => {
+      ctx.queue.settle();
+      return ctx.drifts.hasContractDrift();
+    },
     close: () => {
       closing ??= close();
       return closing;

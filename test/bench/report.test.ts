@@ -9,6 +9,8 @@ import {
   median,
   mockCpuVsKey,
   pairedFigures,
+  proxyOwnCpuKey,
+  proxyPairCpuKey,
   type RoundResult,
   renderMarkdown,
   renderMarkdownTable,
@@ -371,6 +373,41 @@ describe('rendering', () => {
     expect(byId['proxy-fees-list']?.pass).toBe(true);
     expect(byId['proxy-p50']).toMatchObject({ value: 0.4, pass: true });
     expect(byId['proxy-process-payment']).toBeUndefined();
+  });
+
+  it("prints the proxy's own table: req/s, the pair's CPU and the proxy's own CPU per request, each ÷ the mock's", () => {
+    // Mock alone: 100 µs per request (0.9 core at 9,000 req/s). Proxy round: the pair uses 0.9 core at 3,000 req/s
+    // (300 µs), of which the proxy process 0.6 core (200 µs).
+    const result = summarize(context, {
+      workloads: [
+        {
+          id: 'process-payment',
+          title: 'payment',
+          runs: [
+            { ...run('mock', []), rounds: [round(9000, { serverCpu: 0.9 }), round(9000, { serverCpu: 0.9 })] },
+            {
+              ...run('proxy', []),
+              rounds: [round(3000, { serverCpu: 0.9, proxyCpu: 0.6 }), round(3000, { serverCpu: 0.9, proxyCpu: 0.6 })],
+            },
+            { ...run('rest-token', []), rounds: [round(20000), round(20000)] },
+          ],
+        },
+      ],
+      coldStart: {},
+      proxyLatency: { median: 0.35, min: 0.2, max: 0.9, pairs: 30, flagged: [] },
+    });
+    expect(result.paired[proxyPairCpuKey('process-payment')]?.median).toBeCloseTo(3);
+    expect(result.paired[proxyOwnCpuKey('process-payment')]?.median).toBeCloseTo(2);
+    const text = renderText(result);
+    expect(text).toContain('The validating proxy in front of the mock');
+    expect(text).toMatch(
+      /process-payment\s+0\.33× \(0\.33–0\.33, 2 pairs\)\s+3\.00× \(3\.00–3\.00, 2 pairs\)\s+2\.00×.*\s200\.0/,
+    );
+    expect(text).toContain(
+      'Added p50 on a fee list (one connection, sequential, paired slices proxy − mock): 0.350 ms',
+    );
+    // The proxy is not listed among the mock's peers: it fronts the mock.
+    expect(text).not.toMatch(/mock compared with[\s\S]*proxy \(checks on\)/);
   });
 
   it('renders Markdown for the README with the machine line', () => {

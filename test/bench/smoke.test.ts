@@ -2,6 +2,7 @@
 // paired report. It checks the instrument works, not how fast anything is (the figures of a 2-round run on a loaded
 // CI machine mean nothing; the benchmark itself holds the targets).
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -39,5 +40,42 @@ describe('npm run bench (smoke)', () => {
     expect(result.stdout).toMatch(/\(a\) node:http, fixed token pair\s+[\d.]+\s+1 \(reference\)/);
     expect(result.stdout).toMatch(/generate-token: server CPU per request ≤ 1\.15 × \(a\)'s\s+[\d.]+×/);
     expect(result.stderr).toContain('summary files left as they were');
+  }, 150_000);
+
+  it('runs the proxy in front of the mock beside the mock alone and prints its ratios and the p50 it adds', () => {
+    const built = join(root, 'dist', 'cli', 'index.js');
+    if (!existsSync(built)) throw new Error(`${built} is missing: run "npm run build" before this test.`);
+    const result = spawnSync(
+      process.execPath,
+      [
+        join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+        'bench/run.ts',
+        '--quick',
+        '--only',
+        'fees-list',
+        '--servers',
+        'mock,proxy',
+        '--rounds',
+        '2',
+        '--seconds',
+        '0.3',
+        '--connections',
+        '2',
+        '--no-cold-start',
+        '--no-memory',
+        '--no-latency-curve',
+        '--no-in-process',
+      ],
+      { cwd: root, encoding: 'utf8', timeout: 120_000 },
+    );
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain('The validating proxy in front of the mock');
+    const ratio = String.raw`[\d.]+× \([\d.]+–[\d.]+, [12] pairs[^)]*\)`;
+    expect(result.stdout).toMatch(new RegExp(String.raw`fees-list\s+${ratio}\s+${ratio}\s+${ratio}\s+[\d.]+`));
+    expect(result.stdout).toMatch(
+      /Added p50 on a fee list \(one connection, sequential, paired slices proxy − mock\): -?[\d.]+ ms/,
+    );
+    expect(result.stdout).toMatch(/proxy in front of the mock, fees-list ≥ 0\.5 × the mock's req\/s\s+[\d.]+×/);
+    expect(result.stderr).toMatch(/proxy: adds -?[\d.]+ ms to a fee list's p50/);
   }, 150_000);
 });

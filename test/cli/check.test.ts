@@ -191,12 +191,67 @@ describe('check <file.har> (in process)', () => {
     ]);
   });
 
+  it("judges assumption drifts against a team's ledger given with --config (the mock's config file)", async () => {
+    // The team's ledger says what drifting.har's service does: upper-case card type names, a renamed signature
+    // header. Those two entries are clean; the third (HTTP 400 with data, lower-case "visa") now drifts from the team's
+    // ledger as well as from the contract.
+    const teamLedger = write('team.config.json', {
+      assumptions: {
+        feeTable: [
+          { card_type: 'VISA', percent: 1.5, fixed: 0.3, card_location: 'domestic' },
+          { card_type: 'mastercard', percent: 1.5, fixed: 0.3, card_location: 'domestic' },
+          { card_type: 'amex', percent: 2.9, fixed: 0.3, card_location: 'international' },
+          { card_type: 'diners', percent: 2.9, fixed: 0.3, card_location: 'international' },
+        ],
+        webhook: { signingKeyHeader: 'x-signature' },
+      },
+    });
+    const c = capture();
+    expect(await run([files.drifting, '--config', teamLedger, '--format', 'json'], c.io)).toBe(1);
+    const { results } = JSON.parse(c.out());
+    expect(
+      results.map((r: { drifts: { kind: string; path: string }[] }) => r.drifts.map((d) => [d.kind, d.path])),
+    ).toEqual([
+      [],
+      [],
+      [
+        ['contract', '(http)'],
+        ['assumption', 'data.paymentGatewayFeesCalc[0].card_type'],
+      ],
+    ]);
+    // The other way round: the mock's own clean traffic against a ledger that names the first status otherwise.
+    const otherLedger = write('other.config.json', { assumptions: { statusNames: { processing: 'IN_PROGRESS' } } });
+    const o = capture();
+    expect(await run([files.clean, '--config', otherLedger, '--format', 'json'], o.io)).toBe(1);
+    const drifts = JSON.parse(o.out()).results.flatMap((r: { drifts: unknown[] }) => r.drifts);
+    expect(drifts.length).toBeGreaterThan(0);
+    expect(drifts.every((d: { kind: string; ledgerKey?: string }) => d.kind === 'assumption')).toBe(true);
+    expect(drifts.map((d: { ledgerKey?: string }) => d.ledgerKey)).toContain('statusNames');
+    // And with the kit's own ledger spelled out in a config file, the clean traffic stays clean.
+    const same = write('same.config.json', { assumptions: { statusNames: { processing: 'processing' } } });
+    expect(await run([files.clean, '--config', same], capture().io)).toBe(0);
+  });
+
+  it.each([
+    ['missing.config.json', null, '--config: cannot read'],
+    ['bad.config.json', '{"assumptions":', 'is not valid JSON'],
+    ['unknown.config.json', '{"assumptions":{"nope":1}}', '--config: unknown assumption "nope"'],
+    ['shape.config.json', '{"client":[]}', 'unknown key "client"'],
+  ])('answers exit 2 for a --config file it cannot use: %s', async (name, content, text) => {
+    const file = content === null ? join(dir, name) : write(name, content);
+    const c = capture();
+    expect(await run([files.clean, '--config', file], c.io)).toBe(2);
+    expect(c.err()).toContain(text);
+    expect(c.err()).toMatch(/^\[payment-contract-kit\] check: --config: .*Run "payment-contract-kit check --help"/);
+    expect(c.out()).toBe('');
+  });
+
   it('writes JUnit XML: a suite per file, a failing case per entry with drifts', async () => {
     const c = capture();
     expect(await run([files.drifting, files.legacy, '--format', 'junit'], c.io)).toBe(1);
     const xml = c.out();
     expect(xml).toMatch(
-      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="payment-contract-kit check" tests="\d+" failures="3">/,
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="payment-contract-kit check" tests="\d+" failures="3" skipped="0">/,
     );
     expect(xml.match(/<testsuite /g)).toHaveLength(2);
     expect(xml.match(/<failure /g)).toHaveLength(3);

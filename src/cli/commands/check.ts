@@ -8,12 +8,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { resolveAssumptions } from '../../assumptions.ts';
 import { checkExchange } from '../../contract/check/check-exchange.ts';
 import type { CheckGuide } from '../../contract/check/exchange.ts';
 import { notHarReason, readHar } from '../../contract/check/har.ts';
 import { kitMessage } from '../../internal/messages.ts';
 import { type CheckedEntry, junitReport, summarize, textReport } from '../check-report.ts';
 import { type CommandIo, parseCommandLine, UsageError } from '../command-line.ts';
+import { readConfigFile } from '../config-file.ts';
 
 /** Help text, with examples. */
 export const help = `Usage: payment-contract-kit check <file.har>... [options]
@@ -30,6 +32,9 @@ Options:
                                   detected from the names its request uses (none: current).
   --origin <url>                  Check only entries sent to this origin (https://sandbox.example.com); the others
                                   are skipped and counted. Default: every entry to a path of the service.
+  --config <file.json>            The mock's --config file (a team's ledger, or a proxy's suggestedConfig): its
+                                  "assumptions" are what assumption drifts are judged against. Default: the kit's
+                                  ledger (ASSUMPTIONS.md).
   --format <text|json|junit>      Report format on stdout. Default text: each entry with drifts, then a summary.
   -h, --help                      Show this help.
 
@@ -40,6 +45,7 @@ Examples:
   payment-contract-kit check traffic.har
   payment-contract-kit check recorded/*.har --origin https://sandbox.pay.example --format junit > check.xml
   payment-contract-kit check devtools.har --guide legacy --format json
+  payment-contract-kit check traffic.har --config mock.config.json
 `;
 
 function usage(message: string): never {
@@ -76,6 +82,17 @@ function readHarFile(file: string): unknown {
   return value;
 }
 
+/** The ledger drifts are judged against: the `assumptions` of a mock `--config` file over the kit's, or the kit's. */
+function ledgerOf(config: string | undefined) {
+  if (config === undefined) return resolveAssumptions();
+  try {
+    return resolveAssumptions(readConfigFile(config).assumptions);
+  } catch (error) {
+    // The file reader's words name the key and the fix; here they get the command's prefix and help pointer.
+    return usage((error as Error).message.replace(/^\[payment-contract-kit\]\s*/, ''));
+  }
+}
+
 function parse(argv: readonly string[]) {
   let values: Record<string, string | boolean | undefined>;
   let positionals: string[];
@@ -88,6 +105,7 @@ function parse(argv: readonly string[]) {
         guide: { type: 'string' },
         origin: { type: 'string' },
         format: { type: 'string' },
+        config: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -103,8 +121,9 @@ function parse(argv: readonly string[]) {
   if (origin !== undefined && !/^https?:\/\/[^/]+/.test(origin))
     usage(`--origin must be an http(s) origin such as https://sandbox.example.com, got "${origin}".`);
   if (positionals.length === 0) usage('give at least one HAR file, e.g. payment-contract-kit check traffic.har.');
+  const assumptions = ledgerOf(values.config as string | undefined);
   const hars = positionals.map((file) => ({ file, value: readHarFile(file) }));
-  return { help: false as const, hars, guide: guide as CheckGuide, format: format as Format, origin };
+  return { help: false as const, hars, guide: guide as CheckGuide, format: format as Format, origin, assumptions };
 }
 
 /**
@@ -134,7 +153,7 @@ export async function run(
         method: exchange.request.method,
         url: exchange.request.url,
         status: exchange.response?.status,
-        ...checkExchange(exchange, { guide: flags.guide }),
+        ...checkExchange(exchange, { guide: flags.guide, assumptions: flags.assumptions }),
       });
   }
   const summary = summarize(results, { otherHosts, unreadable, files: flags.hars.length });

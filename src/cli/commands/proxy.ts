@@ -8,13 +8,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { AssumptionOverrides } from '../../assumptions.ts';
 import { defaultAssumptions } from '../../assumptions.ts';
 import { parseHttpUrl } from '../../internal/http-url.ts';
 import { kitMessage } from '../../internal/messages.ts';
 import { defaultProxyOptions } from '../../proxy/options.ts';
 import type { StartProxyOptions } from '../../proxy/server.ts';
 import { parseCommandLine } from '../command-line.ts';
+import { readConfigFile } from '../config-file.ts';
 import { booleanEnv, integer, UsageError } from '../flag-values.ts';
 
 /** A flag of the proxy command, its environment variable and its help text. */
@@ -150,31 +150,6 @@ Examples:
 `;
 }
 
-/** The ledger of a mock `--config` file: its `assumptions` (card type patterns as regular expression sources). */
-function readLedger(path: string): AssumptionOverrides {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new UsageError(`--config: cannot read "${path}" as JSON (${(error as Error).message.split('\n')[0]}).`);
-  }
-  const assumptions = (value as { assumptions?: unknown } | null)?.assumptions;
-  if (assumptions === undefined) return {};
-  if (typeof assumptions !== 'object' || assumptions === null || Array.isArray(assumptions))
-    throw new UsageError('--config: "assumptions" must be an object of overrides (see ASSUMPTIONS.md).');
-  const out = { ...(assumptions as Record<string, unknown>) };
-  for (const key of Object.keys(out))
-    if (!(key in defaultAssumptions))
-      throw new UsageError(`--config: unknown assumption "${key}"; see ASSUMPTIONS.md for the names.`);
-  if (Array.isArray(out.cardTypes))
-    out.cardTypes = out.cardTypes.map((row: { card_type?: unknown; pattern?: unknown }, i: number) => {
-      if (typeof row?.card_type !== 'string' || typeof row.pattern !== 'string')
-        throw new UsageError(`--config: cardTypes[${i}] needs string "card_type" and "pattern".`);
-      return { card_type: row.card_type, pattern: new RegExp(row.pattern) };
-    });
-  return out as AssumptionOverrides;
-}
-
 /** What the command runs with: the proxy's options and the command's own switches. */
 export interface ProxyCommandOptions {
   readonly proxy: StartProxyOptions;
@@ -240,7 +215,7 @@ export function parseProxyArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
     options.guide = guide;
   }
   const config = pick('config');
-  if (config !== undefined) options.assumptions = readLedger(config);
+  if (config !== undefined) options.assumptions = readConfigFile(config).assumptions ?? {};
   const report = pick('report');
   if (report !== undefined) options.reportFile = report;
   const record = pick('record');

@@ -4,20 +4,8 @@
  *
  * @module
  */
+import { junitXml } from '../../internal/junit-xml.ts';
 import type { InteractionResult } from './verify-result.ts';
-
-function xml(text: string): string {
-  return (
-    text
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      // XML 1.0 has no way to write most control characters; a pact may hold them.
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
-      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
-  );
-}
 
 /**
  * Writes the results as JUnit XML.
@@ -28,44 +16,30 @@ function xml(text: string): string {
 export function junitReport(results: readonly InteractionResult[]): string {
   const byFile = new Map<string, InteractionResult[]>();
   for (const result of results) byFile.set(result.file, [...(byFile.get(result.file) ?? []), result]);
-  const count = (list: readonly InteractionResult[]) => ({
-    tests: list.length,
-    failures: list.filter((r) => !r.ok && !r.pending).length,
-    skipped: list.filter((r) => !r.ok && r.pending).length,
-  });
-  const total = count(results);
-  const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="payment-contract-kit verify" tests="${total.tests}" failures="${total.failures}" skipped="${total.skipped}">`,
-  ];
-  for (const [file, list] of byFile) {
-    const c = count(list);
-    const first = list[0]!;
-    const name = first.consumer ? `${first.consumer} -> ${first.provider} (${file})` : file;
-    lines.push(`  <testsuite name="${xml(name)}" tests="${c.tests}" failures="${c.failures}" skipped="${c.skipped}">`);
-    for (const result of list) {
-      const open = `    <testcase classname="${xml(file)}" name="${xml(`[${result.mode}] ${result.interaction}`)}"`;
-      // The guide a GraphQL interaction was checked against, where CI shows a case's output.
-      const guide = result.guide
-        ? `      <system-out>checked against the ${result.guide} guide</system-out>`
-        : undefined;
-      if (result.ok) {
-        lines.push(guide ? `${open}>\n${guide}\n    </testcase>` : `${open}/>`);
-        continue;
-      }
-      const body = xml(result.reasons.join('\n'));
-      const first = xml(result.reasons[0] ?? 'failed');
-      lines.push(`${open}>`);
-      lines.push(
-        result.pending
-          ? `      <skipped message="pending: ${first}"/>`
-          : `      <failure message="${first}" type="mismatch">${body}</failure>`,
-      );
-      if (guide) lines.push(guide);
-      lines.push('    </testcase>');
-    }
-    lines.push('  </testsuite>');
-  }
-  lines.push('</testsuites>');
-  return `${lines.join('\n')}\n`;
+  return junitXml(
+    'payment-contract-kit verify',
+    [...byFile].map(([file, list]) => {
+      const first = list[0]!;
+      return {
+        name: first.consumer ? `${first.consumer} -> ${first.provider} (${file})` : file,
+        cases: list.map((result) => ({
+          classname: file,
+          name: `[${result.mode}] ${result.interaction}`,
+          ...(result.ok
+            ? {}
+            : result.pending
+              ? { skipped: `pending: ${result.reasons[0] ?? 'failed'}` }
+              : {
+                  failure: {
+                    message: result.reasons[0] ?? 'failed',
+                    type: 'mismatch',
+                    text: result.reasons.join('\n'),
+                  },
+                }),
+          // The guide a GraphQL interaction was checked against, where CI shows a case's output.
+          ...(result.guide ? { systemOut: `checked against the ${result.guide} guide` } : {}),
+        })),
+      };
+    }),
+  );
 }

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../src/mock/index.ts';
+import { createCheckQueue, type SeenExchange } from '../../src/proxy/context.ts';
+import { startProxy } from '../../src/proxy/index.ts';
+import { servicePaths } from '../../src/spec-names.ts';
+import { rawRequest } from './support.ts';
+
+const seen = (path: string) => ({ path }) as unknown as SeenExchange;
+
+describe('createCheckQueue', () => {
+  it('checks nothing while the answer is being written, then every exchange in answer order', async () => {
+    const ran: string[] = [];
+    const queue = createCheckQueue((seq, x) => ran.push(`${seq} ${x.path}`));
+    queue.push(1, seen('/a'));
+    queue.push(2, seen('/b'));
+    expect(ran).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ran).toEqual(['1 /a', '2 /b']);
+  });
+
+  it('settles at once when a reader asks, and the scheduled turn then finds nothing left', async () => {
+    const ran: number[] = [];
+    const queue = createCheckQueue((seq) => ran.push(seq));
+    queue.push(1, seen('/a'));
+    queue.settle();
+    expect(ran).toEqual([1]);
+    queue.push(2, seen('/b'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ran).toEqual([1, 2]);
+  });
+});
+
+describe('the proxy checks after answering', () => {
+  let mock: MockServer;
+  beforeAll(async () => {
+    mock = await startMockServer({ port: 0, log: false });
+  });
+  afterAll(async () => {
+    await mock.close();
+  });
+
+  it("a report read as soon as the answer arrived already holds that exchange's drift", async () => {
+    const proxy = await startProxy({ upstream: mock.url, port: 0, log: false });
+    try {
+      // No x-jwt-token: a consumer drift the checker finds on the request side.
+      await rawRequest(proxy.url, {
+        path: servicePaths.graphql,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      });
+      const report = proxy.report();
+      expect(report.exchanges).toBe(1);
+      expect(report.drifts.map((d) => [d.exchange.seq, d.kind, d.path])).toContainEqual([
+        1,
+        'consumer',
+        '(header) x-jwt-token',
+      ]);
+      const live = (await (await fetch(`${proxy.url}/__pck/drift`)).json()) as { exchanges: number };
+      expect(live.exchanges).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+});

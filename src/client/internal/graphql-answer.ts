@@ -16,7 +16,7 @@ import {
   type RawResponse,
   TransportError,
   ValidationError,
-} from '../errors.ts';
+} from '../client-errors.ts';
 
 /** The reason codes the client reads (`Assumptions.reasonCodes`). */
 export interface ClientReasonCodes {

@@ -10,7 +10,7 @@ import { readRestError } from '../../contract/error-shapes.ts';
 import { credentialHeaders, serviceHeaders, servicePaths } from '../../contract/service-names.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
 import type { TokenPair, TokenPairResponse } from '../../types/rest.ts';
-import { AuthenticationError, type RawResponse, TransportError } from '../errors.ts';
+import { AuthenticationError, type RawResponse, TransportError } from '../client-errors.ts';
 import { type FetchLike, postJson } from './http.ts';
 
 /** The REST paths, checked against openapi.yaml's `paths`. */

@@ -19,10 +19,10 @@ import { checkPayload } from '../contract/webhook-payload.ts';
 import { type HeadersLike, isHeadersLike } from '../internal/headers-like.ts';
 import { kitMessage } from '../internal/messages.ts';
 import type { PaymentStatusWebhookPayload } from '../types/rest.ts';
-import { failure, type WebhookVerificationFailure } from './errors.ts';
 import { constantTimeEqual } from './internal/constant-time.ts';
 import { type RawBody, rawBodyBytes } from './internal/raw-body.ts';
 import { type VerifyStandardWebhookInput, verifyStandardWebhook } from './standard-webhooks.ts';
+import { failure, type WebhookVerificationFailure } from './verification-failure.ts';
 
 // The header names by role and their defaults are the contract layer's; re-exported for this module's importers.
 export { DEFAULT_WEBHOOK_HEADER_NAMES, type WebhookHeaderNames };

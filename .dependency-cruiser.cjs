@@ -39,10 +39,26 @@ module.exports = {
     {
       name: 'contract-layer-stays-at-the-bottom',
       comment:
-        'src/contract (the spec vocabulary and the one checker) sits under every part: it imports only src/internal, the ledger, spec names, types, the schema module, generated files and graphql, never mock, client, pact, webhook, ui, cli, msw or proxy.',
+        'src/contract (the service vocabulary and the one checker) sits under every part: inside src/ it imports only itself, src/internal, the ledger (assumptions.ts) and the types; outside, the generated files and graphql. Never mock, client, pact, webhook, ui, cli, msw, proxy or the schema module (which builds on it).',
       severity: 'error',
       from: { path: '^src/contract/' },
-      to: { path: '^src/(mock|client|pact|webhook|ui|cli|msw|proxy)/' },
+      to: { path: '^src/', pathNot: '^src/(contract|internal|types)/|^src/assumptions[.]ts$' },
+    },
+    {
+      name: 'contract-layer-no-node-built-ins',
+      comment:
+        'src/contract runs in every entry, browser builds included: it may not import a Node built-in. (Packages are not checked here: the exclude option below drops node_modules targets before rules see them.)',
+      severity: 'error',
+      from: { path: '^src/contract/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'mock-never-imports-pact',
+      comment:
+        'The mock serves Pact verifiers but knows nothing of the Pact entry: the names both sides share (provider states, headers, error shapes) live in src/contract. `verify` (src/pact/verify) runs the mock, so the arrow goes from pact to mock only.',
+      severity: 'error',
+      from: { path: '^src/mock/' },
+      to: { path: '^src/pact/' },
     },
     {
       name: 'isomorphic-core',

@@ -1,10 +1,10 @@
 // Regenerates generated/ from the sources, or with --check compares a fresh generation against the committed files
 // and fails on any difference (the drift check that runs before the tests; it never rewrites generated/).
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { generate } from '@graphql-codegen/cli';
-import { parse, print } from 'graphql';
+import { Kind, parse, print } from 'graphql';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { codegenConfig, generatedHeader } from '../codegen.ts';
 import { deriveLegacySchemaDocument } from '../src/schema/derive-legacy-schema.ts';
@@ -12,6 +12,46 @@ import { findDrift, listFiles } from './generated-drift.ts';
 
 const root = join(import.meta.dirname, '..');
 process.chdir(root);
+
+/**
+ * A printed operation on one line. The printer breaks an argument list longer than 80 characters onto lines of its
+ * own with no commas; joined back, it reads `f(a: $a, b: $b)` like a short one.
+ */
+function oneLine(printed: string): string {
+  return printed
+    .replace(/\(\n\s*([^()]*?)\n\s*\)/g, (_all, list: string) => `(${list.trim().split(/\n\s*/).join(', ')})`)
+    .replace(/\s+/g, ' ');
+}
+
+/**
+ * The query text of every operation in operations/<guide>/, keyed by guide and operation name, on one line:
+ * the client sends these strings, so it needs neither the printer nor the files at run time.
+ */
+async function operationTextsModule(): Promise<string> {
+  const guides: Record<string, Record<string, string>> = {};
+  for (const guide of ['current', 'legacy']) {
+    const texts: Record<string, string> = {};
+    for (const file of (await readdir(join('operations', guide))).filter((f) => f.endsWith('.graphql')).sort()) {
+      const document = parse(await readFile(join('operations', guide, file), 'utf8'));
+      for (const definition of document.definitions) {
+        if (definition.kind !== Kind.OPERATION_DEFINITION || !definition.name)
+          throw new Error(`operations/${guide}/${file}: every operation needs a name (the client sends it by name).`);
+        const printed = print(definition);
+        // One line, as a person would write it (the same text the kit always sent, so recorded pacts still match);
+        // collapsing whitespace is safe only without string literals, which the kit's operations do not use.
+        if (printed.includes('"'))
+          throw new Error(`operations/${guide}/${file}: string literals in operations are not supported here.`);
+        texts[definition.name.value] = oneLine(printed);
+      }
+    }
+    guides[guide] = texts;
+  }
+  return `${generatedHeader}
+
+/** Query text of each operation in operations/, by guide and operation name (on one line, as the client sends it). */
+export const operationTexts = ${JSON.stringify(guides, null, 2)} as const;
+`;
+}
 
 async function generateInto(outDir: string): Promise<void> {
   await mkdir(join(outDir, 'legacy'), { recursive: true });
@@ -28,6 +68,8 @@ async function generateInto(outDir: string): Promise<void> {
     join(outDir, 'schema-sdl.ts'),
     `${generatedHeader}\n\n/** SDL of the current guide (schema.graphql). */\nexport const currentSchemaSdl: string = ${JSON.stringify(print(parse(currentSdl)))};\n\n/** SDL of the legacy guide, derived from the current one. */\nexport const legacySchemaSdl: string = ${JSON.stringify(legacySdl.trimEnd())};\n`,
   );
+
+  await writeFile(join(outDir, 'operation-texts.ts'), await operationTextsModule());
 
   await generate(codegenConfig(relative(root, outDir) || '.'), true);
 

@@ -1,61 +1,14 @@
 /**
- * The service's names, written once (spec sections 4 and 5): paths, header names and the mock's reserved prefix.
- * The mock, the Pact entry, the CLI, the tests and the benchmark import them from here.
+ * The service's names, kept at this path for the modules and tests that import it. The vocabulary itself lives in
+ * `src/contract/service-names.ts` (issue 24: one contract layer under every part).
  *
  * @module
  */
-import type { TokenEndpointPath } from './types/rest.ts';
-
-/**
- * REST paths of the service (spec 4.1 to 4.3, typed against openapi.yaml's paths) and the GraphQL path (4.4 to 4.6).
- *
- * @example
- * await fetch(`${mock.url}${servicePaths.generateToken}`, { method: 'POST', headers });
- */
-export const servicePaths = {
-  generateToken: '/api/v2/accounting/token/generate-token',
-  refreshToken: '/api/v2/accounting/token/refresh-token',
-  revokeToken: '/api/v2/accounting/token/revoke-token',
-  graphql: '/graphql',
-} as const satisfies Record<string, TokenEndpointPath | '/graphql'>;
-
-/**
- * Request header names of spec 5 (lower case, as HTTP/2 and node:http give them).
- *
- * @example
- * const headers = { [serviceHeaders.jwt]: token };
- */
-export const serviceHeaders = {
-  clientId: 'x-client-id',
-  apiKey: 'x-api-key',
-  jwt: 'x-jwt-token',
-} as const;
-
-/** Reserved path prefix of the mock's control API (not part of the service). */
-export const controlPrefix = '/__pck/';
-
-/**
- * The mock's default test credentials (decision 0001): the client, its API key and the webhook signing key a fresh
- * mock accepts and sends. The Pact examples, the CLI and the tests use the same values.
- *
- * @example
- * const headers = { [serviceHeaders.clientId]: defaultCredentials.clientId, [serviceHeaders.apiKey]: defaultCredentials.apiKey };
- */
-export const defaultCredentials = {
-  clientId: 'test-client',
-  apiKey: 'test-api-key',
-  webhookSigningKey: 'test-signing-key',
-} as const;
-
-/**
- * Control routes for Pact verifiers (Pact's provider-state and message conventions): point a verifier's state change
- * URL at `providerStates`, and its message transport at `messages`.
- *
- * @example
- * // pact-verifier --state-change-url http://127.0.0.1:4010/__pck/provider-states
- * await fetch(`${mock.url}${pactControlPaths.providerStates}`, { method: 'POST', body: JSON.stringify({ state: '', action: 'setup' }) });
- */
-export const pactControlPaths = {
-  providerStates: `${controlPrefix}provider-states`,
-  messages: `${controlPrefix}messages`,
-} as const;
+export {
+  controlPrefix,
+  credentialHeaders,
+  defaultCredentials,
+  pactControlPaths,
+  serviceHeaders,
+  servicePaths,
+} from './contract/service-names.ts';

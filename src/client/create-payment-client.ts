@@ -6,6 +6,7 @@
  */
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { type Assumptions, defaultAssumptions } from '../assumptions.ts';
+import { credentialHeaders, serviceHeaders, servicePaths } from '../contract/service-names.ts';
 import type {
   PaymentCreditCardFeeCalcQuery,
   PaymentCreditCardFeeCalcQueryVariables,
@@ -172,9 +173,7 @@ export function createPaymentClient<G extends PaymentClientGuide = 'current'>(
     refreshSkewMs: options.refreshSkewMs ?? 30_000,
     refusedRefresh: options.refusedRefresh ?? defaultAssumptions.clientRefusedRefresh,
   });
-  const extraHeaders: Record<string, string> = options.graphqlClientHeaders
-    ? { 'x-client-id': clientId, 'x-api-key': apiKey }
-    : {};
+  const extraHeaders: Record<string, string> = options.graphqlClientHeaders ? credentialHeaders(clientId, apiKey) : {};
   let closed = false;
 
   function textOf(document: AnyDocument): string {
@@ -204,8 +203,8 @@ export function createPaymentClient<G extends PaymentClientGuide = 'current'>(
         await postJson(
           fetchFn as FetchLike,
           name,
-          `${baseUrl}/graphql`,
-          { 'x-jwt-token': token, ...extraHeaders },
+          `${baseUrl}${servicePaths.graphql}`,
+          { [serviceHeaders.jwt]: token, ...extraHeaders },
           body,
         ),
         reasons,

@@ -24,13 +24,6 @@
  */
 export type { TokenPair } from '../types/rest.ts';
 export {
-  createPaymentClient,
-  type GuideOperations,
-  type PaymentClient,
-  type PaymentClientGuide,
-  type PaymentClientOptions,
-} from './create-payment-client.ts';
-export {
   AuthenticationError,
   GraphqlError,
   type GraphqlErrorEntry,
@@ -47,6 +40,13 @@ export {
   TransportError,
   ValidationError,
   type ValidationFields,
-} from './errors.ts';
+} from './client-errors.ts';
+export {
+  createPaymentClient,
+  type GuideOperations,
+  type PaymentClient,
+  type PaymentClientGuide,
+  type PaymentClientOptions,
+} from './create-payment-client.ts';
 export type { FetchLike } from './internal/http.ts';
 export { createMemoryTokenStore, type TokenStore } from './token-store.ts';

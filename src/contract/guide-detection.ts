@@ -12,7 +12,7 @@
  */
 import { type DocumentNode, Kind, type OperationDefinitionNode, type ValueNode, visit } from 'graphql/index.js';
 import { isPlainObject } from '../internal/plain-object.ts';
-import { legacyGuideNames as n } from '../schema/derive-legacy-schema.ts';
+import { legacyGuideNames as n } from './guides.ts';
 
 /** A guide of the service: the current interface or the older guide's names. */
 type Guide = 'current' | 'legacy';

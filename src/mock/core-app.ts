@@ -27,7 +27,7 @@ import { createRouter } from './internal/http/router.ts';
 import { createJournal } from './internal/journal.ts';
 import { createPipeline } from './internal/pipeline.ts';
 import type { MockPlatform } from './internal/platform/platform.ts';
-import { createProviderStates } from './internal/provider-states.ts';
+import { createProviderStates } from './internal/provider-state-setup.ts';
 import { registerPublishedSources } from './internal/published-sources.ts';
 import { createSeededRandom } from './internal/random.ts';
 import { registerServiceRoutes } from './internal/service-routes.ts';

@@ -20,7 +20,7 @@
 import { defaultAssumptions } from '../assumptions.ts';
 
 export type { AssumptionOverrides, Assumptions, FeeRule, HistoryCaps } from '../assumptions.ts';
-export { controlPrefix, servicePaths } from '../spec-names.ts';
+export { controlPrefix, servicePaths } from '../contract/service-names.ts';
 export { createMockApp } from './app.ts';
 export type {
   FailNextOptions,

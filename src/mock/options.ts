@@ -12,9 +12,9 @@ import {
   type RequestLimits,
   resolveAssumptions,
 } from '../assumptions.ts';
+import { defaultCredentials } from '../contract/service-names.ts';
 import { parseHttpUrl } from '../internal/http-url.ts';
 import { kitMessage } from '../internal/messages.ts';
-import { defaultCredentials } from '../spec-names.ts';
 import { type CorsInput, type CorsOrigins, resolveBrowserOptions } from './internal/http/browser-options.ts';
 
 export { parseAllowedHosts, parseCorsOrigins } from './internal/http/browser-options.ts';

@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { restErrorBody } from '../contract/error-shapes.ts';
 import { kitMessage } from '../internal/messages.ts';
 import { createMockApp } from './app.ts';
 import type { MockControl } from './control-types.ts';
@@ -48,7 +49,7 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
       socket.destroy();
       return;
     }
-    const body = JSON.stringify({ status: 'ERROR', message: kitMessage('Malformed HTTP request.') });
+    const body = JSON.stringify(restErrorBody(kitMessage('Malformed HTTP request.')));
     socket.end(
       `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );

@@ -6,7 +6,7 @@
  * @module
  */
 import { defaultAssumptions } from '../assumptions.ts';
-import { defaultCredentials } from '../spec-names.ts';
+import { defaultCredentials } from '../contract/service-names.ts';
 import { exampleCardAccountUid } from '../test-values.ts';
 
 /**

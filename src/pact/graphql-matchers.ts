@@ -8,6 +8,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { defaultAssumptions } from '../assumptions.ts';
+import { graphqlError, validationError } from '../contract/error-shapes.ts';
 import type { CreditCardFee, PaymentGatewayFee, ProcessPaymentRequestMutation } from '../index.ts';
 import type { PaymentGatewayFee as LegacyPaymentGatewayFee } from '../legacy.ts';
 import { exampleValues } from './example-values.ts';
@@ -142,12 +143,14 @@ export function graphqlData<TResult, TVariables>(
  * })))
  */
 export function validationErrorBody(field: string, validation: Readonly<Record<string, string>>) {
+  // The contract layer's 7.3 builder gives the shape; each literal becomes the matcher the spec allows.
+  const entry = validationError(field, {});
   const paths: Record<string, AnyMatcher> = {};
   for (const [path, message] of Object.entries(validation)) paths[path] = MatchersV3.eachLike(text(message));
   return {
     errors: MatchersV3.eachLike({
-      message: text(`Validation failed for the field [${field}].`),
-      extensions: { category: 'validation', validation: paths },
+      message: text(entry.message),
+      extensions: { category: entry.extensions.category, validation: paths },
     }),
   };
 }
@@ -162,9 +165,10 @@ export function validationErrorBody(field: string, validation: Readonly<Record<s
  * .willRespondWith(graphqlErrorStatus(), (b) => b.jsonBody(authErrorBody(defaultAssumptions.reasonCodes.missingToken)))
  */
 export function authErrorBody(exampleReason: string, exampleMessage = 'The x-jwt-token header is missing.') {
+  const entry = graphqlError(exampleMessage, exampleReason);
   return {
     errors: MatchersV3.eachLike({
-      message: text(exampleMessage),
+      message: text(entry.message),
       extensions: { reason: errorCode(exampleReason) },
     }),
   };

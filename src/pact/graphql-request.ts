@@ -17,7 +17,7 @@ import type {
   HttpInteractionWithRequest,
 } from './internal/pact-types.ts';
 import { graphqlPath, headerNames } from './names.ts';
-import { injected } from './provider-states.ts';
+import { injected } from '../contract/provider-state-names.ts';
 import { acceptHeader, contentTypeJson } from './request-header-matchers.ts';
 import type { AnyMatcher, Template } from './template.ts';
 
@@ -104,7 +104,7 @@ export function withGraphqlRequest<TResult, TVariables>(
     Accept: acceptHeader(),
     ...options.headers,
   };
-  if (token !== null) headers[headerNames.accessToken] = token;
+  if (token !== null) headers[headerNames.jwt] = token;
   const text = print(document);
   const path = options.path ?? graphqlPath;
   if (!('withOperation' in interaction))

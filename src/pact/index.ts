@@ -43,7 +43,7 @@ export {
   type ProviderStateParams,
   type ProviderStateValues,
   providerStates,
-} from './provider-states.ts';
+} from '../contract/provider-state-names.ts';
 export {
   acceptHeader,
   acceptHeaderPattern,

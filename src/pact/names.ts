@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { serviceHeaders, servicePaths } from '../spec-names.ts';
+import { serviceHeaders, servicePaths } from '../contract/service-names.ts';
 import type { TokenEndpointPath } from '../types/rest.ts';
 
 /**
@@ -50,10 +50,12 @@ export const graphqlPath = servicePaths.graphql;
  * Request header names of spec 5.
  *
  * @example
- * const headers = { [headerNames.accessToken]: 'eyJ...' };
+ * const headers = { [headerNames.jwt]: 'eyJ...' };
  */
 export const headerNames = {
   clientId: serviceHeaders.clientId,
   apiKey: serviceHeaders.apiKey,
+  jwt: serviceHeaders.jwt,
+  /** @deprecated Use `headerNames.jwt` (the name `serviceHeaders` gives the same header); kept as an alias. */
   accessToken: serviceHeaders.jwt,
 } as const;

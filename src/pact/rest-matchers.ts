@@ -4,6 +4,7 @@
  * @module
  */
 import { MatchersV3 } from '@pact-foundation/pact';
+import { restErrorBody as spec71Body } from '../contract/error-shapes.ts';
 import type { ErrorResponse, TokenPairResponse } from '../types/rest.ts';
 import { exampleValues } from './example-values.ts';
 import { text } from './internal/primitives.ts';
@@ -52,5 +53,5 @@ export function tokenPairResponse(example: TokenPairExample = {}): Template<Toke
  *   .willRespondWith(401, (b) => b.jsonBody(restErrorBody('The x-api-key is not valid for this client.')));
  */
 export function restErrorBody(exampleMessage = 'The request failed.'): Template<ErrorResponse> {
-  return { status: 'ERROR', message: text(exampleMessage) };
+  return spec71Body(text(exampleMessage));
 }

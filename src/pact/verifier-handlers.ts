@@ -9,9 +9,9 @@
  * @module
  */
 import type { VerifierOptions } from '@pact-foundation/pact';
+import { pactControlPaths } from '../contract/service-names.ts';
 import { kitMessage } from '../internal/messages.ts';
-import { pactControlPaths } from '../spec-names.ts';
-import { providerStates } from './provider-states.ts';
+import { providerStates } from '../contract/provider-state-names.ts';
 
 /** A running mock: its base URL, or an object with one (such as a `MockServer`). */
 export type MockTarget = string | URL | { readonly url: string };

@@ -6,7 +6,7 @@
  */
 import type { Metadata } from '@pact-foundation/pact';
 import { MatchersV3 } from '@pact-foundation/pact';
-import { defaultAssumptions } from '../assumptions.ts';
+import { DEFAULT_WEBHOOK_HEADER_NAMES, type WebhookHeaderNames, webhookHeaders } from '../contract/webhook-headers.ts';
 import type { PaymentStatusWebhookPayload } from '../types/rest.ts';
 import { exampleValues } from './example-values.ts';
 import { isoTimestamp, money, text } from './internal/primitives.ts';
@@ -63,12 +63,14 @@ export function paymentStatusWebhookPayload(
  * Header names and example values of the webhook's two headers.
  *
  * @example
- * webhookMetadata({ signingKeyHeader: 'x-signature-key', clientId: 'checkout-web' } satisfies WebhookMetadataOptions);
+ * webhookMetadata({ headerNames: { signingKey: 'x-signature-key' }, clientId: 'checkout-web' } satisfies WebhookMetadataOptions);
  */
 export interface WebhookMetadataOptions {
-  /** Name of the signing key header; defaults to the kit's assumption `webhook.signingKeyHeader`. */
+  /** Header names, when yours differ from the kit's defaults (the same option as `verifyWebhook`'s). */
+  headerNames?: Partial<Pick<WebhookHeaderNames, 'signingKey' | 'clientId'>>;
+  /** @deprecated Use `headerNames.signingKey`; kept as an alias. */
   signingKeyHeader?: string;
-  /** Name of the client id header; defaults to the kit's assumption `webhook.clientIdHeader`. */
+  /** @deprecated Use `headerNames.clientId`; kept as an alias. */
   clientIdHeader?: string;
   signingKey?: string;
   clientId?: string;
@@ -83,9 +85,13 @@ export interface WebhookMetadataOptions {
  * m.withJSONContent(paymentStatusWebhookPayload()).withMetadata(webhookMetadata({ clientId: 'test-client' }))
  */
 export function webhookMetadata(options: WebhookMetadataOptions = {}): Metadata {
-  const names = defaultAssumptions.webhook;
-  return {
-    [options.signingKeyHeader ?? names.signingKeyHeader]: text(options.signingKey ?? exampleValues.signingKey),
-    [options.clientIdHeader ?? names.clientIdHeader]: text(options.clientId ?? exampleValues.clientId),
+  const names = {
+    signingKey:
+      options.headerNames?.signingKey ?? options.signingKeyHeader ?? DEFAULT_WEBHOOK_HEADER_NAMES.signingKey,
+    clientId: options.headerNames?.clientId ?? options.clientIdHeader ?? DEFAULT_WEBHOOK_HEADER_NAMES.clientId,
   };
+  return webhookHeaders(names, {
+    signingKey: text(options.signingKey ?? exampleValues.signingKey),
+    clientId: text(options.clientId ?? exampleValues.clientId),
+  });
 }

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Exchange, ExchangeCheck } from '../contract/check/exchange.ts';
-import { servicePaths } from '../spec-names.ts';
+import { servicePaths } from '../contract/service-names.ts';
 
 /** Most results kept; the oldest go first. */
 const maxEntries = 1_000;

@@ -7,8 +7,9 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { restErrorBody } from '../contract/error-shapes.ts';
+import { servicePaths } from '../contract/service-names.ts';
 import { kitMessage } from '../internal/messages.ts';
-import { servicePaths } from '../spec-names.ts';
 import { decodedBody } from './content-encoding.ts';
 import { finishExchange, type ProxyContext } from './context.ts';
 import { endToEndHeaders } from './hop-by-hop.ts';
@@ -39,12 +40,13 @@ function targetOf(upstream: URL, pathAndQuery: string): URL | undefined {
 }
 
 function refuseTarget(res: ServerResponse): void {
-  const body = JSON.stringify({
-    status: 'ERROR',
-    message: kitMessage(
-      'proxy: the request target must be a path such as /graphql; absolute URLs and "*" are not forwarded (point your client at the proxy as its base URL, not as an HTTP proxy).',
+  const body = JSON.stringify(
+    restErrorBody(
+      kitMessage(
+        'proxy: the request target must be a path such as /graphql; absolute URLs and "*" are not forwarded (point your client at the proxy as its base URL, not as an HTTP proxy).',
+      ),
     ),
-  });
+  );
   res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }

@@ -6,9 +6,9 @@
  */
 import { type AssumptionOverrides, type Assumptions, resolveAssumptions } from '../assumptions.ts';
 import type { CheckGuide } from '../contract/check/exchange.ts';
+import { controlPrefix, servicePaths } from '../contract/service-names.ts';
 import { parseHttpUrl } from '../internal/http-url.ts';
 import { kitMessage } from '../internal/messages.ts';
-import { controlPrefix, servicePaths } from '../spec-names.ts';
 
 /** Format of the request lines on standard error. */
 export type ProxyLogFormat = 'text' | 'json';

@@ -9,7 +9,7 @@
  */
 import type { Assumptions } from '../assumptions.ts';
 import type { Drift, Exchange } from '../contract/check/exchange.ts';
-import { serviceHeaders } from '../spec-names.ts';
+import { serviceHeaders } from '../contract/service-names.ts';
 
 /** A case of `reasonCodes`. */
 export type ReasonCase = keyof Assumptions['reasonCodes'];

@@ -10,14 +10,15 @@
  *
  * @module
  */
+import { cardNumberFields } from '../contract/guides.ts';
 
 /** What a redacted secret reads. */
 export const redactedText = '[redacted]';
 /** What a CVV reads. */
 export const redactedCvv = '***';
 
-/** JSON fields holding a card number (current and legacy guide) or a CVV. */
-const cardFields: ReadonlySet<string> = new Set(['card_number', 'number']);
+/** JSON fields holding a card number: the current and the legacy guide's names. */
+const cardFields = cardNumberFields;
 /** JSON fields holding a credential. */
 const secretFields: ReadonlySet<string> = new Set([
   'token',

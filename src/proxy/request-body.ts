@@ -6,8 +6,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Assumptions } from '../assumptions.ts';
+import { restErrorBody } from '../contract/error-shapes.ts';
+import { servicePaths } from '../contract/service-names.ts';
 import { kitMessage } from '../internal/messages.ts';
-import { servicePaths } from '../spec-names.ts';
 
 /** The body, or `too-large` once it passed `maxBytes`, or `aborted` when the client went away. */
 export type BodyRead = Buffer | 'too-large' | 'aborted';
@@ -57,7 +58,7 @@ export function refuseLargeBody(res: ServerResponse, path: string, maxBytes: num
   const body =
     path === servicePaths.graphql
       ? JSON.stringify({ errors: [{ message, extensions: { reason: assumptions.reasonCodes.badRequest } }] })
-      : JSON.stringify({ status: 'ERROR', message });
+      : JSON.stringify(restErrorBody(message));
   res.writeHead(413, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),

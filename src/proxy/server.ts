@@ -10,8 +10,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Exchange, ExchangeCheck } from '../contract/check/exchange.ts';
 import { checkExchange } from '../contract/check/index.ts';
+import { restErrorBody } from '../contract/error-shapes.ts';
+import { controlPrefix } from '../contract/service-names.ts';
 import { errorLine, kitMessage } from '../internal/messages.ts';
-import { controlPrefix } from '../spec-names.ts';
 import { cachedCheck } from './check-cache.ts';
 import { checkSeen, createCheckQueue, type ProxyContext } from './context.ts';
 import { createDriftLog, type DriftReport } from './drift-report.ts';
@@ -70,7 +71,7 @@ function route(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): Pr
     return answerJson(
       res,
       405,
-      { status: 'ERROR', message: kitMessage(`proxy: ${driftReportPath} answers GET only; read it with GET.`) },
+      restErrorBody(kitMessage(`proxy: ${driftReportPath} answers GET only; read it with GET.`)),
       { allow: 'GET, HEAD' },
     );
   }
@@ -128,13 +129,13 @@ export async function startProxy(options: StartProxyOptions): Promise<ProxyServe
         kitMessage(`proxy: a bug in the proxy while handling ${req.method} request: ${errorLine(error)}`),
         'error',
       );
-      if (!res.headersSent) answerJson(res, 500, { status: 'ERROR', message: kitMessage('proxy: internal error.') });
+      if (!res.headersSent) answerJson(res, 500, restErrorBody(kitMessage('proxy: internal error.')));
       else res.destroy();
     });
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
-    const body = JSON.stringify({ status: 'ERROR', message: kitMessage('Malformed HTTP request.') });
+    const body = JSON.stringify(restErrorBody(kitMessage('Malformed HTTP request.')));
     socket.end(
       `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );

@@ -8,8 +8,9 @@
  */
 import type { Assumptions } from '../assumptions.ts';
 import type { Drift } from '../contract/check/exchange.ts';
+import { graphqlError, graphqlErrorBody, restErrorBody } from '../contract/error-shapes.ts';
+import { servicePaths } from '../contract/service-names.ts';
 import { kitMessage } from '../internal/messages.ts';
-import { servicePaths } from '../spec-names.ts';
 import type { UpstreamFaultKind } from './upstream-call.ts';
 
 /** A fault of the service as the proxy saw it: the call's own faults, or an answer that is not JSON. */
@@ -57,8 +58,8 @@ export function faultAnswer(path: string, fault: ServiceFault, detail: string, a
   const reason = reasonOf(fault, assumptions);
   const body =
     path === servicePaths.graphql
-      ? JSON.stringify({ errors: [{ message, extensions: { reason } }] })
-      : JSON.stringify({ status: 'ERROR', message });
+      ? JSON.stringify(graphqlErrorBody([graphqlError(message, reason)]))
+      : JSON.stringify(restErrorBody(message));
   return {
     status,
     headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },

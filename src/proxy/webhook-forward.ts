@@ -12,6 +12,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { restErrorBody } from '../contract/error-shapes.ts';
 import { kitMessage } from '../internal/messages.ts';
 import { finishExchange, type ProxyContext } from './context.ts';
 import { nextHopHeaders, writeRaw } from './forward.ts';
@@ -28,12 +29,13 @@ interface ServiceAnswer {
 
 function receiverFault(outcome: Exclude<UpstreamOutcome, { ok: true }>, url: URL): ServiceAnswer {
   const body = Buffer.from(
-    JSON.stringify({
-      status: 'ERROR',
-      message: kitMessage(
-        `proxy: the webhook receiver ${url.origin}${url.pathname} failed (${outcome.detail}); check --forward-webhooks and that the receiver is up.`,
+    JSON.stringify(
+      restErrorBody(
+        kitMessage(
+          `proxy: the webhook receiver ${url.origin}${url.pathname} failed (${outcome.detail}); check --forward-webhooks and that the receiver is up.`,
+        ),
       ),
-    }),
+    ),
   );
   return {
     status: outcome.fault === 'timeout' ? 504 : 502,

@@ -20,22 +20,10 @@ import {
   parse,
   visit,
 } from 'graphql';
+import { legacyGuideNames } from '../contract/guides.ts';
 
-/** Names the derivation touches, shared with the schema diff test and the mock's guide detection. */
-export const legacyGuideNames = {
-  feeEntryType: 'PaymentGatewayFee',
-  currentTotalField: 'total_settlement_amount',
-  legacyTotalField: 'total',
-  legacyLocationField: 'card_location',
-  cardInputType: 'CreditCardInput',
-  currentCardNumberField: 'card_number',
-  legacyCardNumberField: 'number',
-  currentPaymentInputType: 'ProcessPaymentRequestInput',
-  legacyPaymentInputType: 'ProcessPaymentInput',
-  contactInputType: 'ContactInput',
-  paymentReferenceType: 'PaymentReferenceInput',
-  paymentReferenceField: 'payment_reference',
-} as const;
+/** Names the derivation touches (the contract layer's guide vocabulary), re-exported for the schema diff test. */
+export { legacyGuideNames };
 
 const n = legacyGuideNames;
 

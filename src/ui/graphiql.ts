@@ -13,6 +13,7 @@ import { GraphiQL } from 'graphiql';
 import { Kind, parse } from 'graphql';
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
+import { credentialHeaders, serviceHeaders } from '../contract/service-names.ts';
 import { el, replaceChildren } from './internal/dom.ts';
 import { examplesOf, type Guide, type OperationSource } from './internal/examples.ts';
 import { readPageConfig } from './internal/read-config.ts';
@@ -82,9 +83,8 @@ function storageFor(guide: Guide) {
 }
 
 function headersJson(token: string): string {
-  const headers: Record<string, string> = { 'x-jwt-token': token };
-  if (config.graphqlRequiresClientHeaders)
-    Object.assign(headers, { 'x-client-id': config.clientId, 'x-api-key': config.apiKey });
+  const headers: Record<string, string> = { [serviceHeaders.jwt]: token };
+  if (config.graphqlRequiresClientHeaders) Object.assign(headers, credentialHeaders(config.clientId, config.apiKey));
   return JSON.stringify(headers, null, 2);
 }
 

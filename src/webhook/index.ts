@@ -8,9 +8,9 @@
  *
  * @module
  */
+
+export type { HeadersLike } from '../internal/headers-like.ts';
 export type { PaymentStatusWebhookPayload } from '../types/rest.ts';
-export type { WebhookVerificationError, WebhookVerificationErrorCode, WebhookVerificationFailure } from './errors.ts';
-export type { HeadersLike } from './internal/headers.ts';
 export type { RawBody } from './internal/raw-body.ts';
 export {
   DEFAULT_TOLERANCE_SECONDS,
@@ -20,6 +20,11 @@ export {
   verifyStandardWebhook,
 } from './standard-webhooks.ts';
 export { type BuildTestWebhookRequestInput, buildTestWebhookRequest, type TestWebhookRequest } from './test-request.ts';
+export type {
+  WebhookVerificationError,
+  WebhookVerificationErrorCode,
+  WebhookVerificationFailure,
+} from './verification-failure.ts';
 export {
   DEFAULT_WEBHOOK_HEADER_NAMES,
   type VerifyWebhookInput,
@@ -27,4 +32,4 @@ export {
   verifyWebhook,
   type WebhookHeaderNames,
   type WebhookVerified,
-} from './verify.ts';
+} from './verify-webhook.ts';

@@ -10,11 +10,11 @@
  */
 import { Buffer } from 'node:buffer';
 import { createHmac } from 'node:crypto';
+import { type HeadersLike, isHeadersLike, readHeader } from '../internal/headers-like.ts';
 import { kitMessage } from '../internal/messages.ts';
-import { failure, type WebhookVerificationFailure } from './errors.ts';
 import { constantTimeEqual } from './internal/constant-time.ts';
-import { type HeadersLike, isHeadersLike, readHeader } from './internal/headers.ts';
 import { type RawBody, rawBodyBytes } from './internal/raw-body.ts';
+import { failure, type WebhookVerificationFailure } from './verification-failure.ts';
 
 /** Header names fixed by the Standard Webhooks specification. */
 export const STANDARD_WEBHOOKS_HEADERS = {

@@ -6,10 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { defaultAssumptions } from '../assumptions.ts';
+import { DEFAULT_WEBHOOK_HEADER_NAMES, type WebhookHeaderNames, webhookHeaders } from '../contract/webhook-headers.ts';
 import { kitMessage } from '../internal/messages.ts';
 import type { PaymentStatusWebhookPayload } from '../types/rest.ts';
 import { standardWebhookHeaders } from './standard-webhooks.ts';
-import { DEFAULT_WEBHOOK_HEADER_NAMES, type WebhookHeaderNames } from './verify.ts';
 
 /** Input of {@link buildTestWebhookRequest}. */
 export interface BuildTestWebhookRequestInput {
@@ -66,9 +66,7 @@ export function buildTestWebhookRequest(input: BuildTestWebhookRequestInput): Te
   const deliveryId = input.deliveryId ?? `whd_test_${randomUUID().replaceAll('-', '')}`;
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    [names.signingKey]: input.signingKey,
-    [names.clientId]: input.clientId,
-    [names.deliveryId]: deliveryId,
+    ...webhookHeaders(names, { signingKey: input.signingKey, clientId: input.clientId, deliveryId }),
   };
   if (input.standardWebhooks)
     Object.assign(

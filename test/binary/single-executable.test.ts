@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { providerStates } from '../../src/pact/provider-states.ts';
+import { providerStates } from '../../src/contract/provider-state-names.ts';
 import { defaultCredentials, pactControlPaths, serviceHeaders, servicePaths } from '../../src/spec-names.ts';
 import { payInput } from '../mock/helpers.ts';
 

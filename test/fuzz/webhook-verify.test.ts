@@ -5,13 +5,13 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { readHeader } from '../../src/internal/headers-like.ts';
 import {
   buildTestWebhookRequest,
   DEFAULT_WEBHOOK_HEADER_NAMES,
   verifyStandardWebhook,
   verifyWebhook,
 } from '../../src/webhook/index.ts';
-import { readHeader } from '../../src/webhook/internal/headers.ts';
 import { fuzzSettings, fuzzTimeout } from './support/fuzz-settings.ts';
 
 const settings = fuzzSettings();

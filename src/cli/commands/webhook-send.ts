@@ -7,9 +7,9 @@
  */
 import { parseArgs } from 'node:util';
 import { defaultAssumptions } from '../../assumptions.ts';
+import { defaultCredentials } from '../../contract/service-names.ts';
 import { kitMessage } from '../../internal/messages.ts';
 import { feeList } from '../../mock/index.ts';
-import { defaultCredentials } from '../../spec-names.ts';
 import { buildTestWebhookRequest } from '../../webhook/test-request.ts';
 import { type CommandIo, parseCommandLine, UsageError } from '../command-line.ts';
 

@@ -6,16 +6,17 @@
  * @module
  */
 
+import { readGraphqlErrors, readValidationFields } from '../../contract/error-shapes.ts';
+import { isCardIdentityPath } from '../../contract/guides.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
 import {
   AuthenticationError,
   GraphqlError,
-  type GraphqlErrorEntry,
   InvalidCardError,
   type RawResponse,
   TransportError,
   ValidationError,
-} from '../errors.ts';
+} from '../client-errors.ts';
 
 /** The reason codes the client reads (`Assumptions.reasonCodes`). */
 export interface ClientReasonCodes {
@@ -32,13 +33,6 @@ export type GraphqlOutcome =
   | { readonly ok: true; readonly data: unknown }
   | { readonly ok: false; readonly error: Error; readonly recoverable: boolean };
 
-/** Card fields whose refusal means the card itself was refused (both guides, and a card account). */
-const cardIdentity = /\.credit_card\.(card_number|number|card_account_uid)$/;
-
-function isEntry(value: unknown): value is GraphqlErrorEntry {
-  return isPlainObject(value) && typeof value.message === 'string';
-}
-
 /** Interprets `response` of the operation named `operation`. */
 export function readGraphqlAnswer(
   operation: string,
@@ -46,7 +40,7 @@ export function readGraphqlAnswer(
   reasons: ClientReasonCodes,
 ): GraphqlOutcome {
   const body = response.body;
-  const errors = isPlainObject(body) && Array.isArray(body.errors) ? body.errors.filter(isEntry) : undefined;
+  const errors = readGraphqlErrors(body);
   if (!errors || errors.length === 0) {
     if (response.status === 200 && isPlainObject(body) && isPlainObject(body.data))
       return { ok: true, data: body.data };
@@ -60,15 +54,11 @@ export function readGraphqlAnswer(
       ),
     };
   }
-  const fields: Record<string, string[]> = {};
-  for (const entry of errors)
-    if (entry.extensions?.category === 'validation' && isPlainObject(entry.extensions.validation))
-      for (const [path, messages] of Object.entries(entry.extensions.validation))
-        if (Array.isArray(messages)) fields[path] = [...(fields[path] ?? []), ...messages.map(String)];
+  const fields = readValidationFields(errors);
   if (Object.keys(fields).length > 0) {
     // A guide mismatch sits at the card number's path too ("number" vs "card_number"), but the card is not the problem.
     const guideMismatch = errors.some((e) => e.extensions?.reason === reasons.guideMismatch);
-    const cardPath = guideMismatch ? undefined : Object.keys(fields).find((path) => cardIdentity.test(path));
+    const cardPath = guideMismatch ? undefined : Object.keys(fields).find(isCardIdentityPath);
     return {
       ok: false,
       recoverable: false,

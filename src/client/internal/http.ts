@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type RawResponse, TransportError } from '../errors.ts';
+import { type RawResponse, TransportError } from '../client-errors.ts';
 
 /** The `fetch` the client calls: the global one, or any compatible function (msw, undici, a test double). */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;

@@ -6,10 +6,11 @@
  * @module
  */
 import type { operations, paths } from '../../../generated/openapi.ts';
+import { readRestError } from '../../contract/error-shapes.ts';
+import { credentialHeaders, serviceHeaders, servicePaths } from '../../contract/service-names.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
-import { servicePaths } from '../../spec-names.ts';
-import type { ErrorResponse, TokenPair, TokenPairResponse } from '../../types/rest.ts';
-import { AuthenticationError, type RawResponse, TransportError } from '../errors.ts';
+import type { TokenPair, TokenPairResponse } from '../../types/rest.ts';
+import { AuthenticationError, type RawResponse, TransportError } from '../client-errors.ts';
 import { type FetchLike, postJson } from './http.ts';
 
 /** The REST paths, checked against openapi.yaml's `paths`. */
@@ -39,7 +40,7 @@ const hints: Record<Endpoint, string> = {
 };
 
 function credentials(config: TokenEndpointConfig): RevokeHeaders {
-  return { 'x-client-id': config.clientId, 'x-api-key': config.apiKey };
+  return credentialHeaders(config.clientId, config.apiKey);
 }
 
 function isTokenPairResponse(body: unknown): body is TokenPairResponse {
@@ -49,8 +50,7 @@ function isTokenPairResponse(body: unknown): body is TokenPairResponse {
 }
 
 function serviceMessage(body: unknown): string {
-  const error = body as Partial<ErrorResponse> | undefined;
-  return isPlainObject(error) && typeof error.message === 'string' ? error.message : 'no message';
+  return readRestError(body)?.message ?? 'no message';
 }
 
 /** Turns a non-2xx answer into the error it stands for: 401 is authentication (7.1), anything else transport. */
@@ -91,7 +91,7 @@ export async function refreshToken(config: TokenEndpointConfig, refresh_token: s
 
 /** revoke-token (spec 4.3) for the access token `token`: the current token of the client, not every token. */
 export async function revokeToken(config: TokenEndpointConfig, token: string): Promise<void> {
-  const headers: RevokeHeaders = { ...credentials(config), 'x-jwt-token': token };
+  const headers: RevokeHeaders = { ...credentials(config), [serviceHeaders.jwt]: token };
   const response = await postJson(config.fetch, 'revoke-token', config.baseUrl + tokenPaths.revoke, { ...headers });
   if (response.status < 200 || response.status > 299) throw refusal('revoke', response);
 }

@@ -10,7 +10,7 @@
  * @module
  */
 import type { TokenPair } from '../../types/rest.ts';
-import { isAuthenticationError } from '../errors.ts';
+import { isAuthenticationError } from '../client-errors.ts';
 import type { TokenStore } from '../token-store.ts';
 import { generateToken, refreshToken, revokeToken, type TokenEndpointConfig } from './token-endpoints.ts';
 

@@ -7,7 +7,7 @@
  */
 import { type Assumptions, defaultAssumptions } from '../../assumptions.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
-import { servicePaths } from '../../spec-names.ts';
+import { servicePaths } from '../service-names.ts';
 import { createDriftList } from './drift-list.ts';
 import type { CheckOptions, Exchange, ExchangeCheck } from './exchange.ts';
 import { pathOf, readJson } from './exchange-parts.ts';

@@ -8,14 +8,15 @@
  */
 import { type GraphQLField, type GraphQLInputType, getNamedType, isInputObjectType } from 'graphql/index.js';
 import { isPlainObject } from '../../internal/plain-object.ts';
+import { errorShapeText, validationCategory } from '../error-shapes.ts';
 import type { Finding } from './finding.ts';
 import { describeValue } from './value-kind.ts';
 import type { ValuePath } from './value-path.ts';
 
 /** The 7.2 shape, as the reports name it. */
-export const SPEC_72 = 'spec 7.2: { message: string, extensions: { reason: string } }';
+export const SPEC_72 = errorShapeText.graphql;
 /** The 7.3 shape, as the reports name it. */
-export const SPEC_73 = 'spec 7.3: extensions { category: "validation", validation: { "input.path": [string] } }';
+export const SPEC_73 = errorShapeText.validation;
 
 /** Whether a dotted input path (`input.credit_card.expiry_year`) exists below the root field's arguments. */
 function inputPathExists(field: GraphQLField<unknown, unknown>, dotted: string): boolean {
@@ -69,7 +70,7 @@ export function checkErrorShape(
         add([...at, 'extensions', 'reason'], `${describeValue(extensions.reason)} as the reason code`, SPEC_72);
       return;
     }
-    if (extensions.category !== 'validation')
+    if (extensions.category !== validationCategory)
       add([...at, 'extensions', 'category'], `${describeValue(extensions.category)} as the category`, SPEC_73);
     const validation = extensions.validation;
     if (!isPlainObject(validation)) {

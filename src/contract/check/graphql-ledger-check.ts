@@ -7,7 +7,7 @@
  */
 import type { Assumptions, FeeRule } from '../../assumptions.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
-import { legacyGuideNames } from '../../schema/derive-legacy-schema.ts';
+import { legacyGuideNames } from '../guides.ts';
 import type { DriftList } from './drift-list.ts';
 import type { GraphqlRequestFacts } from './graphql-request.ts';
 import { showValue } from './show-value.ts';

@@ -15,8 +15,8 @@ import {
   validate,
 } from 'graphql/index.js';
 import { isPlainObject } from '../../internal/plain-object.ts';
-import { serviceHeaders } from '../../spec-names.ts';
 import { decideGuide, documentSignals, variableBindings, variableSignals } from '../guide-detection.ts';
+import { serviceHeaders } from '../service-names.ts';
 import type { DriftList } from './drift-list.ts';
 import type { CheckGuide, ExchangeRequest } from './exchange.ts';
 import { readJson } from './exchange-parts.ts';

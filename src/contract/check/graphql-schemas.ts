@@ -8,9 +8,10 @@
  */
 import { buildASTSchema, type GraphQLSchema, Kind, parse, type TypeNode, visit } from 'graphql/index.js';
 import { currentSchemaSdl, legacySchemaSdl } from '../../../generated/schema-sdl.ts';
+import type { GuideName } from '../guides.ts';
 
-/** A guide of the service: the current interface or the older guide's names. */
-export type GuideName = 'current' | 'legacy';
+// The guide's name is the contract layer's; re-exported for the checker's modules.
+export type { GuideName };
 
 /** The schemas of one guide. */
 export interface GuideSchemas {

@@ -7,7 +7,8 @@
  */
 import type { Assumptions } from '../../assumptions.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
-import { serviceHeaders, servicePaths } from '../../spec-names.ts';
+import { errorShapeText, restErrorStatus } from '../error-shapes.ts';
+import { serviceHeaders, servicePaths } from '../service-names.ts';
 import type { DriftList } from './drift-list.ts';
 import type { Exchange, ExchangeResponse } from './exchange.ts';
 import { answerTime, isJsonMediaType, type JsonBody, mediaType, readJson } from './exchange-parts.ts';
@@ -17,7 +18,7 @@ import { showValue } from './show-value.ts';
 export type TokenEndpoint = 'generateToken' | 'refreshToken' | 'revokeToken';
 
 const SPEC_21 = 'spec 2.1: { status: "SUCCESS", data: { token: string, refresh_token: string, expiration: integer } }';
-const SPEC_71 = 'spec 7.1: { status: "ERROR", message: string }';
+const SPEC_71 = errorShapeText.rest;
 
 /**
  * The token endpoint a path names, or undefined.
@@ -116,7 +117,7 @@ function checkErrorBody(value: unknown, list: DriftList): void {
     });
     return;
   }
-  if (value.status !== 'ERROR')
+  if (value.status !== restErrorStatus)
     list.contract({
       side: 'response',
       path: 'status',

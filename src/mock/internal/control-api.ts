@@ -36,7 +36,7 @@ import type { MockRequest } from './http/exchange.ts';
 import type { Outcome, RouteEntry } from './http/outcome.ts';
 import type { Router } from './http/router.ts';
 import { pactRoutes, registerPactRoutes } from './pact-routes.ts';
-import type { ProviderStateService } from './provider-states.ts';
+import type { ProviderStateService } from './provider-state-setup.ts';
 
 type ControlHandler = (request: MockRequest) => Outcome | Promise<Outcome>;
 

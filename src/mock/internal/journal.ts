@@ -12,6 +12,7 @@
  * @module
  */
 
+import { cardNumberFields } from '../../contract/guides.ts';
 import { kitMessage } from '../../internal/messages.ts';
 import { maskCardNumber } from './domain/cards.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from './history/page.ts';
@@ -238,9 +239,7 @@ export function summarizeVariables(value: unknown, depth = 0): unknown {
     if (!Object.hasOwn(source, key) || key === 'cvv') continue;
     const v = source[key];
     out[key] =
-      (key === 'card_number' || key === 'number') && typeof v === 'string'
-        ? maskCardNumber(v)
-        : summarizeVariables(v, depth + 1);
+      cardNumberFields.has(key) && typeof v === 'string' ? maskCardNumber(v) : summarizeVariables(v, depth + 1);
   }
   return out;
 }

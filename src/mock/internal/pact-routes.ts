@@ -22,7 +22,7 @@ import { jsonObject } from './http/body.ts';
 import type { MockRequest } from './http/exchange.ts';
 import type { Outcome, RouteEntry } from './http/outcome.ts';
 import type { Router } from './http/router.ts';
-import type { ProviderStateCall, ProviderStateService } from './provider-states.ts';
+import type { ProviderStateCall, ProviderStateService } from './provider-state-setup.ts';
 
 /** Routes of this module, for the control API's list. */
 export const pactRoutes = [

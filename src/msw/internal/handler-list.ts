@@ -7,7 +7,7 @@
  * @module
  */
 import { type HttpHandler, http, passthrough } from 'msw';
-import { controlPrefix, servicePaths } from '../../spec-names.ts';
+import { controlPrefix, servicePaths } from '../../contract/service-names.ts';
 
 /** What the handlers need of the mock. */
 export interface HandlerTarget {

@@ -6,6 +6,7 @@
  * @module
  */
 import type { HttpHandler } from 'msw';
+import type { WebhookReceiver } from '../../contract/webhook-headers.ts';
 import { kitMessage } from '../../internal/messages.ts';
 import type { MockControl } from '../../mock/control-types.ts';
 import { buildMockApp, type MockPlatform } from '../../mock/core-app.ts';
@@ -13,12 +14,8 @@ import type { MockOptions } from '../../mock/options.ts';
 import { answeringOrigins, resolveBaseUrl } from './base-url.ts';
 import { createHandlerList } from './handler-list.ts';
 
-/**
- * A webhook receiver called in process with each attempt: a real `Request` carrying the headers and body an HTTP
- * delivery sends. Its `Response` status counts as the receiver's answer (2xx delivered, 410 gone, 429/503 with
- * `Retry-After`, anything else retried); a thrown error or rejected promise is a failed attempt, retried too.
- */
-export type WebhookReceiver = (request: Request) => Response | Promise<Response>;
+// The receiver's type is the contract layer's (the mock's in-process transport takes the same one).
+export type { WebhookReceiver };
 
 /** Options of {@link createMockHandlers}: the mock's options (no port or host: nothing listens) and these. */
 export interface MockHandlersOptions extends Omit<MockOptions, 'port' | 'host'> {

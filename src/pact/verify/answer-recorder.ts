@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { maskText } from '../../contract/check/show-value.ts';
+import { readRestError } from '../../contract/error-shapes.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
 
 /** One exchange the mock answered. */
@@ -153,8 +154,8 @@ export function describeAnswer(answer: Pick<RecordedAnswer, 'status' | 'body'>):
     });
     return maskText(`${head} with errors: ${errors.join('; ')}`);
   }
-  if (isPlainObject(value) && value.status === 'ERROR' && typeof value.message === 'string')
-    return maskText(`${head}: ${JSON.stringify(value.message)}`);
+  const restError = readRestError(value);
+  if (restError) return maskText(`${head}: ${JSON.stringify(restError.message)}`);
   if (isPlainObject(value) && isPlainObject(value.data))
     return `${head} with data for ${Object.keys(value.data).join(', ')}`;
   const text = answer.body.replace(/\s+/g, ' ');

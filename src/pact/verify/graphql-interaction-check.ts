@@ -23,8 +23,8 @@ import { type GuideName, guideSchemas } from '../../contract/check/graphql-schem
 import { checkVariables } from '../../contract/check/graphql-variables-check.ts';
 import { guideHint } from '../../contract/check/guide-hint.ts';
 import { formatPath } from '../../contract/check/value-path.ts';
+import { serviceHeaders } from '../../contract/service-names.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
-import { serviceHeaders } from '../../spec-names.ts';
 import { matcherProblems } from './matcher-check.ts';
 import { matchersAt } from './matching-rules.ts';
 import type { Mismatch, MismatchArea } from './mismatch.ts';

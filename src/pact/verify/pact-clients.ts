@@ -7,12 +7,12 @@
  *
  * @module
  */
-import { defaultAssumptions } from '../../assumptions.ts';
+import { defaultCredentials, serviceHeaders } from '../../contract/service-names.ts';
+import { DEFAULT_WEBHOOK_HEADER_NAMES } from '../../contract/webhook-headers.ts';
 import type { MockClientConfig } from '../../mock/options.ts';
-import { defaultCredentials, serviceHeaders } from '../../spec-names.ts';
 
 // The webhook header names are assumptions (ASSUMPTIONS.md); verify's mock runs with the defaults.
-const { signingKeyHeader, clientIdHeader } = defaultAssumptions.webhook;
+const webhookNames = DEFAULT_WEBHOOK_HEADER_NAMES;
 
 function record(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
@@ -60,7 +60,7 @@ export function pactClients(pact: unknown): MockClientConfig[] {
     note(field(headers, serviceHeaders.clientId), { apiKey: field(headers, serviceHeaders.apiKey) });
     // V3 messages write `metaData`, V4 messages `metadata`.
     const meta = i.metaData ?? i.metadata;
-    note(field(meta, clientIdHeader), { signingKey: field(meta, signingKeyHeader) });
+    note(field(meta, webhookNames.clientId), { signingKey: field(meta, webhookNames.signingKey) });
   }
   if (!found.has(defaultCredentials.clientId)) found.set(defaultCredentials.clientId, {});
   return [...found].map(([clientId, c]) => ({

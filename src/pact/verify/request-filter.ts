@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { serviceHeaders } from '../../spec-names.ts';
+import { serviceHeaders } from '../../contract/service-names.ts';
 
 /** Path of pact-js's own state change route in its verification proxy. */
 const pactSetupPath = '/_pactSetup';

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { servicePaths } from '../../spec-names.ts';
+import { servicePaths } from '../../contract/service-names.ts';
 import { checkGraphqlInteraction } from './graphql-interaction-check.ts';
 import { chooseGuide, type GuideOption, guideNamedBy } from './guide-choice.ts';
 import { checkMessage } from './message-check.ts';

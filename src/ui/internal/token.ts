@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { credentialHeaders } from '../../contract/service-names.ts';
 import type { PageConfig } from '../page-config.ts';
 
 /** A token and where it came from. */
@@ -17,7 +18,7 @@ export interface PageToken {
 export async function fetchToken(config: PageConfig): Promise<PageToken> {
   const generated = await fetch(config.paths.generateToken, {
     method: 'POST',
-    headers: { 'x-client-id': config.clientId, 'x-api-key': config.apiKey },
+    headers: credentialHeaders(config.clientId, config.apiKey),
   });
   const body = await generated.json().catch(() => undefined);
   if (generated.ok && typeof body?.data?.token === 'string')

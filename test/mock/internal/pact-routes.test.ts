@@ -3,7 +3,7 @@
 // A caller's mistake is a 400 in the 7.1 shape naming the fix.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, servicePaths, startMockServer } from '../../../src/mock/index.ts';
-import { providerStates } from '../../../src/pact/provider-states.ts';
+import { providerStates } from '../../../src/contract/provider-state-names.ts';
 import { pactControlPaths } from '../../../src/spec-names.ts';
 import { credentials, post } from '../helpers.ts';
 import { startReceiver, type TestReceiver } from './webhooks/receiver.ts';

@@ -6,7 +6,7 @@
  */
 import type { GuideSignal } from '../../../contract/guide-detection.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import { legacyGuideNames as n } from '../../../schema/derive-legacy-schema.ts';
+import { legacyGuideNames as n } from '../../../contract/guides.ts';
 import type { Guide } from '../state.ts';
 
 export {

@@ -9,11 +9,10 @@
  * @module
  */
 import { type DocumentNode, Kind, type ObjectFieldNode, type ValueNode, visit } from 'graphql/index.js';
+import { cardNumberFields } from '../../../contract/guides.ts';
 import { maskCardNumber } from '../domain/cards.ts';
 import { maskDigits } from '../http/request-log.ts';
 
-/** Input field names that hold a card number: the current guide's and the legacy guide's. */
-const cardNumberFields: ReadonlySet<string> = new Set(['card_number', 'number']);
 const cvvField = 'cvv';
 /** What a CVV is replaced with: nothing of its digits or length is left. */
 export const redactedCvv = '***';

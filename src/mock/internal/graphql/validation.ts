@@ -9,6 +9,7 @@
  * @module
  */
 import type { Assumptions } from '../../../assumptions.ts';
+import { cardNumberField } from '../../../contract/guides.ts';
 import { ipVersion } from '../../../internal/ip-address.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import { utf8ByteLength } from '../../../internal/text-bytes.ts';
@@ -259,9 +260,9 @@ export function checkCard(
     };
   }
 
-  const numberField = guide === 'legacy' ? 'number' : 'card_number';
+  const numberField = cardNumberField[guide];
   const numberPath = `${path}.${numberField}`;
-  const number = guide === 'legacy' ? card.number : card.card_number;
+  const number = card[numberField];
   let ok = true;
   let cardType: string | undefined;
 

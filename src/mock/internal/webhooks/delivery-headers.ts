@@ -1,28 +1,14 @@
 /**
- * The headers of a webhook attempt: JSON content type, the signing key and client id headers of the ledger, the
- * delivery id (the same on every attempt, so receivers recognise duplicates) and, when opted in, the Standard
+ * The headers of a webhook attempt: JSON content type, the contract layer's webhook headers (signing key, client id,
+ * and the delivery id, the same on every attempt so receivers recognise duplicates) and, when opted in, the Standard
  * Webhooks headers, signed afresh with each attempt's own time as that specification asks.
  *
  * @module
  */
+import { type WebhookHeaderNames, webhookHeaders } from '../../../contract/webhook-headers.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { bytesOfBase64 } from '../../../internal/text-bytes.ts';
 import type { Delivery } from './delivery-record.ts';
-
-/**
- * The headers that say whose event a webhook is, the same on every attempt and every delivery of it: the signing key
- * and the client id. Pact message verification reports them as the message's metadata.
- *
- * @example
- * eventHeaders({ signingKey: 'x-webhook-signing-key', clientId: 'x-client-id' }, 'test-signing-key', 'test-client');
- */
-export function eventHeaders(
-  names: { readonly signingKey: string; readonly clientId: string },
-  signingKey: string,
-  clientId: string,
-): Record<string, string> {
-  return { [names.signingKey]: signingKey, [names.clientId]: clientId };
-}
 
 /** The opt-in Standard Webhooks signature: the secret, and the platform's HMAC to sign with. */
 export interface StandardWebhooksSigning {
@@ -50,8 +36,8 @@ function standardWebhookHeaders(signing: StandardWebhooksSigning, id: string, ti
 export interface DeliveryHeaderOptions {
   /** Value sent in the signing key header. */
   readonly signingKey: string;
-  /** Header names: signing key, client id, delivery id. */
-  readonly names: { readonly signingKey: string; readonly clientId: string; readonly deliveryId: string };
+  /** Header names by role (the contract layer's webhook header names). */
+  readonly names: WebhookHeaderNames;
   readonly standardWebhooks?: StandardWebhooksSigning | undefined;
   /** Wall clock (ms) for `webhook-timestamp`: receivers check it against their own clock. */
   readonly wallClock: () => number;
@@ -71,8 +57,7 @@ export function createDeliveryHeaders(options: DeliveryHeaderOptions): (d: Deliv
       'content-type': 'application/json',
       accept: 'application/json',
       'user-agent': 'payment-contract-kit-mock',
-      ...eventHeaders(names, options.signingKey, d.clientId),
-      [names.deliveryId]: d.id,
+      ...webhookHeaders(names, { signingKey: options.signingKey, clientId: d.clientId, deliveryId: d.id }),
     };
     if (standardWebhooks)
       Object.assign(

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Assumptions } from '../../../assumptions.ts';
+import { webhookHeaderNamesOf, webhookHeaders } from '../../../contract/webhook-headers.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { MockClientConfig } from '../../options.ts';
@@ -13,7 +14,6 @@ import type { Clock } from '../clock.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import type { StoredPayment } from '../state.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
-import { eventHeaders } from './delivery-headers.ts';
 import { snapshot } from './delivery-record.ts';
 import { type DeliveryCounts, type DeliveryFilter, deliveryMatches } from './delivery-store.ts';
 import {
@@ -80,6 +80,7 @@ export interface WebhookFanoutDeps {
 /** Creates the dispatchers (no sockets, no timers until something is delivered). */
 export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
   const w = deps.assumptions.webhook;
+  const headerNames = webhookHeaderNamesOf(w);
   const caps = deps.assumptions.history;
   // One sequence for every dispatcher, so their pages merge in enqueue order.
   let seq = 0;
@@ -89,7 +90,7 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
       clock: deps.clock,
       urls,
       signingKey,
-      headers: { signingKey: w.signingKeyHeader, clientId: w.clientIdHeader, deliveryId: w.deliveryIdHeader },
+      headers: headerNames,
       retry: w.retry,
       random: deps.random,
       eventType: w.eventType,
@@ -142,10 +143,13 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
       });
     },
     message(payment) {
-      const names = { signingKey: w.signingKeyHeader, clientId: w.clientIdHeader };
+      // One event stands for every delivery of it, so a Pact message carries no delivery id.
       return {
         payload: paymentStatusPayload(payment),
-        headers: eventHeaders(names, signingKeyOf(payment.clientId), payment.clientId),
+        headers: webhookHeaders(headerNames, {
+          signingKey: signingKeyOf(payment.clientId),
+          clientId: payment.clientId,
+        }),
       };
     },
     deliveries() {

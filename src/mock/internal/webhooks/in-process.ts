@@ -10,13 +10,14 @@
  *
  * @module
  */
+import type { WebhookReceiver } from '../../../contract/webhook-headers.ts';
 import { errorLine } from '../../../internal/messages.ts';
 import { utf8ByteLength } from '../../../internal/text-bytes.ts';
 import type { MockOptions } from '../../options.ts';
 import { PostError, type PostResult, snippetOf, type WebhookTransport } from './transport.ts';
 
-/** A webhook receiver called in process: a consumer's handler in the Fetch API's terms. */
-export type WebhookReceiver = (request: Request) => Response | Promise<Response>;
+// The receiver's type is the contract layer's, shared with the msw entry.
+export type { WebhookReceiver };
 
 /** The URL that stands for the receiver at `index` in the delivery log (1-based in the URL, as people count). */
 export function receiverUrl(index: number): string {

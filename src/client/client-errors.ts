@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { ReadGraphqlErrorEntry } from '../contract/error-shapes.ts';
 import { clause, kitMessage } from '../internal/messages.ts';
 
 /** The response an error was made from: HTTP status, headers (lower-case names) and the body (parsed JSON or text). */
@@ -14,17 +15,8 @@ export interface RawResponse {
   readonly body: unknown;
 }
 
-/** One entry of a GraphQL `errors` list (spec 7.2 and 7.3). */
-export interface GraphqlErrorEntry {
-  readonly message: string;
-  readonly extensions?: {
-    readonly reason?: string;
-    readonly category?: string;
-    readonly validation?: Readonly<Record<string, readonly string[]>>;
-    readonly [key: string]: unknown;
-  };
-  readonly [key: string]: unknown;
-}
+/** One entry of a GraphQL `errors` list (spec 7.2 and 7.3), as the contract layer's reader gives it. */
+export type GraphqlErrorEntry = ReadGraphqlErrorEntry;
 
 /**
  * Dotted input path → the service's messages on it (7.3 `extensions.validation`, merged). Plain mutable arrays: the

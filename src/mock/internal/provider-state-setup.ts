@@ -11,7 +11,7 @@
  * @module
  */
 import { kitMessage } from '../../internal/messages.ts';
-import { type ProviderStateValues, providerStates } from '../../pact/provider-states.ts';
+import { type ProviderStateValues, providerStates } from '../../contract/provider-state-names.ts';
 import { servicePaths } from '../../spec-names.ts';
 import { testCardDetails } from '../../test-values.ts';
 import type { MockControl, MockPayment } from '../control-types.ts';

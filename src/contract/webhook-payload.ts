@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { PaymentStatusWebhookPayload } from '../../types/rest.ts';
+import type { PaymentStatusWebhookPayload } from '../types/rest.ts';
 
 type Kind = 'number' | 'string' | 'timestamp' | 'object';
 

@@ -10,32 +10,22 @@
  *
  * @module
  */
-import { defaultAssumptions } from '../assumptions.ts';
+import {
+  DEFAULT_WEBHOOK_HEADER_NAMES,
+  readWebhookHeaders,
+  type WebhookHeaderNames,
+} from '../contract/webhook-headers.ts';
+import { checkPayload } from '../contract/webhook-payload.ts';
+import { type HeadersLike, isHeadersLike } from '../internal/headers-like.ts';
 import { kitMessage } from '../internal/messages.ts';
 import type { PaymentStatusWebhookPayload } from '../types/rest.ts';
-import { failure, type WebhookVerificationFailure } from './errors.ts';
 import { constantTimeEqual } from './internal/constant-time.ts';
-import { type HeadersLike, isHeadersLike, readHeader } from './internal/headers.ts';
-import { checkPayload } from './internal/payload-shape.ts';
 import { type RawBody, rawBodyBytes } from './internal/raw-body.ts';
 import { type VerifyStandardWebhookInput, verifyStandardWebhook } from './standard-webhooks.ts';
+import { failure, type WebhookVerificationFailure } from './verification-failure.ts';
 
-/** Header names of the payment status webhook. The service does not publish them; these are the kit's defaults. */
-export interface WebhookHeaderNames {
-  /** Header holding the webhook signing key; default `x-webhook-signing-key`. */
-  readonly signingKey: string;
-  /** Header holding the client id; default `x-client-id`. */
-  readonly clientId: string;
-  /** Header holding the delivery id (the kit's mock; stable across retries); default `x-webhook-delivery-id`. */
-  readonly deliveryId: string;
-}
-
-/** The kit's default header names (ASSUMPTIONS.md), as the kit's mock sends them. */
-export const DEFAULT_WEBHOOK_HEADER_NAMES: WebhookHeaderNames = {
-  signingKey: defaultAssumptions.webhook.signingKeyHeader,
-  clientId: defaultAssumptions.webhook.clientIdHeader,
-  deliveryId: defaultAssumptions.webhook.deliveryIdHeader,
-};
+// The header names by role and their defaults are the contract layer's; re-exported for this module's importers.
+export { DEFAULT_WEBHOOK_HEADER_NAMES, type WebhookHeaderNames };
 
 /** Input of {@link verifyWebhook}. */
 export interface VerifyWebhookInput {
@@ -110,8 +100,9 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifyWebhookResult {
   const body = rawBodyBytes(input.rawBody, 'verifyWebhook');
   const names = { ...DEFAULT_WEBHOOK_HEADER_NAMES, ...input.headerNames };
 
-  const sentKey = readHeader(input.headers, names.signingKey);
-  const sentClient = readHeader(input.headers, names.clientId);
+  const sent = readWebhookHeaders(input.headers, names);
+  const sentKey = sent.signingKey;
+  const sentClient = sent.clientId;
   if (!sentKey)
     return failure(
       'MISSING_SIGNING_KEY_HEADER',
@@ -163,7 +154,7 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifyWebhookResult {
   }
   const checked = checkPayload(parsed);
   if (!checked.ok) return failure('INVALID_PAYLOAD', checked.message, { field: checked.field });
-  const deliveryId = readHeader(input.headers, names.deliveryId) || `${checked.payload.uuid}:${checked.payload.status}`;
+  const deliveryId = sent.deliveryId || `${checked.payload.uuid}:${checked.payload.status}`;
   return { ok: true, payload: checked.payload, deliveryId };
 }
 

@@ -7,12 +7,13 @@ export default defineConfig({
     browser: {
       enabled: true,
       headless: true,
-      // Any Chromium will do: PLAYWRIGHT_CHROMIUM works with the one your OS ships (Debian's /usr/bin/chromium) instead
-      // of `npx playwright install chromium`.
+      // Any Chromium will do: PLAYWRIGHT_CHROMIUM names one the system has (Debian's /usr/bin/chromium); unset, the
+      // provider uses the one `npx playwright install chromium` downloads. --no-sandbox: Chromium will not start as
+      // root (CI containers) with its sandbox on.
       provider: playwright({
         launchOptions: {
           executablePath: process.env.PLAYWRIGHT_CHROMIUM || undefined,
-          args: ['--no-sandbox', '--disable-gpu'],
+          args: ['--no-sandbox'],
         },
       }),
       instances: [{ browser: 'chromium' }],

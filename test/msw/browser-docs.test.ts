@@ -7,6 +7,7 @@ import { root } from '../package/support/packed-kit.ts';
 
 /** The example each shown file comes from. */
 const shown: Record<string, string> = {
+  'src/main.ts': 'browser-vite',
   'src/payment-mock.ts': 'browser-storybook',
   '.storybook/main.ts': 'browser-storybook',
   '.storybook/preview.ts': 'browser-storybook',

@@ -82,6 +82,10 @@ afterAll(async () => {
   await project?.remove();
 });
 
+it("type-checks under strict (tsc --noEmit with the example's tsconfig)", async () => {
+  await project.node(['node_modules/typescript/bin/tsc', '--noEmit']);
+}, 120_000);
+
 describe('a story answered by the kit through msw-storybook-addon', () => {
   it('builds both stories', () => {
     expect(stories).toEqual(['checkout-fee-table--for-one-hundred', 'checkout-fee-table--for-two-thousand']);

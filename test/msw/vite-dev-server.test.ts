@@ -54,6 +54,10 @@ afterAll(async () => {
   await project?.remove();
 });
 
+it("type-checks under strict (tsc --noEmit with the example's tsconfig)", async () => {
+  await project.node(['node_modules/typescript/bin/tsc', '--noEmit']);
+}, 120_000);
+
 it('the app in the dev server prices and pays against the mock its entry started in the page', async () => {
   const { page, problems } = await browser.open();
   await page.goto(origin);

@@ -38,6 +38,10 @@ afterAll(async () => {
   await project?.remove();
 });
 
+it("type-checks under strict (tsc --noEmit with the example's tsconfig)", async () => {
+  await project.node(['node_modules/typescript/bin/tsc', '--noEmit']);
+}, 120_000);
+
 it('copies the worker script where Vite serves it', () => {
   expect(existsSync(join(project.dir, 'public/mockServiceWorker.js'))).toBe(true);
 });

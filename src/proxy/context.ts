@@ -48,18 +48,28 @@ export interface CheckQueue {
  * them; a report read in between settles the queue first, so nothing is ever missing from what a reader sees.
  *
  * @example
- * const queue = createCheckQueue((seq, x) => checkSeen(ctx, seq, x));
+ * const queue = createCheckQueue((seq, x) => checkSeen(ctx, seq, x), (error) => log.line(String(error), 'error'));
  */
-export function createCheckQueue(run: (seq: number, exchange: SeenExchange) => void): CheckQueue {
+export function createCheckQueue(
+  run: (seq: number, exchange: SeenExchange) => void,
+  onError: (error: unknown, exchange: SeenExchange) => void,
+): CheckQueue {
   let waiting: { seq: number; exchange: SeenExchange }[] = [];
   let scheduled = false;
   const settle = () => {
     scheduled = false;
-    // A check never throws (ctx.check guards it), but the loop keeps the rest of the batch whatever happens.
     while (waiting.length > 0) {
       const batch = waiting;
       waiting = [];
-      for (const { seq, exchange } of batch) run(seq, exchange);
+      for (const { seq, exchange } of batch) {
+        // Off the request's promise chain, a throw would end the process: it is a bug of the kit, logged, and the
+        // rest of the batch is still checked.
+        try {
+          run(seq, exchange);
+        } catch (error) {
+          onError(error, exchange);
+        }
+      }
     }
   };
   return {

@@ -121,7 +121,16 @@ export async function startProxy(options: StartProxyOptions): Promise<ProxyServe
     log,
     selfUrl: () => selfUrl,
     check: guardedCheck(() => ctx),
-    queue: createCheckQueue((seq, x) => checkSeen(ctx, seq, x)),
+    queue: createCheckQueue(
+      (seq, x) => checkSeen(ctx, seq, x),
+      (error, x) =>
+        log.line(
+          kitMessage(
+            `proxy: a bug in the proxy while checking ${x.method} ${x.path.split('?')[0]}: ${errorLine(error)}`,
+          ),
+          'error',
+        ),
+    ),
   };
   const server: Server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
     Promise.resolve(route(ctx, req, res)).catch((error: unknown) => {

@@ -6,11 +6,14 @@ import { servicePaths } from '../../src/spec-names.ts';
 import { rawRequest } from './support.ts';
 
 const seen = (path: string) => ({ path }) as unknown as SeenExchange;
+const fail = (error: unknown) => {
+  throw error;
+};
 
 describe('createCheckQueue', () => {
   it('checks nothing while the answer is being written, then every exchange in answer order', async () => {
     const ran: string[] = [];
-    const queue = createCheckQueue((seq, x) => ran.push(`${seq} ${x.path}`));
+    const queue = createCheckQueue((seq, x) => ran.push(`${seq} ${x.path}`), fail);
     queue.push(1, seen('/a'));
     queue.push(2, seen('/b'));
     expect(ran).toEqual([]);
@@ -18,9 +21,26 @@ describe('createCheckQueue', () => {
     expect(ran).toEqual(['1 /a', '2 /b']);
   });
 
+  it('hands a failing check to onError and goes on with the rest of the batch (a throw there would end the process)', async () => {
+    const ran: number[] = [];
+    const failed: string[] = [];
+    const queue = createCheckQueue(
+      (seq) => {
+        if (seq === 1) throw new Error('checker bug');
+        ran.push(seq);
+      },
+      (error, x) => failed.push(`${x.path}: ${(error as Error).message}`),
+    );
+    queue.push(1, seen('/a'));
+    queue.push(2, seen('/b'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(failed).toEqual(['/a: checker bug']);
+    expect(ran).toEqual([2]);
+  });
+
   it('settles at once when a reader asks, and the scheduled turn then finds nothing left', async () => {
     const ran: number[] = [];
-    const queue = createCheckQueue((seq) => ran.push(seq));
+    const queue = createCheckQueue((seq) => ran.push(seq), fail);
     queue.push(1, seen('/a'));
     queue.settle();
     expect(ran).toEqual([1]);

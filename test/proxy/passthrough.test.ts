@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.ts';
@@ -161,4 +163,45 @@ describe('forwarding byte for byte', () => {
     expect(names.map((n) => n.toLowerCase())).not.toContain('te');
     expect(seenByService[seenByService.indexOf('Host') + 1]).toBe(new URL(service.url).host);
   });
+
+  it.each([1_000, 64 * 1024, 64 * 1024 + 1, 200_000])(
+    'keeps every byte value of a %i-byte body both ways (one write up to 64 KiB, buffers above)',
+    async (size) => {
+      // Every byte value, 0x00 to 0xff, over and over: what a latin1 round trip or a utf8 one would break.
+      const bytes = (offset: number) => Buffer.from(Array.from({ length: size }, (_, i) => (i + offset) % 256));
+      let seenByService = Buffer.alloc(0);
+      const service = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          seenByService = Buffer.concat(chunks);
+          const answer = bytes(7);
+          res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': answer.length });
+          res.end(answer);
+        });
+      });
+      await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+      closers.push(
+        () =>
+          new Promise<void>((resolve) => {
+            service.closeAllConnections();
+            service.close(() => resolve());
+          }),
+      );
+      const proxy = await startProxy({
+        upstream: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
+        port: 0,
+        log: false,
+      });
+      closers.push(() => proxy.close());
+      const answer = await rawRequest(proxy.url, {
+        path: '/files/blob',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: bytes(3),
+      });
+      expect(answer.status).toBe(200);
+      expect(seenByService.equals(bytes(3))).toBe(true);
+      expect(answer.body.equals(bytes(7))).toBe(true);
+    },
+  );
 });

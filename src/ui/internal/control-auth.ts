@@ -32,31 +32,41 @@ function ask(again: boolean): string | undefined {
   return answer;
 }
 
-/** The headers that authorize a control call: none when the mock needs no token. */
-export function controlAuthHeaders(config: PageConfig, again = false): Record<string, string> {
-  if (!config.controlTokenRequired) return {};
-  if (again) {
-    try {
-      sessionStorage.removeItem(storageKey);
-    } catch {
-      // Nothing stored.
-    }
+/** The token to send: the tab's, or asked for now; undefined when the mock needs none or nobody answered. */
+function currentToken(config: PageConfig): string | undefined {
+  if (!config.controlTokenRequired) return undefined;
+  return stored() ?? ask(false);
+}
+
+/** The token to try after `rejected` got a 401: one another call already asked for, or a new answer. */
+function replacementFor(rejected: string | undefined): string | undefined {
+  const now = stored();
+  if (now !== undefined && now !== rejected) return now;
+  try {
+    sessionStorage.removeItem(storageKey);
+  } catch {
+    // Nothing stored.
   }
-  const token = (again ? undefined : stored()) ?? ask(again);
-  return token === undefined ? {} : { authorization: `Bearer ${token}` };
+  return ask(true);
+}
+
+const headersFor = (token: string | undefined): Record<string, string> =>
+  token === undefined ? {} : { authorization: `Bearer ${token}` };
+
+/** The headers that authorize a control call: none when the mock needs no token. */
+export function controlAuthHeaders(config: PageConfig): Record<string, string> {
+  return headersFor(currentToken(config));
 }
 
 /**
- * `fetch` for a control path: with the token when one is needed, asking once more after a 401 (a wrong or stale
- * token) before giving the answer back.
+ * `fetch` for a control path: with the token when one is needed, and after a 401 (a wrong or stale token) once more
+ * with a better one before giving the answer back. Calls in flight together ask only once.
  */
 export async function controlFetch(config: PageConfig, url: string, init: RequestInit = {}): Promise<Response> {
-  const send = (again: boolean) =>
-    fetch(url, {
-      ...init,
-      headers: { ...(init.headers as Record<string, string>), ...controlAuthHeaders(config, again) },
-    });
-  const res = await send(false);
+  const send = (token: string | undefined) =>
+    fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), ...headersFor(token) } });
+  const token = currentToken(config);
+  const res = await send(token);
   if (res.status !== 401 || !config.controlTokenRequired) return res;
-  return send(true);
+  return send(replacementFor(token));
 }

@@ -20,8 +20,8 @@ import { type PositionedRecord, type SandboxStore, type StoreRecord, StoreUnavai
 /** Options of {@link createRedisStore}. */
 export interface RedisStoreOptions {
   /**
-   * Prefix of every key the store writes (default `pck:`): several sandboxes share one Redis under different
-   * prefixes and never see each other's records, claims or counters.
+   * Prefix of every key the store writes (default `pck:`, or the URL's `?prefix=` parameter): several sandboxes
+   * share one Redis under different prefixes and never see each other's records, claims or counters.
    */
   readonly keyPrefix?: string;
   /** A command with no answer after this many ms fails as unavailable (default 2000; a hung server, not a slow one). */
@@ -67,16 +67,17 @@ export function redisStoreKeys(prefix: string): RedisStoreKeys {
 }
 
 /**
- * Creates the Redis store for `url` (`redis://[user:password@]host:port[/db]` or `rediss://` for TLS). Nothing
- * connects until `open()`.
+ * Creates the Redis store for `storeUrl` (`redis://[user:password@]host:port[/db][?prefix=name:]`, or `rediss://`
+ * for TLS). Nothing connects until `open()`.
  *
  * @example
  * const store = createRedisStore('redis://127.0.0.1:6379', { keyPrefix: 'staging:' });
  * await store.open();
  */
-export function createRedisStore(url: string, options: RedisStoreOptions = {}): SandboxStore {
-  checkUrl(url);
-  const keys = redisStoreKeys(options.keyPrefix ?? defaultRedisKeyPrefix);
+export function createRedisStore(storeUrl: string, options: RedisStoreOptions = {}): SandboxStore {
+  checkUrl(storeUrl);
+  const { url, prefix } = splitPrefix(storeUrl);
+  const keys = redisStoreKeys(options.keyPrefix ?? prefix ?? defaultRedisKeyPrefix);
   const where = redactUrl(url);
   let client: ScriptedClient | undefined;
   let lastError: unknown;
@@ -247,6 +248,20 @@ function checkUrl(url: string): void {
       ),
     );
   }
+}
+
+/**
+ * The kit's own `prefix` query parameter, taken off the URL (the client would read it as one of its options); the
+ * URL's other parameters go to the client as they are.
+ */
+function splitPrefix(storeUrl: string): { url: string; prefix: string | undefined } {
+  const query = storeUrl.indexOf('?');
+  if (query < 0) return { url: storeUrl, prefix: undefined };
+  const params = new URLSearchParams(storeUrl.slice(query + 1));
+  const prefix = params.get('prefix') ?? undefined;
+  params.delete('prefix');
+  const rest = params.toString();
+  return { url: storeUrl.slice(0, query) + (rest ? `?${rest}` : ''), prefix };
 }
 
 /** The URL without its password, for messages. */

@@ -115,6 +115,17 @@ describe('createRedisStore: records', () => {
     expect(await a.increment('boot')).toBe(2);
   });
 
+  it('takes the key prefix from the URL when the option does not set one', async () => {
+    const fromUrl = createRedisStore(`${redis.url}?prefix=from-url:`);
+    opened.push(fromUrl);
+    await fromUrl.open();
+    const sameSandbox = await openStore({ keyPrefix: 'from-url:' });
+    await fromUrl.append([record('u', 1)]);
+    expect((await readAll(sameSandbox)).map((entry) => entry.record.o)).toEqual(['u']);
+    const otherSandbox = await openStore({ keyPrefix: 'elsewhere:' });
+    expect(await readAll(otherSandbox)).toEqual([]);
+  });
+
   it('rejects a position it never gave with a message saying what to pass', async () => {
     const store = await openStore();
     await expect(store.readAfter('yesterday', 10)).rejects.toThrow(/not a position of the Redis store/);

@@ -28,6 +28,9 @@ export interface TestRedisServer {
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** Starts it again on the same port and directory (a restart keeps what its persistence kept). */
   start(): Promise<void>;
+  /** Freezes the process (SIGSTOP): connections stay open, nothing answers; `resume` (SIGCONT) thaws it. */
+  pause(): void;
+  resume(): void;
   /** Stops it and removes its directory (teardown). */
   close(): Promise<void>;
 }
@@ -74,7 +77,14 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       if (child) return;
       child = await spawnRedis(port, dir, options);
     },
+    pause() {
+      child?.kill('SIGSTOP');
+    },
+    resume() {
+      child?.kill('SIGCONT');
+    },
     async close() {
+      server.resume();
       await server.stop('SIGKILL');
       await rm(dir, { recursive: true, force: true });
     },

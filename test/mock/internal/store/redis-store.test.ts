@@ -263,6 +263,28 @@ describe('createRedisStore: compaction', () => {
   });
 });
 
+describe('createRedisStore: compaction under load', () => {
+  it('compacts an empty store to a snapshot', async () => {
+    const store = await openStore();
+    await store.compact([record('a', 1), record('a', 2)], '0-0');
+    expect((await readAll(store)).map((entry) => entry.record.n)).toEqual([1, 2]);
+    await store.append([record('a', 3)]);
+    expect((await readAll(store)).map((entry) => entry.record.n)).toEqual([1, 2, 3]);
+  });
+
+  it('loses no append made by another process while it compacts', async () => {
+    const prefix = `t-${randomUUID()}:`;
+    const [compactor, writer] = await Promise.all([openStore({ keyPrefix: prefix }), openStore({ keyPrefix: prefix })]);
+    await writer.append(Array.from({ length: 20 }, (_, i) => record('w', i)));
+    const upTo = (await readAll(compactor)).at(-1)?.position as string;
+    const appends = Array.from({ length: 60 }, (_, i) => writer.append([record('w', 20 + i)]));
+    await compactor.compact([record('c', 0, { snapshotOf: 20 })], upTo);
+    await Promise.all(appends);
+    const after = (await readAll(writer)).map((entry) => `${entry.record.o}${entry.record.n}`);
+    expect(after).toEqual(['c0', ...Array.from({ length: 60 }, (_, i) => `w${20 + i}`)]);
+  });
+});
+
 describe('createRedisStore: failures', () => {
   it('refuses a URL that is not redis:// or rediss://', () => {
     expect(() => createRedisStore('http://127.0.0.1:6379')).toThrow(/starts with redis:\/\/ or rediss:\/\//);
@@ -298,6 +320,29 @@ describe('createRedisStore: failures', () => {
     await store.close();
     await expect(store.append([record('a', 1)])).rejects.toBeInstanceOf(StoreUnavailableError);
     await expect(store.increment('boot')).rejects.toThrow(/is closed/);
+  });
+});
+
+describe('createRedisStore: a hung Redis', () => {
+  it('fails a call after the command timeout while Redis hangs, and works again when it answers', async () => {
+    const hung = await startRedisServer();
+    try {
+      const store = await openStore({ commandTimeoutMs: 200 }, hung.url);
+      await store.append([record('a', 1)]);
+      hung.pause();
+      const error = await store.append([record('a', 2)]).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect((error as StoreUnavailableError).reason).toMatch(/did not answer \(.*timed out/i);
+      hung.resume();
+      // The timed-out command may still land once Redis thaws; the store answers again either way.
+      await store.append([record('a', 3)]);
+      const numbers = (await readAll(store)).map((entry) => entry.record.n);
+      expect(numbers[0]).toBe(1);
+      expect(numbers.at(-1)).toBe(3);
+    } finally {
+      await Promise.all(opened.splice(0).map((store) => store.close()));
+      await hung.close();
+    }
   });
 });
 

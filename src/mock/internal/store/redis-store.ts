@@ -110,6 +110,8 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
     try {
       return await work(redis);
     } catch (error) {
+      // A caller's misuse (a position this store never gave, a record JSON cannot hold) is not an outage.
+      if (error instanceof TypeError) throw error;
       throw unavailable(error);
     }
   }
@@ -140,7 +142,7 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
         const batch = redis.multi();
         for (const record of records) {
           ownOrigins.add(record.o);
-          batch.xadd(keys.log, '*', 'r', JSON.stringify(record));
+          batch.xadd(keys.log, '*', 'r', serialize(record));
         }
         checkExec(await batch.exec());
       });
@@ -151,7 +153,7 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
     compact(snapshot, upTo) {
       return run(async (redis) => {
         const args = [keys.log, keys.scratch, keys.compaction, parsePosition(upTo).id];
-        for (const record of snapshot) args.push(JSON.stringify(record));
+        for (const record of snapshot) args.push(serialize(record));
         await redis.pckCompact(...args);
       });
     },
@@ -267,6 +269,15 @@ function splitPrefix(storeUrl: string): { url: string; prefix: string | undefine
 /** The URL without its password, for messages. */
 export function redactUrl(url: string): string {
   return url.replace(/^(rediss?:\/\/[^:@/]*:)[^@/]*@/, '$1***@');
+}
+
+/** A record as JSON; a value JSON cannot hold (a BigInt, a cycle) is the caller's bug, said as a TypeError. */
+function serialize(record: StoreRecord): string {
+  try {
+    return JSON.stringify(record);
+  } catch (error) {
+    throw new TypeError(kitMessage(`A store record of type "${record.t}" is not JSON: ${errorLine(error)}.`));
+  }
 }
 
 /** The replies of a MULTI, or its first error. */

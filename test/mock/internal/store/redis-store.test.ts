@@ -128,7 +128,13 @@ describe('createRedisStore: records', () => {
 
   it('rejects a position it never gave with a message saying what to pass', async () => {
     const store = await openStore();
-    await expect(store.readAfter('yesterday', 10)).rejects.toThrow(/not a position of the Redis store/);
+    const error = await store.readAfter('yesterday', 10).catch((caught: unknown) => caught);
+    // Misuse, not an outage: a TypeError, so the mock does not wait for the store to come back.
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(/not a position of the Redis store/);
+    const cyclic: Record<string, unknown> = { t: 'test.cyclic', o: 'a' };
+    cyclic.self = cyclic;
+    await expect(store.append([cyclic as StoreRecord])).rejects.toThrow(/record of type "test.cyclic" is not JSON/);
   });
 });
 

@@ -201,11 +201,15 @@ describe('createRedisStore: watch', () => {
     await woken.promise;
     expect(calls).toBe(2);
     unsubscribe?.();
+    await waitForBlockedClient(false);
   });
 });
 
-/** Waits until some client of the server is blocked in XREAD (the follow loop's connection is up and reading). */
-async function waitForBlockedClient(): Promise<void> {
+/**
+ * Waits until some client of the server is blocked in XREAD (the follow loop's connection is up and reading), or
+ * with `blocked` false until none is (the loop's connection is closed).
+ */
+async function waitForBlockedClient(blocked = true): Promise<void> {
   const { Redis } = await import('ioredis');
   const probe = new Redis(redis.url, { lazyConnect: true, protocol: 2 });
   await probe.connect();
@@ -214,10 +218,10 @@ async function waitForBlockedClient(): Promise<void> {
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline) {
       const clients = (await probe.call('CLIENT', 'LIST')) as string;
-      if (/cmd=xread/.test(clients)) return;
+      if (/cmd=xread/.test(clients) === blocked) return;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    throw new Error('the follow loop never blocked on XREAD');
+    throw new Error(blocked ? 'the follow loop never blocked on XREAD' : 'the follow loop kept reading');
   } finally {
     probe.disconnect();
   }

@@ -85,6 +85,14 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
   let watcher: ReturnType<typeof createRedisWatcher> | undefined;
   // Origins of the records this object appended: `watch` stays quiet about them.
   const ownOrigins = new Set<string>();
+  // Listeners added before open, started by it (with their removal, for an unsubscribe called after open).
+  const early = new Set<() => void>();
+  const unwatchers = new Map<() => void, () => void>();
+
+  function follow(redis: ScriptedClient, onAppend: () => void): () => void {
+    watcher ??= createRedisWatcher(redis, keys.log, (record) => !ownOrigins.has(record.o));
+    return watcher.add(onAppend);
+  }
 
   function unavailable(error: unknown): StoreUnavailableError {
     if (error instanceof StoreUnavailableError) return error;
@@ -135,6 +143,8 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
         throw unavailable(error);
       }
       client = redis;
+      for (const listener of early) unwatchers.set(listener, follow(redis, listener));
+      early.clear();
     },
     append(records) {
       return run(async (redis) => {
@@ -171,9 +181,16 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
       return run((redis) => redis.incr(keys.counter(name)));
     },
     watch(onAppend) {
-      const redis = connected();
-      watcher ??= createRedisWatcher(redis, keys.log, (record) => !ownOrigins.has(record.o));
-      return watcher.add(onAppend);
+      // Never throws (best effort): before open the listener waits for it, after close it is never called.
+      if (closed) return () => {};
+      if (!client) {
+        early.add(onAppend);
+        return () => {
+          early.delete(onAppend);
+          unwatchers.get(onAppend)?.();
+        };
+      }
+      return follow(client, onAppend);
     },
     async close() {
       if (closed) return;

@@ -205,6 +205,26 @@ describe('createRedisStore: watch', () => {
   });
 });
 
+describe('createRedisStore: watch before open', () => {
+  it('starts a watcher added before open once the store opens, and never throws', async () => {
+    const prefix = `t-${randomUUID()}:`;
+    const early = createRedisStore(redis.url, { keyPrefix: prefix });
+    opened.push(early);
+    let woken = deferred();
+    const unsubscribe = early.watch?.(() => woken.resolve());
+    await early.open();
+    await waitForBlockedClient();
+    const writer = await openStore({ keyPrefix: prefix });
+    await writer.append([record('w', 1)]);
+    await woken.promise;
+    unsubscribe?.();
+    await waitForBlockedClient(false);
+    await early.close();
+    woken = deferred();
+    expect(early.watch?.(() => woken.resolve())).toBeTypeOf('function');
+  });
+});
+
 /**
  * Waits until some client of the server is blocked in XREAD (the follow loop's connection is up and reading), or
  * with `blocked` false until none is (the loop's connection is closed).

@@ -129,19 +129,11 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
     shared: true,
     async open() {
       if (client) return;
-      const module = await loadClientModule(options.loadClient);
-      const redis = new module.default(url, clientOptions(options)) as ScriptedClient;
-      // Without a listener ioredis prints every connection error; the store reports them through its rejections.
-      redis.on('error', (error: unknown) => {
+      const redis = await connectClient(url, options, (error) => {
         lastError = error;
-      });
-      try {
-        await redis.connect();
-        await checkServer(redis);
-      } catch (error) {
-        redis.disconnect();
+      }).catch((error: unknown) => {
         throw unavailable(error);
-      }
+      });
       client = redis;
       for (const listener of early) unwatchers.set(listener, follow(redis, listener));
       early.clear();
@@ -198,17 +190,40 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
       watcher?.stop();
       const redis = client;
       client = undefined;
-      if (!redis) return;
-      // QUIT waits for answers in flight; a Redis that is down gets a plain disconnect instead.
-      try {
-        if (redis.status === 'ready') await redis.quit();
-      } catch {
-        // Already gone: nothing to flush.
-      } finally {
-        redis.disconnect();
-      }
+      if (redis) await closeClient(redis);
     },
   };
+}
+
+/** A connected client on a server the store can use; every connection error goes to `onError` as well. */
+async function connectClient(
+  url: string,
+  options: RedisStoreOptions,
+  onError: (error: unknown) => void,
+): Promise<ScriptedClient> {
+  const module = await loadClientModule(options.loadClient);
+  const redis = new module.default(url, clientOptions(options)) as ScriptedClient;
+  // Without a listener ioredis prints every connection error; the store reports them through its rejections.
+  redis.on('error', onError);
+  try {
+    await redis.connect();
+    await checkServer(redis);
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+  return redis;
+}
+
+/** QUIT waits for answers in flight; a Redis that is down gets a plain disconnect instead. */
+async function closeClient(redis: RedisClient): Promise<void> {
+  try {
+    if (redis.status === 'ready') await redis.quit();
+  } catch {
+    // Already gone: nothing to flush.
+  } finally {
+    redis.disconnect();
+  }
 }
 
 function clientOptions(options: RedisStoreOptions): RedisOptions {

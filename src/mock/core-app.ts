@@ -18,6 +18,7 @@ import { createEngineLoader } from './internal/engine-loader.ts';
 import { createErrorMapper, errorDetail } from './internal/error-mapping.ts';
 import { createFailureInjection } from './internal/failure-injection.ts';
 import { createBrowserGuard } from './internal/http/browser-guard.ts';
+import { createControlTokenCheck } from './internal/http/control-token.ts';
 import type { MockCore } from './internal/http/exchange.ts';
 import { createFetchHandler } from './internal/http/fetch-adapter.ts';
 import type { RouteEntry } from './internal/http/outcome.ts';
@@ -132,11 +133,13 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   // The pages route group exists only with the pages on (`ui`) and a platform that has them to serve.
   const registerPages = opts.ui ? platform.registerPages : undefined;
   const pages = registerPages ? createPageRoutes() : undefined;
-  if (pages) registerPages?.(pages, { guide: opts.guide, clients, assumptions, errors });
+  const controlTokenRequired = opts.controlToken !== undefined;
+  if (pages) registerPages?.(pages, { guide: opts.guide, clients, assumptions, errors, controlTokenRequired });
   const guard = createBrowserGuard({ options: opts, host: opts.host, errors });
+  const controlToken = createControlTokenCheck(opts.controlToken, platform.crypto.secretMatcher, errors);
   const core = createPipeline({
     ...{ router, failures, errors, latency: opts.latency, latencyRandom, log, journal, clock },
-    ...{ guard, pages },
+    ...{ guard, pages, controlToken },
   });
   const fetchHandler = createFetchHandler(core, opts.maxBodyBytes);
   const onWriteError = (e: unknown) =>

@@ -31,8 +31,12 @@ export const nodePlatform: MockPlatform = {
     return bytes;
   },
   registerPages(pages, deps) {
-    registerLandingPage(pages, { guide: deps.guide, clients: deps.clients });
-    registerUiRoutes(pages, { ...deps, assets: createAssetStore() });
+    // Behind a control token the pages are public shells: API keys stay off them.
+    const clients = deps.controlTokenRequired
+      ? deps.clients.map((c) => ({ ...c, apiKey: '(hidden: this mock has a control token)' }))
+      : deps.clients;
+    registerLandingPage(pages, { guide: deps.guide, clients });
+    registerUiRoutes(pages, { ...deps, clients, assets: createAssetStore() });
   },
   jit: nodeJitLoader,
 };

@@ -110,6 +110,11 @@ export interface MockOptions {
   readonly allowedHosts?: string | readonly string[] | boolean;
   /** Serve the pages (landing page at `/` and the browser pages). Default `true`; `false` is `--no-ui`. */
   readonly ui?: boolean;
+  /**
+   * Secret every request under `/__pck/` must send as `Authorization: Bearer <controlToken>` (401 otherwise); the
+   * pages ask for it once. Required to listen on a host other machines can reach. Default none (open control API).
+   */
+  readonly controlToken?: string;
 }
 
 /** The defaults of {@link MockOptions}, as the CLI documents them. */
@@ -146,6 +151,7 @@ export interface ResolvedMockOptions {
   readonly controlCors: CorsOrigins;
   readonly allowedHosts: readonly string[] | true;
   readonly ui: boolean;
+  readonly controlToken: string | undefined;
 }
 
 const guides: readonly MockGuide[] = ['current', 'legacy', 'both'];
@@ -219,6 +225,10 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
   if (secret !== undefined && !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret))
     fail('standardWebhooksSecret', 'must be a Standard Webhooks secret: "whsec_" followed by base64.');
   const webhookUrls = options.webhookUrls ?? defaultMockOptions.webhookUrls;
+  const controlToken = options.controlToken;
+  // A header value: visible characters only, and long enough not to be guessed by hand.
+  if (controlToken !== undefined && (typeof controlToken !== 'string' || !/^[\x21-\x7e]{8,}$/.test(controlToken)))
+    fail('controlToken', 'must be at least 8 visible ASCII characters without spaces (it travels as a Bearer token).');
   for (const url of webhookUrls) checkUrl('webhookUrls', url);
 
   // The convenience options are documented as setting these assumptions, so they win over `assumptions`.
@@ -260,6 +270,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     journalSize: Math.max(1, options.journalSize ?? defaultMockOptions.journalSize),
     realNow: options.realNow ?? Date.now,
     ...browser,
+    controlToken,
   };
 }
 

@@ -10,7 +10,8 @@ import { restErrorBody } from '../contract/error-shapes.ts';
 import { kitMessage } from '../internal/messages.ts';
 import { createMockApp } from './app.ts';
 import type { MockControl } from './control-types.ts';
-import type { MockOptions, ResolvedMockOptions } from './options.ts';
+import { controlTokenRefusal } from './internal/http/control-token.ts';
+import { defaultMockOptions, type MockOptions, type ResolvedMockOptions } from './options.ts';
 
 /** A running mock. */
 export interface MockServer {
@@ -30,7 +31,9 @@ export interface MockServer {
 }
 
 /**
- * Starts the mock on `options.host:options.port` (default 127.0.0.1:4010; pass `port: 0` in tests).
+ * Starts the mock on `options.host:options.port` (default 127.0.0.1:4010; pass `port: 0` in tests). A host other
+ * machines can reach (`0.0.0.0` included) needs `controlToken`: without one this rejects with a `TypeError` saying
+ * how to set it.
  *
  * @example
  * const mock = await startMockServer({ port: 0 });
@@ -41,6 +44,9 @@ export interface MockServer {
  * await mock.close();
  */
 export async function startMockServer(options: MockOptions = {}): Promise<MockServer> {
+  // Before anything is built: a control plane open to other machines is refused, not started and then closed.
+  const refusal = controlTokenRefusal(options.host ?? defaultMockOptions.host, options.controlToken);
+  if (refusal !== undefined) throw new TypeError(refusal);
   const app = createMockApp(options);
   const server: Server = createServer({ keepAliveTimeout: 60_000 }, app.handle);
   // Malformed HTTP never reaches the app; answer it in the 7.1 shape rather than node's bare 400.

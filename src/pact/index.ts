@@ -61,6 +61,7 @@ export {
   withTokenRequest,
 } from './token-requests.ts';
 export {
+  type MockControlAccess,
   type MockTarget,
   messageProviders,
   stateHandlers,

@@ -13,8 +13,25 @@ import { pactControlPaths } from '../contract/service-names.ts';
 import { kitMessage } from '../internal/messages.ts';
 import { providerStates } from '../contract/provider-state-names.ts';
 
-/** A running mock: its base URL, or an object with one (such as a `MockServer`). */
-export type MockTarget = string | URL | { readonly url: string };
+/**
+ * A running mock: its base URL, or an object with one (such as a `MockServer`, whose control token, if it has one,
+ * is sent without being named again).
+ */
+export type MockTarget =
+  | string
+  | URL
+  | { readonly url: string; readonly options?: { readonly controlToken?: string | undefined } };
+
+/** How the handlers reach a mock's control API. */
+export interface MockControlAccess {
+  /** The mock's control token (`--control-token` / `PCK_CONTROL_TOKEN`), sent as `Authorization: Bearer`. */
+  readonly controlToken?: string;
+}
+
+function controlTokenOf(mock: MockTarget, access: MockControlAccess): string | undefined {
+  if (access.controlToken !== undefined) return access.controlToken;
+  return typeof mock === 'object' && !(mock instanceof URL) ? mock.options?.controlToken : undefined;
+}
 
 /** `VerifierOptions['stateHandlers']` of the installed pact-js. */
 export type VerifierStateHandlers = NonNullable<VerifierOptions['stateHandlers']>;
@@ -31,10 +48,11 @@ function baseUrl(mock: MockTarget): string {
   return url.replace(/\/+$/, '');
 }
 
-async function post(url: string, body: unknown): Promise<Response> {
+async function post(url: string, body: unknown, controlToken: string | undefined): Promise<Response> {
+  const auth: Record<string, string> = controlToken === undefined ? {} : { authorization: `Bearer ${controlToken}` };
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...auth },
     body: JSON.stringify(body),
   });
   if (res.ok) return res;
@@ -52,7 +70,8 @@ async function post(url: string, body: unknown): Promise<Response> {
  * Provider state handlers for pact-js's `Verifier`: one per state of {@link providerStates}, plus `""` for
  * interactions without a state (the mock starts them from a clean state). Setup answers the values for
  * `fromProviderState` (token, refresh token, client id, API key, card account uid). Each setup starts from a clean
- * mock, so no teardown is needed. Spread the result to add states of your own.
+ * mock, so no teardown is needed. Spread the result to add states of your own. A mock started with a control token
+ * needs it here too: a `MockServer` carries it, a URL needs `{ controlToken }`.
  *
  * @example
  * const mock = await startMockServer({ port: 0, guide: 'both' });
@@ -61,14 +80,15 @@ async function post(url: string, body: unknown): Promise<Response> {
  *   stateHandlers: stateHandlers(mock), messageProviders: messageProviders(mock),
  * }).verifyProvider();
  */
-export function stateHandlers(mock: MockTarget): VerifierStateHandlers {
+export function stateHandlers(mock: MockTarget, access: MockControlAccess = {}): VerifierStateHandlers {
   const url = `${baseUrl(mock)}${pactControlPaths.providerStates}`;
+  const controlToken = controlTokenOf(mock, access);
   const handlers: VerifierStateHandlers = {};
   for (const state of ['', ...Object.values(providerStates)]) {
     // The function form: pact-js types the `{ setup, teardown }` form out of VerifierOptions, and no teardown is
     // needed since every setup starts from a clean mock.
     handlers[state] = async (params?: unknown) => {
-      const res = await post(url, { state, params: params ?? {}, action: 'setup' });
+      const res = await post(url, { state, params: params ?? {}, action: 'setup' }, controlToken);
       return (await res.json()) as Record<string, string>;
     };
   }
@@ -83,13 +103,15 @@ export function stateHandlers(mock: MockTarget): VerifierStateHandlers {
  * @example
  * new Verifier({ provider: providerName, pactUrls, stateHandlers: stateHandlers(mock.url), messageProviders: messageProviders(mock.url) });
  */
-export function messageProviders(mock: MockTarget): VerifierMessageProviders {
+export function messageProviders(mock: MockTarget, access: MockControlAccess = {}): VerifierMessageProviders {
   const url = `${baseUrl(mock)}${pactControlPaths.messages}`;
+  const controlToken = controlTokenOf(mock, access);
   const provider: VerifierMessageProviders[string] = async (descriptor) => {
-    const res = await post(url, {
-      description: descriptor.description,
-      providerStates: descriptor.providerStates ?? [],
-    });
+    const res = await post(
+      url,
+      { description: descriptor.description, providerStates: descriptor.providerStates ?? [] },
+      controlToken,
+    );
     const encoded = res.headers.get(metadataHeader);
     const metadata = encoded
       ? (JSON.parse(Buffer.from(encoded, 'base64').toString('utf8')) as Record<string, string>)

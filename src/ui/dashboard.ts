@@ -11,6 +11,7 @@
  * @module
  */
 import './internal/pages.css';
+import { controlFetch } from './internal/control-auth.ts';
 import { type Child, el, replaceChildren } from './internal/dom.ts';
 import { readPageConfig } from './internal/read-config.ts';
 
@@ -145,7 +146,7 @@ function say(text: string, isError = false): void {
 }
 
 async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(control + path, {
+  const res = await controlFetch(config, control + path, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -14,8 +14,10 @@ export interface PageConfig {
   readonly guide: PageGuideMode;
   /** Test client the pages use to get a token (the first configured client). */
   readonly clientId: string;
-  /** Its API key, sent to generate-token only. */
+  /** Its API key, sent to generate-token only; empty behind a control token (the pages are public shells then). */
   readonly apiKey: string;
+  /** The control API needs `Authorization: Bearer <token>`: the pages ask for it once (sessionStorage) and send it. */
+  readonly controlTokenRequired: boolean;
   /** Whether /graphql also needs x-client-id and x-api-key (`Assumptions.graphqlRequiresClientHeaders`). */
   readonly graphqlRequiresClientHeaders: boolean;
   /** Paths the pages call, all on the mock's own origin. */

@@ -6,6 +6,7 @@
  * @module
  */
 import './internal/pages.css';
+import { controlAuthHeaders } from './internal/control-auth.ts';
 import { el, replaceChildren } from './internal/dom.ts';
 import { readPageConfig } from './internal/read-config.ts';
 
@@ -34,6 +35,12 @@ const ui = SwaggerUIBundle({
   tryItOutEnabled: true,
   // The public validator badge would call a remote service; the mock's pages never leave this origin.
   validatorUrl: null,
+  // The document is served under /__pck/, which needs the control token when the mock has one.
+  requestInterceptor: (request: { url: string; headers: Record<string, string> }) => {
+    if (new URL(request.url, location.href).pathname.startsWith(config.paths.control))
+      Object.assign(request.headers, controlAuthHeaders(config));
+    return request;
+  },
   onComplete: () => {
     for (const server of ui.specSelectors.servers().toJS())
       if (server.variables && 'base_url' in server.variables)

@@ -111,6 +111,18 @@ describe('payment-contract-kit mock (process)', () => {
     expect(run.err()).toBe('');
   });
 
+  it('starts on 0.0.0.0 with PCK_CONTROL_TOKEN and guards /__pck/ with it', async () => {
+    const run = spawnCli(['mock', '--quiet', '--port', '0', '--host', '0.0.0.0'], {
+      PCK_CONTROL_TOKEN: 'cli-control-secret',
+    });
+    const url = (await run.url).replace('0.0.0.0', '127.0.0.1');
+    expect((await fetch(`${url}/__pck/health`)).status).toBe(401);
+    const authorized = await fetch(`${url}/__pck/health`, { headers: { authorization: 'Bearer cli-control-secret' } });
+    expect(authorized.status).toBe(200);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  });
+
   it('--help lists every flag with its environment variable and examples', async () => {
     const run = spawnCli(['mock', '--help']);
     expect(await run.exited).toBe(0);
@@ -128,6 +140,8 @@ describe('payment-contract-kit mock (process)', () => {
     [['mock', '--log', 'xml'], '--log must be text or json'],
     [['mock', '--latency', '9-1'], '--latency must be'],
     [['mock', '--webhook-url', 'ftp://x'], '--webhook-url must be an http(s) URL'],
+    [['mock', '--port', '0', '--host', '0.0.0.0'], 'refusing to listen on 0.0.0.0 without a control token'],
+    [['mock', '--port', '0', '--host', '192.168.77.10'], 'Set one with PCK_CONTROL_TOKEN=<secret>'],
     [['nope'], 'Unknown command "nope"'],
     [['--bogus'], 'Unknown option "--bogus"'],
     [['mock', '--config', join(tmpdir(), 'pck-no-such-config.json')], '--config: cannot read'],

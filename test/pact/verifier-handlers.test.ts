@@ -67,3 +67,42 @@ describe('messageProviders', () => {
     });
   });
 });
+
+describe('a mock with a control token', () => {
+  it('sends the token of a MockServer, or the one given for a URL, and names the refusal without it', async () => {
+    const guarded = await startMockServer({ port: 0, log: false, controlToken: 'pact-control-secret' });
+    try {
+      const values = { clientId: 'test-client', cardType: 'mastercard' };
+      for (const handlers of [
+        stateHandlers(guarded),
+        stateHandlers(guarded.url, { controlToken: 'pact-control-secret' }),
+      ]) {
+        expect(await (handlers[providerStates.cardAccount] as StateFn)(values)).toEqual({
+          token: expect.any(String),
+          cardAccountUid: expect.any(String),
+        });
+      }
+      await expect((stateHandlers(guarded.url)[providerStates.cardAccount] as StateFn)(values)).rejects.toThrow(
+        /answered 401: .*needs the header "Authorization: Bearer <control token>"/,
+      );
+      const descriptor = {
+        description: 'a finished payment',
+        providerStates: [
+          {
+            name: providerStates.paymentFinalised,
+            params: { clientId: 'test-client', outcome: 'success', amount: '100' },
+          },
+        ],
+      };
+      const answer = (await messageProviders(guarded)['a finished payment']!(descriptor)) as {
+        message: Record<string, unknown>;
+      };
+      expect(answer.message).toMatchObject({ amount: 100, status: 'success' });
+      await expect(
+        messageProviders(guarded.url, { controlToken: 'wrong-secret' })['a finished payment']!(descriptor),
+      ).rejects.toThrow(/answered 401: .*wrong control token/);
+    } finally {
+      await guarded.close();
+    }
+  });
+});

@@ -99,6 +99,13 @@ const browserFlags: readonly FlagSpec[] = [
     help: 'Host header names accepted besides localhost, IP addresses and --host (.domain for subdomains). Default none.',
   },
   { name: 'no-ui', type: 'boolean', env: 'PCK_NO_UI', help: 'Serve no pages (landing page, GraphiQL, dashboard).' },
+  {
+    name: 'control-token',
+    type: 'string',
+    env: 'PCK_CONTROL_TOKEN',
+    value: 'secret',
+    help: 'Every /__pck/ request must send "Authorization: Bearer <secret>"; required with a --host other machines reach. Prefer the variable (a flag shows in ps).',
+  },
 ];
 
 /** Every flag, in help order. The help text and the parser are both generated from this table. */
@@ -282,8 +289,8 @@ function checkUrl(raw: string): string {
 function browserOptions(
   pick: (name: string) => string | undefined,
   pickBoolean: (name: string) => boolean,
-): Pick<MockOptions, 'cors' | 'controlCors' | 'allowedHosts' | 'ui'> {
-  const out: { -readonly [K in 'cors' | 'controlCors' | 'allowedHosts' | 'ui']?: MockOptions[K] } = {};
+): Pick<MockOptions, 'cors' | 'controlCors' | 'allowedHosts' | 'ui' | 'controlToken'> {
+  const out: { -readonly [K in 'cors' | 'controlCors' | 'allowedHosts' | 'ui' | 'controlToken']?: MockOptions[K] } = {};
   const checked = <T>(flag: string, parse: () => T): T => {
     try {
       return parse();
@@ -299,6 +306,8 @@ function browserOptions(
   const hosts = pick('allowed-hosts');
   if (hosts !== undefined) out.allowedHosts = checked('allowed-hosts', () => parseAllowedHosts('allowedHosts', hosts));
   if (pickBoolean('no-ui')) out.ui = false;
+  const controlToken = pick('control-token');
+  if (controlToken !== undefined) out.controlToken = controlToken;
   return out;
 }
 

@@ -12,6 +12,7 @@ import type { Clock } from './clock.ts';
 import type { ErrorMapper } from './error-mapping.ts';
 import type { FailureInjection } from './failure-injection.ts';
 import type { BrowserGuard } from './http/browser-guard.ts';
+import type { ControlTokenCheck } from './http/control-token.ts';
 import type { MockCore, MockReply, MockRequest } from './http/exchange.ts';
 import { type Outcome, type RouteEntry, toReply, verdictOfOutcome } from './http/outcome.ts';
 import type { PageRoutes } from './http/pages.ts';
@@ -34,6 +35,8 @@ export interface PipelineDeps {
   readonly guard: BrowserGuard;
   /** The pages route group; undefined when the pages are off (`ui: false`). */
   readonly pages: PageRoutes | undefined;
+  /** The control token's check on `/__pck/` (control-token.ts); undefined when no token is set. */
+  readonly controlToken?: ControlTokenCheck | undefined;
 }
 
 const knownPaths = Object.values(servicePaths).join(', ');
@@ -41,7 +44,7 @@ const noRoute: RouteMatch<RouteEntry> = { found: 'none' };
 
 /** Builds the core: `(request) => reply`, synchronous unless the route or the latency option makes it wait. */
 export function createPipeline(deps: PipelineDeps): MockCore {
-  const { router, failures, errors, log, journal, clock, latency, latencyRandom, guard, pages } = deps;
+  const { router, failures, errors, log, journal, clock, latency, latencyRandom, guard, pages, controlToken } = deps;
 
   /**
    * Simulated network latency on service paths (the `latency` option), then the last step of every request: the
@@ -114,8 +117,10 @@ export function createPipeline(deps: PipelineDeps): MockCore {
       const m: RouteMatch<RouteEntry> = page === undefined ? router.match(method, path) : noRoute;
       const route = m.found === 'none' ? undefined : m.route;
       kind = page !== undefined ? 'control' : route?.kind;
-      // 2. Browser guard: Host check, CORS preflight, cross-origin refusal on the mock's own paths.
-      const guarded = guard.check(request, kind, route?.allow);
+      // 2. Browser guard: Host check, CORS preflight, cross-origin refusal on the mock's own paths; then the control
+      // token on /__pck/ (page shells excepted: a navigation cannot send it, and the data they fetch needs it).
+      const guarded =
+        guard.check(request, kind, route?.allow) ?? (page === undefined ? controlToken?.(request) : undefined);
       if (guarded !== undefined) {
         if (route === undefined) path = maskDigits(path);
         outcome = guarded;

@@ -12,6 +12,7 @@ const config = (clientId = 'test-client', apiKey = 'test-api-key'): PageConfig =
   guide: 'current',
   clientId,
   apiKey,
+  controlTokenRequired: false,
   graphqlRequiresClientHeaders: false,
   paths: {
     generateToken: '/api/v2/accounting/token/generate-token',
@@ -65,5 +66,47 @@ describe('fetchToken', () => {
   it("throws the mock's own message when the client is not configured", async () => {
     app = servePageFetch({});
     await expect(fetchToken(config('nobody', 'wrong'))).rejects.toThrow(/^\[payment-contract-kit\] /);
+  });
+});
+
+describe('fetchToken behind a control token', () => {
+  /** A tab's sessionStorage and a prompt that answers `answers` in turn, counting its questions. */
+  function stubBrowser(answers: string[]) {
+    const storage = new Map<string, string>();
+    const questions: string[] = [];
+    vi.stubGlobal('sessionStorage', {
+      getItem: (key: string) => storage.get(key) ?? null,
+      setItem: (key: string, value: string) => storage.set(key, value),
+      removeItem: (key: string) => storage.delete(key),
+    });
+    vi.stubGlobal('window', {
+      prompt: (question: string) => {
+        questions.push(question);
+        return answers.shift() ?? null;
+      },
+    });
+    return { storage, questions };
+  }
+  const guarded = { ...config('test-client', ''), controlTokenRequired: true };
+
+  it('asks for the token once, keeps it for the tab and gets the token from the control API', async () => {
+    app = servePageFetch({ controlToken: 'page-secret-1' });
+    const browser = stubBrowser(['page-secret-1']);
+    expect((await fetchToken(guarded)).source).toBe('control API');
+    expect((await fetchToken(guarded)).source).toBe('control API');
+    expect(browser.questions).toHaveLength(1);
+    expect(browser.storage.get('pck:control-token')).toBe('page-secret-1');
+    // No API key on the page: generate-token is never tried.
+    expect(app.control.requests().map((r) => r.path)).toEqual([]);
+  });
+
+  it('asks again after a wrong token, and says what the mock answered when no right one comes', async () => {
+    app = servePageFetch({ controlToken: 'page-secret-1' });
+    const browser = stubBrowser(['wrong-secret', 'page-secret-1']);
+    expect((await fetchToken(guarded)).source).toBe('control API');
+    expect(browser.questions).toHaveLength(2);
+    expect(browser.questions[1]).toMatch(/refused that control token/);
+    stubBrowser(['wrong-secret', 'still-wrong']);
+    await expect(fetchToken(guarded)).rejects.toThrow(/got a wrong control token/);
   });
 });

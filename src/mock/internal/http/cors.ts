@@ -14,6 +14,8 @@ export const corsAllowedHeaders: readonly string[] = [
   serviceHeaders.jwt,
   serviceHeaders.clientId,
   serviceHeaders.apiKey,
+  // The control token (--control-token) of a page or tool on an origin --control-cors allows.
+  'authorization',
 ];
 
 /** How long a browser may cache a preflight answer, in seconds (Chromium caps this at 7,200). */

@@ -43,6 +43,11 @@ export interface PageDeps {
   readonly clients: readonly MockClientConfig[];
   readonly assumptions: Assumptions;
   readonly errors: ErrorMapper;
+  /**
+   * The control API needs a token (`controlToken`): the page shells are public then, so they carry no API key and
+   * ask for the token instead.
+   */
+  readonly controlTokenRequired?: boolean;
 }
 
 /** The runtime's pieces, chosen by the entry point. */

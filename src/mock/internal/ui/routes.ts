@@ -37,6 +37,8 @@ export interface UiRouteDeps {
   readonly assumptions: Assumptions;
   readonly errors: ErrorMapper;
   readonly assets: AssetStore;
+  /** The control API needs a token: the pages ask for it and use the control API for GraphiQL's token. */
+  readonly controlTokenRequired?: boolean;
 }
 
 // The pages load only their own scripts and styles and call only the mock's origin; GraphiQL's editor and Swagger
@@ -60,7 +62,8 @@ export function registerUiRoutes(pages: PageRoutes, deps: UiRouteDeps): void {
   const config: PageConfig = {
     guide: deps.guide,
     clientId: client?.clientId ?? '',
-    apiKey: client?.apiKey ?? '',
+    apiKey: deps.controlTokenRequired ? '' : (client?.apiKey ?? ''),
+    controlTokenRequired: deps.controlTokenRequired ?? false,
     graphqlRequiresClientHeaders: deps.assumptions.graphqlRequiresClientHeaders,
     paths: {
       generateToken: servicePaths.generateToken,

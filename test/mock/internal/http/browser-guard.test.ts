@@ -44,7 +44,9 @@ describe('CORS on the service paths (default: any origin)', () => {
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-methods')).toBe('POST, GET');
-    expect(res.headers.get('access-control-allow-headers')).toBe('content-type, x-jwt-token, x-client-id, x-api-key');
+    expect(res.headers.get('access-control-allow-headers')).toBe(
+      'content-type, x-jwt-token, x-client-id, x-api-key, authorization',
+    );
     expect(res.headers.get('access-control-max-age')).toBe('600');
     expect(res.headers.get('vary')).toContain('Origin');
   });

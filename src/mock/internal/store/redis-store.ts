@@ -1,0 +1,380 @@
+/**
+ * The Redis state store (issue 23, `redis://` / `rediss://`, Node only): any number of mock processes share one
+ * sandbox through one Redis. Records go to a stream (`XADD`, read with an exclusive `XRANGE`), claims are keys set
+ * with `NX PX` and renewed or released by their owner only (Lua), counters are `INCR`, and `watch` blocks on
+ * `XREAD` over a connection of its own. The client, ioredis, is an optional peer dependency loaded only here.
+ *
+ * While Redis is down every call rejects at once with {@link StoreUnavailableError} (no offline queue, no resend:
+ * an append is acknowledged only by Redis itself); the client reconnects by itself and the same store object works
+ * again once Redis answers. Redis's own persistence decides what survives its restart (`appendfsync always` keeps
+ * every acknowledged append).
+ *
+ * @module
+ */
+import type { Redis as RedisClient, RedisOptions } from 'ioredis';
+import { errorLine, kitMessage } from '../../../internal/messages.ts';
+import { claimScript, compactScript, releaseScript } from './redis-scripts.ts';
+import { createRedisWatcher } from './redis-watch.ts';
+import { type PositionedRecord, type SandboxStore, type StoreRecord, StoreUnavailableError } from './sandbox-store.ts';
+
+/** Options of {@link createRedisStore}. */
+export interface RedisStoreOptions {
+  /**
+   * Prefix of every key the store writes (default `pck:`, or the URL's `?prefix=` parameter): several sandboxes
+   * share one Redis under different prefixes and never see each other's records, claims or counters.
+   */
+  readonly keyPrefix?: string;
+  /** A command with no answer after this many ms fails as unavailable (default 2000; a hung server, not a slow one). */
+  readonly commandTimeoutMs?: number;
+  /** Longest wait between two reconnection attempts while Redis is down (default 500 ms). */
+  readonly maxReconnectDelayMs?: number;
+  /** How the client module is loaded (tests pass a failing loader to see the message when it is not installed). */
+  readonly loadClient?: () => Promise<RedisClientModule>;
+}
+
+/** What the store needs of the ioredis module: its client class. */
+export interface RedisClientModule {
+  readonly default: new (url: string, options: RedisOptions) => RedisClient;
+}
+
+/** The default key prefix. */
+export const defaultRedisKeyPrefix = 'pck:';
+
+interface ScriptedClient extends RedisClient {
+  pckClaim(key: string, owner: string, leaseMs: number): Promise<number>;
+  pckRelease(key: string, owner: string): Promise<number>;
+  pckCompact(...keysAndArgs: string[]): Promise<number>;
+}
+
+/** The keys of one sandbox under its prefix. */
+export interface RedisStoreKeys {
+  readonly log: string;
+  readonly scratch: string;
+  readonly compaction: string;
+  claim(key: string): string;
+  counter(name: string): string;
+}
+
+/** The keys of the sandbox under `prefix`. */
+export function redisStoreKeys(prefix: string): RedisStoreKeys {
+  return {
+    log: `${prefix}log`,
+    scratch: `${prefix}log:compacting`,
+    compaction: `${prefix}compaction`,
+    claim: (key) => `${prefix}claim:${key}`,
+    counter: (name) => `${prefix}counter:${name}`,
+  };
+}
+
+/**
+ * Creates the Redis store for `storeUrl` (`redis://[user:password@]host:port[/db][?prefix=name:]`, or `rediss://`
+ * for TLS). Nothing connects until `open()`.
+ *
+ * @example
+ * const store = createRedisStore('redis://127.0.0.1:6379', { keyPrefix: 'staging:' });
+ * await store.open();
+ */
+export function createRedisStore(storeUrl: string, options: RedisStoreOptions = {}): SandboxStore {
+  checkUrl(storeUrl);
+  const { url, prefix } = splitPrefix(storeUrl);
+  const keys = redisStoreKeys(options.keyPrefix ?? prefix ?? defaultRedisKeyPrefix);
+  const where = redactUrl(url);
+  let client: ScriptedClient | undefined;
+  let lastError: unknown;
+  let closed = false;
+  let watcher: ReturnType<typeof createRedisWatcher> | undefined;
+  // Origins of the records this object appended: `watch` stays quiet about them.
+  const ownOrigins = new Set<string>();
+  // Listeners added before open, started by it (with their removal, for an unsubscribe called after open).
+  const early = new Set<() => void>();
+  const unwatchers = new Map<() => void, () => void>();
+
+  function follow(redis: ScriptedClient, onAppend: () => void): () => void {
+    watcher ??= createRedisWatcher(redis, keys.log, (record) => !ownOrigins.has(record.o));
+    return watcher.add(onAppend);
+  }
+
+  function unavailable(error: unknown): StoreUnavailableError {
+    if (error instanceof StoreUnavailableError) return error;
+    const cause = error ?? lastError;
+    return new StoreUnavailableError(
+      kitMessage(
+        `The Redis store at ${where} did not answer (${errorLine(cause)}). Check that Redis is running and reachable; the mock retries by itself and answers again once it is back.`,
+      ),
+      { cause },
+    );
+  }
+
+  function connected(): ScriptedClient {
+    if (closed) throw new StoreUnavailableError(kitMessage(`The Redis store at ${where} is closed.`));
+    if (!client) {
+      throw new StoreUnavailableError(kitMessage(`The Redis store at ${where} is not open: call open() first.`));
+    }
+    return client;
+  }
+
+  async function run<T>(work: (redis: ScriptedClient) => Promise<T>): Promise<T> {
+    const redis = connected();
+    try {
+      return await work(redis);
+    } catch (error) {
+      // A caller's misuse (a position this store never gave, a record JSON cannot hold) is not an outage.
+      if (error instanceof TypeError) throw error;
+      throw unavailable(error);
+    }
+  }
+
+  return {
+    kind: 'redis',
+    shared: true,
+    async open() {
+      if (client) return;
+      const redis = await connectClient(url, options, (error) => {
+        lastError = error;
+      }).catch((error: unknown) => {
+        throw unavailable(error);
+      });
+      client = redis;
+      for (const listener of early) unwatchers.set(listener, follow(redis, listener));
+      early.clear();
+    },
+    append(records) {
+      return run(async (redis) => {
+        if (records.length === 0) return;
+        const batch = redis.multi();
+        for (const record of records) {
+          ownOrigins.add(record.o);
+          batch.xadd(keys.log, '*', 'r', serialize(record));
+        }
+        checkExec(await batch.exec());
+      });
+    },
+    readAfter(position, limit) {
+      return run((redis) => readAfter(redis, keys, position, limit));
+    },
+    compact(snapshot, upTo) {
+      return run(async (redis) => {
+        const args = [keys.log, keys.scratch, keys.compaction, parsePosition(upTo).id];
+        for (const record of snapshot) args.push(serialize(record));
+        await redis.pckCompact(...args);
+      });
+    },
+    claim(key, owner, leaseMs) {
+      return run(
+        async (redis) => (await redis.pckClaim(keys.claim(key), owner, Math.max(1, Math.ceil(leaseMs)))) === 1,
+      );
+    },
+    release(key, owner) {
+      return run(async (redis) => {
+        await redis.pckRelease(keys.claim(key), owner);
+      });
+    },
+    increment(name) {
+      return run((redis) => redis.incr(keys.counter(name)));
+    },
+    watch(onAppend) {
+      // Never throws (best effort): before open the listener waits for it, after close it is never called.
+      if (closed) return () => {};
+      if (!client) {
+        early.add(onAppend);
+        return () => {
+          early.delete(onAppend);
+          unwatchers.get(onAppend)?.();
+        };
+      }
+      return follow(client, onAppend);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      watcher?.stop();
+      const redis = client;
+      client = undefined;
+      if (redis) await closeClient(redis);
+    },
+  };
+}
+
+/** A connected client on a server the store can use; every connection error goes to `onError` as well. */
+async function connectClient(
+  url: string,
+  options: RedisStoreOptions,
+  onError: (error: unknown) => void,
+): Promise<ScriptedClient> {
+  const module = await loadClientModule(options.loadClient);
+  const redis = new module.default(url, clientOptions(options)) as ScriptedClient;
+  // Without a listener ioredis prints every connection error; the store reports them through its rejections.
+  redis.on('error', onError);
+  try {
+    await redis.connect();
+    await checkServer(redis);
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+  return redis;
+}
+
+/** QUIT waits for answers in flight; a Redis that is down gets a plain disconnect instead. */
+async function closeClient(redis: RedisClient): Promise<void> {
+  try {
+    if (redis.status === 'ready') await redis.quit();
+  } catch {
+    // Already gone: nothing to flush.
+  } finally {
+    redis.disconnect();
+  }
+}
+
+function clientOptions(options: RedisStoreOptions): RedisOptions {
+  const maxDelay = options.maxReconnectDelayMs ?? 500;
+  return {
+    lazyConnect: true,
+    // Fail fast while disconnected: a queued append would be acknowledged late or twice.
+    enableOfflineQueue: false,
+    autoResendUnfulfilledCommands: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: options.commandTimeoutMs ?? 2000,
+    connectTimeout: 5000,
+    retryStrategy: (attempt) => Math.min(50 * attempt, maxDelay),
+    // RESP2: the replies the store parses are the same on every Redis it supports.
+    protocol: 2,
+    scripts: {
+      pckClaim: { lua: claimScript, numberOfKeys: 1 },
+      pckRelease: { lua: releaseScript, numberOfKeys: 1 },
+      pckCompact: { lua: compactScript, numberOfKeys: 3 },
+    },
+  };
+}
+
+async function loadClientModule(load: RedisStoreOptions['loadClient']): Promise<RedisClientModule> {
+  try {
+    if (load) return await load();
+    return (await import('ioredis')) as unknown as RedisClientModule;
+  } catch (error) {
+    throw new StoreUnavailableError(
+      kitMessage(
+        `A redis:// store needs the Redis client ioredis, an optional peer dependency that is not installed (${errorLine(error)}). Install it next to the kit with "npm install --save-dev ioredis", or choose another store (file:<path> or memory:).`,
+      ),
+      { cause: error },
+    );
+  }
+}
+
+/** Streams with an exclusive XRANGE start and XSETID need Redis 6.2; say so at open rather than fail later. */
+async function checkServer(redis: RedisClient): Promise<void> {
+  const info = await redis.info('server');
+  const version = /redis_version:(\d+)\.(\d+)/.exec(info);
+  if (!version) return;
+  const [major, minor] = [Number(version[1]), Number(version[2])];
+  if (major < 6 || (major === 6 && minor < 2)) {
+    throw new StoreUnavailableError(
+      kitMessage(`The Redis store needs Redis 6.2 or newer; the server runs ${major}.${minor}. Upgrade Redis.`),
+    );
+  }
+}
+
+function checkUrl(url: string): void {
+  if (!/^rediss?:\/\//.test(url)) {
+    throw new TypeError(
+      kitMessage(
+        `A Redis store URL starts with redis:// or rediss:// (got "${redactUrl(url)}"): e.g. redis://127.0.0.1:6379.`,
+      ),
+    );
+  }
+}
+
+/**
+ * The kit's own `prefix` query parameter, taken off the URL (the client would read it as one of its options); the
+ * URL's other parameters go to the client as they are.
+ */
+function splitPrefix(storeUrl: string): { url: string; prefix: string | undefined } {
+  const query = storeUrl.indexOf('?');
+  if (query < 0) return { url: storeUrl, prefix: undefined };
+  const params = new URLSearchParams(storeUrl.slice(query + 1));
+  const prefix = params.get('prefix') ?? undefined;
+  params.delete('prefix');
+  const rest = params.toString();
+  return { url: storeUrl.slice(0, query) + (rest ? `?${rest}` : ''), prefix };
+}
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  return url.replace(/^(rediss?:\/\/[^:@/]*:)[^@/]*@/, '$1***@');
+}
+
+/** A record as JSON; a value JSON cannot hold (a BigInt, a cycle) is the caller's bug, said as a TypeError. */
+function serialize(record: StoreRecord): string {
+  try {
+    return JSON.stringify(record);
+  } catch (error) {
+    throw new TypeError(kitMessage(`A store record of type "${record.t}" is not JSON: ${errorLine(error)}.`));
+  }
+}
+
+/** The replies of a MULTI, or its first error. */
+function checkExec(results: [Error | null, unknown][] | null): unknown[] {
+  // null: the transaction was discarded (the connection dropped under it).
+  if (results === null) throw new Error('the MULTI transaction was discarded');
+  for (const [error] of results) if (error) throw error;
+  return results.map(([, reply]) => reply);
+}
+
+/** A position: a stream id, and for the snapshot's `0-n` ids the compaction generation that wrote them. */
+interface ParsedPosition {
+  readonly id: string;
+  readonly generation?: number;
+}
+
+const positionPattern = /^(\d+)-(\d+)(?::(\d+))?$/;
+
+function parsePosition(position: string): ParsedPosition {
+  const match = positionPattern.exec(position);
+  if (!match) {
+    throw new TypeError(
+      kitMessage(`"${position}" is not a position of the Redis store: pass one that readAfter returned.`),
+    );
+  }
+  const id = `${match[1]}-${match[2]}`;
+  return match[3] === undefined ? { id } : { id, generation: Number(match[3]) };
+}
+
+function compareIds(a: string, b: string): number {
+  const [am = 0n, as = 0n] = a.split('-').map(BigInt);
+  const [bm = 0n, bs = 0n] = b.split('-').map(BigInt);
+  if (am !== bm) return am < bm ? -1 : 1;
+  return as === bs ? 0 : as < bs ? -1 : 1;
+}
+
+/**
+ * Reads after `position`, or from the start when a compaction replaced the records that position follows: a
+ * snapshot position of an older generation, or a stream id before the compaction point. A reader that gets a
+ * position of `0-1` back after one past it knows its view must be rebuilt.
+ */
+async function readAfter(
+  redis: RedisClient,
+  keys: RedisStoreKeys,
+  position: string | undefined,
+  limit: number,
+): Promise<readonly PositionedRecord[]> {
+  const count = Math.max(1, Math.floor(limit));
+  const parsed = position === undefined ? undefined : parsePosition(position);
+  const batch = redis.multi().hmget(keys.compaction, 'generation', 'upTo');
+  batch.xrange(keys.log, parsed ? `(${parsed.id}` : '-', '+', 'COUNT', count);
+  const [meta, firstEntries] = checkExec(await batch.exec());
+  const [generationText, upTo] = meta as [string | null, string | null];
+  const generation = Number(generationText ?? 0);
+  let entries = firstEntries as [string, string[]][];
+  if (parsed && isStale(parsed, generation, upTo)) {
+    entries = (await redis.xrange(keys.log, '-', '+', 'COUNT', count)) as [string, string[]][];
+  }
+  return entries.map(([id, fields]) => ({
+    position: id.startsWith('0-') ? `${id}:${generation}` : id,
+    record: JSON.parse(fields[1] ?? 'null') as StoreRecord,
+  }));
+}
+
+function isStale(position: ParsedPosition, generation: number, upTo: string | null): boolean {
+  if (position.generation !== undefined) return position.generation !== generation;
+  return upTo !== null && compareIds(position.id, upTo) < 0;
+}

@@ -182,10 +182,26 @@ export function helpRows(flags: readonly CommandFlag[]): string {
       const left = `  ${f.short ? `-${f.short}, ` : ''}--${f.name}${f.placeholder ? ` <${f.placeholder}>` : ''}`;
       const shown = f.default !== undefined && !f.switch ? ` Default ${f.default}.` : '';
       const env = f.env ? ` [env ${f.env}]` : '';
-      return `${left.padEnd(39)} ${f.help}${shown}${env}`;
+      return wrap(`${left.padEnd(39)} ${f.help}${shown}${env}`, 40);
     })
     .join('\n');
 }
+
+/** `line` broken at spaces to {@link helpWidth} columns, each further line indented by `indent`. */
+function wrap(line: string, indent: number): string {
+  const lines: string[] = [];
+  let rest = line;
+  while (rest.length > helpWidth) {
+    const cut = rest.lastIndexOf(' ', helpWidth);
+    if (cut <= indent) break;
+    lines.push(rest.slice(0, cut));
+    rest = `${' '.repeat(indent)}${rest.slice(cut + 1)}`;
+  }
+  return [...lines, rest].join('\n');
+}
+
+/** Width of the `--help` text, as the rest of the help is written. */
+const helpWidth = 118;
 
 /** The flags as a Markdown table (flag, variable, config-file key, default, meaning), for docs/options.md. */
 export function markdownRows(flags: readonly CommandFlag[]): string {

@@ -106,7 +106,7 @@ export function shownDefault(row: OptionRow): string | undefined {
  * Answers the options given (left-out and `undefined` ones dropped), each value as its kind answered it.
  */
 export function checkOptions<O extends object>(
-  table: OptionTable<O>,
+  table: { readonly [key: string]: OptionRow<unknown> },
   options: O,
   fail: (key: string, problem: Problem) => never,
 ): O {

@@ -161,6 +161,7 @@ export const mockOptionTable = {
   clients: {
     kind: clientsKind,
     default: [{ clientId: defaultCredentials.clientId, apiKey: defaultCredentials.apiKey }],
+    shownDefault: `${defaultCredentials.clientId} / ${defaultCredentials.apiKey}`,
     // Flags: --client-id and --api-key (one client), in the command: they build one entry of this list.
   },
   guide: {

@@ -128,9 +128,9 @@ describe('payment-contract-kit proxy (process)', () => {
 });
 
 describe('proxy flags', () => {
-  it('README lists every flag with its variable', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Check the real service'));
+  it('docs/options.md lists every flag with its variable', () => {
+    const page = readFileSync(join(root, 'docs/options.md'), 'utf8');
+    const section = page.slice(page.indexOf('## The proxy'), page.indexOf('## `verify`'));
     for (const f of proxyFlags.filter((flag) => flag.name !== 'help')) {
       expect(section).toContain(`\`--${f.name}`);
       expect(section).toContain(`\`${f.env}\``);

@@ -10,7 +10,7 @@ import { type Checked, codeOnly, codeOrJson, httpUrls, Problem, type ValueKind }
 import { isPlainObject } from '../../internal/plain-object.ts';
 
 /** The client shape the `clients` kind accepts (the options module's `MockClientConfig`). */
-interface ClientShape {
+export interface ClientShape {
   readonly clientId: string;
   readonly apiKey: string;
   readonly webhookUrls?: readonly string[];

@@ -6,7 +6,7 @@
  * @module
  */
 import { parseArgs } from 'node:util';
-import { clause } from '../internal/messages.ts';
+import { clause, kitMessage } from '../internal/messages.ts';
 import {
   type Checked,
   flagEnv,
@@ -49,7 +49,10 @@ export interface CommandFlag {
  */
 export function flagOfRow(key: string, row: OptionRow, options: { configKey?: string } = {}): CommandFlag {
   const flag = row.flag;
-  if (!flag) throw new TypeError(`option "${key}" has no flag`);
+  if (!flag)
+    throw new TypeError(
+      kitMessage(`option "${key}" has no flag: give its row a flag, or leave it out of the command's flags.`),
+    );
   const kind = flag.kind ?? row.kind;
   const isSwitch = 'sets' in flag;
   const placeholder = isSwitch ? undefined : (flag.placeholder ?? kind.placeholder);

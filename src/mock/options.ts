@@ -141,11 +141,13 @@ export interface MockOptions {
  * the CLI's parser and `--help`, the `--config` file check and the option table of docs/options.md are produced
  * from it. The `satisfies` below makes the compiler hold it to {@link MockOptions}: one row per option, no more.
  *
- * To add an option: write its field (with TSDoc) in {@link MockOptions} and {@link ResolvedMockOptions}, add a row
- * here (a kind from `src/internal/option-table.ts`, or one in `internal/option-kinds.ts`; a `default`; a `flag`
- * with a name and one line of help; the variable is `PCK_` + the name), then run `npm run generate` to rewrite
- * docs/options.md. The CLI, `--help` and the config file take it with no other edit; code that uses it reads it
- * from the resolved options.
+ * To add an option (`controlToken`, say): write its field with TSDoc in {@link MockOptions}, and in
+ * {@link ResolvedMockOptions} (`string`, or `string | undefined` without a default, then also one line
+ * `controlToken: given.controlToken` in `resolveMockOptions`' answer, as `latency` has); add a row here: a kind from
+ * `src/internal/option-table.ts` (`text('token', { nonEmpty: true })`) or `internal/option-kinds.ts`, a `default`
+ * or a `shownDefault`, and a `flag` with a name and one line of help (its variable is `PCK_` + the name); then run
+ * `npm run generate` to rewrite docs/options.md. The CLI, `--help`, the config file and the checks take it with no
+ * other edit; the code that uses it reads it from the resolved options.
  */
 export const mockOptionTable = {
   port: {

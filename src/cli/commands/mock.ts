@@ -46,7 +46,7 @@ const helpFlag = flagOfRow('help', {
   flag: { name: 'help', env: false, sets: true, help: 'Show this help.' },
 });
 
-/** Every flag, in help order: the option table's, the command's own, the assumption flags, help. */
+/** Every flag, in help order: the command's own, the option table's, the assumption flags, help. */
 export const mockFlags: readonly CommandFlag[] = [
   ...commandFlags,
   ...flagsOfTable(mockOptionTable, inConfigFile),

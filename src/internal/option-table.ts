@@ -223,26 +223,29 @@ export function httpUrls(isHttpUrl: (raw: string) => boolean): ValueKind<readonl
 }
 
 /**
- * A kind from a parser that throws (a `TypeError` through `kitMessage`, as the mock's own parsers do): the problem
- * is the message after the option's name. `check` defaults to `read` for strings.
+ * A kind from a parser that throws (a `TypeError` through `kitMessage`, as the mock's own parsers do) and takes both
+ * the flag's text and the value given in code (`parseCorsOrigins` takes `'*'`, a list or `false`). From code, the
+ * problem is the message after the option's name; from text, the whole message, after the flag and a colon.
  */
-export function parsedBy<T>(
+export function parsedBy<T, I = string>(
   placeholder: string | undefined,
-  parse: (value: string) => T,
-  check?: (value: unknown) => Checked<T>,
+  parse: (value: string | I) => T,
 ): ValueKind<T> {
-  const read = (raw: string): Checked<T> => {
+  const attempt = (value: unknown, fromText: boolean): Checked<T> => {
     try {
-      return parse(raw);
+      return parse(value as string | I);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return new Problem(message.replace(/^\[payment-contract-kit\] (\w+ option "[^"]*" )?/, ''));
+      const message = (error instanceof Error ? error.message : String(error)).replace(
+        /^\[payment-contract-kit\] /,
+        '',
+      );
+      return fromText ? new Problem(message, true) : new Problem(message.replace(/^\w+ option "[^"]*" /, ''));
     }
   };
   return {
     ...(placeholder === undefined ? {} : { placeholder }),
-    read,
-    check: check ?? ((value) => (typeof value === 'string' ? read(value) : new Problem(`must be a string.`))),
+    read: (raw) => attempt(raw, true),
+    check: (value) => attempt(value, false),
   };
 }
 

@@ -258,7 +258,7 @@ export const mockOptionTable = {
   },
   allowedHosts: {
     kind: parsedBy('names|all', (value: string | readonly string[] | boolean) =>
-      parseAllowedHosts('allowedHosts', value),
+      parseAllowedHosts('allowedHosts', listOrSwitch('allowedHosts', value, '"all", true, or host names')),
     ),
     shownDefault: 'none',
     flag: {
@@ -274,7 +274,17 @@ export const mockOptionTable = {
 } as const satisfies OptionTable<MockOptions>;
 
 function corsKind(option: 'cors' | 'controlCors') {
-  return parsedBy('origins|*|off', (value: CorsInput) => parseCorsOrigins(option, value));
+  return parsedBy('origins|*|off', (value: CorsInput) =>
+    parseCorsOrigins(option, listOrSwitch(option, value, '"*", "off", false, or origins')),
+  );
+}
+
+/** `value` when it is a string, an array or a boolean (what the browser options' parsers take); else a refusal. */
+function listOrSwitch<T>(option: string, value: T, takes: string): T {
+  if (typeof value === 'string' || typeof value === 'boolean' || Array.isArray(value)) return value;
+  throw new TypeError(
+    kitMessage(`mock option "${option}" takes ${takes} (a comma list or an array); got ${String(value)}.`),
+  );
 }
 
 /**

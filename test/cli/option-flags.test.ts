@@ -136,3 +136,19 @@ describe('the --config file', () => {
     ).toThrow(/--config: unknown key "assumption"/);
   });
 });
+
+describe('the browser options, from code, the config file and flags', () => {
+  it('take lists and switches in code, and refuse other values naming the option', () => {
+    expect(resolveMockOptions({ log: false, allowedHosts: ['mock'], cors: false })).toMatchObject({
+      allowedHosts: ['mock'],
+      cors: false,
+    });
+    expect(resolveMockOptions({ log: false, allowedHosts: true }).allowedHosts).toBe(true);
+    expect(() => resolveMockOptions({ cors: 5 as never })).toThrow(
+      /^\[payment-contract-kit\] mock option "cors" takes/,
+    );
+    expect(() => readConfigFile(file('hosts.json', { allowedHosts: { a: 1 } }))).toThrow(
+      /--config: "allowedHosts" in ".*" takes "all", true, or host names/,
+    );
+  });
+});

@@ -1,5 +1,6 @@
-// Regenerates generated/ from the sources, or with --check compares a fresh generation against the committed files
-// and fails on any difference (the drift check that runs before the tests; it never rewrites generated/).
+// Regenerates generated/ from the sources and the option tables of docs/options.md from the code's option tables, or
+// with --check compares a fresh generation against the committed files and fails on any difference (the drift check
+// that runs before the tests; it never rewrites anything).
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -9,6 +10,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { codegenConfig, generatedHeader } from '../codegen.ts';
 import { deriveLegacySchemaDocument } from '../src/schema/derive-legacy-schema.ts';
 import { findDrift, listFiles } from './generated-drift.ts';
+import { writeOptionDocs } from './option-docs.ts';
 
 const root = join(import.meta.dirname, '..');
 process.chdir(root);
@@ -90,10 +92,19 @@ if (process.argv.includes('--check')) {
     } else {
       console.log(`generated/ matches its sources (${(await listFiles(tmp)).length} files).`);
     }
+    if (!(await writeOptionDocs({ check: true }))) {
+      console.error(
+        '[payment-contract-kit] docs/options.md has drifted from the option tables in the code.\nRun `npm run generate` and commit the result.',
+      );
+      process.exitCode = 1;
+    }
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
 } else {
   await generateInto(join(root, 'generated'));
-  console.log('generated/ rewritten from schema.graphql, openapi.yaml and operations/.');
+  await writeOptionDocs();
+  console.log(
+    'generated/ rewritten from schema.graphql, openapi.yaml and operations/; docs/options.md from the option tables.',
+  );
 }

@@ -1,6 +1,7 @@
 /**
- * Options of the mock (`createMockApp`, `startMockServer`), their defaults, and the one place that checks them and
- * folds the convenience options (`tokenTtlSeconds`, `strictGenerate`, `settleDelayMs`) into the assumptions.
+ * Options of the mock (`createMockApp`, `startMockServer`): their types, the one table that declares each option's
+ * kind, default and flag ({@link mockOptionTable}), and the one place that checks them and folds the convenience
+ * options (`tokenTtlSeconds`, `strictGenerate`, `settleDelayMs`, `maxBodyBytes`) into the assumptions.
  *
  * @module
  */
@@ -12,12 +13,41 @@ import {
   type RequestLimits,
   resolveAssumptions,
 } from '../assumptions.ts';
-import { defaultCredentials } from '../contract/service-names.ts';
+import { assumptionsKind } from '../internal/assumption-overrides.ts';
 import { parseHttpUrl } from '../internal/http-url.ts';
 import { kitMessage } from '../internal/messages.ts';
-import { type CorsInput, type CorsOrigins, resolveBrowserOptions } from './internal/http/browser-options.ts';
+import {
+  checkOptions,
+  httpUrls,
+  type OptionRow,
+  type OptionTable,
+  oneOf,
+  type Problem,
+  parsedBy,
+  problemLine,
+  tableDefaults,
+  text,
+  wholeNumber,
+  yesNo,
+} from '../internal/option-table.ts';
+import { defaultCredentials } from '../spec-names.ts';
+import {
+  type CorsInput,
+  type CorsOrigins,
+  parseAllowedHosts,
+  parseCorsOrigins,
+  resolveBrowserOptions,
+} from './internal/http/browser-options.ts';
+import {
+  clientsKind,
+  controlTokenKind,
+  latencyKind,
+  logSinkKind,
+  realNowKind,
+  standardSecretKind,
+} from './internal/option-kinds.ts';
 
-export { parseAllowedHosts, parseCorsOrigins } from './internal/http/browser-options.ts';
+export { parseAllowedHosts, parseCorsOrigins };
 
 /** Which guide of the service the mock answers in: one of them, or both with per-request detection. */
 export type MockGuide = 'current' | 'legacy' | 'both';
@@ -117,18 +147,219 @@ export interface MockOptions {
   readonly controlToken?: string;
 }
 
-/** The defaults of {@link MockOptions}, as the CLI documents them. */
-export const defaultMockOptions = {
-  port: 4010,
-  host: '127.0.0.1',
-  clients: [{ clientId: defaultCredentials.clientId, apiKey: defaultCredentials.apiKey }],
-  guide: 'current',
-  webhookUrls: [],
-  webhookSigningKey: defaultCredentials.webhookSigningKey,
-  seed: 'payment-contract-kit',
-  maxBodyBytes: defaultAssumptions.limits.maxBodyBytes,
-  journalSize: 1000,
-} as const satisfies MockOptions;
+/**
+ * Every option of the mock, once: its kind (which checks it in code and in a `--config` file, and reads its flag's
+ * text), its default, and its flag (`--name`, `PCK_NAME`, help text). `resolveMockOptions`, `defaultMockOptions`,
+ * the CLI's parser and `--help`, the `--config` file check and the option table of docs/options.md are produced
+ * from it. The `satisfies` below makes the compiler hold it to {@link MockOptions}: one row per option, no more.
+ *
+ * To add an option (`controlToken`, say): write its field with TSDoc in {@link MockOptions}, and in
+ * {@link ResolvedMockOptions} (`string`, or `string | undefined` without a default, then also one line
+ * `controlToken: given.controlToken` in `resolveMockOptions`' answer, as `latency` has); add a row here: a kind from
+ * `src/internal/option-table.ts` (`text('token', { nonEmpty: true })`) or `internal/option-kinds.ts`, a `default`
+ * or a `shownDefault`, and a `flag` with a name and one line of help (its variable is `PCK_` + the name); then run
+ * `npm run generate` to rewrite docs/options.md. The CLI, `--help`, the config file and the checks take it with no
+ * other edit; the code that uses it reads it from the resolved options.
+ */
+export const mockOptionTable = {
+  port: {
+    kind: wholeNumber(0, 65_535),
+    default: 4010,
+    flag: { name: 'port', help: 'Port to listen on; 0 picks a free port.' },
+  },
+  host: {
+    kind: text('host', { nonEmpty: true }),
+    default: '127.0.0.1',
+    flag: { name: 'host', help: 'Host to listen on.' },
+  },
+  clients: {
+    kind: clientsKind,
+    default: [{ clientId: defaultCredentials.clientId, apiKey: defaultCredentials.apiKey }],
+    shownDefault: `${defaultCredentials.clientId} / ${defaultCredentials.apiKey}`,
+    // Flags: --client-id and --api-key (one client), in the command: they build one entry of this list.
+  },
+  guide: {
+    kind: oneOf<MockGuide>(['current', 'legacy', 'both']),
+    default: 'current',
+    flag: { name: 'guide', help: 'Guide answered on /graphql; "both" detects it per request.' },
+  },
+  assumptions: { kind: assumptionsKind, shownDefault: 'the ledger (ASSUMPTIONS.md)' },
+  tokenTtlSeconds: {
+    kind: wholeNumber(1),
+    shownDefault: String(defaultAssumptions.tokenTtlSeconds),
+    flag: { name: 'token-ttl', placeholder: 'seconds', help: 'Access token lifetime.' },
+  },
+  strictGenerate: {
+    kind: yesNo,
+    shownDefault: 'off',
+    flag: {
+      name: 'strict-generate',
+      sets: true,
+      help: 'A second generate-token for a client answers 401 (use refresh-token), as the spec\'s "call once" rule.',
+    },
+  },
+  settleDelayMs: {
+    kind: wholeNumber(0),
+    shownDefault: String(defaultAssumptions.settleDelayMs),
+    flag: { name: 'settle-delay', placeholder: 'ms', help: 'Time from payment acceptance to settlement and webhook.' },
+  },
+  webhookUrls: {
+    kind: httpUrls((raw) => parseHttpUrl(raw) !== undefined),
+    default: [],
+    flag: {
+      name: 'webhook-url',
+      help: 'Where payment status webhooks go; repeat for several (env: comma-separated).',
+    },
+  },
+  webhookSigningKey: {
+    kind: text('key'),
+    default: defaultCredentials.webhookSigningKey,
+    flag: { name: 'webhook-signing-key', help: 'Signing key sent with webhooks.' },
+  },
+  standardWebhooksSecret: {
+    kind: standardSecretKind,
+    shownDefault: 'off',
+    flag: {
+      name: 'standard-webhooks-secret',
+      help: 'Opt-in: also sign webhooks with Standard Webhooks headers using this secret.',
+    },
+  },
+  latency: {
+    kind: latencyKind,
+    shownDefault: 'none',
+    flag: { name: 'latency', help: 'Simulated latency per answer in ms, e.g. 50-300 or 2000 (for timeout testing).' },
+  },
+  seed: {
+    kind: text('text'),
+    default: 'payment-contract-kit',
+    flag: { name: 'seed', help: 'Seed of ids and tokens; the same requests give the same answers.' },
+  },
+  logFormat: {
+    kind: oneOf<MockLogFormat>(['text', 'json']),
+    default: 'text',
+    flag: {
+      name: 'log',
+      help: 'Request log format on standard error: text lines, or one JSON object per line.',
+    },
+  },
+  log: {
+    kind: logSinkKind,
+    shownDefault: 'standard error',
+    flag: { name: 'quiet', sets: false, help: 'No request log (standard error).' },
+  },
+  // Its flag is --max-body-bytes among the limit flags below (it sets assumptions.limits.maxBodyBytes, as this does).
+  maxBodyBytes: { kind: wholeNumber(0), default: defaultAssumptions.limits.maxBodyBytes },
+  journalSize: {
+    kind: wholeNumber(1),
+    default: 1000,
+    flag: { name: 'journal-size', help: 'Requests kept in the journal (a ring).' },
+  },
+  realNow: { kind: realNowKind, shownDefault: 'Date.now' },
+  cors: {
+    kind: corsKind('cors'),
+    shownDefault: '*',
+    flag: {
+      name: 'cors',
+      help: 'Origins allowed to call the token endpoints and /graphql from a browser (comma list).',
+    },
+  },
+  controlCors: {
+    kind: corsKind('controlCors'),
+    shownDefault: 'off',
+    flag: { name: 'control-cors', help: 'Origins allowed to call /__pck/* and the pages cross-origin.' },
+  },
+  allowedHosts: {
+    kind: parsedBy('names|all', (value: string | readonly string[] | boolean) =>
+      parseAllowedHosts('allowedHosts', listOrSwitch('allowedHosts', value, '"all", true, or host names')),
+    ),
+    shownDefault: 'none',
+    flag: {
+      name: 'allowed-hosts',
+      help: 'Host header names accepted besides localhost, IP addresses and --host (.domain for subdomains).',
+    },
+  },
+  ui: {
+    kind: yesNo,
+    default: true,
+    flag: { name: 'no-ui', sets: false, help: 'Serve no pages (landing page, GraphiQL, dashboard).' },
+  },
+  controlToken: {
+    kind: controlTokenKind,
+    shownDefault: 'none (open control API)',
+    flag: {
+      name: 'control-token',
+      help: 'Every /__pck/ request must send "Authorization: Bearer <secret>"; required with a --host other machines reach. Prefer the variable (a flag shows in ps).',
+    },
+  },
+} as const satisfies OptionTable<MockOptions>;
+
+function corsKind(option: 'cors' | 'controlCors') {
+  return parsedBy('origins|*|off', (value: CorsInput) =>
+    parseCorsOrigins(option, listOrSwitch(option, value, '"*", "off", false, or origins')),
+  );
+}
+
+/** `value` when it is a string, an array or a boolean (what the browser options' parsers take); else a refusal. */
+function listOrSwitch<T>(option: string, value: T, takes: string): T {
+  if (typeof value === 'string' || typeof value === 'boolean' || Array.isArray(value)) return value;
+  throw new TypeError(
+    kitMessage(`mock option "${option}" takes ${takes} (a comma list or an array); got ${String(value)}.`),
+  );
+}
+
+/**
+ * The flags that set one value of the assumptions (ASSUMPTIONS.md, "Limits" and "History caps"); each wins over the
+ * same value in a `--config` file's `assumptions`. `target` is the value's place in the assumptions.
+ */
+export const mockAssumptionFlags = [
+  limit('max-body-bytes', 'limits', 'maxBodyBytes', 'Largest request body in bytes (413 above).'),
+  limit('max-tokens', 'limits', 'maxTokens', 'Most tokens in a GraphQL document.'),
+  limit('max-query-depth', 'limits', 'maxDepth', 'Deepest field nesting of a GraphQL operation.'),
+  limit('max-aliases', 'limits', 'maxAliases', 'Most aliases in a GraphQL operation.'),
+  limit('max-directives', 'limits', 'maxDirectives', 'Most directives in a GraphQL operation.'),
+  limit('max-cost', 'limits', 'maxCost', 'Highest estimated cost of a GraphQL operation.'),
+  limit('max-text-length', 'bounds', 'maxTextLength', 'Longest string in a text input field.'),
+  limit('max-metadata-bytes', 'bounds', 'maxMetadataBytes', 'Largest payment metadata, in bytes of JSON.'),
+  limit('max-metadata-depth', 'bounds', 'maxMetadataDepth', 'Deepest nesting of payment metadata.'),
+  limit('max-payments', 'history', 'maxPaymentsPerClient', 'Payments kept per client (oldest settled evicted).'),
+  limit('max-deliveries', 'history', 'maxDeliveries', 'Finished webhook deliveries kept (oldest evicted).'),
+  limit(
+    'max-pending-deliveries',
+    'history',
+    'maxPendingDeliveries',
+    'Pending webhook deliveries; past it new ones are refused (failed, pending-cap) and logged.',
+  ),
+  limit('max-attempts-kept', 'history', 'maxAttemptsPerDelivery', 'Attempts kept per webhook delivery (latest).'),
+] as const;
+
+/** One flag of {@link mockAssumptionFlags}: a whole number of at least 1 at `assumptions.<group>.<key>`. */
+export interface AssumptionFlag {
+  readonly group: 'limits' | 'bounds' | 'history';
+  readonly key: string;
+  readonly row: OptionRow<number>;
+}
+
+function limit<G extends AssumptionFlag['group']>(
+  name: string,
+  group: G,
+  key: keyof Assumptions[G] & string,
+  help: string,
+): AssumptionFlag {
+  const shown = String(defaultAssumptions[group][key]);
+  return { group, key, row: { kind: wholeNumber(1), shownDefault: shown, flag: { name, help } } };
+}
+
+/** The defaults of {@link MockOptions}, as the CLI documents them (the rows of {@link mockOptionTable} with one). */
+export const defaultMockOptions = tableDefaults(mockOptionTable) as DefaultsOf<typeof mockOptionTable>;
+
+/** The `default` of each row that has one, typed as written. */
+type DefaultsOf<T> = {
+  readonly [K in keyof T as T[K] extends { readonly default: unknown } ? K : never]: T[K] extends {
+    readonly default: infer D;
+  }
+    ? D
+    : never;
+};
 
 /** Options with every default applied and the assumptions resolved. */
 export interface ResolvedMockOptions {
@@ -154,15 +385,9 @@ export interface ResolvedMockOptions {
   readonly controlToken: string | undefined;
 }
 
-const guides: readonly MockGuide[] = ['current', 'legacy', 'both'];
-
-function fail(option: string, problem: string): never {
-  throw new TypeError(kitMessage(`mock option "${option}" ${problem}`));
-}
-
-function nonNegativeInteger(option: string, value: number | undefined): void {
-  if (value !== undefined && (!Number.isInteger(value) || value < 0))
-    fail(option, `must be a non-negative integer; got ${String(value)}.`);
+function fail(option: string, problem: Problem | string): never {
+  const line = typeof problem === 'string' ? `${option}" ${problem}` : problemLine(`${option}"`, problem);
+  throw new TypeError(kitMessage(`mock option "${line}`));
 }
 
 function positiveInteger(option: string, value: unknown): void {
@@ -186,60 +411,42 @@ const stderrSink: MockLogSink = stderr
     };
 
 /**
- * Applies the defaults and checks every option, throwing a `TypeError` that names the option and the fix.
+ * Applies the defaults and checks every option (each with its row of {@link mockOptionTable}), throwing a
+ * `TypeError` that names the option and the fix.
  *
  * @example
  * resolveMockOptions({ guide: 'both', tokenTtlSeconds: 60 }).assumptions.tokenTtlSeconds // 60
  */
 export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptions {
-  const port = options.port ?? defaultMockOptions.port;
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    fail('port', `must be an integer from 0 to 65535 (0 picks a free port); got ${String(port)}.`);
-  const guide = options.guide ?? defaultMockOptions.guide;
-  if (!guides.includes(guide)) fail('guide', `must be one of ${guides.join(', ')}; got ${String(guide)}.`);
-  if (options.logFormat !== undefined && options.logFormat !== 'text' && options.logFormat !== 'json')
-    fail('logFormat', `must be "text" or "json"; got ${String(options.logFormat)}.`);
-  nonNegativeInteger('tokenTtlSeconds', options.tokenTtlSeconds);
-  if (options.tokenTtlSeconds === 0) fail('tokenTtlSeconds', 'must be at least 1 second.');
-  nonNegativeInteger('settleDelayMs', options.settleDelayMs);
-  nonNegativeInteger('maxBodyBytes', options.maxBodyBytes);
-  nonNegativeInteger('journalSize', options.journalSize);
-  if (options.latency) {
-    const { minMs, maxMs } = options.latency;
-    if (!Number.isFinite(minMs) || !Number.isFinite(maxMs) || minMs < 0 || maxMs < minMs)
-      fail('latency', `needs 0 <= minMs <= maxMs; got ${String(minMs)}-${String(maxMs)}.`);
-  }
+  const given = checkOptions(mockOptionTable, options, fail);
+  const { tokenTtlSeconds, strictGenerate, settleDelayMs, maxBodyBytes, ...plain } = given;
+  const assumptions = resolvedAssumptions(given);
+  return {
+    ...defaultMockOptions,
+    ...plain,
+    assumptions,
+    standardWebhooksSecret: given.standardWebhooksSecret,
+    latency: given.latency,
+    controlToken: given.controlToken,
+    log: given.log === undefined ? stderrSink : given.log,
+    maxBodyBytes: assumptions.limits.maxBodyBytes,
+    realNow: given.realNow ?? Date.now,
+    ...resolveBrowserOptions(given),
+  };
+}
 
-  const clients = options.clients ?? defaultMockOptions.clients;
-  if (!Array.isArray(clients) || clients.length === 0)
-    fail('clients', 'must list at least one { clientId, apiKey }; leave it out for test-client / test-api-key.');
-  const seen = new Set<string>();
-  for (const [i, c] of clients.entries()) {
-    if (!c || typeof c.clientId !== 'string' || c.clientId === '' || typeof c.apiKey !== 'string' || c.apiKey === '')
-      fail(`clients[${i}]`, 'needs a non-empty string clientId and apiKey.');
-    if (seen.has(c.clientId)) fail(`clients[${i}]`, `repeats clientId "${c.clientId}"; give each client once.`);
-    seen.add(c.clientId);
-    if (c.webhookUrls !== undefined) for (const url of c.webhookUrls) checkUrl(`clients[${i}].webhookUrls`, url);
-  }
-  const secret = options.standardWebhooksSecret;
-  if (secret !== undefined && !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret))
-    fail('standardWebhooksSecret', 'must be a Standard Webhooks secret: "whsec_" followed by base64.');
-  const webhookUrls = options.webhookUrls ?? defaultMockOptions.webhookUrls;
-  const controlToken = options.controlToken;
-  // A header value: visible characters only, and long enough not to be guessed by hand.
-  if (controlToken !== undefined && (typeof controlToken !== 'string' || !/^[\x21-\x7e]{8,}$/.test(controlToken)))
-    fail('controlToken', 'must be at least 8 visible ASCII characters without spaces (it travels as a Bearer token).');
-  for (const url of webhookUrls) checkUrl('webhookUrls', url);
-
-  // The convenience options are documented as setting these assumptions, so they win over `assumptions`.
-  const overrides: Record<string, unknown> = { ...options.assumptions };
-  if (options.tokenTtlSeconds !== undefined) overrides.tokenTtlSeconds = options.tokenTtlSeconds;
-  if (options.strictGenerate) overrides.repeatGenerateToken = 'reject';
-  if (options.settleDelayMs !== undefined) overrides.settleDelayMs = options.settleDelayMs;
-  if (options.maxBodyBytes !== undefined)
-    overrides.limits = { ...(overrides.limits as object | undefined), maxBodyBytes: options.maxBodyBytes };
+/**
+ * The assumptions with the convenience options folded in: they are documented as setting these assumptions, so they
+ * win over `assumptions`. Every limit, cap and bound is checked after the merge, wherever it was set.
+ */
+function resolvedAssumptions(given: MockOptions): Assumptions {
+  const overrides: Record<string, unknown> = { ...given.assumptions };
+  if (given.tokenTtlSeconds !== undefined) overrides.tokenTtlSeconds = given.tokenTtlSeconds;
+  if (given.strictGenerate) overrides.repeatGenerateToken = 'reject';
+  if (given.settleDelayMs !== undefined) overrides.settleDelayMs = given.settleDelayMs;
+  if (given.maxBodyBytes !== undefined)
+    overrides.limits = { ...(overrides.limits as object | undefined), maxBodyBytes: given.maxBodyBytes };
   const assumptions = resolveAssumptions(overrides as AssumptionOverrides);
-  const browser = resolveBrowserOptions(options);
   for (const key of Object.keys(assumptions.limits) as (keyof RequestLimits)[])
     positiveInteger(`assumptions.limits.${key}`, assumptions.limits[key]);
   for (const key of Object.keys(assumptions.history) as (keyof Assumptions['history'])[])
@@ -252,29 +459,5 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
       'assumptions.expirationUnit',
       `must be "seconds" or "milliseconds"; got ${String(assumptions.expirationUnit)}.`,
     );
-
-  return {
-    port,
-    host: options.host ?? defaultMockOptions.host,
-    clients,
-    guide,
-    assumptions,
-    webhookUrls,
-    webhookSigningKey: options.webhookSigningKey ?? defaultMockOptions.webhookSigningKey,
-    standardWebhooksSecret: secret,
-    latency: options.latency,
-    seed: options.seed ?? defaultMockOptions.seed,
-    log: options.log === undefined ? stderrSink : options.log,
-    logFormat: options.logFormat ?? 'text',
-    maxBodyBytes: assumptions.limits.maxBodyBytes,
-    journalSize: Math.max(1, options.journalSize ?? defaultMockOptions.journalSize),
-    realNow: options.realNow ?? Date.now,
-    ...browser,
-    controlToken,
-  };
-}
-
-function checkUrl(option: string, url: string): void {
-  if (!parseHttpUrl(url))
-    fail(option, `holds "${url}", which is not an http(s) URL; give a full URL such as https://example.test/webhook.`);
+  return assumptions;
 }

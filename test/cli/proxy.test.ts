@@ -128,8 +128,9 @@ describe('payment-contract-kit proxy (process)', () => {
 });
 
 describe('proxy flags', () => {
-  it('docs/proxy.md lists every flag with its variable', () => {
-    const section = readFileSync(join(root, 'docs/proxy.md'), 'utf8');
+  it('docs/options.md lists every flag with its variable', () => {
+    const page = readFileSync(join(root, 'docs/options.md'), 'utf8');
+    const section = page.slice(page.indexOf('## The proxy'), page.indexOf('## `verify`'));
     for (const f of proxyFlags.filter((flag) => flag.name !== 'help')) {
       expect(section).toContain(`\`--${f.name}`);
       expect(section).toContain(`\`${f.env}\``);

@@ -6,252 +6,68 @@
  * @module
  */
 
-import { parseArgs } from 'node:util';
-import type { Assumptions } from '../../assumptions.ts';
-import { defaultAssumptions } from '../../assumptions.ts';
-import { parseHttpUrl } from '../../internal/http-url.ts';
-import { clause, kitMessage, kitPrefix } from '../../internal/messages.ts';
+import type { AssumptionOverrides } from '../../assumptions.ts';
+import { kitMessage, kitPrefix } from '../../internal/messages.ts';
+import { text, yesNo } from '../../internal/option-table.ts';
 import {
   defaultMockOptions,
   type MockClientConfig,
-  type MockGuide,
   type MockOptions,
-  parseAllowedHosts,
-  parseCorsOrigins,
+  mockAssumptionFlags,
+  mockOptionTable,
 } from '../../mock/options.ts';
 import { parseCommandLine } from '../command-line.ts';
-import { readConfigFile } from '../config-file.ts';
-import { booleanEnv, integer, UsageError } from '../flag-values.ts';
+import { inConfigFile, readConfigFile } from '../config-file.ts';
+import { type CommandFlag, flagOfRow, flagsOfTable, helpRows, parseFlags } from '../option-flags.ts';
 
-/** A flag of the mock command, its environment variable and its help text. */
-interface FlagSpec {
-  readonly name: string;
-  readonly type: 'string' | 'boolean';
-  readonly env: string;
-  readonly value?: string;
-  readonly multiple?: boolean;
-  readonly help: string;
-}
-
-/** A limit flag: where its value goes in the assumptions (ASSUMPTIONS.md, "Limits"). */
-interface LimitFlag {
-  readonly name: string;
-  readonly env: string;
-  readonly group: 'limits' | 'bounds' | 'history';
-  readonly key: string;
-  readonly help: string;
-  readonly default: () => number;
-}
-
-function limitFlag<G extends LimitFlag['group']>(
-  name: string,
-  group: G,
-  key: keyof Assumptions[G] & string,
-  help: string,
-): LimitFlag {
-  const env = `PCK_${name.toUpperCase().replaceAll('-', '_')}`;
-  return { name, env, group, key, help, default: () => defaultAssumptions[group][key] as number };
-}
-
-/** The limit flags; each sets one value of `assumptions.limits` or `assumptions.bounds`. */
-const limitFlags: readonly LimitFlag[] = [
-  limitFlag('max-body-bytes', 'limits', 'maxBodyBytes', 'Largest request body in bytes (413 above).'),
-  limitFlag('max-tokens', 'limits', 'maxTokens', 'Most tokens in a GraphQL document.'),
-  limitFlag('max-query-depth', 'limits', 'maxDepth', 'Deepest field nesting of a GraphQL operation.'),
-  limitFlag('max-aliases', 'limits', 'maxAliases', 'Most aliases in a GraphQL operation.'),
-  limitFlag('max-directives', 'limits', 'maxDirectives', 'Most directives in a GraphQL operation.'),
-  limitFlag('max-cost', 'limits', 'maxCost', 'Highest estimated cost of a GraphQL operation.'),
-  limitFlag('max-text-length', 'bounds', 'maxTextLength', 'Longest string in a text input field.'),
-  limitFlag('max-metadata-bytes', 'bounds', 'maxMetadataBytes', 'Largest payment metadata, in bytes of JSON.'),
-  limitFlag('max-metadata-depth', 'bounds', 'maxMetadataDepth', 'Deepest nesting of payment metadata.'),
-  limitFlag('max-payments', 'history', 'maxPaymentsPerClient', 'Payments kept per client (oldest settled evicted).'),
-  limitFlag('max-deliveries', 'history', 'maxDeliveries', 'Finished webhook deliveries kept (oldest evicted).'),
-  limitFlag(
-    'max-pending-deliveries',
-    'history',
-    'maxPendingDeliveries',
-    'Pending webhook deliveries; past it new ones are refused (failed, pending-cap) and logged.',
-  ),
-  limitFlag('max-attempts-kept', 'history', 'maxAttemptsPerDelivery', 'Attempts kept per webhook delivery (latest).'),
+/** The flags of the command alone: the config file, the one client they build, and help. */
+const commandFlags: readonly CommandFlag[] = [
+  flagOfRow('config', {
+    kind: text('file.json'),
+    flag: {
+      name: 'config',
+      help: 'JSON file of mock options (docs/options.md): "clients", "assumptions", "guide", ...; flags and variables win over it, value by value. Its clients are added to --client-id\'s.',
+    },
+  }),
+  flagOfRow('client-id', {
+    kind: text('id', { nonEmpty: true }),
+    default: defaultMockOptions.clients[0].clientId,
+    flag: { name: 'client-id', help: 'Accepted x-client-id.' },
+  }),
+  flagOfRow('api-key', {
+    kind: text('key', { nonEmpty: true }),
+    default: defaultMockOptions.clients[0].apiKey,
+    flag: { name: 'api-key', help: 'Accepted x-api-key for --client-id.' },
+  }),
 ];
 
-/** The browser flags (README "In the browser"; defaults in ASSUMPTIONS.md). */
-const browserFlags: readonly FlagSpec[] = [
-  {
-    name: 'cors',
-    type: 'string',
-    env: 'PCK_CORS',
-    value: 'origins|*|off',
-    help: 'Origins allowed to call the token endpoints and /graphql from a browser (comma list). Default *.',
-  },
-  {
-    name: 'control-cors',
-    type: 'string',
-    env: 'PCK_CONTROL_CORS',
-    value: 'origins|*|off',
-    help: 'Origins allowed to call /__pck/* and the pages cross-origin. Default off.',
-  },
-  {
-    name: 'allowed-hosts',
-    type: 'string',
-    env: 'PCK_ALLOWED_HOSTS',
-    value: 'names|all',
-    help: 'Host header names accepted besides localhost, IP addresses and --host (.domain for subdomains). Default none.',
-  },
-  { name: 'no-ui', type: 'boolean', env: 'PCK_NO_UI', help: 'Serve no pages (landing page, GraphiQL, dashboard).' },
-  {
-    name: 'control-token',
-    type: 'string',
-    env: 'PCK_CONTROL_TOKEN',
-    value: 'secret',
-    help: 'Every /__pck/ request must send "Authorization: Bearer <secret>"; required with a --host other machines reach. Prefer the variable (a flag shows in ps).',
-  },
-];
+const helpFlag = flagOfRow('help', {
+  kind: yesNo,
+  flag: { name: 'help', env: false, sets: true, help: 'Show this help.' },
+});
 
-/** Every flag, in help order. The help text and the parser are both generated from this table. */
-export const mockFlags: readonly FlagSpec[] = [
-  {
-    name: 'port',
-    type: 'string',
-    env: 'PCK_PORT',
-    value: 'n',
-    help: `Port to listen on; 0 picks a free port. Default ${defaultMockOptions.port}.`,
-  },
-  {
-    name: 'host',
-    type: 'string',
-    env: 'PCK_HOST',
-    value: 'host',
-    help: `Host to listen on. Default ${defaultMockOptions.host}.`,
-  },
-  {
-    name: 'client-id',
-    type: 'string',
-    env: 'PCK_CLIENT_ID',
-    value: 'id',
-    help: `Accepted x-client-id. Default ${defaultMockOptions.clients[0].clientId}.`,
-  },
-  {
-    name: 'api-key',
-    type: 'string',
-    env: 'PCK_API_KEY',
-    value: 'key',
-    help: `Accepted x-api-key for --client-id. Default ${defaultMockOptions.clients[0].apiKey}.`,
-  },
-  {
-    name: 'config',
-    type: 'string',
-    env: 'PCK_CONFIG',
-    value: 'file.json',
-    help: 'JSON file: { "clients": [{ clientId, apiKey, webhookUrls?, signingKey? }], "assumptions": { ... } }. Its clients are added to --client-id\'s.',
-  },
-  {
-    name: 'guide',
-    type: 'string',
-    env: 'PCK_GUIDE',
-    value: 'current|legacy|both',
-    help: 'Guide answered on /graphql; "both" detects it per request. Default current.',
-  },
-  {
-    name: 'token-ttl',
-    type: 'string',
-    env: 'PCK_TOKEN_TTL',
-    value: 'seconds',
-    help: `Access token lifetime. Default ${defaultAssumptions.tokenTtlSeconds}.`,
-  },
-  {
-    name: 'webhook-url',
-    type: 'string',
-    env: 'PCK_WEBHOOK_URL',
-    value: 'url',
-    multiple: true,
-    help: 'Where payment status webhooks go; repeat for several (env: comma-separated).',
-  },
-  {
-    name: 'webhook-signing-key',
-    type: 'string',
-    env: 'PCK_WEBHOOK_SIGNING_KEY',
-    value: 'key',
-    help: `Signing key sent with webhooks. Default ${defaultMockOptions.webhookSigningKey}.`,
-  },
-  {
-    name: 'standard-webhooks-secret',
-    type: 'string',
-    env: 'PCK_STANDARD_WEBHOOKS_SECRET',
-    value: 'whsec_...',
-    help: 'Opt-in: also sign webhooks with Standard Webhooks headers using this secret. Default off.',
-  },
-  {
-    name: 'strict-generate',
-    type: 'boolean',
-    env: 'PCK_STRICT_GENERATE',
-    help: 'A second generate-token for a client answers 401 (use refresh-token), as the spec\'s "call once" rule.',
-  },
-  {
-    name: 'settle-delay',
-    type: 'string',
-    env: 'PCK_SETTLE_DELAY',
-    value: 'ms',
-    help: `Time from payment acceptance to settlement and webhook. Default ${defaultAssumptions.settleDelayMs}.`,
-  },
-  {
-    name: 'latency',
-    type: 'string',
-    env: 'PCK_LATENCY',
-    value: 'min-max',
-    help: 'Simulated latency per answer in ms, e.g. 50-300 or 2000 (for timeout testing). Default none.',
-  },
-  {
-    name: 'seed',
-    type: 'string',
-    env: 'PCK_SEED',
-    value: 'text',
-    help: `Seed of ids and tokens; the same requests give the same answers. Default ${defaultMockOptions.seed}.`,
-  },
-  ...limitFlags.map(
-    (l): FlagSpec => ({
-      name: l.name,
-      type: 'string',
-      env: l.env,
-      value: 'n',
-      help: `${l.help} Default ${l.default()}.`,
-    }),
-  ),
-  {
-    name: 'log',
-    type: 'string',
-    env: 'PCK_LOG',
-    value: 'text|json',
-    help: 'Request log format on standard error: text lines, or one JSON object per line. Default text.',
-  },
-  ...browserFlags,
-  {
-    name: 'journal-size',
-    type: 'string',
-    env: 'PCK_JOURNAL_SIZE',
-    value: 'n',
-    help: `Requests kept in the journal (a ring). Default ${defaultMockOptions.journalSize}.`,
-  },
-  { name: 'quiet', type: 'boolean', env: 'PCK_QUIET', help: 'No request log (standard error).' },
-  { name: 'help', type: 'boolean', env: '', help: 'Show this help.' },
+/** Every flag, in help order: the command's own, the option table's, the assumption flags, help. */
+export const mockFlags: readonly CommandFlag[] = [
+  ...commandFlags,
+  ...flagsOfTable(mockOptionTable, inConfigFile),
+  ...mockAssumptionFlags.map(({ group, key, row }) => {
+    const target = `assumptions.${group}.${key}`;
+    return flagOfRow(target, row, { configKey: target });
+  }),
+  helpFlag,
 ];
 
 /** The `--help` text of the mock command. */
 export function mockHelp(): string {
-  const rows = mockFlags.map((f) => {
-    const left = `  --${f.name}${f.value ? ` <${f.value}>` : ''}`;
-    const env = f.env ? ` [env ${f.env}]` : '';
-    return `${left.padEnd(40)}${f.help}${env}`;
-  });
   return `Usage: payment-contract-kit mock [options]
 
 Starts the stateful mock of the payment service (REST token endpoints, GraphQL at /graphql, payment status
 webhooks, control API under /__pck/) and prints one line with its base URL. Ctrl-C or SIGTERM stops it.
 
 Options:
-${rows.join('\n')}
+${helpRows(mockFlags)}
 
-Flags win over environment variables, which win over the defaults.
+Flags win over environment variables, which win over a --config file, which wins over the defaults.
 
 Examples:
   payment-contract-kit mock
@@ -268,49 +84,6 @@ Examples:
 `;
 }
 
-function parseLatency(raw: string): { minMs: number; maxMs: number } {
-  const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(raw);
-  const min = m ? Number(m[1]) : Number.NaN;
-  const max = m?.[2] !== undefined ? Number(m[2]) : min;
-  if (!m || max < min)
-    throw new UsageError(
-      `--latency must be <min-max> or <ms> in milliseconds with min <= max, e.g. 50-300; got "${raw}".`,
-    );
-  return { minMs: min, maxMs: max };
-}
-
-function checkUrl(raw: string): string {
-  if (!parseHttpUrl(raw))
-    throw new UsageError(`--webhook-url must be an http(s) URL such as http://127.0.0.1:3000/webhooks; got "${raw}".`);
-  return raw;
-}
-
-/** The browser options from their flags; a bad value is a usage error naming the flag. */
-function browserOptions(
-  pick: (name: string) => string | undefined,
-  pickBoolean: (name: string) => boolean,
-): Pick<MockOptions, 'cors' | 'controlCors' | 'allowedHosts' | 'ui' | 'controlToken'> {
-  const out: { -readonly [K in 'cors' | 'controlCors' | 'allowedHosts' | 'ui' | 'controlToken']?: MockOptions[K] } = {};
-  const checked = <T>(flag: string, parse: () => T): T => {
-    try {
-      return parse();
-    } catch (error) {
-      throw new UsageError(`--${flag}: ${(error as Error).message.replace(/^\[payment-contract-kit\] /, '')}`);
-    }
-  };
-  const cors = pick('cors');
-  if (cors !== undefined) out.cors = checked('cors', () => parseCorsOrigins('cors', cors));
-  const controlCors = pick('control-cors');
-  if (controlCors !== undefined)
-    out.controlCors = checked('control-cors', () => parseCorsOrigins('controlCors', controlCors));
-  const hosts = pick('allowed-hosts');
-  if (hosts !== undefined) out.allowedHosts = checked('allowed-hosts', () => parseAllowedHosts('allowedHosts', hosts));
-  if (pickBoolean('no-ui')) out.ui = false;
-  const controlToken = pick('control-token');
-  if (controlToken !== undefined) out.controlToken = controlToken;
-  return out;
-}
-
 /** The result of parsing: either help was asked for, or the options to start the mock with. */
 export type ParsedMockArgs = { readonly help: true } | { readonly help: false; readonly options: MockOptions };
 
@@ -321,101 +94,44 @@ export type ParsedMockArgs = { readonly help: true } | { readonly help: false; r
  * parseMockArgs(['--port', '0', '--guide', 'both'], {}) // { help: false, options: { port: 0, guide: 'both', ... } }
  */
 export function parseMockArgs(argv: readonly string[], env: NodeJS.ProcessEnv): ParsedMockArgs {
-  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: Object.fromEntries(
-        mockFlags.map((f) => [f.name, { type: f.type, ...(f.multiple ? { multiple: true } : {}) }]),
-      ),
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
-    throw new UsageError(`${clause(message)}. Run "payment-contract-kit mock --help" for the options.`);
-  }
-  if (values.help) return { help: true };
-
-  // Flag first, then the environment variable; undefined when neither is set.
-  const pick = (name: string): string | undefined => {
-    const flag = values[name];
-    if (typeof flag === 'string') return flag;
-    const spec = mockFlags.find((f) => f.name === name)!;
-    const fromEnv = env[spec.env];
-    return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
-  };
-  const pickBoolean = (name: string): boolean => {
-    if (values[name] === true) return true;
-    const spec = mockFlags.find((f) => f.name === name)!;
-    const fromEnv = env[spec.env];
-    return fromEnv === undefined ? false : booleanEnv(spec.env, fromEnv);
-  };
-
-  const options: { -readonly [K in keyof MockOptions]: MockOptions[K] } = {};
-  const port = pick('port');
-  if (port !== undefined) options.port = integer('port', port, 0, 65_535);
-  const host = pick('host');
-  if (host !== undefined) options.host = host;
-  const guide = pick('guide');
-  if (guide !== undefined) {
-    if (guide !== 'current' && guide !== 'legacy' && guide !== 'both')
-      throw new UsageError(`--guide must be current, legacy or both; got "${guide}".`);
-    options.guide = guide as MockGuide;
-  }
-  const ttl = pick('token-ttl');
-  if (ttl !== undefined) options.tokenTtlSeconds = integer('token-ttl', ttl, 1);
-  const settle = pick('settle-delay');
-  if (settle !== undefined) options.settleDelayMs = integer('settle-delay', settle, 0);
-  const latency = pick('latency');
-  if (latency !== undefined) options.latency = parseLatency(latency);
-  const journalSize = pick('journal-size');
-  if (journalSize !== undefined) options.journalSize = integer('journal-size', journalSize, 1);
-  const seed = pick('seed');
-  if (seed !== undefined) options.seed = seed;
-  const signingKey = pick('webhook-signing-key');
-  if (signingKey !== undefined) options.webhookSigningKey = signingKey;
-  const standardSecret = pick('standard-webhooks-secret');
-  if (standardSecret !== undefined) options.standardWebhooksSecret = standardSecret;
-  const urls =
-    (values['webhook-url'] as string[] | undefined) ??
-    env.PCK_WEBHOOK_URL?.split(',')
-      .map((u) => u.trim())
-      .filter(Boolean);
-  if (urls !== undefined) options.webhookUrls = urls.map(checkUrl);
-  if (pickBoolean('strict-generate')) options.strictGenerate = true;
-  if (pickBoolean('quiet')) options.log = false;
-  const logFormat = pick('log');
-  if (logFormat !== undefined) {
-    if (logFormat !== 'text' && logFormat !== 'json')
-      throw new UsageError(`--log must be text or json; got "${logFormat}".`);
-    options.logFormat = logFormat;
-  }
-  Object.assign(options, browserOptions(pick, pickBoolean));
-
+  const parsed = parseFlags('mock', mockFlags, argv, env);
+  if (parsed.help) return { help: true };
+  const configPath = parsed.values.get('config') as string | undefined;
+  const fromFile = configPath === undefined ? {} : readConfigFile(configPath);
+  // The file first, so flags and variables win over it, value by value.
+  const options: Record<string, unknown> = { ...fromFile };
+  for (const [target, value] of parsed.values) if (target in mockOptionTable) options[target] = value;
   const cliClient: MockClientConfig = {
-    clientId: pick('client-id') ?? defaultMockOptions.clients[0].clientId,
-    apiKey: pick('api-key') ?? defaultMockOptions.clients[0].apiKey,
+    clientId: (parsed.values.get('client-id') as string | undefined) ?? defaultMockOptions.clients[0].clientId,
+    apiKey: (parsed.values.get('api-key') as string | undefined) ?? defaultMockOptions.clients[0].apiKey,
   };
-  const configPath = pick('config');
-  const config = configPath === undefined ? {} : readConfigFile(configPath);
-  const fromFile = config.clients ?? [];
+  const fileClients = fromFile.clients ?? [];
   // A client in the file carries more (webhooks, signing key) than the flags, so it wins over the same id.
-  options.clients = [...(fromFile.some((c) => c.clientId === cliClient.clientId) ? [] : [cliClient]), ...fromFile];
-  // Limit flags win over the config file's assumptions, value by value.
-  const groups: Record<LimitFlag['group'], Record<string, number>> = { limits: {}, bounds: {}, history: {} };
-  for (const l of limitFlags) {
-    const raw = pick(l.name);
-    if (raw !== undefined) groups[l.group][l.key] = integer(l.name, raw, 1);
+  options.clients = [
+    ...(fileClients.some((c) => c.clientId === cliClient.clientId) ? [] : [cliClient]),
+    ...fileClients,
+  ];
+  const assumptions = withAssumptionFlags(fromFile.assumptions, parsed.values);
+  if (assumptions !== undefined) options.assumptions = assumptions;
+  return { help: false, options: options as MockOptions };
+}
+
+/** The file's assumptions with the assumption flags set over them, value by value; `undefined` when neither is. */
+function withAssumptionFlags(
+  fromFile: AssumptionOverrides | undefined,
+  values: ReadonlyMap<string, unknown>,
+): AssumptionOverrides | undefined {
+  const groups: Record<string, Record<string, unknown>> = {};
+  for (const { group, key } of mockAssumptionFlags) {
+    const value = values.get(`assumptions.${group}.${key}`);
+    if (value !== undefined) groups[group] = { ...groups[group], [key]: value };
   }
-  const fromConfig = config.assumptions ?? {};
-  const flagged = (Object.keys(groups) as LimitFlag['group'][]).filter((g) => Object.keys(groups[g]).length > 0);
-  if (config.assumptions || flagged.length > 0)
-    options.assumptions = {
-      ...fromConfig,
-      ...Object.fromEntries(flagged.map((g) => [g, { ...fromConfig[g], ...groups[g] }])),
-    };
-  return { help: false, options };
+  if (fromFile === undefined && Object.keys(groups).length === 0) return undefined;
+  const base = (fromFile ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  return {
+    ...fromFile,
+    ...Object.fromEntries(Object.entries(groups).map(([group, set]) => [group, { ...base[group], ...set }])),
+  };
 }
 
 /** Why the listener could not be opened, by its system error code: the fix differs for each. */

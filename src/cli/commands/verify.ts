@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { parseArgs } from 'node:util';
 import { kitMessage } from '../../internal/messages.ts';
+import { oneOf, yesNo } from '../../internal/option-table.ts';
 import {
   type DynamicInteractionResult,
   type DynamicVerifier,
@@ -25,6 +25,44 @@ import { summaryLine, textLine } from '../../pact/verify/report-text.ts';
 import { verifyStatic } from '../../pact/verify/static-verify.ts';
 import { allPassed, type InteractionResult } from '../../pact/verify/verify-result.ts';
 import { type CommandIo, parseCommandLine, UsageError } from '../command-line.ts';
+import { type CommandFlag, flagOfRow, helpRows, parseFlags } from '../option-flags.ts';
+
+const formats = ['text', 'json', 'junit'] as const;
+type Format = (typeof formats)[number];
+
+/** Every flag of the command, once: the parser, `--help` and docs/options.md are produced from this table. */
+export const verifyFlags: readonly CommandFlag[] = [
+  flagOfRow('guide', {
+    kind: oneOf<GuideOption>(['current', 'legacy', 'both']),
+    default: 'both',
+    flag: {
+      name: 'guide',
+      env: false,
+      help: 'Guide GraphQL interactions are checked against; "both" picks it per pact or interaction (below).',
+    },
+  }),
+  flagOfRow('format', {
+    kind: oneOf<Format>(formats),
+    default: 'text',
+    flag: {
+      name: 'format',
+      env: false,
+      help: 'Report on stdout: one line per interaction and mode, one JSON document, or JUnit XML.',
+    },
+  }),
+  flagOfRow('static-only', {
+    kind: yesNo,
+    flag: { name: 'static-only', env: false, sets: true, help: 'Only the static checks.' },
+  }),
+  flagOfRow('dynamic-only', {
+    kind: yesNo,
+    flag: { name: 'dynamic-only', env: false, sets: true, help: 'Only the dynamic verification.' },
+  }),
+  flagOfRow('help', {
+    kind: yesNo,
+    flag: { name: 'help', short: 'h', env: false, sets: true, help: 'Show this help.' },
+  }),
+];
 
 /** Help text, with examples. */
 export const help = `Usage: payment-contract-kit verify <pact files or folders> [options]
@@ -39,15 +77,11 @@ service as the kit documents it, in two ways:
 Folders are searched for *.json files.
 
 Options:
-  --guide <current|legacy|both>   Guide GraphQL interactions are checked against. Default both: a pact whose
-                                  consumer or provider name holds "legacy" or "current" is checked against that
-                                  guide, any other interaction against the guide its names agree with; a
-                                  pact that names no guide and uses the legacy guide's names gets a warning
-                                  on standard error. The summary counts the interactions per guide.
-  --format <text|json|junit>      Report format on stdout. Default text: one line per interaction and mode.
-  --static-only                   Only the static checks.
-  --dynamic-only                  Only the dynamic verification.
-  -h, --help                      Show this help.
+${helpRows(verifyFlags)}
+
+With --guide both, a pact whose consumer or provider name holds "legacy" or "current" is checked against that
+guide, any other interaction against the guide its names agree with; a pact that names no guide and uses the
+legacy guide's names gets a warning on standard error. The summary counts the interactions per guide.
 
 Exit status: 0 when every interaction passes every way that ran (pending ones aside), 1 otherwise (including
 when dynamic verification cannot run), 2 for bad flags or paths that do not exist.
@@ -82,35 +116,25 @@ function usage(message: string): never {
   throw new UsageError(kitMessage(`verify: ${message} Run "payment-contract-kit verify --help" for the options.`));
 }
 
-const guides: readonly GuideOption[] = ['current', 'legacy', 'both'];
-const formats = ['text', 'json', 'junit'] as const;
-type Format = (typeof formats)[number];
-
 function parse(argv: readonly string[]) {
-  let values: Record<string, string | boolean | undefined>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: true,
-      options: {
-        guide: { type: 'string' },
-        format: { type: 'string' },
-        'static-only': { type: 'boolean' },
-        'dynamic-only': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    return usage((error as Error).message.replace(/\. To specify.*$/s, '.'));
-  }
-  if (values.help) return { help: true as const };
-  const guide = (values.guide as string | undefined) ?? 'both';
-  if (!guides.includes(guide as GuideOption)) usage(`--guide must be current, legacy or both, got "${guide}".`);
-  const format = (values.format as string | undefined) ?? 'text';
-  if (!formats.includes(format as Format)) usage(`--format must be text, json or junit, got "${format}".`);
-  if (values['static-only'] && values['dynamic-only'])
+  const {
+    help: wantsHelp,
+    values,
+    positionals,
+  } = parseFlags(
+    'verify',
+    verifyFlags,
+    argv,
+    {},
+    {
+      positionals: true,
+      prefix: 'verify: ',
+    },
+  );
+  if (wantsHelp) return { help: true as const };
+  const guide = (values.get('guide') as GuideOption | undefined) ?? 'both';
+  const format = (values.get('format') as Format | undefined) ?? 'text';
+  if (values.has('static-only') && values.has('dynamic-only'))
     usage('--static-only and --dynamic-only exclude each other; leave both out to verify both ways.');
   if (positionals.length === 0)
     usage('give at least one pact file or folder, e.g. payment-contract-kit verify ./pacts.');
@@ -120,10 +144,10 @@ function parse(argv: readonly string[]) {
   return {
     help: false as const,
     files: found.files,
-    guide: guide as GuideOption,
-    format: format as Format,
-    runStatic: !values['dynamic-only'],
-    runDynamic: !values['static-only'],
+    guide,
+    format,
+    runStatic: !values.has('dynamic-only'),
+    runDynamic: !values.has('static-only'),
   };
 }
 

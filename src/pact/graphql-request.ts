@@ -8,6 +8,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { type DocumentNode, type OperationDefinitionNode, print } from 'graphql';
+import { injected } from '../contract/provider-state-names.ts';
 import { kitMessage } from '../internal/messages.ts';
 import { exampleValues } from './example-values.ts';
 import type {
@@ -17,7 +18,6 @@ import type {
   HttpInteractionWithRequest,
 } from './internal/pact-types.ts';
 import { graphqlPath, headerNames } from './names.ts';
-import { injected } from '../contract/provider-state-names.ts';
 import { acceptHeader, contentTypeJson } from './request-header-matchers.ts';
 import type { AnyMatcher, Template } from './template.ts';
 

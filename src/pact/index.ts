@@ -23,6 +23,14 @@
  *
  * @module
  */
+
+export {
+  injected,
+  type ProviderStateName,
+  type ProviderStateParams,
+  type ProviderStateValues,
+  providerStates,
+} from '../contract/provider-state-names.ts';
 export { exampleValues } from './example-values.ts';
 export {
   authErrorBody,
@@ -37,13 +45,6 @@ export {
 } from './graphql-matchers.ts';
 export { type GraphqlRequestOptions, operationOf, withGraphqlRequest } from './graphql-request.ts';
 export { graphqlPath, headerNames, providerName, type TokenEndpoint, tokenPaths } from './names.ts';
-export {
-  injected,
-  type ProviderStateName,
-  type ProviderStateParams,
-  type ProviderStateValues,
-  providerStates,
-} from '../contract/provider-state-names.ts';
 export {
   acceptHeader,
   acceptHeaderPattern,

@@ -6,11 +6,11 @@
  * @module
  */
 import { MatchersV3 } from '@pact-foundation/pact';
+import { injected } from '../contract/provider-state-names.ts';
 import type { RefreshTokenRequest } from '../types/rest.ts';
 import { exampleValues } from './example-values.ts';
 import type { HeadersTemplate, HttpInteraction, HttpInteractionWithRequest } from './internal/pact-types.ts';
 import { headerNames, type TokenEndpoint, tokenPaths } from './names.ts';
-import { injected } from '../contract/provider-state-names.ts';
 import { acceptHeader, contentTypeJson } from './request-header-matchers.ts';
 import type { AnyMatcher, Template } from './template.ts';
 

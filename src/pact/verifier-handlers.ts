@@ -9,9 +9,9 @@
  * @module
  */
 import type { VerifierOptions } from '@pact-foundation/pact';
+import { providerStates } from '../contract/provider-state-names.ts';
 import { pactControlPaths } from '../contract/service-names.ts';
 import { kitMessage } from '../internal/messages.ts';
-import { providerStates } from '../contract/provider-state-names.ts';
 
 /** A running mock: its base URL, or an object with one (such as a `MockServer`). */
 export type MockTarget = string | URL | { readonly url: string };

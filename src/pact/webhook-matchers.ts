@@ -86,8 +86,7 @@ export interface WebhookMetadataOptions {
  */
 export function webhookMetadata(options: WebhookMetadataOptions = {}): Metadata {
   const names = {
-    signingKey:
-      options.headerNames?.signingKey ?? options.signingKeyHeader ?? DEFAULT_WEBHOOK_HEADER_NAMES.signingKey,
+    signingKey: options.headerNames?.signingKey ?? options.signingKeyHeader ?? DEFAULT_WEBHOOK_HEADER_NAMES.signingKey,
     clientId: options.headerNames?.clientId ?? options.clientIdHeader ?? DEFAULT_WEBHOOK_HEADER_NAMES.clientId,
   };
   return webhookHeaders(names, {

@@ -10,8 +10,9 @@
  *
  * @module
  */
-import { kitMessage } from '../../internal/messages.ts';
+
 import { type ProviderStateValues, providerStates } from '../../contract/provider-state-names.ts';
+import { kitMessage } from '../../internal/messages.ts';
 import { servicePaths } from '../../spec-names.ts';
 import { testCardDetails } from '../../test-values.ts';
 import type { MockControl, MockPayment } from '../control-types.ts';

@@ -16,10 +16,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Verifier } from '@pact-foundation/pact';
+import { providerStates } from '../../contract/provider-state-names.ts';
 import { kitMessage } from '../../internal/messages.ts';
 import { startMockServer } from '../../mock/index.ts';
 import { providerName } from '../names.ts';
-import { providerStates } from '../../contract/provider-state-names.ts';
 import { messageProviders, stateHandlers, type VerifierStateHandlers } from '../verifier-handlers.ts';
 import { describeAnswer, startAnswerRecorder, takeAnswer } from './answer-recorder.ts';
 import { pactClients } from './pact-clients.ts';

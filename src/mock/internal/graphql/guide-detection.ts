@@ -5,8 +5,8 @@
  * @module
  */
 import type { GuideSignal } from '../../../contract/guide-detection.ts';
-import { kitMessage } from '../../../internal/messages.ts';
 import { legacyGuideNames as n } from '../../../contract/guides.ts';
+import { kitMessage } from '../../../internal/messages.ts';
 import type { Guide } from '../state.ts';
 
 export {

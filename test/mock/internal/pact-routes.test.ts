@@ -2,8 +2,8 @@
 // and the webhook message of /__pck/messages (the one a receiver really gets, metadata in Pact-Message-Metadata).
 // A caller's mistake is a 400 in the 7.1 shape naming the fix.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, servicePaths, startMockServer } from '../../../src/mock/index.ts';
 import { providerStates } from '../../../src/contract/provider-state-names.ts';
+import { type MockServer, servicePaths, startMockServer } from '../../../src/mock/index.ts';
 import { pactControlPaths } from '../../../src/spec-names.ts';
 import { credentials, post } from '../helpers.ts';
 import { startReceiver, type TestReceiver } from './webhooks/receiver.ts';

@@ -5,9 +5,10 @@
  *
  * @module
  */
+import { cardNumberField, type GuideName } from '../../contract/guides.ts';
 
-/** A guide's name. */
-export type Guide = 'current' | 'legacy';
+/** A guide's name (the contract layer's). */
+export type Guide = GuideName;
 
 /** One operation document of operations/<guide>/, by file name without `.graphql`. */
 export interface OperationSource {
@@ -31,7 +32,7 @@ const reference = { description: 'Order 1 from GraphiQL', reference_no: 'R-1' };
 
 /** Variables of each operation, by file name, in each guide's shape. */
 export function exampleVariables(guide: Guide, name: string): Record<string, unknown> {
-  const credit_card = guide === 'current' ? { ...card, card_number: cardNumber } : { ...card, number: cardNumber };
+  const credit_card = { ...card, [cardNumberField[guide]]: cardNumber };
   // The legacy guide's contact carries description and reference_no, and requires them.
   const guideContact = guide === 'current' ? contact : { ...contact, ...reference };
   switch (name) {

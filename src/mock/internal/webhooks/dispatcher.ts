@@ -28,7 +28,9 @@
  *
  * @module
  */
+
 import { defaultAssumptions, type WebhookRetryPolicy } from '../../../assumptions.ts';
+import { DEFAULT_WEBHOOK_HEADER_NAMES, type WebhookHeaderNames } from '../../../contract/webhook-headers.ts';
 import { clause, errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
 import { createWaiters } from '../waiters.ts';
@@ -74,8 +76,8 @@ export interface WebhookDispatcherOptions {
   readonly urls: readonly string[];
   /** Value sent in the signing key header. */
   readonly signingKey: string;
-  /** Header names (`Assumptions.webhook`); `deliveryId` defaults to `x-webhook-delivery-id`. */
-  readonly headers: { readonly signingKey: string; readonly clientId: string; readonly deliveryId?: string };
+  /** Header names by role (`webhookHeaderNamesOf(assumptions.webhook)`); any role left out takes the kit's default. */
+  readonly headers: Partial<WebhookHeaderNames>;
   /** Retry schedule (`Assumptions.webhook.retry`). */
   readonly retry: WebhookRetryPolicy;
   /** Opt-in Standard Webhooks signing: adds `webhook-id`, `webhook-timestamp`, `webhook-signature`. */
@@ -259,7 +261,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const policy = opts.retry;
   const caps = opts.history ?? defaultAssumptions.history;
   const eventType = opts.eventType ?? defaultAssumptions.webhook.eventType;
-  const deliveryIdHeader = opts.headers.deliveryId ?? defaultAssumptions.webhook.deliveryIdHeader;
+  const headerNames: WebhookHeaderNames = { ...DEFAULT_WEBHOOK_HEADER_NAMES, ...opts.headers };
   const newId = opts.idFactory ?? (() => `whd_${globalThis.crypto.randomUUID().replaceAll('-', '')}`);
   const report = opts.onProblem ?? (() => {});
   const targets = checkedTargets(opts);
@@ -289,7 +291,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
     random: opts.random,
     headersFor: createDeliveryHeaders({
       signingKey: opts.signingKey,
-      names: { signingKey: opts.headers.signingKey, clientId: opts.headers.clientId, deliveryId: deliveryIdHeader },
+      names: headerNames,
       standardWebhooks: opts.standardWebhooks,
       wallClock: opts.wallClock ?? Date.now,
     }),

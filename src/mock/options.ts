@@ -16,6 +16,8 @@ import { parseHttpUrl } from '../internal/http-url.ts';
 import { kitMessage } from '../internal/messages.ts';
 import { defaultCredentials } from '../spec-names.ts';
 import { type CorsInput, type CorsOrigins, resolveBrowserOptions } from './internal/http/browser-options.ts';
+import type { SandboxStore } from './internal/store/sandbox-store.ts';
+import { defaultStoreUrl, parseStoreUrl } from './internal/store/store-url.ts';
 
 export { parseAllowedHosts, parseCorsOrigins } from './internal/http/browser-options.ts';
 
@@ -110,6 +112,12 @@ export interface MockOptions {
   readonly allowedHosts?: string | readonly string[] | boolean;
   /** Serve the pages (landing page at `/` and the browser pages). Default `true`; `false` is `--no-ui`. */
   readonly ui?: boolean;
+  /**
+   * Where the sandbox's state lives (issue 23; docs/shared-sandbox.md): `memory:` (default, this process only),
+   * `file:<path>` (survives a restart and a crash; one process; Node only), `redis://…` / `rediss://…` (replicas
+   * share it; Node only), or a {@link SandboxStore} object. Also `--store` / `PCK_STORE`.
+   */
+  readonly store?: string | SandboxStore;
 }
 
 /** The defaults of {@link MockOptions}, as the CLI documents them. */
@@ -146,6 +154,8 @@ export interface ResolvedMockOptions {
   readonly controlCors: CorsOrigins;
   readonly allowedHosts: readonly string[] | true;
   readonly ui: boolean;
+  /** The store: a checked URL (`memory:` by default) or the store object given. */
+  readonly store: string | SandboxStore;
 }
 
 const guides: readonly MockGuide[] = ['current', 'legacy', 'both'];
@@ -259,8 +269,21 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     maxBodyBytes: assumptions.limits.maxBodyBytes,
     journalSize: Math.max(1, options.journalSize ?? defaultMockOptions.journalSize),
     realNow: options.realNow ?? Date.now,
+    store: resolveStore(options.store),
     ...browser,
   };
+}
+
+/** The store option checked: a URL of a known form (a `TypeError` names the forms) or a store object. */
+function resolveStore(store: MockOptions['store']): string | SandboxStore {
+  if (store === undefined) return defaultStoreUrl;
+  if (typeof store === 'string') {
+    parseStoreUrl(store);
+    return store.trim();
+  }
+  if (typeof store !== 'object' || store === null || typeof store.append !== 'function')
+    fail('store', 'must be a store URL (memory:, file:<path>, redis://…) or a SandboxStore object.');
+  return store;
 }
 
 function checkUrl(option: string, url: string): void {

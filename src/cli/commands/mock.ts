@@ -12,6 +12,7 @@ import type { AssumptionOverrides, Assumptions, CardTypePattern } from '../../as
 import { defaultAssumptions } from '../../assumptions.ts';
 import { parseHttpUrl } from '../../internal/http-url.ts';
 import { clause, kitMessage, kitPrefix } from '../../internal/messages.ts';
+import { parseStoreUrl } from '../../mock/internal/store/store-url.ts';
 import {
   defaultMockOptions,
   type MockClientConfig,
@@ -218,6 +219,13 @@ export const mockFlags: readonly FlagSpec[] = [
     help: 'Request log format on standard error: text lines, or one JSON object per line. Default text.',
   },
   ...browserFlags,
+  {
+    name: 'store',
+    type: 'string',
+    env: 'PCK_STORE',
+    value: 'url',
+    help: 'Where the sandbox state lives: memory: (default), file:<path> (survives restarts and crashes; one process) or redis://host:port (replicas). See docs/shared-sandbox.md.',
+  },
   {
     name: 'journal-size',
     type: 'string',
@@ -441,6 +449,14 @@ export function parseMockArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
   if (latency !== undefined) options.latency = parseLatency(latency);
   const journalSize = pick('journal-size');
   if (journalSize !== undefined) options.journalSize = integer('journal-size', journalSize, 1);
+  const store = pick('store');
+  if (store !== undefined) {
+    try {
+      options.store = parseStoreUrl(store).kind === 'memory' ? 'memory:' : store.trim();
+    } catch (error) {
+      throw new UsageError(`--store: ${(error as Error).message.replace(`${kitPrefix} `, '')}`);
+    }
+  }
   const seed = pick('seed');
   if (seed !== undefined) options.seed = seed;
   const signingKey = pick('webhook-signing-key');

@@ -16,6 +16,7 @@ import { kitMessage } from '../../internal/messages.ts';
 import { maskCardNumber } from './domain/cards.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from './history/page.ts';
 import { maskDigits } from './http/request-log.ts';
+import type { RecordApplier, Recorder } from './store/records.ts';
 import { createWaiters } from './waiters.ts';
 
 /** One answered request. */
@@ -93,6 +94,8 @@ export interface Journal {
   reset(): void;
   /** Rejects every pending wait (the mock is closing). */
   close(): void;
+  /** Takes back a `jr` record of a state store (issue 23): another process's request joins this journal. */
+  readonly apply: RecordApplier['apply'];
 }
 
 /**
@@ -102,7 +105,7 @@ export interface Journal {
  * const journal = createJournal(1000);
  * const entry = await journal.waitFor((e) => e.operationName === 'processPaymentRequest', { timeoutMs: 2000 });
  */
-export function createJournal(capacity: number): Journal {
+export function createJournal(capacity: number, recorder?: Recorder): Journal {
   const size = Math.max(1, capacity);
   const methods: string[] = new Array(size);
   const paths: string[] = new Array(size);
@@ -161,24 +164,50 @@ export function createJournal(capacity: number): Journal {
     );
   };
 
+  /** Appends an entry; what `record` and a replayed `jr` record share. */
+  // Positional parameters, not a rest array: this runs on every request.
+  function add(
+    method: string,
+    path: string,
+    status: number,
+    at: number,
+    durationMs: number,
+    operationName: string | undefined,
+    guide: 'current' | 'legacy' | undefined,
+    clientId: string | undefined,
+    summary: unknown,
+    outcome: string,
+  ): void {
+    const i = ++seq % size;
+    methods[i] = method;
+    paths[i] = path;
+    operationNames[i] = operationName;
+    guides[i] = guide;
+    clientIds[i] = clientId;
+    summaries[i] = summary;
+    outcomes[i] = outcome;
+    statuses[i] = status;
+    times[i] = at;
+    durations[i] = durationMs;
+    if (waiters.pending()) waiters.offer(entryAt(seq));
+  }
+
   return {
     page(query, filter = {}) {
       return collectPage([ring], checkPageQuery(query, 'requestPage'), (s) => matches(s, filter), entryAt);
     },
     size: () => seq - oldestKept() + 1,
     record(method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome) {
-      const i = ++seq % size;
-      methods[i] = method;
-      paths[i] = path;
-      operationNames[i] = operationName;
-      guides[i] = guide;
-      clientIds[i] = clientId;
-      summaries[i] = summary;
-      outcomes[i] = outcome;
-      statuses[i] = status;
-      times[i] = at;
-      durations[i] = durationMs;
-      if (waiters.pending()) waiters.offer(entryAt(seq));
+      if (recorder) {
+        const a = [method, path, status, at, durationMs, operationName ?? null, guide ?? null, clientId ?? null];
+        recorder({ t: 'jr', a: [...a, summary ?? null, outcome] });
+      }
+      add(method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome);
+    },
+    apply(r) {
+      if (r.t !== 'jr' || !Array.isArray(r.a)) return;
+      const a = r.a.map((v: unknown) => (v === null ? undefined : v));
+      add(...(a as Parameters<Journal['record']>));
     },
     entries(since = 0) {
       return kept(since);

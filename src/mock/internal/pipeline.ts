@@ -9,7 +9,7 @@ import { kitMessage } from '../../internal/messages.ts';
 import { controlPrefix, servicePaths } from '../../spec-names.ts';
 import type { MockLatency } from '../options.ts';
 import type { Clock } from './clock.ts';
-import type { ErrorMapper } from './error-mapping.ts';
+import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
 import type { FailureInjection } from './failure-injection.ts';
 import type { BrowserGuard } from './http/browser-guard.ts';
 import type { MockCore, MockReply, MockRequest } from './http/exchange.ts';
@@ -19,6 +19,15 @@ import { maskDigits, type RequestLog } from './http/request-log.ts';
 import type { RouteKind, RouteMatch, Router } from './http/router.ts';
 import type { Journal } from './journal.ts';
 import type { SeededRandom } from './random.ts';
+import { asUnavailable } from './store/state-sync.ts';
+
+/** What the pipeline asks of a state store's sync layer (issue 23; absent with memory). */
+export interface PipelineSync {
+  /** Open, rebuild or catch up before the request runs; undefined when nothing to wait for. */
+  before(): Promise<void> | undefined;
+  /** The request's records made durable before its answer goes out; undefined when none is pending. */
+  after(): Promise<void> | undefined;
+}
 
 /** What the pipeline works with; every part is built by the composition root. */
 export interface PipelineDeps {
@@ -34,6 +43,10 @@ export interface PipelineDeps {
   readonly guard: BrowserGuard;
   /** The pages route group; undefined when the pages are off (`ui: false`). */
   readonly pages: PageRoutes | undefined;
+  /** A state store's sync layer; undefined with memory (the pipeline then never waits on a store). */
+  readonly sync?: PipelineSync | undefined;
+  /** `extensions.reason` of the 503 a /graphql request gets when the store fails. */
+  readonly storeUnavailableReason?: string;
 }
 
 const knownPaths = Object.values(servicePaths).join(', ');
@@ -41,7 +54,35 @@ const noRoute: RouteMatch<RouteEntry> = { found: 'none' };
 
 /** Builds the core: `(request) => reply`, synchronous unless the route or the latency option makes it wait. */
 export function createPipeline(deps: PipelineDeps): MockCore {
-  const { router, failures, errors, log, journal, clock, latency, latencyRandom, guard, pages } = deps;
+  const { router, failures, errors, log, journal, clock, latency, latencyRandom, guard, pages, sync } = deps;
+
+  /** The 503 of a store fault, in the shape of the path's kind: 7.2 on /graphql, 7.1 elsewhere. */
+  function storeDown(kind: RouteKind | undefined, error: unknown): Outcome {
+    const e = asUnavailable(error);
+    const message = kitMessage(
+      `The sandbox's state store is unavailable (${e.reason}), so nothing of this request was kept. Retry shortly: the mock recovers by itself when the store is back.`,
+    );
+    return kind === 'graphql'
+      ? graphqlFailure(503, message, deps.storeUnavailableReason ?? 'STORE_UNAVAILABLE')
+      : errors.layer(kind, 503, message);
+  }
+
+  /** With a store: the answer waits until the request's records are durable, or becomes the store's 503. */
+  function durable(
+    request: MockRequest,
+    path: string,
+    kind: RouteKind | undefined,
+    clientId: string | undefined,
+    outcome: Outcome,
+    started: number,
+  ): MockReply | Promise<MockReply> {
+    const waiting = sync?.after();
+    if (waiting === undefined) return complete(request, path, kind, clientId, outcome, started);
+    return waiting.then(
+      () => complete(request, path, kind, clientId, outcome, started),
+      (error: unknown) => complete(request, path, kind, clientId, storeDown(kind, error), started),
+    );
+  }
 
   /**
    * Simulated network latency on service paths (the `latency` option), then the last step of every request: the
@@ -100,7 +141,22 @@ export function createPipeline(deps: PipelineDeps): MockCore {
     return reply;
   }
 
-  return function answer(request: MockRequest): MockReply | Promise<MockReply> {
+  function answer(request: MockRequest): MockReply | Promise<MockReply> {
+    const gate = sync?.before();
+    if (gate === undefined) return answerNow(request);
+    return gate.then(
+      () => answerNow(request),
+      (error: unknown) => {
+        const m = router.match(request.method, request.path);
+        const kind = m.found === 'none' ? undefined : m.route.kind;
+        const path = m.found === 'none' ? maskDigits(request.path) : request.path;
+        return complete(request, path, kind, undefined, storeDown(kind, error), performance.now());
+      },
+    );
+  }
+  return answer;
+
+  function answerNow(request: MockRequest): MockReply | Promise<MockReply> {
     const started = performance.now();
     const { method } = request;
     let path = request.path;
@@ -151,9 +207,9 @@ export function createPipeline(deps: PipelineDeps): MockCore {
     // 7. Latency, then 8. CORS headers, journal and log (in complete).
     if (outcome instanceof Promise)
       return outcome.then(
-        (o) => complete(request, path, kind, clientId, o, started),
-        (error: unknown) => complete(request, path, kind, clientId, errors.fromError(error, method, path), started),
+        (o) => durable(request, path, kind, clientId, o, started),
+        (error: unknown) => durable(request, path, kind, clientId, errors.fromError(error, method, path), started),
       );
-    return complete(request, path, kind, clientId, outcome, started);
-  };
+    return durable(request, path, kind, clientId, outcome, started);
+  }
 }

@@ -34,8 +34,10 @@ export interface WebhookMessage {
 
 /** All dispatchers of one mock instance, used as one. */
 export interface WebhookFanout {
-  /** Hands the settled payment's payload to its client's dispatcher. */
-  deliver(payment: StoredPayment): void;
+  /** Hands the settled payment's payload to its client's dispatcher (to every URL but those in `skipUrls`). */
+  deliver(payment: StoredPayment, skipUrls?: ReadonlySet<string>): void;
+  /** The webhook URLs a payment of `clientId` is delivered to (none: nothing is sent). */
+  urlsOf(clientId: string): readonly string[];
   /**
    * The webhook a settled payment is delivered as, built the way {@link WebhookFanout.deliver} builds it (same
    * payload builder, the client's own signing key), whether or not any URL is registered.
@@ -75,6 +77,10 @@ export interface WebhookFanoutDeps {
   readonly createTransport: () => WebhookTransport;
   /** Standard Webhooks HMAC (the platform's). */
   readonly hmacSha256Base64: (key: Uint8Array, text: string) => string;
+  /** Told when a delivery ends, but not by closing (a state store records it; issue 23). */
+  readonly onFinished?:
+    | ((delivery: { readonly paymentUuid: string; readonly url: string; readonly state: string }) => void)
+    | undefined;
 }
 
 /** Creates the dispatchers (no sockets, no timers until something is delivered). */
@@ -95,6 +101,7 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
       eventType: w.eventType,
       history: caps,
       nextSeq,
+      onFinished: deps.onFinished,
       standardWebhooks:
         deps.standardWebhooksSecret === undefined
           ? undefined
@@ -122,7 +129,11 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
   }
 
   return {
-    deliver(payment) {
+    urlsOf(clientId) {
+      const c = deps.clients.find((k) => k.clientId === clientId);
+      return c?.webhookUrls ?? deps.webhookUrls;
+    },
+    deliver(payment, skipUrls) {
       if (silent.has(byClient.has(payment.clientId) ? payment.clientId : undefined)) return;
       const dispatcher = byClient.get(payment.clientId) ?? shared;
       let payload: PaymentStatusWebhookPayload;
@@ -134,12 +145,15 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
         payload = paymentStatusPayload({ ...payment, metadata: undefined });
         problem = `the payload could not be built (${errorLine(error)})`;
       }
-      dispatcher.enqueue({
-        clientId: payment.clientId,
-        paymentUuid: payment.uuid,
-        payload,
-        ...(problem === undefined ? {} : { problem }),
-      });
+      dispatcher.enqueue(
+        {
+          clientId: payment.clientId,
+          paymentUuid: payment.uuid,
+          payload,
+          ...(problem === undefined ? {} : { problem }),
+        },
+        skipUrls,
+      );
     },
     message(payment) {
       const names = { signingKey: w.signingKeyHeader, clientId: w.clientIdHeader };

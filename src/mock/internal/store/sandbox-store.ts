@@ -1,0 +1,59 @@
+/**
+ * The seam of a sandbox state store (issue 23, decision 0015): where a mock process appends the records that
+ * describe its state changes and reads those of other processes. Implementations: memory (none: nothing is
+ * recorded), file (`file:` URL, Node only) and Redis (`redis://`, Node only, optional peer).
+ *
+ * @module
+ */
+
+/** One change record: JSON only. `t` names the change; `o` is the id of the process that made it. */
+export interface StoreRecord {
+  readonly t: string;
+  readonly o: string;
+  readonly [field: string]: unknown;
+}
+
+/** A record and its position in the store (opaque, ordered: compare with the store's own order only). */
+export interface PositionedRecord {
+  readonly position: string;
+  readonly record: StoreRecord;
+}
+
+/** The store cannot be reached or written (server down, disk full, read-only file); `reason` says which. */
+export class StoreUnavailableError extends Error {
+  readonly reason: string;
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(reason, options);
+    this.name = 'StoreUnavailableError';
+    this.reason = reason;
+  }
+}
+
+/** What a state store offers the mock. Every method may reject with {@link StoreUnavailableError}. */
+export interface SandboxStore {
+  /** `file` or `redis` (memory has no store object). */
+  readonly kind: 'file' | 'redis';
+  /** True when other processes may append too: catch up before serving, follow in the background. */
+  readonly shared: boolean;
+  /** Connects or opens; rejects when the store cannot be used at all. */
+  open(): Promise<void>;
+  /** Appends in order; resolves once the store acknowledged them durably. */
+  append(records: readonly StoreRecord[]): Promise<void>;
+  /** Records after `position` (undefined: from the start), oldest first, at most `limit`. */
+  readAfter(position: string | undefined, limit: number): Promise<readonly PositionedRecord[]>;
+  /**
+   * Replaces every record up to and including `upTo` with `snapshot` (compaction). A reader whose position is
+   * before `upTo` must read again from the start.
+   */
+  compact(snapshot: readonly StoreRecord[], upTo: string): Promise<void>;
+  /** Holds once-only work `key` for `leaseMs` as `owner`: true when held now (a holder claiming again renews). */
+  claim(key: string, owner: string, leaseMs: number): Promise<boolean>;
+  /** Gives up a claim `owner` holds (no-op otherwise). */
+  release(key: string, owner: string): Promise<void>;
+  /** Adds one to the shared counter `name` and returns the new value. */
+  increment(name: string): Promise<number>;
+  /** Calls `onAppend` soon after another process appended (best effort); returns the unsubscribe. */
+  watch?(onAppend: () => void): () => void;
+  /** Closes connections and files. */
+  close(): Promise<void>;
+}

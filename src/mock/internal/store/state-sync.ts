@@ -1,0 +1,355 @@
+/**
+ * The state store's layer inside the mock (issue 23, decision 0015): records of this process's changes are buffered
+ * and appended in batches; a request's answer waits until the records it produced are durable; other processes'
+ * records (or this store's past, at start) are applied to this process's view; once-only work runs where its claim
+ * is won; a store fault marks the view stale, and the view is rebuilt from the store when it answers again.
+ *
+ * Built only with a file or Redis store: with `memory:` no module has a recorder and the pipeline never calls here.
+ *
+ * @module
+ */
+import { errorLine, kitMessage } from '../../../internal/messages.ts';
+import type { OnceOnly } from '../settlement.ts';
+import type { RecordApplier, RecordBody } from './records.ts';
+import { type SandboxStore, type StoreRecord, StoreUnavailableError } from './sandbox-store.ts';
+
+/** What the sync layer drives. */
+export interface StateSyncDeps {
+  readonly store: SandboxStore;
+  /** This process's id: the `o` of its records. */
+  readonly processId: string;
+  /** Every module's applier, in dependency order (the state before settlement, which reads it). */
+  readonly appliers: readonly RecordApplier[];
+  /** Empties every module's view (not the id sources): before a rebuild. */
+  readonly resetView: () => void;
+  /** Told this start's boot number (1 on a fresh store) before anything is replayed. */
+  readonly onBoot: (boot: number) => void;
+  /** Claim lease (ms): a dead holder's work is taken over this long after its last renewal. */
+  readonly leaseMs: number;
+  /** How often a shared store is read without requests (ms). */
+  readonly followMs: number;
+  /** Writes a line to the mock's log. */
+  readonly log: (line: string) => void;
+}
+
+/** The sync layer as the pipeline, the composition root and the settlement see it. */
+export interface StateSync {
+  /** Every module's recorder: buffers the record and flushes it soon. */
+  record(body: RecordBody): void;
+  /** Once-only work through the store's claims. */
+  readonly once: OnceOnly;
+  /** Resolves when the store is open and the view replayed; rejects with {@link StoreUnavailableError}. */
+  ready(): Promise<void>;
+  /** What a request waits for before it runs: open, rebuild or catch-up; undefined when nothing. */
+  before(): Promise<void> | undefined;
+  /** What an answer waits for: the records produced so far made durable; undefined when none is pending. */
+  after(): Promise<void> | undefined;
+  /** Appends what is buffered (tests, close). */
+  flush(): Promise<void>;
+  /** Stops following and renewing, appends what is buffered and closes the store. */
+  close(): Promise<void>;
+}
+
+/** Records read per round trip while catching up or replaying. */
+const READ_BATCH = 1000;
+
+/** A store fault as {@link StoreUnavailableError} (a store may reject with anything). */
+export function asUnavailable(error: unknown): StoreUnavailableError {
+  return error instanceof StoreUnavailableError
+    ? error
+    : new StoreUnavailableError(`store-error: ${errorLine(error)}`, { cause: error });
+}
+
+interface Job {
+  readonly key: string;
+  readonly needed: () => boolean;
+  readonly work: () => void;
+  readonly holdWhile?: (() => boolean) | undefined;
+}
+
+/**
+ * Creates the sync layer; nothing is opened until {@link StateSync.ready} or the first request.
+ *
+ * @example
+ * const sync = createStateSync({ store, processId, appliers: [tokens, state, settlement], resetView, onBoot, leaseMs: 3000, followMs: 250, log });
+ * await sync.ready();
+ */
+export function createStateSync(deps: StateSyncDeps): StateSync {
+  const { store, processId: me, leaseMs } = deps;
+  let buffer: StoreRecord[] = [];
+  let flushQueued = false;
+  /** The last append (each one starts after the one before). */
+  let chain: Promise<void> = Promise.resolve();
+  let appending = 0;
+  let position: string | undefined;
+  let opening: Promise<void> | undefined;
+  let opened = false;
+  let stale: StoreUnavailableError | undefined;
+  let rebuilding: Promise<void> | undefined;
+  let reading: Promise<void> | undefined;
+  let rereadQueued: Promise<void> | undefined;
+  let replaying = false;
+  let closed = false;
+  const deferred: Job[] = [];
+  const held = new Map<string, () => boolean>();
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  let follow: ReturnType<typeof setInterval> | undefined;
+  let renew: ReturnType<typeof setInterval> | undefined;
+  let unwatch: (() => void) | undefined;
+
+  /**
+   * The store failed: the view may hold changes the store never took, so it is emptied at once (no timer may settle
+   * or deliver a payment whose caller got a 503) and rebuilt from the store as soon as it answers.
+   */
+  function markStale(error: StoreUnavailableError): void {
+    if (stale !== undefined || !opened) return;
+    stale = error;
+    deps.log(
+      kitMessage(
+        `the state store failed (${error.reason}): requests answer 503 until it is back, then the mock rebuilds its state from it by itself. Changes not yet acknowledged to a caller are dropped.`,
+      ),
+    );
+    buffer = [];
+    deps.resetView();
+    later(recover, deps.followMs);
+  }
+
+  function recover(): void {
+    if (stale === undefined || closed) return;
+    startRebuild().catch(() => later(recover, deps.followMs));
+  }
+
+  function startRebuild(): Promise<void> {
+    rebuilding ??= rebuild().finally(() => {
+      rebuilding = undefined;
+    });
+    return rebuilding;
+  }
+
+  function flush(): Promise<void> {
+    flushQueued = false;
+    if (buffer.length === 0) return chain;
+    const batch = buffer;
+    buffer = [];
+    appending += 1;
+    const p = chain
+      .catch(() => undefined)
+      .then(async () => {
+        if (stale) throw stale;
+        try {
+          await store.append(batch);
+        } catch (error) {
+          const e = asUnavailable(error);
+          markStale(e);
+          throw e;
+        }
+      })
+      .finally(() => {
+        appending -= 1;
+      });
+    chain = p;
+    return p;
+  }
+
+  function record(body: RecordBody): void {
+    (body as { o?: string }).o = me;
+    buffer.push(body as StoreRecord);
+    if (!flushQueued) {
+      flushQueued = true;
+      // Work outside requests (settlement, webhooks, direct control calls) is appended soon; a failure there is
+      // already logged and marks the view stale.
+      queueMicrotask(() => {
+        if (flushQueued) flush().catch(() => undefined);
+      });
+    }
+  }
+
+  function applyAll(r: StoreRecord): void {
+    for (const a of deps.appliers) a.apply(r);
+  }
+
+  /** Reads and applies everything after `position`; records of this process are already applied. */
+  async function readAll(): Promise<void> {
+    for (;;) {
+      let batch: Awaited<ReturnType<SandboxStore['readAfter']>>;
+      try {
+        batch = await store.readAfter(position, READ_BATCH);
+      } catch (error) {
+        const e = asUnavailable(error);
+        markStale(e);
+        throw e;
+      }
+      for (const { position: at, record: r } of batch) {
+        position = at;
+        if (r.o !== me) applyAll(r);
+      }
+      if (batch.length < READ_BATCH) return;
+    }
+  }
+
+  /** One read at a time; a caller arriving during one waits for the next, which sees what it must. */
+  function catchUp(): Promise<void> {
+    if (!reading) {
+      reading = readAll().finally(() => {
+        reading = undefined;
+      });
+      return reading;
+    }
+    rereadQueued ??= reading
+      .catch(() => undefined)
+      .then(() => {
+        rereadQueued = undefined;
+        return catchUp();
+      });
+    return rereadQueued;
+  }
+
+  async function replay(): Promise<void> {
+    replaying = true;
+    try {
+      position = undefined;
+      await readAll();
+    } finally {
+      replaying = false;
+    }
+    for (const job of deferred.splice(0)) void attempt(job);
+  }
+
+  async function open(): Promise<void> {
+    try {
+      await store.open();
+      deps.onBoot(await store.increment('boot'));
+    } catch (error) {
+      throw asUnavailable(error);
+    }
+    await replay();
+    opened = true;
+    if (store.shared) startFollowing();
+  }
+
+  function startFollowing(): void {
+    const poll = () => {
+      if (!closed && !stale && !reading) catchUp().catch(() => undefined);
+    };
+    follow = setInterval(poll, deps.followMs);
+    (follow as { unref?: () => void }).unref?.();
+    unwatch = store.watch?.(poll);
+  }
+
+  function ready(): Promise<void> {
+    opening ??= open().catch((error: unknown) => {
+      opening = undefined;
+      throw asUnavailable(error);
+    });
+    return opening;
+  }
+
+  async function rebuild(): Promise<void> {
+    buffer = [];
+    flushQueued = false;
+    await chain.catch(() => undefined);
+    // Is the store back? A write probes it (a read may work on a full or read-only disk).
+    try {
+      await store.increment('probe');
+    } catch (error) {
+      throw asUnavailable(error);
+    }
+    deps.resetView();
+    await replay();
+    stale = undefined;
+    deps.log(kitMessage('the state store answers again: state rebuilt from it; requests are served again.'));
+  }
+
+  function later(run: () => void, ms: number): void {
+    if (closed) return;
+    const t = setTimeout(() => {
+      timers.delete(t);
+      run();
+    }, ms);
+    (t as { unref?: () => void }).unref?.();
+    timers.add(t);
+  }
+
+  async function attempt(job: Job): Promise<void> {
+    if (closed) return;
+    try {
+      if (store.shared) await catchUp();
+      if (!job.needed()) return;
+      if (!(await store.claim(job.key, me, leaseMs))) {
+        // Held elsewhere: look again after the lease; if the holder died, its claim has run out by then.
+        later(() => void attempt(job), leaseMs);
+        return;
+      }
+      if (!job.needed()) {
+        await store.release(job.key, me);
+        return;
+      }
+      job.work();
+      // Release only once the outcome is durable, or another process could claim and see the work undone.
+      await flush();
+      if (job.holdWhile?.()) hold(job.key, job.holdWhile);
+      else await store.release(job.key, me);
+    } catch {
+      // The store is down (logged by the flush or the read): try again after the lease; the claim runs out if the
+      // store lost it meanwhile.
+      later(() => void attempt(job), leaseMs);
+    }
+  }
+
+  function hold(key: string, holdWhile: () => boolean): void {
+    held.set(key, holdWhile);
+    if (renew) return;
+    renew = setInterval(
+      () => {
+        for (const [k, still] of held) {
+          if (still()) store.claim(k, me, leaseMs).catch(() => undefined);
+          else {
+            held.delete(k);
+            flush()
+              .then(() => store.release(k, me))
+              .catch(() => undefined);
+          }
+        }
+        if (held.size === 0 && renew) {
+          clearInterval(renew);
+          renew = undefined;
+        }
+      },
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
+    (renew as { unref?: () => void }).unref?.();
+  }
+
+  return {
+    record,
+    once: {
+      run(key, job) {
+        const j: Job = { key, ...job };
+        if (replaying || !opened) deferred.push(j);
+        else void attempt(j);
+      },
+    },
+    ready,
+    before() {
+      if (!opened) return ready();
+      if (stale) return startRebuild();
+      return store.shared ? catchUp() : undefined;
+    },
+    after() {
+      if (buffer.length === 0 && appending === 0) return undefined;
+      return flush();
+    },
+    flush,
+    async close() {
+      closed = true;
+      if (follow) clearInterval(follow);
+      if (renew) clearInterval(renew);
+      unwatch?.();
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      await flush().catch(() => undefined);
+      for (const k of held.keys()) await store.release(k, me).catch(() => undefined);
+      await store.close().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * The Node entry's store opener (issue 23): `file:` opens the file store; `redis://` / `rediss://` the Redis store
+ * once it is plugged in. The isomorphic core only parses the URL (store-url.ts) and calls this seam.
+ *
+ * @module
+ */
+import { kitMessage } from '../internal/messages.ts';
+import { createFileStore } from './internal/store/file-store.ts';
+import type { SandboxStore } from './internal/store/sandbox-store.ts';
+import { parseStoreUrl } from './internal/store/store-url.ts';
+
+/**
+ * Opens the store a URL names (not `memory:`, which has no store object). Nothing is read until `open()`.
+ *
+ * @example
+ * const store = openNodeStore('file:./sandbox.log');
+ */
+export function openNodeStore(url: string): SandboxStore {
+  const parsed = parseStoreUrl(url);
+  if (parsed.kind === 'file') return createFileStore(parsed.path);
+  throw new TypeError(
+    kitMessage(
+      `store "${url}": the Redis store is not part of this build yet; use file:<path> for one process, or pass a SandboxStore object as the store option.`,
+    ),
+  );
+}

@@ -189,7 +189,7 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): S
       } catch (error) {
         if ((error as { code?: string }).code !== 'EEXIST') throw unavailable('locking', lockPath, error);
         const owner = Number.parseInt(await fsp.readFile(lockPath, 'utf8').catch(() => ''), 10);
-        if (Number.isInteger(owner) && owner !== process.pid && alive(owner))
+        if (Number.isInteger(owner) && alive(owner))
           throw new StoreUnavailableError(
             `locked: ${path} is in use by process ${owner} (a file store serves one mock process); stop it, or give this one another file (use a redis:// store for replicas)`,
           );

@@ -168,8 +168,11 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     for (const a of deps.appliers) a.apply(r);
   }
 
-  /** Reads and applies everything after `position`; records of this process are already applied. */
-  async function readAll(): Promise<void> {
+  /**
+   * Reads and applies everything after `position`. Records of this process are already in the view, except in a
+   * replay after the view was emptied (`own`).
+   */
+  async function readAll(own = false): Promise<void> {
     for (;;) {
       let batch: Awaited<ReturnType<SandboxStore['readAfter']>>;
       try {
@@ -181,7 +184,7 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
       }
       for (const { position: at, record: r } of batch) {
         position = at;
-        if (r.o !== me) applyAll(r);
+        if (own || r.o !== me) applyAll(r);
       }
       if (batch.length < READ_BATCH) return;
     }
@@ -208,7 +211,7 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     replaying = true;
     try {
       position = undefined;
-      await readAll();
+      await readAll(true);
     } finally {
       replaying = false;
     }

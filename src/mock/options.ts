@@ -20,6 +20,7 @@ import type { SandboxStore } from './internal/store/sandbox-store.ts';
 import { defaultStoreUrl, parseStoreUrl } from './internal/store/store-url.ts';
 
 export { parseAllowedHosts, parseCorsOrigins } from './internal/http/browser-options.ts';
+export { parseStoreUrl } from './internal/store/store-url.ts';
 
 /** Which guide of the service the mock answers in: one of them, or both with per-request detection. */
 export type MockGuide = 'current' | 'legacy' | 'both';

@@ -12,7 +12,6 @@ import type { AssumptionOverrides, Assumptions, CardTypePattern } from '../../as
 import { defaultAssumptions } from '../../assumptions.ts';
 import { parseHttpUrl } from '../../internal/http-url.ts';
 import { clause, kitMessage, kitPrefix } from '../../internal/messages.ts';
-import { parseStoreUrl } from '../../mock/internal/store/store-url.ts';
 import {
   defaultMockOptions,
   type MockClientConfig,
@@ -20,6 +19,7 @@ import {
   type MockOptions,
   parseAllowedHosts,
   parseCorsOrigins,
+  parseStoreUrl,
 } from '../../mock/options.ts';
 import { parseCommandLine } from '../command-line.ts';
 import { booleanEnv, integer, UsageError } from '../flag-values.ts';

@@ -164,50 +164,27 @@ export function createJournal(capacity: number, recorder?: Recorder): Journal {
     );
   };
 
-  /** Appends an entry; what `record` and a replayed `jr` record share. */
-  // Positional parameters, not a rest array: this runs on every request.
-  function add(
-    method: string,
-    path: string,
-    status: number,
-    at: number,
-    durationMs: number,
-    operationName: string | undefined,
-    guide: 'current' | 'legacy' | undefined,
-    clientId: string | undefined,
-    summary: unknown,
-    outcome: string,
-  ): void {
-    const i = ++seq % size;
-    methods[i] = method;
-    paths[i] = path;
-    operationNames[i] = operationName;
-    guides[i] = guide;
-    clientIds[i] = clientId;
-    summaries[i] = summary;
-    outcomes[i] = outcome;
-    statuses[i] = status;
-    times[i] = at;
-    durations[i] = durationMs;
-    if (waiters.pending()) waiters.offer(entryAt(seq));
-  }
-
-  return {
+  const journal: Journal = {
     page(query, filter = {}) {
       return collectPage([ring], checkPageQuery(query, 'requestPage'), (s) => matches(s, filter), entryAt);
     },
     size: () => seq - oldestKept() + 1,
     record(method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome) {
-      if (recorder) {
-        const a = [method, path, status, at, durationMs, operationName ?? null, guide ?? null, clientId ?? null];
-        recorder({ t: 'jr', a: [...a, summary ?? null, outcome] });
-      }
-      add(method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome);
+      const i = ++seq % size;
+      methods[i] = method;
+      paths[i] = path;
+      operationNames[i] = operationName;
+      guides[i] = guide;
+      clientIds[i] = clientId;
+      summaries[i] = summary;
+      outcomes[i] = outcome;
+      statuses[i] = status;
+      times[i] = at;
+      durations[i] = durationMs;
+      if (waiters.pending()) waiters.offer(entryAt(seq));
     },
     apply(r) {
-      if (r.t !== 'jr' || !Array.isArray(r.a)) return;
-      const a = r.a.map((v: unknown) => (v === null ? undefined : v));
-      add(...(a as Parameters<Journal['record']>));
+      if (r.t === 'jr' && Array.isArray(r.a)) add(...(r.a.map((v) => v ?? undefined) as Parameters<typeof add>));
     },
     entries(since = 0) {
       return kept(since);
@@ -239,6 +216,10 @@ export function createJournal(capacity: number, recorder?: Recorder): Journal {
       waiters.close(kitMessage('The mock was closed while waiting for a request.'));
     },
   };
+  // A replayed `jr` record (issue 23) is appended as it is; with a store, `record` also hands one over.
+  const add = journal.record;
+  if (recorder) journal.record = recording(recorder, add);
+  return journal;
 }
 
 /**
@@ -272,4 +253,13 @@ export function summarizeVariables(value: unknown, depth = 0): unknown {
         : summarizeVariables(v, depth + 1);
   }
   return out;
+}
+
+/** `add` that first hands a `jr` record to a state store (issue 23); JSON has no undefined, so gaps are null. */
+function recording(recorder: Recorder, add: Journal['record']): Journal['record'] {
+  return (method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome) => {
+    const a = [method, path, status, at, durationMs, operationName ?? null, guide ?? null, clientId ?? null];
+    recorder({ t: 'jr', a: [...a, summary ?? null, outcome] });
+    add(method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome);
+  };
 }

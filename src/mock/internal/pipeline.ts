@@ -54,18 +54,10 @@ const noRoute: RouteMatch<RouteEntry> = { found: 'none' };
 
 /** Builds the core: `(request) => reply`, synchronous unless the route or the latency option makes it wait. */
 export function createPipeline(deps: PipelineDeps): MockCore {
-  const { router, failures, errors, log, journal, clock, latency, latencyRandom, guard, pages, sync } = deps;
+  const { router, failures, errors, guard, pages, sync } = deps;
 
-  /** The 503 of a store fault, in the shape of the path's kind: 7.2 on /graphql, 7.1 elsewhere. */
-  function storeDown(kind: RouteKind | undefined, error: unknown): Outcome {
-    const e = asUnavailable(error);
-    const message = kitMessage(
-      `The sandbox's state store is unavailable (${e.reason}), so nothing of this request was kept. Retry shortly: the mock recovers by itself when the store is back.`,
-    );
-    return kind === 'graphql'
-      ? graphqlFailure(503, message, deps.storeUnavailableReason ?? 'STORE_UNAVAILABLE')
-      : errors.layer(kind, 503, message);
-  }
+  const storeDown = (kind: RouteKind | undefined, error: unknown) =>
+    storeDownOutcome(errors, deps.storeUnavailableReason, kind, error);
 
   /** With a store: the answer waits until the request's records are durable, or becomes the store's 503. */
   function durable(
@@ -84,77 +76,16 @@ export function createPipeline(deps: PipelineDeps): MockCore {
     );
   }
 
-  /**
-   * Simulated network latency on service paths (the `latency` option), then the last step of every request: the
-   * answer is serialized, logged and journaled.
-   */
-  function complete(
-    request: MockRequest,
-    path: string,
-    kind: RouteKind | undefined,
-    clientId: string | undefined,
-    outcome: Outcome,
-    started: number,
-    delayed = latency !== undefined && kind !== 'control',
-  ): MockReply | Promise<MockReply> {
-    const { method } = request;
-    if (delayed && latency) {
-      const delay = latency.minMs + latencyRandom.next() * (latency.maxMs - latency.minMs);
-      return new Promise((resolve) =>
-        setTimeout(() => resolve(complete(request, path, kind, clientId, outcome, started, false)), delay),
-      );
-    }
-    // CORS headers go on every answer to a cross-origin request, errors included, or the browser hides the error.
-    const cors = request.headers.origin === undefined ? undefined : guard.answerHeaders(request, kind);
-    if (cors !== undefined && outcome.headers?.['access-control-allow-origin'] === undefined)
-      outcome = { ...outcome, headers: { ...outcome.headers, ...cors } };
-    let reply: MockReply;
-    try {
-      reply = toReply(outcome);
-    } catch (error) {
-      // An answer that cannot be serialized is a bug: answer it as one.
-      outcome = errors.internal(error, method, path);
-      reply = toReply(outcome);
-    }
-    const durationMs = performance.now() - started;
-    // The GraphQL route reads its verdict off its answer object; other answers are read here.
-    const verdict = outcome.verdict ?? verdictOfOutcome(outcome);
-    log.request({
-      ...{ method, path, operationName: outcome.operationName, status: outcome.status, durationMs, clientId },
-      ...{ verdict, at: clock.now() },
-    });
-    // Control calls (and pages, and CORS preflights) are not journaled, so waiting for "a request" never matches the
-    // wait call itself or a browser's preflight before the request it waits for.
-    if (kind !== 'control' && !(method === 'OPTIONS' && outcome.status === 204))
-      journal.record(
-        method,
-        path,
-        outcome.status,
-        clock.now(),
-        durationMs,
-        outcome.operationName,
-        outcome.guide,
-        clientId,
-        outcome.summary,
-        verdict.outcome,
-      );
-    return reply;
-  }
+  const complete = createCompleter(deps);
 
-  function answer(request: MockRequest): MockReply | Promise<MockReply> {
-    const gate = sync?.before();
-    if (gate === undefined) return answerNow(request);
-    return gate.then(
-      () => answerNow(request),
-      (error: unknown) => {
-        const m = router.match(request.method, request.path);
-        const kind = m.found === 'none' ? undefined : m.route.kind;
-        const path = m.found === 'none' ? maskDigits(request.path) : request.path;
-        return complete(request, path, kind, undefined, storeDown(kind, error), performance.now());
-      },
-    );
-  }
-  return answer;
+  // With a store, the request first waits for the store (open, rebuild, catch-up); a failure answers the 503.
+  const refuse = (request: MockRequest, error: unknown) => {
+    const m = router.match(request.method, request.path);
+    const kind = m.found === 'none' ? undefined : m.route.kind;
+    const path = m.found === 'none' ? maskDigits(request.path) : request.path;
+    return complete(request, path, kind, undefined, storeDown(kind, error), performance.now());
+  };
+  return sync === undefined ? answerNow : gated(sync, answerNow, refuse);
 
   function answerNow(request: MockRequest): MockReply | Promise<MockReply> {
     const started = performance.now();
@@ -212,4 +143,99 @@ export function createPipeline(deps: PipelineDeps): MockCore {
       );
     return durable(request, path, kind, clientId, outcome, started);
   }
+}
+
+/** The 503 of a store fault, in the shape of the path's kind: 7.2 on /graphql (its own reason), 7.1 elsewhere. */
+function storeDownOutcome(
+  errors: ErrorMapper,
+  reason: string | undefined,
+  kind: RouteKind | undefined,
+  error: unknown,
+): Outcome {
+  const e = asUnavailable(error);
+  const message = kitMessage(
+    `The sandbox's state store is unavailable (${e.reason}), so nothing of this request was kept. Retry shortly: the mock recovers by itself when the store is back.`,
+  );
+  return kind === 'graphql'
+    ? graphqlFailure(503, message, reason ?? 'STORE_UNAVAILABLE')
+    : errors.layer(kind, 503, message);
+}
+
+/** `answer` behind the store's `before()`: open, rebuild or catch up first; `refuse` answers when that fails. */
+function gated(
+  sync: PipelineSync,
+  answer: (request: MockRequest) => MockReply | Promise<MockReply>,
+  refuse: (request: MockRequest, error: unknown) => MockReply | Promise<MockReply>,
+): (request: MockRequest) => MockReply | Promise<MockReply> {
+  return (request) => {
+    const gate = sync.before();
+    if (gate === undefined) return answer(request);
+    return gate.then(
+      () => answer(request),
+      (error: unknown) => refuse(request, error),
+    );
+  };
+}
+
+/** The last step of every request: latency, CORS headers, serialization, the log and the journal. */
+function createCompleter(deps: PipelineDeps) {
+  const { errors, log, journal, clock, latency, latencyRandom, guard } = deps;
+  /**
+   * Simulated network latency on service paths (the `latency` option), then the last step of every request: the
+   * answer is serialized, logged and journaled.
+   */
+  function complete(
+    request: MockRequest,
+    path: string,
+    kind: RouteKind | undefined,
+    clientId: string | undefined,
+    outcome: Outcome,
+    started: number,
+    delayed = latency !== undefined && kind !== 'control',
+  ): MockReply | Promise<MockReply> {
+    const { method } = request;
+    if (delayed && latency) {
+      const delay = latency.minMs + latencyRandom.next() * (latency.maxMs - latency.minMs);
+      return new Promise((resolve) =>
+        setTimeout(() => resolve(complete(request, path, kind, clientId, outcome, started, false)), delay),
+      );
+    }
+    // CORS headers go on every answer to a cross-origin request, errors included, or the browser hides the error.
+    const cors = request.headers.origin === undefined ? undefined : guard.answerHeaders(request, kind);
+    if (cors !== undefined && outcome.headers?.['access-control-allow-origin'] === undefined)
+      outcome = { ...outcome, headers: { ...outcome.headers, ...cors } };
+    let reply: MockReply;
+    try {
+      reply = toReply(outcome);
+    } catch (error) {
+      // An answer that cannot be serialized is a bug: answer it as one.
+      outcome = errors.internal(error, method, path);
+      reply = toReply(outcome);
+    }
+    const durationMs = performance.now() - started;
+    // The GraphQL route reads its verdict off its answer object; other answers are read here.
+    const verdict = outcome.verdict ?? verdictOfOutcome(outcome);
+    log.request({
+      ...{ method, path, operationName: outcome.operationName, status: outcome.status, durationMs, clientId },
+      ...{ verdict, at: clock.now() },
+    });
+    // Control calls (and pages, and CORS preflights) are not journaled, so waiting for "a request" never matches the
+    // wait call itself or a browser's preflight before the request it waits for.
+    if (kind !== 'control' && !(method === 'OPTIONS' && outcome.status === 204))
+      journal.record(
+        method,
+        path,
+        outcome.status,
+        clock.now(),
+        durationMs,
+        outcome.operationName,
+        outcome.guide,
+        clientId,
+        outcome.summary,
+        verdict.outcome,
+      );
+    return reply;
+  }
+
+  return complete;
 }

@@ -289,24 +289,7 @@ export function createMockState(options: MockStateOptions): MockState {
       if (record) record({ t: 'set', c: p.clientId, u: uuid, x: final, at: p.settledAt });
       return p;
     },
-    apply(r) {
-      if (r.t === 'card') {
-        const a = r.a as CardAccount;
-        const c = client(a.clientId);
-        if (!c.cards.has(a.card_account_uid) && c.cards.size >= maxCards) {
-          const oldest = c.cards.keys().next().value;
-          if (oldest !== undefined) c.cards.delete(oldest);
-        }
-        c.cards.set(a.card_account_uid, a);
-      } else if (r.t === 'pay') {
-        const p = r.p as StoredPayment;
-        if (find(p.clientId, p.uuid) === undefined) add({ ...p });
-      } else if (r.t === 'set') {
-        const p = find(textField(r, 'c'), textField(r, 'u'));
-        if (p && p.settledOutcome === undefined)
-          settle(p, r.x === 'failure' ? 'failure' : 'success', numberField(r, 'at'));
-      }
-    },
+    apply: (r) => applyStateRecord(r, { client, find, add, settle, maxCards }),
     reset() {
       clients.clear();
       seq = 0;
@@ -404,4 +387,33 @@ export function deriveCardAccountUid(
     sha256Hex(`${seed}\0${clientId}\0${card.card_number}\0${card.expiry_month}${card.expiry_year}`),
     '-',
   );
+}
+
+/** Replays a `card`, `pay` or `set` record through the state's own operations (issue 23). */
+function applyStateRecord(
+  r: Parameters<RecordApplier['apply']>[0],
+  ops: {
+    readonly client: (clientId: string) => ClientState;
+    readonly find: (clientId: string | undefined, uuid: string) => StoredPayment | undefined;
+    readonly add: (payment: StoredPayment) => void;
+    readonly settle: (p: StoredPayment, final: SettlementOutcome, at: number) => void;
+    readonly maxCards: number;
+  },
+): void {
+  if (r.t === 'card') {
+    const a = r.a as CardAccount;
+    const c = ops.client(a.clientId);
+    if (!c.cards.has(a.card_account_uid) && c.cards.size >= ops.maxCards) {
+      const oldest = c.cards.keys().next().value;
+      if (oldest !== undefined) c.cards.delete(oldest);
+    }
+    c.cards.set(a.card_account_uid, a);
+  } else if (r.t === 'pay') {
+    const p = r.p as StoredPayment;
+    if (ops.find(p.clientId, p.uuid) === undefined) ops.add({ ...p });
+  } else if (r.t === 'set') {
+    const p = ops.find(textField(r, 'c'), textField(r, 'u'));
+    if (p && p.settledOutcome === undefined)
+      ops.settle(p, r.x === 'failure' ? 'failure' : 'success', numberField(r, 'at'));
+  }
 }

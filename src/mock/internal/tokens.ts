@@ -125,9 +125,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const jtiPrefix = crypto.sha256Hex(`payment-contract-kit jti\0${deps.seed}`);
   const refreshHead = `rt_${crypto.sha256Hex(`payment-contract-kit rt\0${deps.seed}`).slice(0, 16)}`;
   const jtiHead = `${jtiPrefix.slice(0, 8)}-${jtiPrefix.slice(8, 12)}-4${jtiPrefix.slice(13, 16)}-8${jtiPrefix.slice(17, 20)}-`;
-  let counter = 0;
-  /** 0 with memory; `boot × 2³²` with a state store (setIdBase). */
-  let base = 0;
+  /** Token id counter, and its base: 0 with memory, `boot × 2³²` with a state store (setIdBase). */
+  const ids = { next: 0, base: 0 };
   const record = deps.record;
   const perClient = new Map<string, ClientTokens>();
   // jti → exp (seconds) of singly revoked tokens; pruned of tokens that expired anyway.
@@ -148,31 +147,17 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const s = state(clientId);
     const iat = Math.floor(clock.now() / 1000);
     const exp = iat + ttl;
-    const j = base + counter++;
+    const j = ids.base + ids.next++;
     const jti = jtiHead + j.toString(16).padStart(12, '0');
     const token = codec.sign(s.subJson, jti, s.gen, iat, exp);
     // The JWT keeps `exp` in seconds (RFC 7519); only the answer's `expiration` follows the ledger's unit.
     const expiration = assumptions.expirationUnit === 'milliseconds' ? exp * 1000 : exp;
-    const refresh_token = issueRefresh(s, refreshHead, maxRefresh, base);
-    if (record) record({ t: 'tk.i', c: clientId, n: base + s.issued - 1, j, ...(generated ? { g: 1 } : {}) });
+    const refresh_token = issueRefresh(s, refreshHead, maxRefresh, ids.base);
+    if (record) record({ t: 'tk.i', c: clientId, n: ids.base + s.issued - 1, j, ...(generated ? { g: 1 } : {}) });
     return { token, refresh_token, expiration };
   }
 
-  /** Replays a record; numbers of this process's own boot move its counters past them (a rebuild). */
-  function apply(r: Parameters<RecordApplier['apply']>[0]): void {
-    if (r.t === 'tk.i') {
-      const s = state(textField(r, 'c'));
-      if (r.g === 1) s.generated = true;
-      const n = numberField(r, 'n');
-      const j = numberField(r, 'j');
-      keepRefresh(s, n, maxRefresh);
-      if (n >= base && n < base + BOOT_SPAN) s.issued = Math.max(s.issued, n - base + 1);
-      if (j >= base && j < base + BOOT_SPAN) counter = Math.max(counter, j - base + 1);
-    } else if (r.t === 'tk.u') {
-      perClient.get(textField(r, 'c'))?.refresh.delete(numberField(r, 'n'));
-    } else if (r.t === 'tk.ra') revokeAll(state(textField(r, 'c')));
-    else if (r.t === 'tk.r') revoked.set(textField(r, 'j'), numberField(r, 'e'));
-  }
+  const apply = tokenApplier({ state, perClient, revoked, maxRefresh, ids });
 
   const tokenContext: AccessTokenContext = {
     decode: (token) => codec.decode(token),
@@ -237,15 +222,15 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     issue: (clientId) => issue(clientId),
     apply,
     setIdBase(boot) {
-      base = boot * BOOT_SPAN;
-      counter = 0;
+      ids.base = boot * BOOT_SPAN;
+      ids.next = 0;
     },
     verify: (token, clientIdHeader) => checkAccessToken(token, clientIdHeader, tokenContext),
     reset() {
       perClient.clear();
       revoked.clear();
       codec.reset();
-      counter = 0;
+      ids.next = 0;
     },
   };
 }
@@ -257,4 +242,29 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
 export function tokenPairJson(answer: TokenPairResponse): string {
   const d = answer.data;
   return `{"status":"SUCCESS","data":{"token":"${d.token}","refresh_token":"${d.refresh_token}","expiration":${d.expiration}}}`;
+}
+
+/** Replays token records; numbers of this process's own boot move its counters past them (a rebuild; issue 23). */
+function tokenApplier(t: {
+  readonly state: (clientId: string) => ClientTokens;
+  readonly perClient: ReadonlyMap<string, ClientTokens>;
+  readonly revoked: Map<string, number>;
+  readonly maxRefresh: number;
+  readonly ids: { next: number; readonly base: number };
+}): RecordApplier['apply'] {
+  return (r) => {
+    const base = t.ids.base;
+    const own = (n: number) => n >= base && n < base + BOOT_SPAN;
+    if (r.t === 'tk.i') {
+      const s = t.state(textField(r, 'c'));
+      if (r.g === 1) s.generated = true;
+      const n = numberField(r, 'n');
+      const j = numberField(r, 'j');
+      keepRefresh(s, n, t.maxRefresh);
+      if (own(n)) s.issued = Math.max(s.issued, n - base + 1);
+      if (own(j)) t.ids.next = Math.max(t.ids.next, j - base + 1);
+    } else if (r.t === 'tk.u') t.perClient.get(textField(r, 'c'))?.refresh.delete(numberField(r, 'n'));
+    else if (r.t === 'tk.ra') revokeAll(t.state(textField(r, 'c')));
+    else if (r.t === 'tk.r') t.revoked.set(textField(r, 'j'), numberField(r, 'e'));
+  };
 }

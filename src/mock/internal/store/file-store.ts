@@ -134,7 +134,6 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): S
   const io = options.io ?? fsp;
   const sync = options.sync ?? true;
   const now = options.now ?? Date.now;
-  const lockPath = `${path}.lock`;
   let handle: fsp.FileHandle | undefined;
   let goodBytes = 0;
   /** A failed write may have left part of a line: cut the file back to `goodBytes` before the next write. */
@@ -169,43 +168,13 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): S
     }
   }
 
-  async function readLog(): Promise<ParsedLog> {
-    let buffer: Buffer;
-    try {
-      buffer = await fsp.readFile(path);
-    } catch (error) {
-      if ((error as { code?: string }).code === 'ENOENT') buffer = Buffer.alloc(0);
-      else throw unavailable('reading', path, error);
-    }
-    return parseLog(buffer, path);
-  }
-
-  async function lock(): Promise<void> {
-    const mine = String(process.pid);
-    for (let tries = 0; tries < 2; tries++) {
-      try {
-        await fsp.writeFile(lockPath, mine, { flag: 'wx' });
-        return;
-      } catch (error) {
-        if ((error as { code?: string }).code !== 'EEXIST') throw unavailable('locking', lockPath, error);
-        const owner = Number.parseInt(await fsp.readFile(lockPath, 'utf8').catch(() => ''), 10);
-        if (Number.isInteger(owner) && alive(owner))
-          throw new StoreUnavailableError(
-            `locked: ${path} is in use by process ${owner} (a file store serves one mock process); stop it, or give this one another file (use a redis:// store for replicas)`,
-          );
-        await fsp.rm(lockPath, { force: true });
-      }
-    }
-    throw new StoreUnavailableError(`locked: could not take ${lockPath}; remove it if no mock uses ${path}`);
-  }
-
   return {
     kind: 'file',
     shared: false,
     open: () =>
       serial(async () => {
-        await lock();
-        const log = await readLog();
+        await lock(path);
+        const log = await readLog(path);
         goodBytes = log.goodBytes;
         counters = log.counters;
         // A torn last line (SIGKILL mid-write): cut it off before anything is appended after it.
@@ -220,7 +189,7 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): S
       }),
     readAfter: (position, limit) =>
       serial(async () => {
-        const log = await readLog();
+        const log = await readLog(path);
         const after = position === undefined ? Number.NEGATIVE_INFINITY : Number(position);
         const out: PositionedRecord[] = [];
         for (const r of log.records) {
@@ -232,12 +201,8 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): S
       }),
     compact: (snapshot, upTo) =>
       serial(async () => {
-        const log = await readLog();
-        const cut = Number(upTo);
-        let text = line({ $: 'head', base: cut - snapshot.length });
-        for (const [name, v] of counters) text += line({ $: 'count', name, v });
-        for (const r of snapshot) text += line(r);
-        for (const r of log.records) if (Number(r.position) > cut) text += line(r.record);
+        const log = await readLog(path);
+        const text = compactedText(log, counters, snapshot, Number(upTo));
         const tmp = `${path}.compact-${process.pid}`;
         try {
           const out = await io.open(tmp, 'w');
@@ -279,7 +244,54 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): S
       serial(async () => {
         await handle?.close().catch(() => undefined);
         handle = undefined;
-        await fsp.rm(lockPath, { force: true }).catch(() => undefined);
+        await fsp.rm(`${path}.lock`, { force: true }).catch(() => undefined);
       }),
   };
+}
+
+/** Reads and parses the log at `path` (empty when missing). */
+async function readLog(path: string): Promise<ParsedLog> {
+  let buffer: Buffer;
+  try {
+    buffer = await fsp.readFile(path);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') buffer = Buffer.alloc(0);
+    else throw unavailable('reading', path, error);
+  }
+  return parseLog(buffer, path);
+}
+
+/** Takes `<path>.lock` for this process; a live owner refuses, a dead one (SIGKILL) is taken over. */
+async function lock(path: string): Promise<void> {
+  const lockPath = `${path}.lock`;
+  const mine = String(process.pid);
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      await fsp.writeFile(lockPath, mine, { flag: 'wx' });
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST') throw unavailable('locking', lockPath, error);
+      const owner = Number.parseInt(await fsp.readFile(lockPath, 'utf8').catch(() => ''), 10);
+      if (Number.isInteger(owner) && alive(owner))
+        throw new StoreUnavailableError(
+          `locked: ${path} is in use by process ${owner} (a file store serves one mock process); stop it, or give this one another file (use a redis:// store for replicas)`,
+        );
+      await fsp.rm(lockPath, { force: true });
+    }
+  }
+  throw new StoreUnavailableError(`locked: could not take ${lockPath}; remove it if no mock uses ${path}`);
+}
+
+/** The compacted log: its head (the position the snapshot continues from), the counters, the snapshot, the rest. */
+function compactedText(
+  log: ParsedLog,
+  counters: ReadonlyMap<string, number>,
+  snapshot: readonly StoreRecord[],
+  cut: number,
+): string {
+  let text = line({ $: 'head', base: cut - snapshot.length });
+  for (const [name, v] of counters) text += line({ $: 'count', name, v });
+  for (const r of snapshot) text += line(r);
+  for (const r of log.records) if (Number(r.position) > cut) text += line(r.record);
+  return text;
 }

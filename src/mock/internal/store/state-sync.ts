@@ -67,64 +67,29 @@ interface Job {
   readonly holdWhile?: (() => boolean) | undefined;
 }
 
-/**
- * Creates the sync layer; nothing is opened until {@link StateSync.ready} or the first request.
- *
- * @example
- * const sync = createStateSync({ store, processId, appliers: [tokens, state, settlement], resetView, onBoot, leaseMs: 3000, followMs: 250, log });
- * await sync.ready();
- */
-export function createStateSync(deps: StateSyncDeps): StateSync {
-  const { store, processId: me, leaseMs } = deps;
+/** The appending half: records buffered, appended in order, one batch at a time. */
+interface Appender {
+  record(body: RecordBody): void;
+  flush(): Promise<void>;
+  /** Whether records wait to be appended or an append is under way. */
+  busy(): boolean;
+  /** Drops what is buffered (a rebuild: never acknowledged). */
+  drop(): void;
+  /** The last append, settled either way. */
+  settled(): Promise<void>;
+}
+
+function createAppender(
+  store: SandboxStore,
+  me: string,
+  refused: () => StoreUnavailableError | undefined,
+  onFailure: (e: StoreUnavailableError) => void,
+): Appender {
   let buffer: StoreRecord[] = [];
   let flushQueued = false;
   /** The last append (each one starts after the one before). */
   let chain: Promise<void> = Promise.resolve();
   let appending = 0;
-  let position: string | undefined;
-  let opening: Promise<void> | undefined;
-  let opened = false;
-  let stale: StoreUnavailableError | undefined;
-  let rebuilding: Promise<void> | undefined;
-  let reading: Promise<void> | undefined;
-  let rereadQueued: Promise<void> | undefined;
-  let replaying = false;
-  let closed = false;
-  const deferred: Job[] = [];
-  const held = new Map<string, () => boolean>();
-  const timers = new Set<ReturnType<typeof setTimeout>>();
-  let follow: ReturnType<typeof setInterval> | undefined;
-  let renew: ReturnType<typeof setInterval> | undefined;
-  let unwatch: (() => void) | undefined;
-
-  /**
-   * The store failed: the view may hold changes the store never took, so it is emptied at once (no timer may settle
-   * or deliver a payment whose caller got a 503) and rebuilt from the store as soon as it answers.
-   */
-  function markStale(error: StoreUnavailableError): void {
-    if (stale !== undefined || !opened) return;
-    stale = error;
-    deps.log(
-      kitMessage(
-        `the state store failed (${error.reason}): requests answer 503 until it is back, then the mock rebuilds its state from it by itself. Changes not yet acknowledged to a caller are dropped.`,
-      ),
-    );
-    buffer = [];
-    deps.resetView();
-    later(recover, deps.followMs);
-  }
-
-  function recover(): void {
-    if (stale === undefined || closed) return;
-    startRebuild().catch(() => later(recover, deps.followMs));
-  }
-
-  function startRebuild(): Promise<void> {
-    rebuilding ??= rebuild().finally(() => {
-      rebuilding = undefined;
-    });
-    return rebuilding;
-  }
 
   function flush(): Promise<void> {
     flushQueued = false;
@@ -135,12 +100,13 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     const p = chain
       .catch(() => undefined)
       .then(async () => {
-        if (stale) throw stale;
+        const down = refused();
+        if (down) throw down;
         try {
           await store.append(batch);
         } catch (error) {
           const e = asUnavailable(error);
-          markStale(e);
+          onFailure(e);
           throw e;
         }
       })
@@ -151,40 +117,146 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     return p;
   }
 
-  function record(body: RecordBody): void {
-    (body as { o?: string }).o = me;
-    buffer.push(body as StoreRecord);
-    if (!flushQueued) {
+  return {
+    record(body) {
+      (body as { o?: string }).o = me;
+      buffer.push(body as StoreRecord);
+      if (flushQueued) return;
       flushQueued = true;
       // Work outside requests (settlement, webhooks, direct control calls) is appended soon; a failure there is
       // already logged and marks the view stale.
       queueMicrotask(() => {
         if (flushQueued) flush().catch(() => undefined);
       });
+    },
+    flush,
+    busy: () => buffer.length > 0 || appending > 0,
+    drop() {
+      buffer = [];
+      flushQueued = false;
+    },
+    settled: () => chain.catch(() => undefined),
+  };
+}
+
+/** The claiming half: once-only jobs, retried after the lease when held elsewhere, and claims held and renewed. */
+interface ClaimRunner {
+  attempt(job: Job): Promise<void>;
+  /** Runs `run` after `ms` of real time (unless closed). */
+  later(run: () => void, ms: number): void;
+  close(): Promise<void>;
+}
+
+function createClaimRunner(
+  store: SandboxStore,
+  me: string,
+  leaseMs: number,
+  o: { readonly catchUp: () => Promise<void>; readonly flush: () => Promise<void> },
+): ClaimRunner {
+  const held = new Map<string, () => boolean>();
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  let renew: ReturnType<typeof setInterval> | undefined;
+  let closed = false;
+
+  function later(run: () => void, ms: number): void {
+    if (closed) return;
+    const t = setTimeout(() => {
+      timers.delete(t);
+      run();
+    }, ms);
+    (t as { unref?: () => void }).unref?.();
+    timers.add(t);
+  }
+
+  async function attempt(job: Job): Promise<void> {
+    if (closed) return;
+    try {
+      if (store.shared) await o.catchUp();
+      if (!job.needed()) return;
+      if (!(await store.claim(job.key, me, leaseMs))) {
+        // Held elsewhere: look again after the lease; if the holder died, its claim has run out by then.
+        later(() => void attempt(job), leaseMs);
+        return;
+      }
+      if (!job.needed()) {
+        await store.release(job.key, me);
+        return;
+      }
+      job.work();
+      // Release only once the outcome is durable, or another process could claim and see the work undone.
+      await o.flush();
+      if (job.holdWhile?.()) hold(job.key, job.holdWhile);
+      else await store.release(job.key, me);
+    } catch {
+      // The store is down (logged by the flush or the read): try again after the lease.
+      later(() => void attempt(job), leaseMs);
     }
   }
 
-  function applyAll(r: StoreRecord): void {
-    for (const a of deps.appliers) a.apply(r);
+  function renewAll(): void {
+    for (const [k, still] of held) {
+      if (still()) store.claim(k, me, leaseMs).catch(() => undefined);
+      else {
+        held.delete(k);
+        o.flush()
+          .then(() => store.release(k, me))
+          .catch(() => undefined);
+      }
+    }
+    if (held.size === 0 && renew) {
+      clearInterval(renew);
+      renew = undefined;
+    }
   }
+
+  function hold(key: string, holdWhile: () => boolean): void {
+    held.set(key, holdWhile);
+    if (renew) return;
+    renew = setInterval(renewAll, Math.max(50, Math.floor(leaseMs / 3)));
+    (renew as { unref?: () => void }).unref?.();
+  }
+
+  return {
+    attempt,
+    later,
+    async close() {
+      closed = true;
+      if (renew) clearInterval(renew);
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      for (const k of held.keys()) await store.release(k, me).catch(() => undefined);
+    },
+  };
+}
+
+/** The reading half: records after the last position read, applied in order. */
+function createReader(
+  store: SandboxStore,
+  me: string,
+  appliers: readonly RecordApplier[],
+  onFailure: (e: StoreUnavailableError) => void,
+) {
+  let position: string | undefined;
+  let reading: Promise<void> | undefined;
+  let rereadQueued: Promise<void> | undefined;
 
   /**
    * Reads and applies everything after `position`. Records of this process are already in the view, except in a
    * replay after the view was emptied (`own`).
    */
-  async function readAll(own = false): Promise<void> {
+  async function readAll(own: boolean): Promise<void> {
     for (;;) {
       let batch: Awaited<ReturnType<SandboxStore['readAfter']>>;
       try {
         batch = await store.readAfter(position, READ_BATCH);
       } catch (error) {
         const e = asUnavailable(error);
-        markStale(e);
+        onFailure(e);
         throw e;
       }
       for (const { position: at, record: r } of batch) {
         position = at;
-        if (own || r.o !== me) applyAll(r);
+        if (own || r.o !== me) for (const a of appliers) a.apply(r);
       }
       if (batch.length < READ_BATCH) return;
     }
@@ -193,7 +265,7 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
   /** One read at a time; a caller arriving during one waits for the next, which sees what it must. */
   function catchUp(): Promise<void> {
     if (!reading) {
-      reading = readAll().finally(() => {
+      reading = readAll(false).finally(() => {
         reading = undefined;
       });
       return reading;
@@ -207,15 +279,75 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     return rereadQueued;
   }
 
+  return {
+    catchUp,
+    reading: () => reading !== undefined,
+    /** Everything from the start, this process's own records included. */
+    replay() {
+      position = undefined;
+      return readAll(true);
+    },
+  };
+}
+
+/**
+ * Creates the sync layer; nothing is opened until {@link StateSync.ready} or the first request.
+ *
+ * @example
+ * const sync = createStateSync({ store, processId, appliers: [tokens, state, settlement], resetView, onBoot, leaseMs: 3000, followMs: 250, log });
+ * await sync.ready();
+ */
+export function createStateSync(deps: StateSyncDeps): StateSync {
+  const { store, processId: me } = deps;
+  let opening: Promise<void> | undefined;
+  let opened = false;
+  let stale: StoreUnavailableError | undefined;
+  let rebuilding: Promise<void> | undefined;
+  let replaying = false;
+  let closed = false;
+  const deferred: Job[] = [];
+  let follow: ReturnType<typeof setInterval> | undefined;
+  let unwatch: (() => void) | undefined;
+  const appender = createAppender(store, me, () => stale, markStale);
+  const reader = createReader(store, me, deps.appliers, markStale);
+  const catchUp = reader.catchUp;
+  const claims = createClaimRunner(store, me, deps.leaseMs, { catchUp, flush: appender.flush });
+
+  // The view may hold changes the store never took: emptied at once (no timer may settle or deliver a payment
+  // whose caller got a 503), rebuilt from the store as soon as it answers.
+  function markStale(error: StoreUnavailableError): void {
+    if (stale !== undefined || !opened) return;
+    stale = error;
+    deps.log(
+      kitMessage(
+        `the state store failed (${error.reason}): requests answer 503 until it is back, then the mock rebuilds its state from it by itself. Changes not yet acknowledged to a caller are dropped.`,
+      ),
+    );
+    appender.drop();
+    deps.resetView();
+    claims.later(recover, deps.followMs);
+  }
+
+  function recover(): void {
+    if (stale === undefined || closed) return;
+    startRebuild().catch(() => claims.later(recover, deps.followMs));
+  }
+
+  function startRebuild(): Promise<void> {
+    rebuilding ??= rebuild().finally(() => {
+      rebuilding = undefined;
+    });
+    return rebuilding;
+  }
+
   async function replay(): Promise<void> {
     replaying = true;
     try {
-      position = undefined;
-      await readAll(true);
+      await reader.replay();
     } finally {
       replaying = false;
     }
-    for (const job of deferred.splice(0)) void attempt(job);
+    for (const job of deferred.splice(0)) void claims.attempt(job);
   }
 
   async function open(): Promise<void> {
@@ -227,12 +359,9 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     }
     await replay();
     opened = true;
-    if (store.shared) startFollowing();
-  }
-
-  function startFollowing(): void {
+    if (!store.shared) return;
     const poll = () => {
-      if (!closed && !stale && !reading) catchUp().catch(() => undefined);
+      if (!closed && !stale && !reader.reading()) catchUp().catch(() => undefined);
     };
     follow = setInterval(poll, deps.followMs);
     (follow as { unref?: () => void }).unref?.();
@@ -248,9 +377,8 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
   }
 
   async function rebuild(): Promise<void> {
-    buffer = [];
-    flushQueued = false;
-    await chain.catch(() => undefined);
+    appender.drop();
+    await appender.settled();
     // Is the store back? A write probes it (a read may work on a full or read-only disk).
     try {
       await store.increment('probe');
@@ -263,74 +391,10 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     deps.log(kitMessage('the state store answers again: state rebuilt from it; requests are served again.'));
   }
 
-  function later(run: () => void, ms: number): void {
-    if (closed) return;
-    const t = setTimeout(() => {
-      timers.delete(t);
-      run();
-    }, ms);
-    (t as { unref?: () => void }).unref?.();
-    timers.add(t);
-  }
-
-  async function attempt(job: Job): Promise<void> {
-    if (closed) return;
-    try {
-      if (store.shared) await catchUp();
-      if (!job.needed()) return;
-      if (!(await store.claim(job.key, me, leaseMs))) {
-        // Held elsewhere: look again after the lease; if the holder died, its claim has run out by then.
-        later(() => void attempt(job), leaseMs);
-        return;
-      }
-      if (!job.needed()) {
-        await store.release(job.key, me);
-        return;
-      }
-      job.work();
-      // Release only once the outcome is durable, or another process could claim and see the work undone.
-      await flush();
-      if (job.holdWhile?.()) hold(job.key, job.holdWhile);
-      else await store.release(job.key, me);
-    } catch {
-      // The store is down (logged by the flush or the read): try again after the lease; the claim runs out if the
-      // store lost it meanwhile.
-      later(() => void attempt(job), leaseMs);
-    }
-  }
-
-  function hold(key: string, holdWhile: () => boolean): void {
-    held.set(key, holdWhile);
-    if (renew) return;
-    renew = setInterval(
-      () => {
-        for (const [k, still] of held) {
-          if (still()) store.claim(k, me, leaseMs).catch(() => undefined);
-          else {
-            held.delete(k);
-            flush()
-              .then(() => store.release(k, me))
-              .catch(() => undefined);
-          }
-        }
-        if (held.size === 0 && renew) {
-          clearInterval(renew);
-          renew = undefined;
-        }
-      },
-      Math.max(50, Math.floor(leaseMs / 3)),
-    );
-    (renew as { unref?: () => void }).unref?.();
-  }
-
   return {
-    record,
+    record: appender.record,
     once: {
-      run(key, job) {
-        const j: Job = { key, ...job };
-        if (replaying || !opened) deferred.push(j);
-        else void attempt(j);
-      },
+      run: (key, job) => (replaying || !opened ? deferred.push({ key, ...job }) : claims.attempt({ key, ...job })),
     },
     ready,
     before() {
@@ -338,20 +402,15 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
       if (stale) return startRebuild();
       return store.shared ? catchUp() : undefined;
     },
-    after() {
-      if (buffer.length === 0 && appending === 0) return undefined;
-      return flush();
-    },
-    flush,
+    after: () => (appender.busy() ? appender.flush() : undefined),
+    flush: appender.flush,
     async close() {
       closed = true;
       if (follow) clearInterval(follow);
-      if (renew) clearInterval(renew);
       unwatch?.();
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-      await flush().catch(() => undefined);
-      for (const k of held.keys()) await store.release(k, me).catch(() => undefined);
+      // What is buffered becomes durable before the claims go: another process must not redo finished work.
+      await appender.flush().catch(() => undefined);
+      await claims.close();
       await store.close().catch(() => undefined);
     },
   };

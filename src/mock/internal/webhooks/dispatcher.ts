@@ -281,13 +281,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const changed = (d: Delivery): void => {
     if (waiters.pending()) waiters.offer(snapshot(d));
   };
-  const onFinished = opts.onFinished;
-  const setState = onFinished
-    ? (d: Delivery, state: Delivery['state']) => {
-        guard.setState(d, state);
-        if (TERMINAL.has(state) && d.reason !== 'closed') onFinished(d);
-      }
-    : guard.setState;
+  const setState = opts.onFinished ? telling(guard.setState, opts.onFinished) : guard.setState;
   const lanes = createDeliveryLanes({
     clock,
     ofUrl: (url) => store.ofUrl(url),
@@ -452,5 +446,16 @@ function createPendingGuard(store: DeliveryStore, cap: number, report: (line: st
       atCap = false;
       refusedThisEpisode = 0;
     },
+  };
+}
+
+/** `setState` that also tells `onFinished` when a delivery ends, unless closing the mock ended it. */
+function telling(
+  setState: (d: Delivery, state: Delivery['state']) => void,
+  onFinished: (d: Delivery) => void,
+): (d: Delivery, state: Delivery['state']) => void {
+  return (d, state) => {
+    setState(d, state);
+    if (TERMINAL.has(state) && d.reason !== 'closed') onFinished(d);
   };
 }

@@ -90,26 +90,7 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
   // One sequence for every dispatcher, so their pages merge in enqueue order.
   let seq = 0;
   const nextSeq = () => ++seq;
-  const make = (urls: readonly string[], signingKey: string) =>
-    createWebhookDispatcher({
-      clock: deps.clock,
-      urls,
-      signingKey,
-      headers: { signingKey: w.signingKeyHeader, clientId: w.clientIdHeader, deliveryId: w.deliveryIdHeader },
-      retry: w.retry,
-      random: deps.random,
-      eventType: w.eventType,
-      history: caps,
-      nextSeq,
-      onFinished: deps.onFinished,
-      standardWebhooks:
-        deps.standardWebhooksSecret === undefined
-          ? undefined
-          : { secret: deps.standardWebhooksSecret, hmacSha256Base64: deps.hmacSha256Base64 },
-      ...(deps.onProblem === undefined ? {} : { onProblem: deps.onProblem }),
-      ...(deps.onAttempt === undefined ? {} : { onAttempt: deps.onAttempt }),
-      transport: deps.createTransport(),
-    });
+  const make = (urls: readonly string[], signingKey: string) => makeDispatcher(deps, nextSeq, urls, signingKey);
   const signingKeyOf = (clientId: string) =>
     deps.clients.find((c) => c.clientId === clientId)?.signingKey ?? deps.signingKey;
   const shared = make(deps.webhookUrls, deps.signingKey);
@@ -129,10 +110,7 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
   }
 
   return {
-    urlsOf(clientId) {
-      const c = deps.clients.find((k) => k.clientId === clientId);
-      return c?.webhookUrls ?? deps.webhookUrls;
-    },
+    urlsOf: (clientId) => deps.clients.find((k) => k.clientId === clientId)?.webhookUrls ?? deps.webhookUrls,
     deliver(payment, skipUrls) {
       if (silent.has(byClient.has(payment.clientId) ? payment.clientId : undefined)) return;
       const dispatcher = byClient.get(payment.clientId) ?? shared;
@@ -232,4 +210,33 @@ export async function closeWebhooks(webhooks: WebhookFanout, logLine: (line: str
       `closed with ${undelivered.length} webhook ${undelivered.length === 1 ? 'delivery' : 'deliveries'} not delivered, recorded as failed (closed): ${list}.`,
     ),
   );
+}
+
+/** One dispatcher of the fan-out, for `urls` signed with `signingKey`. */
+function makeDispatcher(
+  deps: WebhookFanoutDeps,
+  nextSeq: () => number,
+  urls: readonly string[],
+  signingKey: string,
+): WebhookDispatcher {
+  const w = deps.assumptions.webhook;
+  return createWebhookDispatcher({
+    clock: deps.clock,
+    urls,
+    signingKey,
+    headers: { signingKey: w.signingKeyHeader, clientId: w.clientIdHeader, deliveryId: w.deliveryIdHeader },
+    retry: w.retry,
+    random: deps.random,
+    eventType: w.eventType,
+    history: deps.assumptions.history,
+    nextSeq,
+    onFinished: deps.onFinished,
+    standardWebhooks:
+      deps.standardWebhooksSecret === undefined
+        ? undefined
+        : { secret: deps.standardWebhooksSecret, hmacSha256Base64: deps.hmacSha256Base64 },
+    ...(deps.onProblem === undefined ? {} : { onProblem: deps.onProblem }),
+    ...(deps.onAttempt === undefined ? {} : { onAttempt: deps.onAttempt }),
+    transport: deps.createTransport(),
+  });
 }

@@ -108,6 +108,25 @@ describe('file store over a restart', () => {
     expect(paidUuid(await onFile.client.pay(ft.token))).toBe(paidUuid(await m.pay(mt.token)));
   });
 
+  it('drops what a reset made obsolete at the next start, keeping what came after', async () => {
+    const file = join(dir, 'reset.log');
+    const first = await start(file, []);
+    const before = (await first.client.generate()).body.data;
+    await first.client.pay(before.token);
+    await first.client.control('reset');
+    const after = (await first.client.generate()).body.data;
+    const kept = paidUuid(await first.client.pay(after.token));
+    await first.app.close();
+    apps = [];
+    const lines = () => readFileSync(file, 'utf8').trim().split('\n').length;
+    const grown = lines();
+    const second = await start(file, []);
+    expect(lines()).toBeLessThan(grown);
+    expect(second.app.control.payments().map((p) => p.uuid)).toEqual([kept]);
+    expect((await second.client.refresh(after.refresh_token)).status).toBe(200);
+    expect((await second.client.refresh(before.refresh_token)).status).toBe(401);
+  });
+
   it('refuses a file another live process holds, and says how to fix it', async () => {
     const file = join(dir, 'held.log');
     await start(file, []);

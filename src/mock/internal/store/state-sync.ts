@@ -237,6 +237,8 @@ function createReader(
   onFailure: (e: StoreUnavailableError) => void,
 ) {
   let position: string | undefined;
+  /** Position of the last `rst` record read: everything up to it describes nothing the view still holds. */
+  let lastReset: string | undefined;
   let reading: Promise<void> | undefined;
   let rereadQueued: Promise<void> | undefined;
 
@@ -256,6 +258,7 @@ function createReader(
       }
       for (const { position: at, record: r } of batch) {
         position = at;
+        if (r.t === 'rst') lastReset = at;
         if (own || r.o !== me) for (const a of appliers) a.apply(r);
       }
       if (batch.length < READ_BATCH) return;
@@ -282,6 +285,7 @@ function createReader(
   return {
     catchUp,
     reading: () => reading !== undefined,
+    lastReset: () => lastReset,
     /** Everything from the start, this process's own records included. */
     replay() {
       position = undefined;
@@ -359,13 +363,25 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     }
     await replay();
     opened = true;
-    if (!store.shared) return;
+    if (!store.shared) return compactToReset();
     const poll = () => {
       if (!closed && !stale && !reader.reading()) catchUp().catch(() => undefined);
     };
     follow = setInterval(poll, deps.followMs);
     (follow as { unref?: () => void }).unref?.();
     unwatch = store.watch?.(poll);
+  }
+
+  /**
+   * A store only this process writes (file): records up to the last reset rebuild nothing, so they go (compaction
+   * by the store's atomic rename). A failure only leaves the log longer.
+   */
+  async function compactToReset(): Promise<void> {
+    const upTo = reader.lastReset();
+    if (upTo === undefined) return;
+    await store.compact([], upTo).catch((error: unknown) => {
+      deps.log(kitMessage(`compacting the state store failed; it stays as it was: ${asUnavailable(error).reason}`));
+    });
   }
 
   function ready(): Promise<void> {

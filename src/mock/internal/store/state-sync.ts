@@ -295,6 +295,17 @@ function createReader(
 }
 
 /**
+ * A store only this process writes (file): records up to the last reset rebuild nothing, so they go (compaction by
+ * the store's atomic rename). A failure only leaves the log longer.
+ */
+async function compactToReset(store: SandboxStore, upTo: string | undefined, log: (line: string) => void) {
+  if (upTo === undefined) return;
+  await store.compact([], upTo).catch((error: unknown) => {
+    log(kitMessage(`compacting the state store failed; it stays as it was: ${asUnavailable(error).reason}`));
+  });
+}
+
+/**
  * Creates the sync layer; nothing is opened until {@link StateSync.ready} or the first request.
  *
  * @example
@@ -363,25 +374,13 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     }
     await replay();
     opened = true;
-    if (!store.shared) return compactToReset();
+    if (!store.shared) return compactToReset(store, reader.lastReset(), deps.log);
     const poll = () => {
       if (!closed && !stale && !reader.reading()) catchUp().catch(() => undefined);
     };
     follow = setInterval(poll, deps.followMs);
     (follow as { unref?: () => void }).unref?.();
     unwatch = store.watch?.(poll);
-  }
-
-  /**
-   * A store only this process writes (file): records up to the last reset rebuild nothing, so they go (compaction
-   * by the store's atomic rename). A failure only leaves the log longer.
-   */
-  async function compactToReset(): Promise<void> {
-    const upTo = reader.lastReset();
-    if (upTo === undefined) return;
-    await store.compact([], upTo).catch((error: unknown) => {
-      deps.log(kitMessage(`compacting the state store failed; it stays as it was: ${asUnavailable(error).reason}`));
-    });
   }
 
   function ready(): Promise<void> {

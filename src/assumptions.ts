@@ -93,6 +93,8 @@ export interface Assumptions {
     /** The request is written in the guide the mock does not serve, or mixes both (never a card or data problem). */
     readonly guideMismatch: string;
     readonly internal: string;
+    /** The sandbox's state store (file, Redis) cannot be written or read: the request was not kept (503). */
+    readonly storeUnavailable: string;
   };
   /** HTTP status of answers that carry GraphQL errors (authentication and validation alike). */
   readonly graphqlErrorHttpStatus: number;
@@ -154,6 +156,13 @@ export interface Assumptions {
   };
   /** Milliseconds between a payment's acceptance and its final outcome in the mock. */
   readonly settleDelayMs: number;
+  /** How processes sharing a state store (issue 23) hand work over and follow each other. */
+  readonly store: {
+    /** Lease of once-only work (a settlement, a payment's webhooks): a dead holder's work is taken over after it. */
+    readonly leaseMs: number;
+    /** How often a shared store is read without requests, and a failed store is probed again (ms). */
+    readonly followIntervalMs: number;
+  };
   /** Rate limits: the service publishes none, so the mock enforces none. */
   readonly rateLimit: null;
   /** How the validating proxy (`payment-contract-kit proxy`) answers when the service fails it. */
@@ -207,6 +216,7 @@ export const defaultAssumptions: Assumptions = {
     graphqlValidationFailed: 'GRAPHQL_VALIDATION_FAILED',
     guideMismatch: 'GUIDE_MISMATCH',
     internal: 'INTERNAL_SERVER_ERROR',
+    storeUnavailable: 'STORE_UNAVAILABLE',
   },
   graphqlErrorHttpStatus: 200,
   graphqlRequiresClientHeaders: false,
@@ -253,6 +263,7 @@ export const defaultAssumptions: Assumptions = {
     },
   },
   settleDelayMs: 1_000,
+  store: { leaseMs: 3_000, followIntervalMs: 250 },
   rateLimit: null,
   proxy: {
     maxBodyBytes: 10 * 1024 * 1024,

@@ -8,6 +8,7 @@ import type { MockApp } from './control-types.ts';
 import { buildMockApp, type MockAppSeams } from './core-app.ts';
 import { createNodeListener } from './internal/http/node-adapter.ts';
 import { nodePlatform } from './node-platform.ts';
+import { openNodeStore } from './node-store.ts';
 import type { MockOptions } from './options.ts';
 
 /**
@@ -29,6 +30,10 @@ export function createMockApp(options: MockOptions = {}): MockApp {
  * const app = buildNodeMockApp({ log: false }, { webhookReceivers: [() => new Response(null, { status: 204 })] });
  */
 export function buildNodeMockApp(options: MockOptions, seams: Omit<MockAppSeams, 'platform'>): MockApp {
-  const { app, core, onWriteError } = buildMockApp(options, { ...seams, platform: nodePlatform });
+  const { app, core, onWriteError } = buildMockApp(options, {
+    openStore: openNodeStore,
+    ...seams,
+    platform: nodePlatform,
+  });
   return { ...app, handle: createNodeListener(core, app.options.maxBodyBytes, onWriteError) as MockApp['handle'] };
 }

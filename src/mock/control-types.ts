@@ -190,6 +190,12 @@ export interface MockFetchApp {
   readonly control: MockControl;
   /** The resolved options. */
   readonly options: ResolvedMockOptions;
+  /**
+   * Resolves once the state store (issue 23, the `store` option) is open and the sandbox's state read from it; at
+   * once with `memory:`. Rejects with a message saying why the store cannot be used. Requests wait for it anyway;
+   * `startMockServer` awaits it before listening.
+   */
+  ready(): Promise<void>;
   /** Writes queued log lines now. */
   flushLog(): void;
   /** Writes a line to the request log (masked); the server logs start-up and client errors with it. */

@@ -34,6 +34,15 @@ import { createSeededRandom } from './internal/random.ts';
 import { registerServiceRoutes } from './internal/service-routes.ts';
 import { createSettlement } from './internal/settlement.ts';
 import { createMockState } from './internal/state.ts';
+import type { StateSync } from './internal/store/state-sync.ts';
+import {
+  controlApplier,
+  planStore,
+  type StoreOpener,
+  type StorePlan,
+  switchableRandom,
+} from './internal/store/store-wiring.ts';
+import { createWebhookProgress, type WebhookProgress } from './internal/store/webhook-progress.ts';
 import { createTokenService } from './internal/tokens.ts';
 import { closeWebhooks, createWebhookFanout } from './internal/webhooks/fanout.ts';
 import { inProcessReceivers, type WebhookReceiver } from './internal/webhooks/in-process.ts';
@@ -49,6 +58,8 @@ export type { MockPlatform } from './internal/platform/platform.ts';
 export interface MockAppSeams {
   readonly platform: MockPlatform;
   readonly webhookReceivers?: readonly WebhookReceiver[];
+  /** Opens `file:` and `redis://` stores (issue 23); the Node entry passes it, the browser build does not. */
+  readonly openStore?: StoreOpener;
 }
 
 /** The built app, with the core the Node entry puts behind its `node:http` listener. */
@@ -80,20 +91,23 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   const clock = createClock({ realNow: opts.realNow, onTaskError });
   now = clock.now;
   const random = createSeededRandom(seed, platform.crypto.sha512Hex);
-  const [paymentRandom, latencyRandom, webhookRandom] = [
-    random.fork('graphql'),
-    random.fork('latency'),
-    random.fork('webhooks'),
-  ];
+  const plan = planStore(opts.store, seams.openStore);
+  const record = plan?.record;
+  // With a store, payment ids fork by boot number once it is open (no two processes or restarts collide).
+  const switchable = plan ? switchableRandom(random.fork('graphql')) : undefined;
+  const paymentRandom = switchable ?? random.fork('graphql');
+  const [latencyRandom, webhookRandom] = [random.fork('latency'), random.fork('webhooks')];
+  let progress: WebhookProgress | undefined;
   const state = createMockState({
+    record,
     assumptions,
     seed,
     now: clock.now,
     sha256Hex: platform.crypto.sha256Hex,
     maxPaymentsPerClient: assumptions.history.maxPaymentsPerClient,
   });
-  const tokens = createTokenService({ assumptions, clients, clock, seed, crypto: platform.crypto });
-  const journal = createJournal(opts.journalSize);
+  const tokens = createTokenService({ assumptions, clients, clock, seed, crypto: platform.crypto, record });
+  const journal = createJournal(opts.journalSize, record);
   const webhooks = createWebhookFanout({
     ...{ assumptions, clock, clients, webhookUrls: opts.webhookUrls, signingKey: opts.webhookSigningKey },
     standardWebhooksSecret: opts.standardWebhooksSecret,
@@ -102,10 +116,15 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     onAttempt: (report) => log.webhookAttempt(report),
     createTransport: inProcess.createTransport,
     hmacSha256Base64: platform.crypto.hmacSha256Base64,
+    onFinished: plan ? (d) => progress?.finished(d) : undefined,
   });
+  if (plan) progress = createWebhookProgress({ state, webhooks, once: () => plan.once, record: plan.record });
   const settled = (p: Parameters<typeof webhooks.deliver>[0]) => webhooks.deliver(p);
-  const settlement = createSettlement({ assumptions, clock, state, settled, onError: (line) => log.line(line) });
-  const failures = createFailureInjection(assumptions);
+  const settlement = createSettlement({
+    ...{ assumptions, clock, state, settled, onError: (line: string) => log.line(line) },
+    ...(plan ? { once: plan.once, hooksPending: (p: Parameters<typeof settled>[0]) => progress!.pending(p) } : {}),
+  });
+  const failures = createFailureInjection(assumptions, record);
   const onPaymentAccepted = settlement.onPaymentAccepted;
   const engine = createEngineLoader({
     assumptions,
@@ -123,8 +142,20 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   const control = createControl({
     ...{ assumptions, clock, state, tokens, settlement, webhooks, journal, failures, engine, router },
     journalSize: opts.journalSize,
-    resettable: [...resettable, journal, webhooks, failures],
+    resettable: [...resettable, journal, webhooks, failures, ...(progress ? [progress] : [])],
+    record,
   });
+  const sync = plan
+    ? bindStore(plan, {
+        ...{ clock, state, tokens, settlement, failures, journal, webhooks, engine, progress: progress! },
+        ...{ opts, log: (line: string) => log.line(line) },
+        onBoot(boot: number) {
+          tokens.setIdBase(boot - 1);
+          // Boot 1 (a fresh store) draws the ids memory does: one process with --seed stays deterministic.
+          if (boot > 1) switchable?.use(random.fork(`graphql\0boot ${boot}`));
+        },
+      })
+    : undefined;
   // Provider states make their payment through the pipeline itself, as a client would; it exists just below.
   const serve = (request: Request) => fetchHandler(request);
   const providerStates = createProviderStates({ control, clients, serve, webhookMessage: webhooks.message });
@@ -139,7 +170,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   const controlToken = createControlTokenCheck(opts.controlToken, platform.crypto.secretMatcher, errors);
   const core = createPipeline({
     ...{ router, failures, errors, latency: opts.latency, latencyRandom, log, journal, clock },
-    ...{ guard, pages, controlToken },
+    ...{ guard, pages, controlToken, sync, storeUnavailableReason: assumptions.reasonCodes.storeUnavailable },
   });
   const fetchHandler = createFetchHandler(core, opts.maxBodyBytes);
   const onWriteError = (e: unknown) =>
@@ -150,12 +181,57 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     options: opts,
     flushLog: () => log.flush(),
     logLine: (text) => log.line(text),
+    ready: () => (sync ? sync.ready().catch(storeRefusal) : Promise.resolve()),
     async close() {
       journal.close();
       await closeWebhooks(webhooks, (line) => log.line(line));
+      await sync?.close();
       clock.dispose();
       log.flush();
     },
   };
   return { app, core, onWriteError };
+}
+
+/** A store that cannot be opened, as the error `ready()` rejects with. */
+function storeRefusal(error: unknown): never {
+  const reason = (error as { reason?: string }).reason ?? errorDetail(error);
+  throw new Error(kitMessage(`the state store cannot be used (${reason}). Fix it, or start with --store memory:.`), {
+    cause: error,
+  });
+}
+
+/** The parts a state store replays into. */
+interface StoreParts {
+  readonly clock: ReturnType<typeof createClock>;
+  readonly state: ReturnType<typeof createMockState>;
+  readonly tokens: ReturnType<typeof createTokenService>;
+  readonly settlement: ReturnType<typeof createSettlement>;
+  readonly failures: ReturnType<typeof createFailureInjection>;
+  readonly journal: ReturnType<typeof createJournal>;
+  readonly webhooks: ReturnType<typeof createWebhookFanout>;
+  readonly engine: { reset(): void };
+  readonly progress: WebhookProgress;
+  readonly opts: ReturnType<typeof resolveMockOptions>;
+  readonly log: (line: string) => void;
+  readonly onBoot: (boot: number) => void;
+}
+
+/** The sync layer over every part (issue 23): appliers in dependency order, the view reset a rebuild starts with. */
+function bindStore(plan: StorePlan, p: StoreParts): StateSync {
+  const { clock, state, tokens, settlement, failures, journal, webhooks, engine, progress } = p;
+  // Everything reset() empties but the id sources: a replayed reset must not rewind this process's ids.
+  const view = [clock, settlement, state, tokens, engine, journal, webhooks, failures, progress];
+  const resetView = () => {
+    for (const part of view) part.reset();
+  };
+  const store = p.opts.assumptions.store;
+  return plan.bind({
+    appliers: [controlApplier(clock, resetView), tokens, state, settlement, failures, journal, progress],
+    resetView,
+    onBoot: p.onBoot,
+    leaseMs: store.leaseMs,
+    followMs: store.followIntervalMs,
+    log: p.log,
+  });
 }

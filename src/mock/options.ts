@@ -45,8 +45,11 @@ import {
   logSinkKind,
   realNowKind,
   standardSecretKind,
+  storeKind,
 } from './internal/option-kinds.ts';
+import type { SandboxStore } from './internal/store/sandbox-store.ts';
 
+export { parseStoreUrl } from './internal/store/store-url.ts';
 export { parseAllowedHosts, parseCorsOrigins };
 
 /** Which guide of the service the mock answers in: one of them, or both with per-request detection. */
@@ -145,6 +148,12 @@ export interface MockOptions {
    * pages ask for it once. Required to listen on a host other machines can reach. Default none (open control API).
    */
   readonly controlToken?: string;
+  /**
+   * Where the sandbox's state lives (issue 23; docs/shared-sandbox.md): `memory:` (default, this process only),
+   * `file:<path>` (survives a restart and a crash; one process; Node only), `redis://…` / `rediss://…` (replicas
+   * share it; Node only), or a {@link SandboxStore} object. Also `--store` / `PCK_STORE`.
+   */
+  readonly store?: string | SandboxStore;
 }
 
 /**
@@ -283,6 +292,14 @@ export const mockOptionTable = {
     default: true,
     flag: { name: 'no-ui', sets: false, help: 'Serve no pages (landing page, GraphiQL, dashboard).' },
   },
+  store: {
+    kind: storeKind,
+    default: 'memory:',
+    flag: {
+      name: 'store',
+      help: 'Where the sandbox state lives: memory: (this process), file:<path> (survives restarts and crashes; one process) or redis://host:6379 (replicas share it). See docs/shared-sandbox.md.',
+    },
+  },
   controlToken: {
     kind: controlTokenKind,
     shownDefault: 'none (open control API)',
@@ -383,6 +400,8 @@ export interface ResolvedMockOptions {
   readonly allowedHosts: readonly string[] | true;
   readonly ui: boolean;
   readonly controlToken: string | undefined;
+  /** The store: a checked URL (`memory:` by default) or the store object given. */
+  readonly store: string | SandboxStore;
 }
 
 function fail(option: string, problem: Problem | string): never {

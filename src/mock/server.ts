@@ -48,6 +48,13 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
   const refusal = controlTokenRefusal(options.host ?? defaultMockOptions.host, options.controlToken);
   if (refusal !== undefined) throw new TypeError(refusal);
   const app = createMockApp(options);
+  // A state store (issue 23) is opened and replayed before the port opens: a store that cannot be used fails start.
+  try {
+    await app.ready();
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   const server: Server = createServer({ keepAliveTimeout: 60_000 }, app.handle);
   // Malformed HTTP never reaches the app; answer it in the 7.1 shape rather than node's bare 400.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {

@@ -48,8 +48,17 @@ export function newClientTokens(clientId: string, index: number): ClientTokens {
  * @example
  * const refreshToken = issueRefresh(state, 'rt_0123456789abcdef', 1000);
  */
-export function issueRefresh(s: ClientTokens, refreshHead: string, maxRefresh: number): string {
-  const n = s.issued++;
+export function issueRefresh(s: ClientTokens, refreshHead: string, maxRefresh: number, base = 0): string {
+  const n = base + s.issued++;
+  keepRefresh(s, n, maxRefresh);
+  return refreshHead + s.ordinal + n.toString(16).padStart(ISSUE_DIGITS, '0');
+}
+
+/**
+ * Keeps issue number `n` of `s` as an unused refresh token of the current generation, forgetting the oldest unused
+ * ones beyond `maxRefresh`: the part of {@link issueRefresh} a state store replays (issue 23).
+ */
+export function keepRefresh(s: ClientTokens, n: number, maxRefresh: number): void {
   // Forget the oldest unused refresh token; used ones left in the queue are skipped.
   while (s.refresh.size >= maxRefresh) {
     const oldest = s.order.shift();
@@ -61,7 +70,6 @@ export function issueRefresh(s: ClientTokens, refreshHead: string, maxRefresh: n
   // Used tokens stay queued until evicted; when they pile up (every token refreshed, none evicted), keep only the
   // unused ones, so the queue stays within twice the cap.
   if (s.order.length > 2 * maxRefresh) s.order.retain((k) => s.refresh.has(k));
-  return refreshHead + s.ordinal + n.toString(16).padStart(ISSUE_DIGITS, '0');
 }
 
 /**
@@ -72,6 +80,16 @@ export function issueRefresh(s: ClientTokens, refreshHead: string, maxRefresh: n
  * if (consumeRefresh(state, 'rt_0123456789abcdef', body.refresh_token) < 0) refuse();
  */
 export function consumeRefresh(s: ClientTokens, refreshHead: string, refreshToken: string): number {
+  const n = refreshNumber(s, refreshHead, refreshToken);
+  if (n < 0) return -1;
+  const gen = s.refresh.get(n);
+  if (gen === undefined) return -1;
+  s.refresh.delete(n);
+  return gen;
+}
+
+/** The issue number a refresh token of `s` carries, or -1 when it is not shaped as one of this client's. */
+export function refreshNumber(s: ClientTokens, refreshHead: string, refreshToken: string): number {
   const head = refreshHead.length + s.ordinal.length;
   if (
     refreshToken.length !== head + ISSUE_DIGITS ||
@@ -81,11 +99,7 @@ export function consumeRefresh(s: ClientTokens, refreshHead: string, refreshToke
     return -1;
   const digits = refreshToken.slice(head);
   if (!/^[0-9a-f]+$/.test(digits)) return -1;
-  const n = Number.parseInt(digits, 16);
-  const gen = s.refresh.get(n);
-  if (gen === undefined) return -1;
-  s.refresh.delete(n);
-  return gen;
+  return Number.parseInt(digits, 16);
 }
 
 /** Revoke-all: every access and refresh token of the client issued so far becomes invalid. */

@@ -21,6 +21,7 @@ import type { Router } from './http/router.ts';
 import type { Journal } from './journal.ts';
 import type { Settlement } from './settlement.ts';
 import type { MockState } from './state.ts';
+import type { Recorder } from './store/records.ts';
 import type { TokenService } from './tokens.ts';
 import type { WebhookFanout } from './webhooks/fanout.ts';
 
@@ -40,6 +41,8 @@ export interface ControlDeps {
   readonly journalSize: number;
   /** Everything `reset()` rewinds, in order (the clock first: the others cancel their tasks on it). */
   readonly resettable: readonly { reset(): void }[];
+  /** Receives `rst` and `clk` records when a state store is configured (issue 23); undefined with memory. */
+  readonly record?: Recorder | undefined;
 }
 
 function toPredicate(
@@ -77,6 +80,7 @@ export function createControl(deps: ControlDeps): MockControl {
     assumptions,
     reset() {
       for (const part of deps.resettable) part.reset();
+      deps.record?.({ t: 'rst' });
     },
     now: () => clock.now(),
     advanceClock(ms) {
@@ -86,7 +90,9 @@ export function createControl(deps: ControlDeps): MockControl {
         throw bad(
           `advanceClock(${ms}) would move the clock past the latest date JavaScript can hold (${new Date(maxClockTime).toISOString()}); advance by less.`,
         );
-      return clock.advance(ms);
+      const at = clock.advance(ms);
+      deps.record?.({ t: 'clk', ms });
+      return at;
     },
     payments: (clientId) => state.payments(clientId),
     paymentPage(query = {}) {

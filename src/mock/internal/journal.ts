@@ -17,6 +17,7 @@ import { kitMessage } from '../../internal/messages.ts';
 import { maskCardNumber } from './domain/cards.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from './history/page.ts';
 import { maskDigits } from './http/request-log.ts';
+import type { RecordApplier, Recorder } from './store/records.ts';
 import { createWaiters } from './waiters.ts';
 
 /** One answered request. */
@@ -94,6 +95,8 @@ export interface Journal {
   reset(): void;
   /** Rejects every pending wait (the mock is closing). */
   close(): void;
+  /** Takes back a `jr` record of a state store (issue 23): another process's request joins this journal. */
+  readonly apply: RecordApplier['apply'];
 }
 
 /**
@@ -103,7 +106,7 @@ export interface Journal {
  * const journal = createJournal(1000);
  * const entry = await journal.waitFor((e) => e.operationName === 'processPaymentRequest', { timeoutMs: 2000 });
  */
-export function createJournal(capacity: number): Journal {
+export function createJournal(capacity: number, recorder?: Recorder): Journal {
   const size = Math.max(1, capacity);
   const methods: string[] = new Array(size);
   const paths: string[] = new Array(size);
@@ -162,7 +165,7 @@ export function createJournal(capacity: number): Journal {
     );
   };
 
-  return {
+  const journal: Journal = {
     page(query, filter = {}) {
       return collectPage([ring], checkPageQuery(query, 'requestPage'), (s) => matches(s, filter), entryAt);
     },
@@ -180,6 +183,9 @@ export function createJournal(capacity: number): Journal {
       times[i] = at;
       durations[i] = durationMs;
       if (waiters.pending()) waiters.offer(entryAt(seq));
+    },
+    apply(r) {
+      if (r.t === 'jr' && Array.isArray(r.a)) add(...(r.a.map((v) => v ?? undefined) as Parameters<typeof add>));
     },
     entries(since = 0) {
       return kept(since);
@@ -211,6 +217,10 @@ export function createJournal(capacity: number): Journal {
       waiters.close(kitMessage('The mock was closed while waiting for a request.'));
     },
   };
+  // A replayed `jr` record (issue 23) is appended as it is; with a store, `record` also hands one over.
+  const add = journal.record;
+  if (recorder) journal.record = recording(recorder, add);
+  return journal;
 }
 
 /**
@@ -242,4 +252,13 @@ export function summarizeVariables(value: unknown, depth = 0): unknown {
       cardNumberFields.has(key) && typeof v === 'string' ? maskCardNumber(v) : summarizeVariables(v, depth + 1);
   }
   return out;
+}
+
+/** `add` that first hands a `jr` record to a state store (issue 23); JSON has no undefined, so gaps are null. */
+function recording(recorder: Recorder, add: Journal['record']): Journal['record'] {
+  return (method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome) => {
+    const a = [method, path, status, at, durationMs, operationName ?? null, guide ?? null, clientId ?? null];
+    recorder({ t: 'jr', a: [...a, summary ?? null, outcome] });
+    add(method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome);
+  };
 }

@@ -22,6 +22,16 @@ import { errorLine, kitMessage } from '../../internal/messages.ts';
 import type { Clock } from './clock.ts';
 import { KeyQueue } from './fifo.ts';
 import type { MockState, SettlementOutcome, StoredPayment } from './state.ts';
+import type { RecordApplier } from './store/records.ts';
+
+/**
+ * Once-only work with a state store (issue 23): `work` runs in the one process that wins the claim on `key`; a
+ * loser re-checks `needed` after the lease and claims again, which is how a survivor takes over a dead process's
+ * work. `holdWhile` keeps the claim renewed after the work (its webhook is still being delivered).
+ */
+export interface OnceOnly {
+  run(key: string, job: { needed(): boolean; work(): void; holdWhile?(): boolean }): void;
+}
 
 /** Outcome of {@link Settlement.settleNow}. */
 export type SettleResult =
@@ -36,6 +46,8 @@ export interface Settlement {
   settleNow(uuid: string, outcome?: SettlementOutcome, clientId?: string): SettleResult;
   /** Forgets scheduled settlements (call with the clock reset). */
   reset(): void;
+  /** Takes back a `pay` record (after the state did): schedules its settlement from its `paid_at`. */
+  readonly apply: RecordApplier['apply'];
 }
 
 /** Dependencies of {@link createSettlement}. */
@@ -47,6 +59,10 @@ export interface SettlementDeps {
   settled(payment: StoredPayment): void;
   /** Receives a log line when `settled` throws (a bug in the mock); the payment stays settled. */
   onError?(message: string): void;
+  /** With a state store: settle each payment in one process only. Undefined with memory (settle at once). */
+  readonly once?: OnceOnly | undefined;
+  /** With a state store: whether the payment's webhooks are still being delivered (the settler holds its claim). */
+  readonly hooksPending?: ((payment: StoredPayment) => boolean) | undefined;
 }
 
 /**
@@ -68,6 +84,37 @@ export function createSettlement(deps: SettlementDeps): Settlement {
   /** Bumped by reset, so batch tasks scheduled before it do nothing. */
   let epoch = 0;
 
+  const once = deps.once;
+  /** A due payment: settled here, or (with a store) by whichever process wins its claim. */
+  function due(uuid: string): void {
+    if (!once) {
+      finish(uuid, undefined, undefined);
+      return;
+    }
+    const unsettled = () => state.payment(undefined, uuid)?.settledOutcome === undefined;
+    once.run(`settle:${uuid}`, {
+      needed: unsettled,
+      work: () => finish(uuid, undefined, undefined),
+      holdWhile: () => {
+        const p = state.payment(undefined, uuid);
+        return p !== undefined && deps.hooksPending?.(p) === true;
+      },
+    });
+  }
+
+  /** Queues `uuid` to settle at `dueAt` (never before a payment queued earlier: the queue is in due order). */
+  function schedule(uuid: string, wantedDueAt: number): void {
+    const dueAt = Math.max(wantedDueAt, lastBatch?.dueAt ?? Number.NEGATIVE_INFINITY);
+    waiting.push(uuid);
+    if (lastBatch !== undefined && lastBatch.dueAt === dueAt) lastBatch.count++;
+    else {
+      lastBatch = { dueAt, count: 1 };
+      batches.push(lastBatch);
+      const taskEpoch = epoch;
+      clock.schedule(dueAt - clock.now(), () => settleDue(dueAt, taskEpoch));
+    }
+  }
+
   function settleDue(dueAt: number, taskEpoch: number): void {
     if (taskEpoch !== epoch) return;
     for (let batch = batches.peek(); batch !== undefined && batch.dueAt <= dueAt; batch = batches.peek()) {
@@ -76,7 +123,7 @@ export function createSettlement(deps: SettlementDeps): Settlement {
       for (let i = 0; i < batch.count; i++) {
         const uuid = waiting.shift();
         // A payment settled meanwhile through the control API, or evicted, is skipped by finish.
-        if (uuid !== undefined) finish(uuid, undefined, undefined);
+        if (uuid !== undefined) due(uuid);
       }
     }
   }
@@ -102,16 +149,17 @@ export function createSettlement(deps: SettlementDeps): Settlement {
   return {
     onPaymentAccepted(payment) {
       if (payment.outcome === 'processing') return;
-      const delay = deps.assumptions.settleDelayMs;
-      const dueAt = clock.now() + Math.max(0, delay);
-      waiting.push(payment.uuid);
-      if (lastBatch !== undefined && lastBatch.dueAt === dueAt) lastBatch.count++;
-      else {
-        lastBatch = { dueAt, count: 1 };
-        batches.push(lastBatch);
-        const taskEpoch = epoch;
-        clock.schedule(delay, () => settleDue(dueAt, taskEpoch));
-      }
+      schedule(payment.uuid, clock.now() + Math.max(0, deps.assumptions.settleDelayMs));
+    },
+    apply(r) {
+      if (r.t !== 'pay') return;
+      const p = state.payment(undefined, (r.p as StoredPayment).uuid);
+      if (!p || p.outcome === 'processing' || p.settledOutcome !== undefined) return;
+      const acceptedAt = Date.parse(p.paid_at);
+      schedule(
+        p.uuid,
+        (Number.isFinite(acceptedAt) ? acceptedAt : clock.now()) + Math.max(0, deps.assumptions.settleDelayMs),
+      );
     },
     settleNow(uuid, outcome, clientId) {
       return finish(uuid, outcome, clientId);

@@ -19,6 +19,7 @@ import { KeyQueue } from './fifo.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from './history/page.ts';
 import { SeqList } from './history/seq-list.ts';
 import { uuidV4FromHex } from './random.ts';
+import { numberField, type RecordApplier, type Recorder, textField } from './store/records.ts';
 
 /** A card the mock knows for a client, from a card fee calculation, a payment or the control API. */
 export interface CardAccount {
@@ -100,6 +101,8 @@ export interface MockStateOptions {
   readonly now?: () => number;
   /** Most card accounts kept per client; the oldest is evicted first. Default 10,000. */
   readonly maxCardAccountsPerClient?: number;
+  /** Receives a record of every change when a state store is configured (issue 23); undefined with memory. */
+  readonly record?: Recorder | undefined;
 }
 
 /** A payment on a page of {@link MockState.paymentPage}: the stored payment and its sequence number (the cursor). */
@@ -154,6 +157,8 @@ export interface MockState {
   paymentCounts(): PaymentCounts;
   /** Forgets every payment and card account. */
   reset(): void;
+  /** Takes back a `card`, `pay` or `set` record of a state store (issue 23). */
+  readonly apply: RecordApplier['apply'];
 }
 
 /** A kept payment and its sequence number in the history. */
@@ -182,6 +187,7 @@ export function createMockState(options: MockStateOptions): MockState {
   const maxPayments = options.maxPaymentsPerClient ?? 10_000;
   const maxCards = options.maxCardAccountsPerClient ?? 10_000;
   const now = options.now ?? Date.now;
+  const record = options.record;
   const clients = new Map<string, ClientState>();
   // One sequence across clients, so pages of every client merge in acceptance order.
   let seq = 0;
@@ -230,20 +236,40 @@ export function createMockState(options: MockStateOptions): MockState {
     version += 1;
   }
 
+  function add(payment: StoredPayment): void {
+    const c = client(payment.clientId);
+    while (c.payments.size >= maxPayments) evictOne(c);
+    seq += 1;
+    c.payments.set(payment.uuid, { payment, seq });
+    c.accepted.push(seq, payment);
+    if (payment.settledOutcome === undefined) processing += 1;
+    version += 1;
+  }
+
+  function settle(p: StoredPayment, final: SettlementOutcome, at: number): void {
+    p.settledOutcome = final;
+    p.settledAt = at;
+    clients.get(p.clientId)?.settled.push(p.uuid);
+    processing -= 1;
+    version += 1;
+    p.status = final === 'success' ? assumptions.statusNames.success : assumptions.statusNames.failure;
+  }
+
   return {
-    upsertCardAccount: (clientId, card) =>
-      upsertCard(client(clientId), { seed, clientId, card, maxCards, assumptions, sha256Hex }),
+    upsertCardAccount(clientId, card) {
+      const c = client(clientId);
+      const known = c.cards.size;
+      const account = upsertCard(c, { seed, clientId, card, maxCards, assumptions, sha256Hex });
+      // A new account (or one evicted and made again) changes the size or the newest key: record only those.
+      if (record && (c.cards.size !== known || known >= maxCards)) record({ t: 'card', a: account });
+      return account;
+    },
     cardAccount(clientId, cardAccountUid) {
       return clients.get(clientId)?.cards.get(cardAccountUid);
     },
     addPayment(payment) {
-      const c = client(payment.clientId);
-      while (c.payments.size >= maxPayments) evictOne(c);
-      seq += 1;
-      c.payments.set(payment.uuid, { payment, seq });
-      c.accepted.push(seq, payment);
-      if (payment.settledOutcome === undefined) processing += 1;
-      version += 1;
+      add(payment);
+      if (record) record({ t: 'pay', p: { ...payment } });
     },
     payment(clientId, uuid) {
       return find(clientId, uuid);
@@ -259,14 +285,11 @@ export function createMockState(options: MockStateOptions): MockState {
       const p = find(clientId, uuid);
       if (!p || p.settledOutcome !== undefined) return p;
       const final: SettlementOutcome = outcome ?? (p.outcome === 'failure' ? 'failure' : 'success');
-      p.settledOutcome = final;
-      p.settledAt = now();
-      clients.get(p.clientId)?.settled.push(uuid);
-      processing -= 1;
-      version += 1;
-      p.status = final === 'success' ? assumptions.statusNames.success : assumptions.statusNames.failure;
+      settle(p, final, now());
+      if (record) record({ t: 'set', c: p.clientId, u: uuid, x: final, at: p.settledAt });
       return p;
     },
+    apply: (r) => applyStateRecord(r, { client, find, add, settle, maxCards }),
     reset() {
       clients.clear();
       seq = 0;
@@ -364,4 +387,33 @@ export function deriveCardAccountUid(
     sha256Hex(`${seed}\0${clientId}\0${card.card_number}\0${card.expiry_month}${card.expiry_year}`),
     '-',
   );
+}
+
+/** Replays a `card`, `pay` or `set` record through the state's own operations (issue 23). */
+function applyStateRecord(
+  r: Parameters<RecordApplier['apply']>[0],
+  ops: {
+    readonly client: (clientId: string) => ClientState;
+    readonly find: (clientId: string | undefined, uuid: string) => StoredPayment | undefined;
+    readonly add: (payment: StoredPayment) => void;
+    readonly settle: (p: StoredPayment, final: SettlementOutcome, at: number) => void;
+    readonly maxCards: number;
+  },
+): void {
+  if (r.t === 'card') {
+    const a = r.a as CardAccount;
+    const c = ops.client(a.clientId);
+    if (!c.cards.has(a.card_account_uid) && c.cards.size >= ops.maxCards) {
+      const oldest = c.cards.keys().next().value;
+      if (oldest !== undefined) c.cards.delete(oldest);
+    }
+    c.cards.set(a.card_account_uid, a);
+  } else if (r.t === 'pay') {
+    const p = r.p as StoredPayment;
+    if (ops.find(p.clientId, p.uuid) === undefined) ops.add({ ...p });
+  } else if (r.t === 'set') {
+    const p = ops.find(textField(r, 'c'), textField(r, 'u'));
+    if (p && p.settledOutcome === undefined)
+      ops.settle(p, r.x === 'failure' ? 'failure' : 'success', numberField(r, 'at'));
+  }
 }

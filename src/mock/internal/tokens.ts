@@ -30,11 +30,20 @@ import type { TokenPair, TokenPairResponse } from '../../types/rest.ts';
 import type { MockClientConfig } from '../options.ts';
 import { type AccessTokenContext, checkAccessToken, type TokenCheck } from './access-token-check.ts';
 import { createAccessTokenCodec } from './access-token-codec.ts';
-import { type ClientTokens, consumeRefresh, issueRefresh, newClientTokens, revokeAll } from './client-tokens.ts';
+import {
+  type ClientTokens,
+  consumeRefresh,
+  issueRefresh,
+  keepRefresh,
+  newClientTokens,
+  refreshNumber,
+  revokeAll,
+} from './client-tokens.ts';
 import type { Clock } from './clock.ts';
 import { createCredentialCheck } from './credentials.ts';
 import { restError } from './errors.ts';
 import type { CryptoPrimitives } from './platform/platform.ts';
+import { numberField, type RecordApplier, type Recorder, textField } from './store/records.ts';
 
 /** Why a token was not accepted (re-exported from access-token-check.ts, where the checks are). */
 export type { TokenCheck, TokenRejection } from './access-token-check.ts';
@@ -69,6 +78,13 @@ export interface TokenService {
   isClient(clientId: string): boolean;
   /** Forgets generate-once records, refresh tokens and revocations, and rewinds the token id sequence. */
   reset(): void;
+  /** Takes back a token record (`tk.*`) of a state store (issue 23). */
+  readonly apply: RecordApplier['apply'];
+  /**
+   * With a state store: numbers this process's token ids and refresh tokens from `boot × 2³²` on, so no two
+   * processes or restarts sharing a store hand out the same refresh token or token id.
+   */
+  setIdBase(boot: number): void;
 }
 
 /** Dependencies of {@link createTokenService}. */
@@ -83,7 +99,12 @@ export interface TokenServiceDeps {
   readonly crypto: CryptoPrimitives;
   /** Most unused refresh tokens kept per client; issuing one more forgets the oldest unused one. Default 1,000. */
   readonly maxRefreshTokensPerClient?: number;
+  /** Receives a record of every change when a state store is configured (issue 23); undefined with memory. */
+  readonly record?: Recorder | undefined;
 }
+
+/** Issue numbers a process may use per boot: 2³² (a refresh token holds 12 hex digits, 2⁴⁸). */
+const BOOT_SPAN = 2 ** 32;
 
 /**
  * Creates the token service of one mock instance.
@@ -104,7 +125,9 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const jtiPrefix = crypto.sha256Hex(`payment-contract-kit jti\0${deps.seed}`);
   const refreshHead = `rt_${crypto.sha256Hex(`payment-contract-kit rt\0${deps.seed}`).slice(0, 16)}`;
   const jtiHead = `${jtiPrefix.slice(0, 8)}-${jtiPrefix.slice(8, 12)}-4${jtiPrefix.slice(13, 16)}-8${jtiPrefix.slice(17, 20)}-`;
-  let counter = 0;
+  /** Token id counter, and its base: 0 with memory, `boot × 2³²` with a state store (setIdBase). */
+  const ids = { next: 0, base: 0 };
+  const record = deps.record;
   const perClient = new Map<string, ClientTokens>();
   // jti → exp (seconds) of singly revoked tokens; pruned of tokens that expired anyway.
   const revoked = new Map<string, number>();
@@ -112,22 +135,29 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   function state(clientId: string): ClientTokens {
     let s = perClient.get(clientId);
     if (!s) {
-      s = newClientTokens(clientId, perClient.size);
+      // With a store every process must give a client the same ordinal: its place in the configuration.
+      const configured = record ? deps.clients.findIndex((c) => c.clientId === clientId) : -1;
+      s = newClientTokens(clientId, configured >= 0 ? configured : perClient.size + (record ? deps.clients.length : 0));
       perClient.set(clientId, s);
     }
     return s;
   }
 
-  function issue(clientId: string): TokenPair {
+  function issue(clientId: string, generated = false): TokenPair {
     const s = state(clientId);
     const iat = Math.floor(clock.now() / 1000);
     const exp = iat + ttl;
-    const jti = jtiHead + (counter++).toString(16).padStart(12, '0');
+    const j = ids.base + ids.next++;
+    const jti = jtiHead + j.toString(16).padStart(12, '0');
     const token = codec.sign(s.subJson, jti, s.gen, iat, exp);
     // The JWT keeps `exp` in seconds (RFC 7519); only the answer's `expiration` follows the ledger's unit.
     const expiration = assumptions.expirationUnit === 'milliseconds' ? exp * 1000 : exp;
-    return { token, refresh_token: issueRefresh(s, refreshHead, maxRefresh), expiration };
+    const refresh_token = issueRefresh(s, refreshHead, maxRefresh, ids.base);
+    if (record) record({ t: 'tk.i', c: clientId, n: ids.base + s.issued - 1, j, ...(generated ? { g: 1 } : {}) });
+    return { token, refresh_token, expiration };
   }
+
+  const apply = tokenApplier({ state, perClient, revoked, maxRefresh, ids });
 
   const tokenContext: AccessTokenContext = {
     decode: (token) => codec.decode(token),
@@ -150,11 +180,12 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
           ),
         );
       s.generated = true;
-      return { status: 'SUCCESS', data: issue(clientId) };
+      return { status: 'SUCCESS', data: issue(clientId, true) };
     },
     refresh(clientId, refreshToken) {
       const s = perClient.get(clientId);
       const gen = s ? consumeRefresh(s, refreshHead, refreshToken) : -1;
+      if (record && s && gen >= 0) record({ t: 'tk.u', c: clientId, n: refreshNumber(s, refreshHead, refreshToken) });
       if (!s || gen < 0)
         throw restError(
           401,
@@ -171,7 +202,10 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     },
     revoke(clientId, token) {
       const s = state(clientId);
-      if (token === undefined || token === '') return revokeAll(s);
+      if (token === undefined || token === '') {
+        if (record) record({ t: 'tk.ra', c: clientId });
+        return revokeAll(s);
+      }
       const claims = codec.decode(token);
       if (!claims || claims.sub !== clientId)
         throw restError(
@@ -183,14 +217,20 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       const nowSec = clock.now() / 1000;
       if (revoked.size >= 10_000) for (const [jti, exp] of revoked) if (exp <= nowSec) revoked.delete(jti);
       revoked.set(claims.jti, claims.exp);
+      if (record) record({ t: 'tk.r', j: claims.jti, e: claims.exp });
     },
-    issue,
+    issue: (clientId) => issue(clientId),
+    apply,
+    setIdBase(boot) {
+      ids.base = boot * BOOT_SPAN;
+      ids.next = 0;
+    },
     verify: (token, clientIdHeader) => checkAccessToken(token, clientIdHeader, tokenContext),
     reset() {
       perClient.clear();
       revoked.clear();
       codec.reset();
-      counter = 0;
+      ids.next = 0;
     },
   };
 }
@@ -202,4 +242,29 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
 export function tokenPairJson(answer: TokenPairResponse): string {
   const d = answer.data;
   return `{"status":"SUCCESS","data":{"token":"${d.token}","refresh_token":"${d.refresh_token}","expiration":${d.expiration}}}`;
+}
+
+/** Replays token records; numbers of this process's own boot move its counters past them (a rebuild; issue 23). */
+function tokenApplier(t: {
+  readonly state: (clientId: string) => ClientTokens;
+  readonly perClient: ReadonlyMap<string, ClientTokens>;
+  readonly revoked: Map<string, number>;
+  readonly maxRefresh: number;
+  readonly ids: { next: number; readonly base: number };
+}): RecordApplier['apply'] {
+  return (r) => {
+    const base = t.ids.base;
+    const own = (n: number) => n >= base && n < base + BOOT_SPAN;
+    if (r.t === 'tk.i') {
+      const s = t.state(textField(r, 'c'));
+      if (r.g === 1) s.generated = true;
+      const n = numberField(r, 'n');
+      const j = numberField(r, 'j');
+      keepRefresh(s, n, t.maxRefresh);
+      if (own(n)) s.issued = Math.max(s.issued, n - base + 1);
+      if (own(j)) t.ids.next = Math.max(t.ids.next, j - base + 1);
+    } else if (r.t === 'tk.u') t.perClient.get(textField(r, 'c'))?.refresh.delete(numberField(r, 'n'));
+    else if (r.t === 'tk.ra') revokeAll(t.state(textField(r, 'c')));
+    else if (r.t === 'tk.r') t.revoked.set(textField(r, 'j'), numberField(r, 'e'));
+  };
 }

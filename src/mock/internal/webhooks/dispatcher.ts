@@ -106,6 +106,11 @@ export interface WebhookDispatcherOptions {
   readonly history?: DeliveryCaps;
   /** Sequence numbers of deliveries, shared by the dispatchers of one mock; defaults to a counter of its own. */
   readonly nextSeq?: () => number;
+  /**
+   * Told when a delivery ends (delivered, failed or gone), except when closing the mock ends it: a state store
+   * records it (issue 23), so a restart or another replica does not deliver it again.
+   */
+  readonly onFinished?: ((delivery: Delivery) => void) | undefined;
 }
 
 /** The caps of a dispatcher's delivery history (`Assumptions.history`). */
@@ -123,8 +128,11 @@ export interface WaitForOptions {
 
 /** The delivery engine, driven by the mock server and its control handle. */
 export interface WebhookDispatcher {
-  /** Queues one event for every registered URL. Never throws for receiver trouble; see `deliveries()`. */
-  enqueue(event: WebhookEvent): void;
+  /**
+   * Queues one event for every registered URL but those in `skipUrls` (already delivered before a restart or by
+   * another replica). Never throws for receiver trouble; see `deliveries()`.
+   */
+  enqueue(event: WebhookEvent, skipUrls?: ReadonlySet<string>): void;
   /** Snapshot of every delivery kept, oldest first. */
   deliveries(): readonly DeliveryRecord[];
   /** The bounded, indexed history (pages and counters). */
@@ -275,7 +283,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const changed = (d: Delivery): void => {
     if (waiters.pending()) waiters.offer(snapshot(d));
   };
-  const setState = guard.setState;
+  const setState = opts.onFinished ? telling(guard.setState, opts.onFinished) : guard.setState;
   const lanes = createDeliveryLanes({
     clock,
     ofUrl: (url) => store.ofUrl(url),
@@ -305,13 +313,14 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
 
   return {
     store,
-    enqueue(event) {
+    enqueue(event, skipUrls) {
       if (targets.length === 0) return;
       // A payload that cannot be serialised is a failed delivery, not an exception in the caller (settlement runs
       // inside clock tasks).
       const { body, problem } = serialise(event, report);
       targets.forEach((target, i) => {
         const url = opts.urls[i]!;
+        if (skipUrls?.has(url)) return;
         const d = newDelivery({ id: newId(), event, url, target, eventType, body, problem, now: clock.now() });
         // Asked before the new delivery counts as pending itself.
         const refused = problem === undefined && !closed && guard.full();
@@ -439,5 +448,16 @@ function createPendingGuard(store: DeliveryStore, cap: number, report: (line: st
       atCap = false;
       refusedThisEpisode = 0;
     },
+  };
+}
+
+/** `setState` that also tells `onFinished` when a delivery ends, unless closing the mock ended it. */
+function telling(
+  setState: (d: Delivery, state: Delivery['state']) => void,
+  onFinished: (d: Delivery) => void,
+): (d: Delivery, state: Delivery['state']) => void {
+  return (d, state) => {
+    setState(d, state);
+    if (TERMINAL.has(state) && d.reason !== 'closed') onFinished(d);
   };
 }

@@ -34,8 +34,10 @@ export interface WebhookMessage {
 
 /** All dispatchers of one mock instance, used as one. */
 export interface WebhookFanout {
-  /** Hands the settled payment's payload to its client's dispatcher. */
-  deliver(payment: StoredPayment): void;
+  /** Hands the settled payment's payload to its client's dispatcher (to every URL but those in `skipUrls`). */
+  deliver(payment: StoredPayment, skipUrls?: ReadonlySet<string>): void;
+  /** The webhook URLs a payment of `clientId` is delivered to (none: nothing is sent). */
+  urlsOf(clientId: string): readonly string[];
   /**
    * The webhook a settled payment is delivered as, built the way {@link WebhookFanout.deliver} builds it (same
    * payload builder, the client's own signing key), whether or not any URL is registered.
@@ -75,6 +77,10 @@ export interface WebhookFanoutDeps {
   readonly createTransport: () => WebhookTransport;
   /** Standard Webhooks HMAC (the platform's). */
   readonly hmacSha256Base64: (key: Uint8Array, text: string) => string;
+  /** Told when a delivery ends, but not by closing (a state store records it; issue 23). */
+  readonly onFinished?:
+    | ((delivery: { readonly paymentUuid: string; readonly url: string; readonly state: string }) => void)
+    | undefined;
 }
 
 /** Creates the dispatchers (no sockets, no timers until something is delivered). */
@@ -85,25 +91,7 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
   // One sequence for every dispatcher, so their pages merge in enqueue order.
   let seq = 0;
   const nextSeq = () => ++seq;
-  const make = (urls: readonly string[], signingKey: string) =>
-    createWebhookDispatcher({
-      clock: deps.clock,
-      urls,
-      signingKey,
-      headers: headerNames,
-      retry: w.retry,
-      random: deps.random,
-      eventType: w.eventType,
-      history: caps,
-      nextSeq,
-      standardWebhooks:
-        deps.standardWebhooksSecret === undefined
-          ? undefined
-          : { secret: deps.standardWebhooksSecret, hmacSha256Base64: deps.hmacSha256Base64 },
-      ...(deps.onProblem === undefined ? {} : { onProblem: deps.onProblem }),
-      ...(deps.onAttempt === undefined ? {} : { onAttempt: deps.onAttempt }),
-      transport: deps.createTransport(),
-    });
+  const make = (urls: readonly string[], signingKey: string) => makeDispatcher(deps, nextSeq, urls, signingKey);
   const signingKeyOf = (clientId: string) =>
     deps.clients.find((c) => c.clientId === clientId)?.signingKey ?? deps.signingKey;
   const shared = make(deps.webhookUrls, deps.signingKey);
@@ -123,7 +111,8 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
   }
 
   return {
-    deliver(payment) {
+    urlsOf: (clientId) => deps.clients.find((k) => k.clientId === clientId)?.webhookUrls ?? deps.webhookUrls,
+    deliver(payment, skipUrls) {
       if (silent.has(byClient.has(payment.clientId) ? payment.clientId : undefined)) return;
       const dispatcher = byClient.get(payment.clientId) ?? shared;
       let payload: PaymentStatusWebhookPayload;
@@ -135,12 +124,15 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
         payload = paymentStatusPayload({ ...payment, metadata: undefined });
         problem = `the payload could not be built (${errorLine(error)})`;
       }
-      dispatcher.enqueue({
-        clientId: payment.clientId,
-        paymentUuid: payment.uuid,
-        payload,
-        ...(problem === undefined ? {} : { problem }),
-      });
+      dispatcher.enqueue(
+        {
+          clientId: payment.clientId,
+          paymentUuid: payment.uuid,
+          payload,
+          ...(problem === undefined ? {} : { problem }),
+        },
+        skipUrls,
+      );
     },
     message(payment) {
       // One event stands for every delivery of it, so a Pact message carries no delivery id.
@@ -222,4 +214,33 @@ export async function closeWebhooks(webhooks: WebhookFanout, logLine: (line: str
       `closed with ${undelivered.length} webhook ${undelivered.length === 1 ? 'delivery' : 'deliveries'} not delivered, recorded as failed (closed): ${list}.`,
     ),
   );
+}
+
+/** One dispatcher of the fan-out, for `urls` signed with `signingKey`. */
+function makeDispatcher(
+  deps: WebhookFanoutDeps,
+  nextSeq: () => number,
+  urls: readonly string[],
+  signingKey: string,
+): WebhookDispatcher {
+  const w = deps.assumptions.webhook;
+  return createWebhookDispatcher({
+    clock: deps.clock,
+    urls,
+    signingKey,
+    headers: webhookHeaderNamesOf(w),
+    retry: w.retry,
+    random: deps.random,
+    eventType: w.eventType,
+    history: deps.assumptions.history,
+    nextSeq,
+    onFinished: deps.onFinished,
+    standardWebhooks:
+      deps.standardWebhooksSecret === undefined
+        ? undefined
+        : { secret: deps.standardWebhooksSecret, hmacSha256Base64: deps.hmacSha256Base64 },
+    ...(deps.onProblem === undefined ? {} : { onProblem: deps.onProblem }),
+    ...(deps.onAttempt === undefined ? {} : { onAttempt: deps.onAttempt }),
+    transport: deps.createTransport(),
+  });
 }

@@ -1,0 +1,47 @@
+/**
+ * The change records of the mock's state (issue 23, decision 0015): what each module that owns state tells a
+ * state store, and how it takes back the records of other processes (or of its own past, at a restart).
+ *
+ * Record types, by owner (`t`, then the fields):
+ * - tokens: `tk.i` issued (client `c`, refresh number `n`, token id number `j`, `g` when generate-token set the
+ *   generate-once flag), `tk.u` refresh token used (`c`, `n`), `tk.ra` revoke-all (`c`), `tk.r` one token revoked
+ *   (token id `j`, expiry `e` in seconds);
+ * - state: `card` card account created (`a`, the account: never the card number), `pay` payment accepted (`p`, the
+ *   stored payment), `set` payment settled (`c`, uuid `u`, outcome `x`, virtual time `at`);
+ * - settlement: reads `pay` (schedules it) and `set`;
+ * - webhooks: `hk` a delivery finished (payment uuid `u`, `url`, final `s`);
+ * - clock: `clk` moved forward (`ms`); failures: `fail` armed (`p`, status `s`, message `m`, times `n`), `take`
+ *   one consumed (`p`); journal: `jr` a request answered (`a`, the journal's arguments); control: `rst` reset.
+ *
+ * With the memory store no module has a recorder: nothing here runs and no record object is built.
+ *
+ * @module
+ */
+import type { StoreRecord } from './sandbox-store.ts';
+
+/** A record as a module makes it; the sync layer adds the origin `o`. */
+export interface RecordBody {
+  readonly t: string;
+  readonly [field: string]: unknown;
+}
+
+/** Where a module hands the records of its changes (only when a state store is configured). */
+export type Recorder = (record: RecordBody) => void;
+
+/** A module that takes back records: performs exactly the change a record describes, with no side effect beyond it. */
+export interface RecordApplier {
+  /** Applies `record` when it is one of this module's types; ignores any other. */
+  apply(record: StoreRecord): void;
+}
+
+/** Field `name` of `record` as a string ('' when missing or not a string: a record from a newer kit). */
+export function textField(record: StoreRecord, name: string): string {
+  const v = record[name];
+  return typeof v === 'string' ? v : '';
+}
+
+/** Field `name` of `record` as a number (NaN when missing or not a number). */
+export function numberField(record: StoreRecord, name: string): number {
+  const v = record[name];
+  return typeof v === 'number' ? v : Number.NaN;
+}

@@ -1,0 +1,432 @@
+/**
+ * The state store's layer inside the mock (issue 23, decision 0015): records of this process's changes are buffered
+ * and appended in batches; a request's answer waits until the records it produced are durable; other processes'
+ * records (or this store's past, at start) are applied to this process's view; once-only work runs where its claim
+ * is won; a store fault marks the view stale, and the view is rebuilt from the store when it answers again.
+ *
+ * Built only with a file or Redis store: with `memory:` no module has a recorder and the pipeline never calls here.
+ *
+ * @module
+ */
+import { errorLine, kitMessage } from '../../../internal/messages.ts';
+import type { OnceOnly } from '../settlement.ts';
+import type { RecordApplier, RecordBody } from './records.ts';
+import { type SandboxStore, type StoreRecord, StoreUnavailableError } from './sandbox-store.ts';
+
+/** What the sync layer drives. */
+export interface StateSyncDeps {
+  readonly store: SandboxStore;
+  /** This process's id: the `o` of its records. */
+  readonly processId: string;
+  /** Every module's applier, in dependency order (the state before settlement, which reads it). */
+  readonly appliers: readonly RecordApplier[];
+  /** Empties every module's view (not the id sources): before a rebuild. */
+  readonly resetView: () => void;
+  /** Told this start's boot number (1 on a fresh store) before anything is replayed. */
+  readonly onBoot: (boot: number) => void;
+  /** Claim lease (ms): a dead holder's work is taken over this long after its last renewal. */
+  readonly leaseMs: number;
+  /** How often a shared store is read without requests (ms). */
+  readonly followMs: number;
+  /** Writes a line to the mock's log. */
+  readonly log: (line: string) => void;
+}
+
+/** The sync layer as the pipeline, the composition root and the settlement see it. */
+export interface StateSync {
+  /** Every module's recorder: buffers the record and flushes it soon. */
+  record(body: RecordBody): void;
+  /** Once-only work through the store's claims. */
+  readonly once: OnceOnly;
+  /** Resolves when the store is open and the view replayed; rejects with {@link StoreUnavailableError}. */
+  ready(): Promise<void>;
+  /** What a request waits for before it runs: open, rebuild or catch-up; undefined when nothing. */
+  before(): Promise<void> | undefined;
+  /** What an answer waits for: the records produced so far made durable; undefined when none is pending. */
+  after(): Promise<void> | undefined;
+  /** Appends what is buffered (tests, close). */
+  flush(): Promise<void>;
+  /** Stops following and renewing, appends what is buffered and closes the store. */
+  close(): Promise<void>;
+}
+
+/** Records read per round trip while catching up or replaying. */
+const READ_BATCH = 1000;
+
+/** A store fault as {@link StoreUnavailableError} (a store may reject with anything). */
+export function asUnavailable(error: unknown): StoreUnavailableError {
+  return error instanceof StoreUnavailableError
+    ? error
+    : new StoreUnavailableError(`store-error: ${errorLine(error)}`, { cause: error });
+}
+
+interface Job {
+  readonly key: string;
+  readonly needed: () => boolean;
+  readonly work: () => void;
+  readonly holdWhile?: (() => boolean) | undefined;
+}
+
+/** The appending half: records buffered, appended in order, one batch at a time. */
+interface Appender {
+  record(body: RecordBody): void;
+  flush(): Promise<void>;
+  /** Whether records wait to be appended or an append is under way. */
+  busy(): boolean;
+  /** Drops what is buffered (a rebuild: never acknowledged). */
+  drop(): void;
+  /** The last append, settled either way. */
+  settled(): Promise<void>;
+}
+
+function createAppender(
+  store: SandboxStore,
+  me: string,
+  refused: () => StoreUnavailableError | undefined,
+  onFailure: (e: StoreUnavailableError) => void,
+): Appender {
+  let buffer: StoreRecord[] = [];
+  let flushQueued = false;
+  /** The last append (each one starts after the one before). */
+  let chain: Promise<void> = Promise.resolve();
+  let appending = 0;
+
+  function flush(): Promise<void> {
+    flushQueued = false;
+    if (buffer.length === 0) return chain;
+    const batch = buffer;
+    buffer = [];
+    appending += 1;
+    const p = chain
+      .catch(() => undefined)
+      .then(async () => {
+        const down = refused();
+        if (down) throw down;
+        try {
+          await store.append(batch);
+        } catch (error) {
+          const e = asUnavailable(error);
+          onFailure(e);
+          throw e;
+        }
+      })
+      .finally(() => {
+        appending -= 1;
+      });
+    chain = p;
+    return p;
+  }
+
+  return {
+    record(body) {
+      (body as { o?: string }).o = me;
+      buffer.push(body as StoreRecord);
+      if (flushQueued) return;
+      flushQueued = true;
+      // Work outside requests (settlement, webhooks, direct control calls) is appended soon; a failure there is
+      // already logged and marks the view stale.
+      queueMicrotask(() => {
+        if (flushQueued) flush().catch(() => undefined);
+      });
+    },
+    flush,
+    busy: () => buffer.length > 0 || appending > 0,
+    drop() {
+      buffer = [];
+      flushQueued = false;
+    },
+    settled: () => chain.catch(() => undefined),
+  };
+}
+
+/** The claiming half: once-only jobs, retried after the lease when held elsewhere, and claims held and renewed. */
+interface ClaimRunner {
+  attempt(job: Job): Promise<void>;
+  /** Runs `run` after `ms` of real time (unless closed). */
+  later(run: () => void, ms: number): void;
+  close(): Promise<void>;
+}
+
+function createClaimRunner(
+  store: SandboxStore,
+  me: string,
+  leaseMs: number,
+  o: { readonly catchUp: () => Promise<void>; readonly flush: () => Promise<void> },
+): ClaimRunner {
+  const held = new Map<string, () => boolean>();
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  let renew: ReturnType<typeof setInterval> | undefined;
+  let closed = false;
+
+  function later(run: () => void, ms: number): void {
+    if (closed) return;
+    const t = setTimeout(() => {
+      timers.delete(t);
+      run();
+    }, ms);
+    (t as { unref?: () => void }).unref?.();
+    timers.add(t);
+  }
+
+  async function attempt(job: Job): Promise<void> {
+    if (closed) return;
+    try {
+      if (store.shared) await o.catchUp();
+      if (!job.needed()) return;
+      if (!(await store.claim(job.key, me, leaseMs))) {
+        // Held elsewhere: look again after the lease; if the holder died, its claim has run out by then.
+        later(() => void attempt(job), leaseMs);
+        return;
+      }
+      if (!job.needed()) {
+        await store.release(job.key, me);
+        return;
+      }
+      job.work();
+      // The outcome is made durable, and the claim is then left to lapse rather than released: a process that read
+      // the store just before this flush and claims just after a release would see the work undone and do it again.
+      // By the time the lease has run out, every other process has read the outcome (it reads before it claims).
+      await o.flush();
+      if (job.holdWhile?.()) hold(job.key, job.holdWhile);
+    } catch {
+      // The store is down (logged by the flush or the read): try again after the lease.
+      later(() => void attempt(job), leaseMs);
+    }
+  }
+
+  function renewAll(): void {
+    for (const [k, still] of held) {
+      if (still()) store.claim(k, me, leaseMs).catch(() => undefined);
+      else {
+        // Done: durable, then left to lapse (see attempt).
+        held.delete(k);
+        o.flush().catch(() => undefined);
+      }
+    }
+    if (held.size === 0 && renew) {
+      clearInterval(renew);
+      renew = undefined;
+    }
+  }
+
+  function hold(key: string, holdWhile: () => boolean): void {
+    held.set(key, holdWhile);
+    if (renew) return;
+    renew = setInterval(renewAll, Math.max(50, Math.floor(leaseMs / 3)));
+    (renew as { unref?: () => void }).unref?.();
+  }
+
+  return {
+    attempt,
+    later,
+    async close() {
+      closed = true;
+      if (renew) clearInterval(renew);
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      for (const k of held.keys()) await store.release(k, me).catch(() => undefined);
+    },
+  };
+}
+
+/** The reading half: records after the last position read, applied in order. */
+function createReader(
+  store: SandboxStore,
+  me: string,
+  appliers: readonly RecordApplier[],
+  onFailure: (e: StoreUnavailableError) => void,
+) {
+  let position: string | undefined;
+  /** Position of the last `rst` record read: everything up to it describes nothing the view still holds. */
+  let lastReset: string | undefined;
+  let reading: Promise<void> | undefined;
+  let rereadQueued: Promise<void> | undefined;
+
+  /**
+   * Reads and applies everything after `position`. Records of this process are already in the view, except in a
+   * replay after the view was emptied (`own`).
+   */
+  async function readAll(own: boolean): Promise<void> {
+    for (;;) {
+      let batch: Awaited<ReturnType<SandboxStore['readAfter']>>;
+      try {
+        batch = await store.readAfter(position, READ_BATCH);
+      } catch (error) {
+        const e = asUnavailable(error);
+        onFailure(e);
+        throw e;
+      }
+      for (const { position: at, record: r } of batch) {
+        position = at;
+        if (r.t === 'rst') lastReset = at;
+        if (own || r.o !== me) for (const a of appliers) a.apply(r);
+      }
+      if (batch.length < READ_BATCH) return;
+    }
+  }
+
+  /** One read at a time; a caller arriving during one waits for the next, which sees what it must. */
+  function catchUp(): Promise<void> {
+    if (!reading) {
+      reading = readAll(false).finally(() => {
+        reading = undefined;
+      });
+      return reading;
+    }
+    rereadQueued ??= reading
+      .catch(() => undefined)
+      .then(() => {
+        rereadQueued = undefined;
+        return catchUp();
+      });
+    return rereadQueued;
+  }
+
+  return {
+    catchUp,
+    reading: () => reading !== undefined,
+    lastReset: () => lastReset,
+    /** Everything from the start, this process's own records included. */
+    replay() {
+      position = undefined;
+      return readAll(true);
+    },
+  };
+}
+
+/**
+ * A store only this process writes (file): records up to the last reset rebuild nothing, so they go (compaction by
+ * the store's atomic rename). A failure only leaves the log longer.
+ */
+async function compactToReset(store: SandboxStore, upTo: string | undefined, log: (line: string) => void) {
+  if (upTo === undefined) return;
+  await store.compact([], upTo).catch((error: unknown) => {
+    log(kitMessage(`compacting the state store failed; it stays as it was: ${asUnavailable(error).reason}`));
+  });
+}
+
+/**
+ * Creates the sync layer; nothing is opened until {@link StateSync.ready} or the first request.
+ *
+ * @example
+ * const sync = createStateSync({ store, processId, appliers: [tokens, state, settlement], resetView, onBoot, leaseMs: 3000, followMs: 250, log });
+ * await sync.ready();
+ */
+export function createStateSync(deps: StateSyncDeps): StateSync {
+  const { store, processId: me } = deps;
+  let opening: Promise<void> | undefined;
+  let opened = false;
+  let stale: StoreUnavailableError | undefined;
+  let rebuilding: Promise<void> | undefined;
+  let replaying = false;
+  let closed = false;
+  const deferred: Job[] = [];
+  let follow: ReturnType<typeof setInterval> | undefined;
+  let unwatch: (() => void) | undefined;
+  const appender = createAppender(store, me, () => stale, markStale);
+  const reader = createReader(store, me, deps.appliers, markStale);
+  const catchUp = reader.catchUp;
+  const claims = createClaimRunner(store, me, deps.leaseMs, { catchUp, flush: appender.flush });
+
+  // The view may hold changes the store never took: emptied at once (no timer may settle or deliver a payment
+  // whose caller got a 503), rebuilt from the store as soon as it answers.
+  function markStale(error: StoreUnavailableError): void {
+    if (stale !== undefined || !opened) return;
+    stale = error;
+    deps.log(
+      kitMessage(
+        `the state store failed (${error.reason}): requests answer 503 until it is back, then the mock rebuilds its state from it by itself. Changes not yet acknowledged to a caller are dropped.`,
+      ),
+    );
+    appender.drop();
+    deps.resetView();
+    claims.later(recover, deps.followMs);
+  }
+
+  function recover(): void {
+    if (stale === undefined || closed) return;
+    startRebuild().catch(() => claims.later(recover, deps.followMs));
+  }
+
+  function startRebuild(): Promise<void> {
+    rebuilding ??= rebuild().finally(() => {
+      rebuilding = undefined;
+    });
+    return rebuilding;
+  }
+
+  async function replay(): Promise<void> {
+    replaying = true;
+    try {
+      await reader.replay();
+    } finally {
+      replaying = false;
+    }
+    for (const job of deferred.splice(0)) void claims.attempt(job);
+  }
+
+  async function open(): Promise<void> {
+    try {
+      await store.open();
+      deps.onBoot(await store.increment('boot'));
+    } catch (error) {
+      throw asUnavailable(error);
+    }
+    await replay();
+    opened = true;
+    if (!store.shared) return compactToReset(store, reader.lastReset(), deps.log);
+    const poll = () => {
+      if (!closed && !stale && !reader.reading()) catchUp().catch(() => undefined);
+    };
+    follow = setInterval(poll, deps.followMs);
+    (follow as { unref?: () => void }).unref?.();
+    unwatch = store.watch?.(poll);
+  }
+
+  function ready(): Promise<void> {
+    opening ??= open().catch((error: unknown) => {
+      opening = undefined;
+      throw asUnavailable(error);
+    });
+    return opening;
+  }
+
+  async function rebuild(): Promise<void> {
+    appender.drop();
+    await appender.settled();
+    // Is the store back? A write probes it (a read may work on a full or read-only disk).
+    try {
+      await store.increment('probe');
+    } catch (error) {
+      throw asUnavailable(error);
+    }
+    deps.resetView();
+    await replay();
+    stale = undefined;
+    deps.log(kitMessage('the state store answers again: state rebuilt from it; requests are served again.'));
+  }
+
+  return {
+    record: appender.record,
+    once: {
+      run: (key, job) => (replaying || !opened ? deferred.push({ key, ...job }) : claims.attempt({ key, ...job })),
+    },
+    ready,
+    before() {
+      if (!opened) return ready();
+      if (stale) return startRebuild();
+      return store.shared ? catchUp() : undefined;
+    },
+    after: () => (appender.busy() ? appender.flush() : undefined),
+    flush: appender.flush,
+    async close() {
+      closed = true;
+      if (follow) clearInterval(follow);
+      unwatch?.();
+      // What is buffered becomes durable before the claims go: another process must not redo finished work.
+      await appender.flush().catch(() => undefined);
+      await claims.close();
+      await store.close().catch(() => undefined);
+    },
+  };
+}

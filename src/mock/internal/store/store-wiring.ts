@@ -1,0 +1,109 @@
+/**
+ * How the composition root plugs a state store in (issue 23): the recorder every module gets (late-bound: the sync
+ * layer needs the modules it applies records to), the once-only runner, the payment id source that forks by boot
+ * number, and the sync layer itself. With `memory:` there is nothing to plug: {@link planStore} returns undefined
+ * and every module runs without a recorder, as before the issue.
+ *
+ * @module
+ */
+import { kitMessage } from '../../../internal/messages.ts';
+import type { SeededRandom } from '../random.ts';
+import type { OnceOnly } from '../settlement.ts';
+import type { RecordApplier, Recorder } from './records.ts';
+import type { SandboxStore } from './sandbox-store.ts';
+import { createStateSync, type StateSync, type StateSyncDeps } from './state-sync.ts';
+import { parseStoreUrl } from './store-url.ts';
+
+/** Opens a `file:` or `redis://` store by URL: the Node entry's seam (the core stays isomorphic). */
+export type StoreOpener = (url: string) => SandboxStore;
+
+/** A store planned for the app being built. */
+export interface StorePlan {
+  readonly store: SandboxStore;
+  /** This process's id (`o` of its records). */
+  readonly processId: string;
+  /** The modules' recorder. */
+  readonly record: Recorder;
+  /** The settlement's once-only runner. */
+  readonly once: OnceOnly;
+  /** Builds the sync layer once every module exists. */
+  bind(deps: Omit<StateSyncDeps, 'store' | 'processId'>): StateSync;
+}
+
+/**
+ * The store of `option`, or undefined for memory. A URL other than `memory:` needs `openStore` (the Node entry's);
+ * without one (the browser build) a `TypeError` says so.
+ *
+ * @example
+ * const plan = planStore(opts.store, seams.openStore);
+ */
+export function planStore(option: string | SandboxStore, openStore: StoreOpener | undefined): StorePlan | undefined {
+  let store: SandboxStore;
+  if (typeof option === 'string') {
+    if (parseStoreUrl(option).kind === 'memory') return undefined;
+    if (!openStore)
+      throw new TypeError(
+        kitMessage(
+          `store "${option}" needs Node (a file or a Redis connection): in a browser or worker the mock keeps its state in memory; leave the store option out.`,
+        ),
+      );
+    store = openStore(option);
+  } else store = option;
+  const bytes = new Uint8Array(4);
+  globalThis.crypto.getRandomValues(bytes);
+  const processId = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  let sync: StateSync | undefined;
+  const early = () => new Error(kitMessage('a state store record was made before the sync layer was bound (a bug).'));
+  return {
+    store,
+    processId,
+    record: (r) => {
+      if (!sync) throw early();
+      sync.record(r);
+    },
+    once: {
+      run(key, job) {
+        if (!sync) throw early();
+        sync.once.run(key, job);
+      },
+    },
+    bind(deps) {
+      sync = createStateSync({ ...deps, store, processId });
+      return sync;
+    },
+  };
+}
+
+/** A {@link SeededRandom} whose source can be swapped: payment ids fork by boot number once the store is open. */
+export interface SwitchableRandom extends SeededRandom {
+  use(source: SeededRandom): void;
+}
+
+/** Wraps `initial`; every draw goes to the current source. */
+export function switchableRandom(initial: SeededRandom): SwitchableRandom {
+  let current = initial;
+  return {
+    get seed() {
+      return current.seed;
+    },
+    next: () => current.next(),
+    nextInt: (max) => current.nextInt(max),
+    uuid: () => current.uuid(),
+    uuidHex: () => current.uuidHex(),
+    reset: () => current.reset(),
+    fork: (label) => current.fork(label),
+    use(source) {
+      current = source;
+    },
+  };
+}
+
+/** The control records: `clk` moves the clock, `rst` empties the view (as reset does; the id sources keep going). */
+export function controlApplier(clock: { advance(ms: number): number }, resetView: () => void): RecordApplier {
+  return {
+    apply(r) {
+      if (r.t === 'clk' && typeof r.ms === 'number' && r.ms >= 0) clock.advance(r.ms);
+      else if (r.t === 'rst') resetView();
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * Which settled payments still have webhooks to deliver, as far as the state store says (issue 23): a delivery that
+ * ends is recorded (`hk`), so a restart or a replica delivers only what was not finished, and a survivor takes over
+ * the deliveries of a process that died (its claim on the payment runs out).
+ *
+ * @module
+ */
+import type { OnceOnly } from '../settlement.ts';
+import type { MockState, StoredPayment } from '../state.ts';
+import type { WebhookFanout } from '../webhooks/fanout.ts';
+import { type RecordApplier, type Recorder, textField } from './records.ts';
+
+/** The progress tracker. */
+export interface WebhookProgress extends RecordApplier {
+  /** Whether `payment` still has a URL its webhook has not finished at. */
+  pending(payment: StoredPayment): boolean;
+  /** The fan-out's `onFinished`: records the end of a delivery. */
+  finished(delivery: { readonly paymentUuid: string; readonly url: string; readonly state: string }): void;
+  /** Forgets the progress (reset, rebuild). */
+  reset(): void;
+}
+
+/** Dependencies of {@link createWebhookProgress}. */
+export interface WebhookProgressDeps {
+  readonly state: MockState;
+  readonly webhooks: Pick<WebhookFanout, 'urlsOf' | 'deliver'>;
+  readonly once: () => OnceOnly;
+  readonly record: Recorder;
+}
+
+/** Creates the tracker. */
+export function createWebhookProgress(deps: WebhookProgressDeps): WebhookProgress {
+  const { state, webhooks } = deps;
+  /** URLs finished per payment still in progress; removed once every URL is done. */
+  const partial = new Map<string, Set<string>>();
+  /** Payments whose webhooks are all finished: weak, so evicted payments take their entry with them. */
+  let done = new WeakSet<StoredPayment>();
+
+  const pending = (p: StoredPayment) => {
+    const urls = webhooks.urlsOf(p.clientId);
+    if (urls.length === 0 || done.has(p)) return false;
+    const got = partial.get(p.uuid);
+    return urls.some((u) => !got?.has(u));
+  };
+
+  function mark(uuid: string, url: string): void {
+    const p = state.payment(undefined, uuid);
+    if (!p) return;
+    let got = partial.get(uuid);
+    if (!got) {
+      got = new Set();
+      partial.set(uuid, got);
+    }
+    got.add(url);
+    if (webhooks.urlsOf(p.clientId).every((u) => got.has(u))) {
+      partial.delete(uuid);
+      done.add(p);
+    }
+  }
+
+  /** Another process settled `p` (or did before a restart): deliver what it has not, once its claim runs out. */
+  function takeOver(p: StoredPayment): void {
+    deps.once().run(`settle:${p.uuid}`, {
+      needed: () => state.payment(undefined, p.uuid) === p && pending(p),
+      work: () => webhooks.deliver(p, partial.get(p.uuid)),
+      holdWhile: () => pending(p),
+    });
+  }
+
+  return {
+    pending,
+    finished(d) {
+      deps.record({ t: 'hk', u: d.paymentUuid, url: d.url, s: d.state });
+      mark(d.paymentUuid, d.url);
+    },
+    apply(r) {
+      if (r.t === 'hk') mark(textField(r, 'u'), textField(r, 'url'));
+      else if (r.t === 'set') {
+        const p = state.payment(textField(r, 'c'), textField(r, 'u'));
+        if (p && pending(p)) takeOver(p);
+      }
+    },
+    reset() {
+      partial.clear();
+      done = new WeakSet();
+    },
+  };
+}

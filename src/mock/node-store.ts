@@ -1,0 +1,25 @@
+/**
+ * The Node entry's store opener (issue 23): `file:` opens the file store, `redis://` / `rediss://` the Redis store
+ * (ioredis, an optional peer, loaded only then). The isomorphic core only parses the URL (store-url.ts) and calls
+ * this seam.
+ *
+ * @module
+ */
+import { kitMessage } from '../internal/messages.ts';
+import { createFileStore } from './internal/store/file-store.ts';
+import { createRedisStore } from './internal/store/redis-store.ts';
+import type { SandboxStore } from './internal/store/sandbox-store.ts';
+import { parseStoreUrl } from './internal/store/store-url.ts';
+
+/**
+ * Opens the store a URL names (not `memory:`, which has no store object). Nothing is read until `open()`.
+ *
+ * @example
+ * const store = openNodeStore('file:./sandbox.log');
+ */
+export function openNodeStore(url: string): SandboxStore {
+  const parsed = parseStoreUrl(url);
+  if (parsed.kind === 'file') return createFileStore(parsed.path);
+  if (parsed.kind === 'redis') return createRedisStore(parsed.url);
+  throw new TypeError(kitMessage(`store "${url}" is memory:, which has no store object to open.`));
+}

@@ -1,0 +1,197 @@
+/**
+ * The replica suite (issue 23): two mock apps on one shared store behave as one sandbox. Parametrised by the store,
+ * so the same suite runs on the shared in-memory test store and on Redis:
+ * `describeReplicas('redis', async () => ({ replica: () => createRedisStore(url, { prefix }), dispose }))`.
+ *
+ * Webhooks go to in-process receivers (one per app) that record every uuid they are sent; a receiver can be made
+ * to fail, to keep a delivery pending.
+ *
+ * @module
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildNodeMockApp } from '../../../src/mock/app.ts';
+import type { MockApp } from '../../../src/mock/control-types.ts';
+import type { SandboxStore } from '../../../src/mock/internal/store/sandbox-store.ts';
+import type { MockOptions } from '../../../src/mock/options.ts';
+import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
+import { contact, reference } from '../helpers.ts';
+import { pool } from '../payments-over-http.ts';
+
+/** One sandbox the suite's replicas share. */
+export interface ReplicaSandbox {
+  /** A store handle for one more replica of this sandbox. */
+  replica(): SandboxStore;
+  /** Cuts a replica's handle off, as if its process died (calls reject); undefined when the store cannot. */
+  readonly sever?: (store: SandboxStore) => void;
+  dispose(): Promise<void>;
+}
+
+const lease = 300;
+const follow = 20;
+
+/** Registers the suite under `name`; `makeSandbox` gives each test a fresh, empty sandbox. */
+export function describeReplicas(name: string, makeSandbox: () => ReplicaSandbox | Promise<ReplicaSandbox>): void {
+  describe(`replicas on ${name}`, () => {
+    let apps: MockApp[] = [];
+    let sandbox: ReplicaSandbox | undefined;
+    afterEach(async () => {
+      for (const app of apps) await app.close();
+      apps = [];
+      await sandbox?.dispose();
+      sandbox = undefined;
+    });
+
+    async function replicas(count: number, options: MockOptions = {}) {
+      sandbox = await makeSandbox();
+      const hooks: string[] = [];
+      const failing = new Set<number>();
+      const made = [];
+      for (let i = 0; i < count; i++) {
+        const store = sandbox.replica();
+        const app = buildNodeMockApp(
+          {
+            log: false,
+            store,
+            settleDelayMs: 1_000,
+            assumptions: { store: { leaseMs: lease, followIntervalMs: follow } },
+            ...options,
+          },
+          {
+            webhookReceivers: [
+              async (request) => {
+                if (failing.has(i)) return new Response(null, { status: 503 });
+                hooks.push(((await request.json()) as { uuid: string }).uuid);
+                return new Response(null, { status: 204 });
+              },
+            ],
+          },
+        );
+        apps.push(app);
+        await app.ready();
+        made.push({ app, store, client: sandboxClient((r) => app.fetch(r)) });
+      }
+      return { replicas: made, hooks, failing };
+    }
+
+    it('a token from one is accepted, refreshed and revoked by the other', async () => {
+      const {
+        replicas: [a, b],
+      } = await replicas(2);
+      const pair = (await a!.client.generate()).body.data;
+      expect(paidUuid(await b!.client.pay(pair.token))).toBeDefined();
+      const next = (await b!.client.refresh(pair.refresh_token)).body.data;
+      expect(next.token).toBeDefined();
+      // Used on B, so used on A too.
+      expect((await a!.client.refresh(pair.refresh_token)).status).toBe(401);
+      expect((await b!.client.revoke()).status).toBe(200);
+      expect((await a!.client.pay(next.token)).body.errors[0].extensions.reason).toBe('TOKEN_REVOKED');
+      // New tokens of both replicas never collide.
+      const fromA = (await a!.client.generate()).body.data;
+      const fromB = (await b!.client.generate()).body.data;
+      expect(fromA.refresh_token).not.toBe(fromB.refresh_token);
+      expect((await a!.client.refresh(fromB.refresh_token)).status).toBe(200);
+    });
+
+    it('a card account from one pays on the other; the clock, the journal and reset are the sandbox’s', async () => {
+      const {
+        replicas: [a, b],
+      } = await replicas(2);
+      const uid = (
+        await a!.client.control('card-accounts', {
+          clientId: 'test-client',
+          card: { card_number: '4111111111111111', expiry_month: '12', expiry_year: '39' },
+        })
+      ).body.card_account_uid as string;
+      const token = (await a!.client.generate()).body.data.token as string;
+      const input = {
+        amount: 100,
+        fees: 1.8,
+        credit_card: { card_account_uid: uid },
+        contact,
+        payment_reference: reference,
+      };
+      const paid = await b!.client.pay(token, input);
+      expect(paidUuid(paid), JSON.stringify(paid.body)).toBeDefined();
+      const before = b!.app.control.now();
+      await a!.client.control('clock/advance', { ms: 3_600_000 });
+      await b!.client.read('health');
+      expect(b!.app.control.now() - before).toBeGreaterThanOrEqual(3_600_000);
+      // B's journal has A's requests; A's payments list has B's payment.
+      expect(b!.app.control.requests().some((r) => r.path === '/api/v2/accounting/token/generate-token')).toBe(true);
+      await a!.client.read('health');
+      expect(a!.app.control.payments().map((p) => p.uuid)).toEqual([paidUuid(paid)]);
+      await b!.client.control('reset');
+      await a!.client.read('health');
+      expect(a!.app.control.payments()).toEqual([]);
+    });
+
+    it('failNextRequest armed on one fails the next request on any, once', async () => {
+      const {
+        replicas: [a, b],
+      } = await replicas(2);
+      expect(
+        (await a!.client.control('fail-next', { path: '/api/v2/accounting/token/generate-token', status: 500 })).status,
+      ).toBe(200);
+      expect((await b!.client.generate()).status).toBe(500);
+      expect((await a!.client.generate()).status).toBe(200);
+      expect((await b!.client.generate()).status).toBe(200);
+    });
+
+    it('settles each payment once and delivers each webhook once, ids distinct', async () => {
+      const {
+        replicas: [a, b],
+        hooks,
+      } = await replicas(2);
+      const token = (await a!.client.generate()).body.data.token as string;
+      const uuids = await pool(60, 8, async (i) => paidUuid(await (i % 2 ? b! : a!).client.pay(token)));
+      expect(new Set(uuids).size).toBe(60);
+      await a!.client.control('clock/advance', { ms: 1_000 });
+      await b!.client.read('health');
+      await waitUntil(() => new Set(hooks).size === 60, 'every webhook delivered');
+      // Give a duplicate the time to happen: two leases.
+      await new Promise((r) => setTimeout(r, 2 * lease));
+      console.log(
+        `replicas on ${name}: 60 payments over 2 replicas, ${new Set(hooks).size} webhooks, ${hooks.length} sent`,
+      );
+      expect(hooks.length).toBe(60);
+      expect(a!.app.control.payments().every((p) => p.status === 'success')).toBe(true);
+    });
+
+    it('a survivor takes over the pending work of a replica that dies', async (ctx) => {
+      const made = await replicas(2);
+      if (!sandbox?.sever) ctx.skip();
+      const [a, b] = made.replicas;
+      const { hooks, failing } = made;
+      failing.add(0);
+      const token = (await a!.client.generate()).body.data.token as string;
+      // Ten settled on A and stuck in A's retries (its receiver fails), ten accepted on A and not yet due.
+      const stuck = await pool(10, 4, async () => paidUuid(await a!.client.pay(token)));
+      a!.app.control.advanceClock(1_000);
+      await waitUntil(
+        () => a!.app.control.deliveries().filter((d) => d.state === 'retry-scheduled').length === 10,
+        'A retrying',
+      );
+      const pending = await pool(10, 4, async () => paidUuid(await a!.client.pay(token)));
+      await b!.client.read('health');
+      const died = Date.now();
+      sandbox!.sever!(a!.store);
+      b!.app.control.advanceClock(1_000);
+      await waitUntil(() => [...stuck, ...pending].every((u) => hooks.includes(u!)), 'B delivered all', 10_000);
+      const tookMs = Date.now() - died;
+      console.log(
+        `takeover on ${name}: ${stuck.length + pending.length} pending payments of a dead replica delivered by the survivor in ${tookMs} ms`,
+      );
+      expect(tookMs).toBeLessThan(10_000);
+      expect(new Set(hooks).size).toBe(hooks.length);
+    });
+  });
+}
+
+/** Polls `done` every 10 ms until true; fails after `ms` naming `what`. */
+async function waitUntil(done: () => boolean, what: string, ms = 5_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > until) throw new Error(`timed out waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -3,13 +3,15 @@
 //   this repository's dist/ through its own `exports`, as in a consumer's project). `<!-- ts-context: ... -->` above
 //   a block is prepended (declarations of the reader's own names: `baseUrl`, their code under test); `<!-- file:
 //   name -->` names the file, so one block can import another (run.mts imports pay.mts); `<!-- ts-missing: pkg -->`
-//   names a package that is not installed here, and only "cannot find module" for it is tolerated.
+//   names a package that is not installed here, and only "cannot find module" for it is tolerated; `<!-- ts-example:
+//   dir -->` marks a block that is the file of examples/<dir> its first line names (`// src/main.ts`): it must equal
+//   that file, which the example's own test type-checks in its project, with its own tools (Vite, Storybook, Vitest).
 // - ```sh blocks carry `<!-- run -->` (or `<!-- run: exit=1 ... -->`) and really run, with `npx payment-contract-kit`
 //   as the built CLI, in a scratch folder holding test/docs/fixtures and the kit's contracts/ as ./pacts; or
 //   `<!-- not-run: reason -->`.
 // - ```json blocks parse (as one value or as JSON lines); ```text blocks are output samples.
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,7 +110,19 @@ const compilerOptions: ts.CompilerOptions = {
 };
 
 describe('TypeScript blocks', () => {
-  const tsBlocks = byLang('ts');
+  const tsBlocks = byLang('ts').filter((b) => !b.directives.has('ts-example'));
+
+  it.each(
+    byLang('ts')
+      .filter((b) => b.directives.has('ts-example'))
+      .map((b) => [where(b), b] as const),
+  )("%s is its example project's file, as it is", (_, b) => {
+    const file = /^\/\/ (\S+)\n/.exec(b.code)?.[1];
+    expect(file, 'a ts-example block starts with `// <path>`').toBeDefined();
+    const path = join(root, 'examples', b.directives.get('ts-example') ?? '', file ?? '');
+    expect(existsSync(path), `${path} exists`).toBe(true);
+    expect(`// ${file}\n${readFileSync(path, 'utf8')}`.trimEnd()).toBe(b.code.trimEnd());
+  });
   const compiled: CompiledBlock[] = [];
   const problems = new Map<CodeBlock, string[]>();
   const wrongCodes: number[] = [];

@@ -127,8 +127,10 @@ describe('packed tarball', () => {
   // prebuilt bundle and CSS (1.92 MB), GraphiQL with React 18 and its CodeMirror editors (1.26 MB), the dashboard
   // (7 kB); they are read only when a browser asks. The validating proxy (dist/proxy.*, its CLI chunks and types:
   // about 0.15 MB), the checker's own entry and chunks (issue 21) and the msw entry's browser build (dist/browser,
-  // minified ESM, issue 28, about 0.19 MB) come on top. Crossing this means something unintended got packed.
-  const unpackedBudget = 6_250_000;
+  // minified ESM, issue 28, about 0.19 MB) come on top. The docs pages (about 0.16 MB, the README's manual moved
+  // there) and the state store (the sync layer, file and Redis stores, about 0.03 MB in each of the mock's ESM and
+  // CommonJS chunks and in the CLI) took it from 6.13 to 6.41 MB. Crossing this means something unintended got packed.
+  const unpackedBudget = 6_600_000;
 
   let files: { path: string; size: number }[] = [];
   let unpackedSize = 0;
@@ -211,7 +213,8 @@ describe('root, legacy and client entries have no runtime dependency', () => {
   // The checker runs in browsers too (teams check their web app's traffic): no Node built-in anywhere in its entry.
   it.each(['dist/check.js', 'dist/check.cjs'])('%s loads no Node built-in', async (file) => {
     expect((await externalImports(join(root, file))).filter((spec) => isBuiltin(spec))).toEqual([]);
-    expect(await externalImports(join(root, file))).toContain('graphql');
+    // graphql, the peer, is what it loads (as `graphql` or the `graphql/index.js` the sources name for Node).
+    expect((await externalImports(join(root, file))).some((spec) => spec.split('/')[0] === 'graphql')).toBe(true);
   });
 
   // Tools that are only devDependencies (graphql-armor's rules, for one) must be bundled: a consumer's install

@@ -13,6 +13,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { type BrowserBundleSize, measureBrowserBundle } from './browser-bundle.ts';
 import { type PairedRatio, pairedRatio } from './paired.ts';
 import { root } from './servers.ts';
 import { AMOUNT, credentials, GRAPHQL_PATH, paymentVariables, queries, TOKEN_PATH } from './workloads.ts';
@@ -27,6 +28,8 @@ export interface InProcessResult {
   readonly vitestFile?: PairedRatio;
   /** Webhooks delivered per second by the mock ÷ by a bare poster (target ≥ 0.5). */
   readonly webhooks: PairedRatio;
+  /** The msw entry's own browser code, minified and gzip (msw and graphql are the app's). */
+  readonly browserBundle?: BrowserBundleSize;
 }
 
 /** Median and 99th percentile of a list of times. */
@@ -376,5 +379,10 @@ export async function measureInProcess(options: InProcessOptions): Promise<InPro
   if (vitestFile) log(`100-test vitest file: ${vitestFile.median.toFixed(2)}× the hand-written file's wall time`);
   const webhooks = await measureWebhooks(quick ? 3 : 10, quick ? 200 : 500);
   log(`webhooks: ${webhooks.median.toFixed(2)}× a bare poster's deliveries per second`);
-  return { msw, setup, ...(vitestFile ? { vitestFile } : {}), webhooks };
+  const browserBundle = await measureBrowserBundle();
+  if (browserBundle)
+    log(
+      `msw browser bundle: ${(browserBundle.minifiedBytes / 1000).toFixed(1)} kB minified, ${(browserBundle.gzipBytes / 1000).toFixed(1)} kB gzip`,
+    );
+  return { msw, setup, ...(vitestFile ? { vitestFile } : {}), webhooks, ...(browserBundle ? { browserBundle } : {}) };
 }

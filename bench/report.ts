@@ -726,6 +726,15 @@ function sections(summary: BenchSummary, table: typeof renderTextTable): [string
         ],
       ),
     ]);
+    const bundle = summary.inProcess.browserBundle;
+    if (bundle)
+      out.push([
+        "The msw entry in the browser: its own code, bundled by esbuild (msw and graphql are the app's)",
+        table(
+          ['minified kB', 'gzip kB'],
+          [[(bundle.minifiedBytes / 1000).toFixed(1), (bundle.gzipBytes / 1000).toFixed(1)]],
+        ),
+      ]);
   }
   if (summary.memory) {
     const m = summary.memory;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { renderMarkdown, renderText, summarize } from '../../bench/report.ts';
 import {
   parseCommandStats,
   roundTripLines,
@@ -116,5 +117,33 @@ describe('the shared-store figures and table', () => {
     expect(roundTripLines({ workloads: [run] })).toEqual([
       'fees-list, mock on redis:// (one replica): 3.00 per request over 300 requests = catch-up read 1.00 + append 1.00 + claim scripts 0.00 + watcher XREAD 1.00 + other 0.00 (inside transactions and scripts: xadd 1.00)',
     ]);
+  });
+});
+
+describe('the shared-store section of the report', () => {
+  const context = {
+    date: '2026-01-01T00:00:00.000Z',
+    cpu: 'Test CPU',
+    cores: 2,
+    node: 'v20.0.0',
+    pinning: 'p',
+    settings: 's',
+  };
+
+  it('prints the table and the round-trip lines in text and Markdown', () => {
+    const summary = summarize(context, { workloads: [], coldStart: {}, sharedStore: { workloads: [run] } });
+    for (const out of [renderText(summary), renderMarkdown(summary)]) {
+      expect(out).toContain('A shared store (issue 23)');
+      expect(out).toMatch(/fees-list.+mock on redis:\/\/ \(one replica\).+0\.40× \(0\.40–0\.40, 2 pairs\)/);
+      expect(out).toContain('- fees-list, mock on redis:// (one replica): 3.00 per request over 300 requests');
+    }
+  });
+
+  it('prints the reason in place of the table when it was skipped, and nothing when it was not run', () => {
+    const skipped = 'shared store: skipped, redis-server is not installed (apt-get install -y redis-server).';
+    const summary = summarize(context, { workloads: [], coldStart: {}, sharedStore: { skipped, workloads: [] } });
+    expect(renderText(summary)).toContain(`A shared store (issue 23)`);
+    expect(renderText(summary)).toContain(skipped);
+    expect(renderText(summarize(context, { workloads: [], coldStart: {} }))).not.toContain('A shared store');
   });
 });

@@ -138,13 +138,16 @@ async function measureWorkload(
     options.log(`shared store ${workload.id} ${setup}: ${problems[setup]}`);
   };
   try {
-    for (const setup of setups) {
-      try {
-        procs.set(setup, await startSetup(setup, redis, workload.id, options.cpus));
-      } catch (error) {
-        fail(setup, 'did not start', error);
-      }
-    }
+    // The setups start side by side (cold starts on a loaded host take seconds each); the rounds come after.
+    await Promise.all(
+      setups.map(async (setup) => {
+        try {
+          procs.set(setup, await startSetup(setup, redis, workload.id, options.cpus));
+        } catch (error) {
+          fail(setup, 'did not start', error);
+        }
+      }),
+    );
     const live = () => setups.filter((s) => procs.has(s) && problems[s] === undefined);
     const load = async (setup: StoreSetup, run: { seconds?: number; amount?: number }, given?: Session) => {
       const servers = procs.get(setup)!;

@@ -16,7 +16,8 @@ declare module 'autocannon' {
   }
 
   export interface AutocannonOptions {
-    url: string;
+    /** One URL, or several: connection i goes to url[i % n]. */
+    url: string | string[];
     connections?: number;
     duration?: number;
     amount?: number;

@@ -28,8 +28,11 @@ export interface LoadSample {
 
 /** One load run. */
 export interface LoadOptions {
-  /** Base URL of the server, `http://127.0.0.1:<port>`. */
-  readonly url: string;
+  /**
+   * Base URL of the server, `http://127.0.0.1:<port>`, or of several replicas of one server: autocannon then spreads
+   * the connections over them in turn (connection i goes to the i-th URL modulo their number).
+   */
+  readonly url: string | readonly string[];
   /** The request sequence each connection loops over. */
   readonly requests: AutocannonRequest[];
   /** Concurrent keep-alive connections. */
@@ -44,13 +47,15 @@ export interface LoadOptions {
 
 /** Runs autocannon once and reduces its result to a {@link LoadSample}. */
 export async function runLoad(options: LoadOptions): Promise<LoadSample> {
-  if (!options.url.startsWith('http://127.0.0.1:')) {
-    throw new Error(`[payment-contract-kit] bench: load only goes to 127.0.0.1, not ${options.url}.`);
+  const urls = typeof options.url === 'string' ? [options.url] : [...options.url];
+  const remote = urls.find((url) => !url.startsWith('http://127.0.0.1:'));
+  if (remote !== undefined || urls.length === 0) {
+    throw new Error(`[payment-contract-kit] bench: load only goes to 127.0.0.1, not ${remote ?? 'nowhere'}.`);
   }
   const before = options.failures?.() ?? 0;
   const started = performance.now();
   const result = await autocannon({
-    url: options.url,
+    url: urls.length === 1 ? urls[0]! : urls,
     connections: options.connections,
     ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.seconds ?? 5 }),
     timeout: 10,

@@ -55,6 +55,18 @@ export function pinSelf(cpus: string): boolean {
   }
 }
 
+/** Pins every thread of another process (one this process started) to `cpus`. Returns false when that failed. */
+export function pinPid(pid: number, cpus: string): boolean {
+  const bin = taskset();
+  if (!bin || !Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    execFileSync(bin, ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** How to start one server. */
 export interface ServerCommand {
   /** Executable (a path or a name on PATH). */

@@ -10,6 +10,7 @@ import type { InProcessResult } from './in-process.ts';
 import type { LatencyPoint } from './latency-curve.ts';
 import type { LoadSample } from './load.ts';
 import { formatPaired, median, type PairedRatio, pairedRatio } from './paired.ts';
+import { roundTripLines, type SharedStoreResult, sharedStoreHeaders, sharedStoreRows } from './shared-store-report.ts';
 
 export { median };
 
@@ -543,6 +544,8 @@ export interface BenchSummary {
   readonly inProcess?: InProcessResult;
   /** Milliseconds of p50 the proxy adds in front of the mock (paired slices), when measured. */
   readonly proxyLatency?: PairedRatio;
+  /** The mock on Redis (one and two replicas) beside the mock on memory, when measured (issue 23). */
+  readonly sharedStore?: SharedStoreResult;
   /** Every paired figure ({@link pairedFigures}) by metric name. */
   readonly paired: Readonly<Record<string, PairedRatio>>;
 }
@@ -555,6 +558,7 @@ export interface Measurements {
   readonly latencyCurve?: readonly LatencyPoint[] | undefined;
   readonly inProcess?: InProcessResult | undefined;
   readonly proxyLatency?: PairedRatio | undefined;
+  readonly sharedStore?: SharedStoreResult | undefined;
 }
 
 /** The metrics of the in-process workloads, named for their targets. */
@@ -625,7 +629,7 @@ export function proxyTargets(workloadIds: readonly string[], latencyMeasured: bo
 
 /** Evaluates every target of a run and bundles the summary. */
 export function summarize(context: RunContext, measured: Measurements): BenchSummary {
-  const { workloads, coldStart, memory, latencyCurve, inProcess, proxyLatency } = measured;
+  const { workloads, coldStart, memory, latencyCurve, inProcess, proxyLatency, sharedStore } = measured;
   const metrics = {
     ...collectMetrics(workloads, coldStart, memory),
     ...inProcessMetrics(inProcess),
@@ -658,6 +662,7 @@ export function summarize(context: RunContext, measured: Measurements): BenchSum
     ...(latencyCurve ? { latencyCurve } : {}),
     ...(inProcess ? { inProcess } : {}),
     ...(proxyLatency ? { proxyLatency } : {}),
+    ...(sharedStore ? { sharedStore } : {}),
     targets,
     paired,
   };
@@ -695,6 +700,7 @@ function sections(summary: BenchSummary, table: typeof renderTextTable): [string
       `${table(proxyHeaders, proxy)}${added}`,
     ]);
   }
+  if (summary.sharedStore) out.push(sharedStoreSection(summary.sharedStore, table));
   if (Object.keys(summary.coldStart).length > 0)
     out.push([
       'Cold start (spawn to first successful answer)',
@@ -746,6 +752,18 @@ function sections(summary: BenchSummary, table: typeof renderTextTable): [string
     table(targetHeaders, targetRows(summary.targets, summary.paired)),
   ]);
   return out;
+}
+
+/** The shared-store section: the table, then where the round trips come from (or the line saying it was skipped). */
+function sharedStoreSection(result: SharedStoreResult, table: typeof renderTextTable): [string, string] {
+  const title =
+    'A shared store (issue 23): the mock on Redis, one replica and two, ÷ the mock on memory in the same round (median of per-round ratios, min–max, pairs; all on the server core)';
+  if (result.skipped !== undefined) return [title, result.skipped];
+  const lines = roundTripLines(result);
+  return [
+    title,
+    `${table(sharedStoreHeaders, sharedStoreRows(result))}${lines.length > 0 ? `\n\nStore round trips per request (Redis INFO commandstats around a fixed number of requests):\n${lines.map((l) => `- ${l}`).join('\n')}` : ''}`,
+  ];
 }
 
 function machineLine(c: RunContext): string {

@@ -12,7 +12,7 @@
  *
  * Flags: --quick (a few minutes), --only <workload,...>, --servers <id,...> (reference (a) always runs), --rounds N,
  * --seconds S, --connections N, --no-latency-curve, --no-in-process, --no-proxy-latency,
- * --payments N, --no-cold-start, --no-memory, --strict (exit 1 when a target fails), --profile (Node servers run
+ * --payments N, --no-shared-store (the mock on Redis, one and two replicas, beside it on memory), --no-cold-start, --no-memory, --strict (exit 1 when a target fails), --profile (Node servers run
  * with --cpu-prof; one profile per server and workload in .tmp/bench/profiles, named by pid, summarised by `tsx bench/profile-summary.ts`),
  * --baseline <dir> (the built CLI of another checkout runs beside the mock in every workload and cold start, so a
  * change is compared with the code before it in one run; such a run leaves the summary files as they were).
@@ -52,6 +52,8 @@ import {
   serverLabels,
   setBaseline,
 } from './servers.ts';
+import { measureSharedStore } from './shared-store.ts';
+import type { SharedStoreResult } from './shared-store-report.ts';
 import { generateToken, openSession, type Workload, type WorkloadLoad, workloads } from './workloads.ts';
 
 const { values: flags } = parseArgs({
@@ -67,6 +69,7 @@ const { values: flags } = parseArgs({
     'no-latency-curve': { type: 'boolean', default: false },
     'no-in-process': { type: 'boolean', default: false },
     'no-proxy-latency': { type: 'boolean', default: false },
+    'no-shared-store': { type: 'boolean', default: false },
     strict: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     baseline: { type: 'string' },
@@ -338,6 +341,21 @@ if (proxyRan && !flags['no-proxy-latency']) {
   log(`proxy: adds ${proxyLatency.median.toFixed(3)} ms to a fee list's p50 (${proxyLatency.pairs} pairs)`);
 }
 
+// The mock on Redis beside the mock on memory (issue 23): its own redis-server, skipped with a line without one.
+let sharedStore: SharedStoreResult | undefined;
+if (withMock && !flags['no-shared-store']) {
+  sharedStore = await measureSharedStore({
+    rounds: settings.rounds,
+    seconds: settings.seconds,
+    warmupSeconds: settings.warmupSeconds,
+    connections: settings.connections,
+    countRequests: quick ? 300 : 3_000,
+    only: flags.only?.split(','),
+    cpus: serverCpus,
+    log,
+  });
+}
+
 let memory: MemoryResult | undefined;
 if (withMock && !flags['no-memory']) {
   memory = await measurePaymentMemory({
@@ -360,7 +378,15 @@ const summary = summarize(
     pinning: withMock ? `${pinning}; ${mockVia}` : pinning,
     settings: `${settings.rounds} × ${settings.seconds} s rounds after ${settings.warmupSeconds} s warm-up, ${settings.connections} connections${quick ? ', --quick' : ''}`,
   },
-  { workloads: workloadRuns, coldStart: coldStart as ColdStart, memory, latencyCurve, inProcess, proxyLatency },
+  {
+    workloads: workloadRuns,
+    coldStart: coldStart as ColdStart,
+    memory,
+    latencyCurve,
+    inProcess,
+    proxyLatency,
+    sharedStore,
+  },
 );
 
 const resultsDir = join(root, 'bench', 'results');
@@ -377,6 +403,7 @@ const complete =
   !flags['no-memory'] &&
   !flags['no-latency-curve'] &&
   !flags['no-in-process'] &&
+  !flags['no-shared-store'] &&
   besideMock.length === 0;
 if (complete) {
   writeFileSync(join(resultsDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);

@@ -29,6 +29,7 @@ describe('npm run bench (smoke)', () => {
         '--no-cold-start',
         '--no-memory',
         '--no-latency-curve',
+        '--no-shared-store',
       ],
       { cwd: root, encoding: 'utf8', timeout: 120_000 },
     );
@@ -65,6 +66,7 @@ describe('npm run bench (smoke)', () => {
         '--no-memory',
         '--no-latency-curve',
         '--no-in-process',
+        '--no-shared-store',
       ],
       { cwd: root, encoding: 'utf8', timeout: 120_000 },
     );
@@ -78,4 +80,52 @@ describe('npm run bench (smoke)', () => {
     expect(result.stdout).toMatch(/proxy in front of the mock, fees-list ≥ 0\.5 × the mock's req\/s\s+[\d.]+×/);
     expect(result.stderr).toMatch(/proxy: adds -?[\d.]+ ms to a fee list's p50/);
   }, 150_000);
+
+  it('runs the mock on Redis, one replica and two, beside the mock on memory and counts store round trips', () => {
+    const built = join(root, 'dist', 'cli', 'index.js');
+    if (!existsSync(built)) throw new Error(`${built} is missing: run "npm run build" before this test.`);
+    const result = spawnSync(
+      process.execPath,
+      [
+        join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+        'bench/run.ts',
+        '--quick',
+        '--only',
+        'generate-token,fees-list,process-payment',
+        '--servers',
+        'mock',
+        '--rounds',
+        '2',
+        '--seconds',
+        '0.3',
+        '--connections',
+        '2',
+        '--no-cold-start',
+        '--no-memory',
+        '--no-latency-curve',
+        '--no-in-process',
+      ],
+      { cwd: root, encoding: 'utf8', timeout: 200_000 },
+    );
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain('A shared store (issue 23): the mock on Redis, one replica and two');
+    const ratio = String.raw`[\d.]+× \([\d.]+–[\d.]+, [12] pairs[^)]*\)`;
+    for (const workload of ['generate-token', 'fees-list', 'process-payment']) {
+      expect(result.stdout).toMatch(
+        new RegExp(String.raw`${workload}\s+mock, memory: \(one process\)\s+\d+\s+1 \(reference\)`),
+      );
+      for (const setup of [String.raw`mock on redis:// \(one replica\)`, 'two replicas on one redis://']) {
+        // req/s, CPU of the mock(s), CPU with Redis as ratios; round trips per request; no failed answers.
+        expect(result.stdout).toMatch(
+          new RegExp(String.raw`${workload}\s+${setup}[^\n]*?\s+\d+\s+${ratio}\s+${ratio}\s+${ratio}\s+[\d.]+\s+0\n`),
+        );
+      }
+      expect(result.stdout).toMatch(
+        new RegExp(
+          String.raw`- ${workload}, mock on redis:// \(one replica\): [\d.]+ per request over \d+ requests = catch-up read [\d.]+ \+ append`,
+        ),
+      );
+    }
+    expect(result.stderr).toMatch(/shared store: redis-server \d+ on redis:\/\/127\.0\.0\.1:\d+/);
+  }, 240_000);
 });

@@ -159,7 +159,9 @@ function storeDownOutcome(
 ): Outcome {
   const e = asUnavailable(error);
   const message = kitMessage(
-    `The sandbox's state store is unavailable (${e.reason}), so nothing of this request was kept. Retry shortly: the mock recovers by itself when the store is back.`,
+    e.mayHaveApplied
+      ? `The sandbox's state store did not confirm this request's change (${e.reason}): it went out but no acknowledgement came back, so it may have been kept. Check before you retry a payment (a retry can pay twice); the mock recovers by itself when the store is back.`
+      : `The sandbox's state store is unavailable (${e.reason}), so nothing of this request was kept. Retry shortly: the mock recovers by itself when the store is back.`,
   );
   return kind === 'graphql'
     ? graphqlFailure(503, message, reason ?? 'STORE_UNAVAILABLE')

@@ -7,7 +7,8 @@
  * 2. One replica SIGKILLed in a burst of 200: no accepted payment without its final webhook; the survivor delivers
  *    the dead replica's pending work within 10 s.
  * 3. Redis SIGKILLed and started again (appendfsync always) during 1,000 payments against one replica: nothing
- *    acknowledged is lost, the mock stays up, every refusal is a 503 in the spec's 7.2 shape.
+ *    acknowledged is lost, the mock stays up, every refusal is a 503 in the spec's 7.2 shape, and a refused payment
+ *    is kept only when its refusal said the write was unconfirmed.
  *
  * Settlement waits on the mock clock (`--settle-delay` 60 s, moved by `POST /__pck/clock/advance`) where timing
  * matters; everything else waits on a condition with bounded polling.
@@ -272,6 +273,8 @@ it('Redis SIGKILLed and restarted during 1,000 payments: 0 acknowledged lost, 0 
   const misshaped: string[] = [];
   const transport: string[] = [];
   let refused = 0;
+  // Refusals whose write went out before Redis died: the mock cannot know whether Redis applied it, and says so.
+  let unconfirmed = 0;
   let restart: Promise<void> | undefined;
   let downMs = 0;
   let restartedAt = 0;
@@ -292,6 +295,7 @@ it('Redis SIGKILLed and restarted during 1,000 payments: 0 acknowledged lost, 0 
       refused += 1;
       const why = notA503(answer);
       if (why) misshaped.push(why);
+      else if (/may have been kept/.test(answer.body.errors[0].message)) unconfirmed += 1;
     }
     if (accepted.size === 300 && !restart) {
       // A crash of Redis in the middle of the run.
@@ -323,15 +327,17 @@ it('Redis SIGKILLed and restarted during 1,000 payments: 0 acknowledged lost, 0 
   const kept = (await api.read('health')).body.history.payments.kept as number;
   const recoveredMs = firstAfter === 0 ? -1 : firstAfter - restartedAt;
   console.log(
-    `Redis SIGKILLed and restarted during 1,000 payments: ${accepted.size} acknowledged, ${refused} refused (${misshaped.length} not a 503 in the 7.2 shape), ${transport.length} transport errors; Redis down ${downMs} ms, first payment accepted ${recoveredMs} ms after its restart; ${lost.length} acknowledged lost, ${withoutFinal(accepted, receiver).length} without a final webhook, ${kept} payments kept; mock ${mock.exited() ? 'crashed' : 'up'}`,
+    `Redis SIGKILLed and restarted during 1,000 payments: ${accepted.size} acknowledged, ${refused} refused (${unconfirmed} of them unconfirmed writes, ${misshaped.length} not a 503 in the 7.2 shape), ${transport.length} transport errors; Redis down ${downMs} ms, first payment accepted ${recoveredMs} ms after its restart; ${lost.length} acknowledged lost, ${withoutFinal(accepted, receiver).length} without a final webhook, ${kept} payments kept; mock ${mock.exited() ? 'crashed' : 'up'}`,
   );
   expect(misshaped).toEqual([]);
   expect(transport).toEqual([]);
   expect(refused).toBeGreaterThan(0);
   expect(accepted.size + refused).toBe(1_000);
   expect(lost).toEqual([]);
-  // A refusal kept nothing: the sandbox holds exactly the acknowledged payments.
-  expect(kept).toBe(accepted.size);
+  // A refusal kept nothing unless it said it might have: a write that reached Redis just before the kill is kept
+  // although its acknowledgement was lost with the connection (any networked store has this window).
+  expect(kept).toBeGreaterThanOrEqual(accepted.size);
+  expect(kept - accepted.size).toBeLessThanOrEqual(unconfirmed);
   expect(mock.exited()).toBeUndefined();
   expect(mock.stderr()).not.toMatch(/uncaught|unhandled/i);
 }, 60_000);

@@ -94,14 +94,14 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
     return watcher.add(onAppend);
   }
 
-  function unavailable(error: unknown): StoreUnavailableError {
+  function unavailable(error: unknown, mayHaveApplied = false): StoreUnavailableError {
     if (error instanceof StoreUnavailableError) return error;
     const cause = error ?? lastError;
     return new StoreUnavailableError(
       kitMessage(
         `The Redis store at ${where} did not answer (${errorLine(cause)}). Check that Redis is running and reachable; the mock retries by itself and answers again once it is back.`,
       ),
-      { cause },
+      { cause, mayHaveApplied },
     );
   }
 
@@ -138,16 +138,23 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
       for (const listener of early) unwatchers.set(listener, follow(redis, listener));
       early.clear();
     },
-    append(records) {
-      return run(async (redis) => {
-        if (records.length === 0) return;
+    async append(records) {
+      if (records.length === 0) return;
+      const redis = connected();
+      // Not ready: ioredis refuses at once (no offline queue), so nothing was sent. Ready: the transaction went out,
+      // and a dropped connection or a time-out cannot tell whether Redis applied it before it died.
+      const sent = redis.status === 'ready';
+      try {
         const batch = redis.multi();
         for (const record of records) {
           ownOrigins.add(record.o);
           batch.xadd(keys.log, '*', 'r', serialize(record));
         }
         checkExec(await batch.exec());
-      });
+      } catch (error) {
+        if (error instanceof TypeError) throw error;
+        throw unavailable(error, sent);
+      }
     },
     readAfter(position, limit) {
       return run((redis) => readAfter(redis, keys, position, limit));

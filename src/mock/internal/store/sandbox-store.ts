@@ -19,13 +19,19 @@ export interface PositionedRecord {
   readonly record: StoreRecord;
 }
 
-/** The store cannot be reached or written (server down, disk full, read-only file); `reason` says which. */
+/**
+ * The store cannot be reached or written (server down, disk full, read-only file); `reason` says which.
+ * `mayHaveApplied` is true when an append reached the store but its acknowledgement did not come back (the server
+ * died or hung between the two): the change may be kept, and a reader sees it once the store answers again.
+ */
 export class StoreUnavailableError extends Error {
   readonly reason: string;
-  constructor(reason: string, options?: { cause?: unknown }) {
+  readonly mayHaveApplied: boolean;
+  constructor(reason: string, options?: { cause?: unknown; mayHaveApplied?: boolean }) {
     super(reason, options);
     this.name = 'StoreUnavailableError';
     this.reason = reason;
+    this.mayHaveApplied = options?.mayHaveApplied ?? false;
   }
 }
 
@@ -37,7 +43,10 @@ export interface SandboxStore {
   readonly shared: boolean;
   /** Connects or opens; rejects when the store cannot be used at all. */
   open(): Promise<void>;
-  /** Appends in order; resolves once the store acknowledged them durably. */
+  /**
+   * Appends in order; resolves once the store acknowledged them durably. A rejection means not kept, unless its
+   * `mayHaveApplied` says the store may have kept them without answering.
+   */
   append(records: readonly StoreRecord[]): Promise<void>;
   /** Records after `position` (undefined: from the start), oldest first, at most `limit`. */
   readAfter(position: string | undefined, limit: number): Promise<readonly PositionedRecord[]>;

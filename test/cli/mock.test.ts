@@ -1,15 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { mockFlags, parseMockArgs, startFailure } from '../../src/cli/commands/mock.ts';
+import { cliProcesses, projectRoot } from '../support/cli-process.ts';
 
-const root = resolve(import.meta.dirname, '../..');
-// The sources through tsx, so the test does not depend on a fresh build.
-const cli = ['--import', 'tsx', join(root, 'src/cli/main.ts')];
-const children = new Set<ChildProcess>();
+const processes = cliProcesses();
+const { spawnCli } = processes;
 const scratch = mkdtempSync(join(tmpdir(), 'pck-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 function badJson(): string {
@@ -22,38 +20,7 @@ function badShape(): string {
   writeFileSync(file, JSON.stringify({ client: [] }));
   return file;
 }
-afterEach(() => {
-  for (const c of children) c.kill('SIGKILL');
-  children.clear();
-});
-
-function spawnCli(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [...cli, ...args], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  const url = new Promise<string>((resolveUrl, reject) => {
-    child.stdout.on('data', () => {
-      const m = /http:\/\/[\d.]+:\d+/.exec(stdout);
-      if (m) resolveUrl(m[0]);
-    });
-    exited.then(() => reject(new Error(`exited before printing a URL: ${stderr}`)));
-  });
-  // Commands that fail on purpose never print a URL; only a test that awaits `url` should see that rejection.
-  url.catch(() => {});
-  return { child, url, exited, out: () => stdout, err: () => stderr };
-}
+afterEach(() => processes.killAll());
 
 describe('payment-contract-kit mock (process)', () => {
   it('prints one line with the base URL, serves, and exits 0 on SIGTERM', async () => {
@@ -176,7 +143,7 @@ describe('payment-contract-kit mock (process)', () => {
   it.each([['--version'], ['-v']])('%s prints the version from package.json', async (flag) => {
     const run = spawnCli([flag]);
     expect(await run.exited).toBe(0);
-    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8'));
     expect(run.out()).toBe(`${version}\n`);
   });
 });
@@ -204,7 +171,7 @@ describe('startFailure', () => {
 
 describe('npm start', () => {
   it('builds quietly (tsup --silent), so the URL line and the request log are what it prints', () => {
-    const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    const { scripts } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8'));
     expect(scripts.start).toMatch(/^npm run build --silent -- --silent && node dist\/cli\/index\.js mock$/);
     // The build script must end with tsup, so the forwarded --silent reaches it.
     expect(scripts.build).toMatch(/&& tsup$/);

@@ -1,17 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseProxyArgs, proxyFlags, proxyHelp } from '../../src/cli/commands/proxy.ts';
 import { type MockServer, startMockServer } from '../../src/mock/index.ts';
 import { servicePaths } from '../../src/spec-names.ts';
 import { credentials, json, rawRequest, sendJson, startStandIn } from '../proxy/support.ts';
+import { cliProcesses, projectRoot } from '../support/cli-process.ts';
 
-const root = resolve(import.meta.dirname, '../..');
-// The sources through tsx, so the test does not depend on a fresh build.
-const cli = ['--import', 'tsx', join(root, 'src/cli/main.ts')];
-const children = new Set<ChildProcess>();
+const processes = cliProcesses();
+const { spawnCli } = processes;
 const scratch = mkdtempSync(join(tmpdir(), 'pck-cli-proxy-'));
 let mock: MockServer;
 beforeAll(async () => {
@@ -21,37 +19,7 @@ afterAll(async () => {
   await mock.close();
   rmSync(scratch, { recursive: true, force: true });
 });
-afterEach(() => {
-  for (const c of children) c.kill('SIGKILL');
-  children.clear();
-});
-
-function spawnCli(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [...cli, ...args], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  const url = new Promise<string>((resolveUrl, reject) => {
-    child.stdout.on('data', () => {
-      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(stdout);
-      if (m) resolveUrl(m[1]!);
-    });
-    exited.then(() => reject(new Error(`exited before printing a URL: ${stderr}`)));
-  });
-  url.catch(() => {});
-  return { child, url, exited, out: () => stdout, err: () => stderr };
-}
+afterEach(() => processes.killAll());
 
 describe('payment-contract-kit proxy (process)', () => {
   it('prints one line with its URL, forwards, and on SIGTERM writes the report and the recording and exits 0', async () => {
@@ -129,7 +97,7 @@ describe('payment-contract-kit proxy (process)', () => {
 
 describe('proxy flags', () => {
   it('docs/options.md lists every flag with its variable', () => {
-    const page = readFileSync(join(root, 'docs/options.md'), 'utf8');
+    const page = readFileSync(join(projectRoot, 'docs/options.md'), 'utf8');
     const section = page.slice(page.indexOf('## The proxy'), page.indexOf('## `verify`'));
     for (const f of proxyFlags.filter((flag) => flag.name !== 'help')) {
       expect(section).toContain(`\`--${f.name}`);

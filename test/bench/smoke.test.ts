@@ -7,32 +7,46 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
+const builtCli = join(root, 'dist', 'cli', 'index.js');
+
+/**
+ * `npm run bench` cut down to a smoke run: 2 rounds of 0.3 s on 2 connections, nothing beyond `only` and `servers`
+ * unless `extra` asks; `needsBuild` for setups that start the built CLI.
+ */
+function smokeBench(only: string, servers: string, extra: readonly string[], needsBuild: boolean, timeout: number) {
+  if (needsBuild && !existsSync(builtCli))
+    throw new Error(`${builtCli} is missing: run "npm run build" before this test.`);
+  const args = [
+    '--quick',
+    '--only',
+    only,
+    '--servers',
+    servers,
+    '--rounds',
+    '2',
+    '--seconds',
+    '0.3',
+    '--connections',
+    '2',
+  ];
+  return spawnSync(
+    process.execPath,
+    [
+      join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+      'bench/run.ts',
+      ...args,
+      '--no-cold-start',
+      '--no-memory',
+      '--no-latency-curve',
+      ...extra,
+    ],
+    { cwd: root, encoding: 'utf8', timeout },
+  );
+}
 
 describe('npm run bench (smoke)', () => {
   it('runs the mock and reference (a) in paired rounds and reports CPU per request against (a)', () => {
-    const result = spawnSync(
-      process.execPath,
-      [
-        join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
-        'bench/run.ts',
-        '--quick',
-        '--only',
-        'generate-token',
-        '--servers',
-        'mock',
-        '--rounds',
-        '2',
-        '--seconds',
-        '0.3',
-        '--connections',
-        '2',
-        '--no-cold-start',
-        '--no-memory',
-        '--no-latency-curve',
-        '--no-shared-store',
-      ],
-      { cwd: root, encoding: 'utf8', timeout: 120_000 },
-    );
+    const result = smokeBench('generate-token', 'mock', ['--no-shared-store'], false, 120_000);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('Against the limit: each server ÷ (a) bare node:http in the same round');
     expect(result.stdout).toMatch(
@@ -44,32 +58,7 @@ describe('npm run bench (smoke)', () => {
   }, 150_000);
 
   it('runs the proxy in front of the mock beside the mock alone and prints its ratios and the p50 it adds', () => {
-    const built = join(root, 'dist', 'cli', 'index.js');
-    if (!existsSync(built)) throw new Error(`${built} is missing: run "npm run build" before this test.`);
-    const result = spawnSync(
-      process.execPath,
-      [
-        join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
-        'bench/run.ts',
-        '--quick',
-        '--only',
-        'fees-list',
-        '--servers',
-        'mock,proxy',
-        '--rounds',
-        '2',
-        '--seconds',
-        '0.3',
-        '--connections',
-        '2',
-        '--no-cold-start',
-        '--no-memory',
-        '--no-latency-curve',
-        '--no-in-process',
-        '--no-shared-store',
-      ],
-      { cwd: root, encoding: 'utf8', timeout: 120_000 },
-    );
+    const result = smokeBench('fees-list', 'mock,proxy', ['--no-in-process', '--no-shared-store'], true, 120_000);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('The validating proxy in front of the mock');
     const ratio = String.raw`[\d.]+× \([\d.]+–[\d.]+, [12] pairs[^)]*\)`;
@@ -82,31 +71,7 @@ describe('npm run bench (smoke)', () => {
   }, 150_000);
 
   it('runs the mock on Redis, one replica and two, beside the mock on memory and counts store round trips', () => {
-    const built = join(root, 'dist', 'cli', 'index.js');
-    if (!existsSync(built)) throw new Error(`${built} is missing: run "npm run build" before this test.`);
-    const result = spawnSync(
-      process.execPath,
-      [
-        join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
-        'bench/run.ts',
-        '--quick',
-        '--only',
-        'generate-token,fees-list,process-payment',
-        '--servers',
-        'mock',
-        '--rounds',
-        '2',
-        '--seconds',
-        '0.3',
-        '--connections',
-        '2',
-        '--no-cold-start',
-        '--no-memory',
-        '--no-latency-curve',
-        '--no-in-process',
-      ],
-      { cwd: root, encoding: 'utf8', timeout: 200_000 },
-    );
+    const result = smokeBench('generate-token,fees-list,process-payment', 'mock', ['--no-in-process'], true, 200_000);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('A shared store (issue 23): the mock on Redis, one replica and two');
     const ratio = String.raw`[\d.]+× \([\d.]+–[\d.]+, [12] pairs[^)]*\)`;

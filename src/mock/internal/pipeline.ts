@@ -81,12 +81,20 @@ export function createPipeline(deps: PipelineDeps): MockCore {
 
   const complete = createCompleter(deps);
 
-  // With a store, the request first waits for the store (open, rebuild, catch-up); a failure answers the 503.
+  // With a store, the request first waits for the store (open, rebuild, catch-up); a failure answers the 503,
+  // but only to a caller the guard and the control token let through (a stranger learns nothing of the store), and
+  // a page shell, which reads no state, is still served.
   const refuse = (request: MockRequest, error: unknown) => {
-    const m = router.match(request.method, request.path);
-    const kind = m.found === 'none' ? undefined : m.route.kind;
-    const path = m.found === 'none' ? maskDigits(request.path) : request.path;
-    return complete(request, path, kind, undefined, storeDown(kind, error), performance.now());
+    const page = pages?.match(request);
+    const m = page === undefined ? router.match(request.method, request.path) : noRoute;
+    const kind = page !== undefined ? 'control' : m.found === 'none' ? undefined : m.route.kind;
+    const path = m.found === 'none' && page === undefined ? maskDigits(request.path) : request.path;
+    const guarded =
+      guard.check(request, kind, m.found === 'none' ? undefined : m.route.allow) ??
+      (page === undefined ? controlToken?.(request) : undefined);
+    const outcome = guarded ?? (page === undefined ? storeDown(kind, error) : undefined);
+    if (outcome !== undefined) return complete(request, path, kind, undefined, outcome, performance.now());
+    return answerNow(request);
   };
   return sync === undefined ? answerNow : gated(sync, answerNow, refuse);
 

@@ -84,6 +84,34 @@ describe('store faults', () => {
     expect(lines.join('')).toContain('answers again');
   });
 
+  it('while the store is down, a caller without the control token gets 401, not the 503, and page shells still load', async () => {
+    const fault: { code: string | undefined } = { code: undefined };
+    const store = createFileStore(join(dir, 'sandbox.log'), { io: faultyIo(fault) });
+    const controlToken = 'store-faults-token';
+    app = buildNodeMockApp(
+      { log: () => {}, store, controlToken, assumptions: { store: { leaseMs: 3_000, followIntervalMs: 60_000 } } },
+      {},
+    );
+    await app.ready();
+    const c = sandboxClient((r) => app!.fetch(r));
+    fault.code = 'ENOSPC';
+    // A refused write leaves the process waiting for the store: every later request meets the outage first.
+    expect((await c.generate()).status).toBe(503);
+    const send = (path: string, headers: Record<string, string>) =>
+      app!.fetch(new Request(new URL(path, 'http://127.0.0.1'), { headers }));
+    const stranger = await send('/__pck/health', { accept: 'application/json' });
+    expect(stranger.status).toBe(401);
+    expect(await stranger.text()).not.toMatch(/store|ENOSPC/i);
+    const owner = await send('/__pck/health', { accept: 'application/json', authorization: `Bearer ${controlToken}` });
+    expect(owner.status).toBe(503);
+    expect(await owner.text()).toContain('ENOSPC');
+    const shell = await send('/__pck/ui', { accept: 'text/html' });
+    expect(shell.status).toBe(200);
+    expect(shell.headers.get('content-type')).toContain('text/html');
+    // The service paths still answer the store's 503 in their own shape (no token involved there).
+    expect((await c.generate()).status).toBe(503);
+  });
+
   it('rejects a write with StoreUnavailableError naming the fix, and never leaves a partial line', async () => {
     const fault: { code: string | undefined } = { code: undefined };
     const file = join(dir, 'unit.log');

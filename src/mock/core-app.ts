@@ -12,11 +12,11 @@
 import { kitMessage } from '../internal/messages.ts';
 import type { MockFetchApp } from './control-types.ts';
 import { createClock } from './internal/clock.ts';
-import { registerControlRoutes } from './internal/control-api.ts';
-import { createControl } from './internal/control-handle.ts';
-import { createEngineLoader } from './internal/engine-loader.ts';
-import { createErrorMapper, errorDetail } from './internal/error-mapping.ts';
-import { createFailureInjection } from './internal/failure-injection.ts';
+import { registerControlRoutes } from './internal/control/routes.ts';
+import { createControl } from './internal/control/handle.ts';
+import { createEngineLoader } from './internal/graphql/engine-loader.ts';
+import { createErrorMapper, errorDetail } from './internal/http/error-mapping.ts';
+import { createFailureInjection } from './internal/control/failure-injection.ts';
 import { createBrowserGuard } from './internal/http/browser-guard.ts';
 import { createControlTokenCheck } from './internal/http/control-token.ts';
 import type { MockCore } from './internal/http/exchange.ts';
@@ -25,15 +25,15 @@ import type { RouteEntry } from './internal/http/outcome.ts';
 import { createPageRoutes } from './internal/http/pages.ts';
 import { createRequestLog } from './internal/http/request-log.ts';
 import { createRouter } from './internal/http/router.ts';
-import { createJournal } from './internal/journal.ts';
-import { createPipeline } from './internal/pipeline.ts';
+import { createJournal } from './internal/control/journal.ts';
+import { createPipeline } from './internal/http/pipeline.ts';
 import type { MockPlatform } from './internal/platform/platform.ts';
-import { createProviderStates } from './internal/provider-state-setup.ts';
-import { registerPublishedSources } from './internal/published-sources.ts';
+import { createProviderStates } from './internal/provider-states/setup.ts';
+import { registerPublishedSources } from './internal/http/published-sources.ts';
 import { createSeededRandom } from './internal/random.ts';
-import { registerServiceRoutes } from './internal/service-routes.ts';
-import { createSettlement } from './internal/settlement.ts';
-import { createMockState } from './internal/state.ts';
+import { registerServiceRoutes } from './internal/http/service-routes.ts';
+import { createSettlement } from './internal/payments/settlement.ts';
+import { createMockState } from './internal/payments/state.ts';
 import type { StateSync } from './internal/store/state-sync.ts';
 import {
   controlApplier,
@@ -43,7 +43,7 @@ import {
   switchableRandom,
 } from './internal/store/store-wiring.ts';
 import { createWebhookProgress, type WebhookProgress } from './internal/store/webhook-progress.ts';
-import { createTokenService } from './internal/tokens.ts';
+import { createTokenService } from './internal/auth/tokens.ts';
 import { closeWebhooks, createWebhookFanout } from './internal/webhooks/fanout.ts';
 import { inProcessReceivers, type WebhookReceiver } from './internal/webhooks/in-process.ts';
 import { type MockOptions, resolveMockOptions } from './options.ts';

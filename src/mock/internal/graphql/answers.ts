@@ -8,8 +8,8 @@
 import { GraphQLError } from 'graphql/index.js';
 import type { Assumptions } from '../../../assumptions.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import { graphqlError, type MockGraphqlError } from '../errors.ts';
-import type { Guide } from '../state.ts';
+import { graphqlError, type MockGraphqlError } from '../http-error.ts';
+import type { Guide } from '../payments/state.ts';
 import { tooDeepMessage, validationAbortedMessage } from './limits.ts';
 import { scrubMessage } from './redact.ts';
 

@@ -12,7 +12,7 @@ import type { GraphQLSchema } from 'graphql/index.js';
 import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import type { SeededRandom } from '../random.ts';
-import type { Guide } from '../state.ts';
+import type { Guide } from '../payments/state.ts';
 import { createCompleter } from './mock-fallback.ts';
 import type { createResolvers } from './resolvers.ts';
 import { buildWireSchema, type WireSchema } from './wire-schema.ts';

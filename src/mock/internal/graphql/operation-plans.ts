@@ -18,8 +18,8 @@ import {
 } from 'graphql/index.js';
 import type { RequestLimits } from '../../../assumptions.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import { graphqlError } from '../errors.ts';
-import type { Guide } from '../state.ts';
+import { graphqlError } from '../http-error.ts';
+import type { Guide } from '../payments/state.ts';
 import { type Answer, answer, type ReasonCodes, validationFailure, withinStack } from './answers.ts';
 import { documentSignals, type GuideSignal, type VariableBinding, variableBindings } from './guide-detection.ts';
 import type { CompiledQuery } from './jit.ts';

@@ -14,7 +14,7 @@ import {
   getVariableValues,
 } from 'graphql/index.js';
 import { kitMessage } from '../../../internal/messages.ts';
-import { graphqlError, type MockGraphqlError, validationError } from '../errors.ts';
+import { graphqlError, type MockGraphqlError, validationError } from '../http-error.ts';
 import { answer, type GraphqlResult, type ReasonCodes, validationFailure } from './answers.ts';
 import { conflictMessage, type decideGuide, mismatchMessage } from './guide-detection.ts';
 import type { CompiledQuery } from './jit.ts';

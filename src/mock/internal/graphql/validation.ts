@@ -17,8 +17,8 @@ import { type CardNumberProblem, checkCardNumber } from '../domain/card-number.t
 import { expiryProblems, isDigits } from '../domain/cards.ts';
 import type { FeeCalculator } from '../domain/fees.ts';
 import { type CardOutcome, cardOutcome } from '../domain/test-cards.ts';
-import { requiredMessage } from '../errors.ts';
-import type { CardAccount, CardAccountInput, Guide, MockState } from '../state.ts';
+import { requiredMessage } from '../http-error.ts';
+import type { CardAccount, CardAccountInput, Guide, MockState } from '../payments/state.ts';
 import type { InputRequirements, WireRequirements } from './wire-schema.ts';
 import type { WireCardFeeCalcArgs, WireCreditCardInput, WirePaymentInput } from './wire-types.ts';
 

@@ -8,7 +8,7 @@
  * @module
  */
 import { kitMessage } from '../../../internal/messages.ts';
-import type { ErrorMapper } from '../error-mapping.ts';
+import type { ErrorMapper } from './error-mapping.ts';
 import type { ResolvedBrowserOptions } from './browser-options.ts';
 import { type CorsPolicy, createCorsPolicy } from './cors.ts';
 import { type MockRequest, requestHeader } from './exchange.ts';

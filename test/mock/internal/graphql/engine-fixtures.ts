@@ -12,7 +12,7 @@ import {
 import { nodeJitLoader } from '../../../../src/mock/internal/graphql/jit-loader.ts';
 import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
 import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
-import { createMockState } from '../../../../src/mock/internal/state.ts';
+import { createMockState } from '../../../../src/mock/internal/payments/state.ts';
 
 /** The shipped operations of both guides, as query text. */
 export const q = {

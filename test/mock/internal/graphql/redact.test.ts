@@ -7,7 +7,7 @@ import { nodeJitLoader } from '../../../../src/mock/internal/graphql/jit-loader.
 import { redactDocument, redactVariables, scrubMessage } from '../../../../src/mock/internal/graphql/redact.ts';
 import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
 import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
-import { createMockState } from '../../../../src/mock/internal/state.ts';
+import { createMockState } from '../../../../src/mock/internal/payments/state.ts';
 import { testCardNumbers } from '../../../../src/test-values.ts';
 import { legacyPayInput, payInput, q, testEngine } from './engine-fixtures.ts';
 

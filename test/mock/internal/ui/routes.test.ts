@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import { createMockApp, type MockApp } from '../../../../src/mock/index.ts';
-import { createErrorMapper } from '../../../../src/mock/internal/error-mapping.ts';
+import { createErrorMapper } from '../../../../src/mock/internal/http/error-mapping.ts';
 import type { MockRequest } from '../../../../src/mock/internal/http/exchange.ts';
 import { createPageRoutes } from '../../../../src/mock/internal/http/pages.ts';
 import { createAssetStore } from '../../../../src/mock/internal/ui/assets.ts';

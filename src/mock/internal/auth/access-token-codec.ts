@@ -9,8 +9,8 @@
  * @module
  */
 import { bytesOfHex } from '../../../internal/text-bytes.ts';
-import { jwtHeaderSegment, verifyHs256 } from './hs256.ts';
 import type { CryptoPrimitives } from '../platform/platform.ts';
+import { jwtHeaderSegment, verifyHs256 } from './hs256.ts';
 
 /** Claims of an access token issued by the mock. */
 export interface AccessClaims {

@@ -28,6 +28,10 @@ import { kitMessage } from '../../../internal/messages.ts';
 import { serviceHeaders } from '../../../spec-names.ts';
 import type { TokenPair, TokenPairResponse } from '../../../types/rest.ts';
 import type { MockClientConfig } from '../../options.ts';
+import type { Clock } from '../clock.ts';
+import { restError } from '../http-error.ts';
+import type { CryptoPrimitives } from '../platform/platform.ts';
+import { numberField, type RecordApplier, type Recorder, textField } from '../store/records.ts';
 import { type AccessTokenContext, checkAccessToken, type TokenCheck } from './access-token-check.ts';
 import { createAccessTokenCodec } from './access-token-codec.ts';
 import {
@@ -39,11 +43,7 @@ import {
   refreshNumber,
   revokeAll,
 } from './client-tokens.ts';
-import type { Clock } from '../clock.ts';
 import { createCredentialCheck } from './credentials.ts';
-import { restError } from '../http-error.ts';
-import type { CryptoPrimitives } from '../platform/platform.ts';
-import { numberField, type RecordApplier, type Recorder, textField } from '../store/records.ts';
 
 /** Why a token was not accepted (re-exported from access-token-check.ts, where the checks are). */
 export type { TokenCheck, TokenRejection } from './access-token-check.ts';

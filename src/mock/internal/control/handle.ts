@@ -8,22 +8,22 @@ import type { Assumptions } from '../../../assumptions.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { servicePaths } from '../../../spec-names.ts';
 import type { MockControl, MockRequestMatcher, MockRequestRecord } from '../../control-types.ts';
+import type { TokenService } from '../auth/tokens.ts';
 import { type Clock, maxClockTime } from '../clock.ts';
 import { checkCardNumber } from '../domain/card-number.ts';
 import { expiryProblems } from '../domain/cards.ts';
 import type { EngineLoader } from '../graphql/engine-loader.ts';
-import { restError } from '../http-error.ts';
-import type { FailureInjection } from './failure-injection.ts';
 import { cardNumberMessage } from '../graphql/validation.ts';
 import type { PageQuery } from '../history/page.ts';
 import type { RouteEntry } from '../http/outcome.ts';
 import type { Router } from '../http/router.ts';
-import type { Journal } from './journal.ts';
+import { restError } from '../http-error.ts';
 import type { Settlement } from '../payments/settlement.ts';
 import type { MockState } from '../payments/state.ts';
 import type { Recorder } from '../store/records.ts';
-import type { TokenService } from '../auth/tokens.ts';
 import type { WebhookFanout } from '../webhooks/fanout.ts';
+import type { FailureInjection } from './failure-injection.ts';
+import type { Journal } from './journal.ts';
 
 /** The parts the handle drives. */
 export interface ControlDeps {

@@ -14,10 +14,10 @@
  */
 import { kitMessage } from '../../../internal/messages.ts';
 import type { MockControl, MockHistory } from '../../control-types.ts';
-import { restError } from '../http-error.ts';
 import { parseListQuery } from '../history/page.ts';
 import type { MockRequest } from '../http/exchange.ts';
 import type { Outcome } from '../http/outcome.ts';
+import { restError } from '../http-error.ts';
 import { deliveryFilterStates } from '../webhooks/delivery-store.ts';
 
 type Add = (method: string, path: string, handle: (request: MockRequest) => Outcome) => void;

@@ -29,14 +29,14 @@
 import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import type { MockControl, MockRequestMatcher } from '../../control-types.ts';
-import { registerListRoutes } from './lists.ts';
-import { restError } from '../http-error.ts';
 import { jsonObject } from '../http/body.ts';
 import type { MockRequest } from '../http/exchange.ts';
 import type { Outcome, RouteEntry } from '../http/outcome.ts';
 import type { Router } from '../http/router.ts';
+import { restError } from '../http-error.ts';
 import { pactRoutes, registerPactRoutes } from '../provider-states/routes.ts';
 import type { ProviderStateService } from '../provider-states/setup.ts';
+import { registerListRoutes } from './lists.ts';
 
 type ControlHandler = (request: MockRequest) => Outcome | Promise<Outcome>;
 

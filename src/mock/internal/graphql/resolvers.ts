@@ -10,8 +10,8 @@ import type { Assumptions } from '../../../assumptions.ts';
 import type { Clock } from '../clock.ts';
 import type { FeeCalculator, FeeListEntry } from '../domain/fees.ts';
 import { type MockGraphqlError, validationError } from '../http-error.ts';
-import type { SeededRandom } from '../random.ts';
 import type { CardAccount, Guide, MockState, StoredPayment } from '../payments/state.ts';
+import type { SeededRandom } from '../random.ts';
 import {
   type ValidatedCard,
   type ValidationDeps,

@@ -10,16 +10,16 @@ import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import { serviceHeaders, servicePaths } from '../../../spec-names.ts';
 import { wrongApiKeyMessage } from '../auth/credentials.ts';
-import type { EngineLoader } from '../graphql/engine-loader.ts';
-import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
+import { type TokenService, tokenPairJson } from '../auth/tokens.ts';
+import { summarizeVariables } from '../control/journal.ts';
 import type { GraphqlRequest } from '../graphql/engine.ts';
+import type { EngineLoader } from '../graphql/engine-loader.ts';
 import { parseGraphqlQueryString } from '../graphql/query-string.ts';
 import { parseJsonBody } from './body.ts';
+import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
 import { type MockRequest, requestHeader } from './exchange.ts';
 import { type Authenticator, type Outcome, type RouteEntry, verdictOf } from './outcome.ts';
 import type { Router } from './router.ts';
-import { summarizeVariables } from '../control/journal.ts';
-import { type TokenService, tokenPairJson } from '../auth/tokens.ts';
 
 /** What the service routes need. */
 export interface ServiceRouteDeps {

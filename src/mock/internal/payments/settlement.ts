@@ -21,8 +21,8 @@ import type { Assumptions } from '../../../assumptions.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
 import { KeyQueue } from '../fifo.ts';
-import type { MockState, SettlementOutcome, StoredPayment } from './state.ts';
 import type { RecordApplier } from '../store/records.ts';
+import type { MockState, SettlementOutcome, StoredPayment } from './state.ts';
 
 /**
  * Once-only work with a state store (issue 23): `work` runs in the one process that wins the claim on `key`; a

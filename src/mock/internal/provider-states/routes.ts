@@ -17,11 +17,11 @@ import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import { base64OfBytes, utf8Bytes } from '../../../internal/text-bytes.ts';
 import { pactControlPaths } from '../../../spec-names.ts';
-import { restError } from '../http-error.ts';
 import { jsonObject } from '../http/body.ts';
 import type { MockRequest } from '../http/exchange.ts';
 import type { Outcome, RouteEntry } from '../http/outcome.ts';
 import type { Router } from '../http/router.ts';
+import { restError } from '../http-error.ts';
 import type { ProviderStateCall, ProviderStateService } from './setup.ts';
 
 /** Routes of this module, for the control API's list. */

@@ -19,9 +19,9 @@ import type { MockControl, MockPayment } from '../../control-types.ts';
 import type { MockClientConfig } from '../../options.ts';
 import { testCards } from '../domain/test-cards.ts';
 import { restError } from '../http-error.ts';
+import type { WebhookMessage } from '../webhooks/fanout.ts';
 import { bad, type Params, text } from './params.ts';
 import { finalPayment, type Serve } from './payment.ts';
-import type { WebhookMessage } from '../webhooks/fanout.ts';
 
 /** One provider state as a verifier names it. */
 export interface ProviderStateCall {

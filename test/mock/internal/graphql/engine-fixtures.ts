@@ -10,9 +10,9 @@ import {
   type GraphqlEngineDeps,
 } from '../../../../src/mock/internal/graphql/engine.ts';
 import { nodeJitLoader } from '../../../../src/mock/internal/graphql/jit-loader.ts';
+import { createMockState } from '../../../../src/mock/internal/payments/state.ts';
 import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
 import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
-import { createMockState } from '../../../../src/mock/internal/payments/state.ts';
 
 /** The shipped operations of both guides, as query text. */
 export const q = {

@@ -8,9 +8,9 @@ import {
   type GraphqlResult,
 } from '../../../../src/mock/internal/graphql/engine.ts';
 import { nodeJitLoader } from '../../../../src/mock/internal/graphql/jit-loader.ts';
+import { createMockState, type StoredPayment } from '../../../../src/mock/internal/payments/state.ts';
 import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
 import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
-import { createMockState, type StoredPayment } from '../../../../src/mock/internal/payments/state.ts';
 import { card, contact, legacyCard, legacyPayInput, payInput, q, reference } from './engine-fixtures.ts';
 
 const ctx = { clientId: 'test-client', ip: '203.0.113.7' };

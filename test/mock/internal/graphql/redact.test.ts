@@ -5,9 +5,9 @@ import { createClock } from '../../../../src/mock/internal/clock.ts';
 import { createGraphqlEngine } from '../../../../src/mock/internal/graphql/engine.ts';
 import { nodeJitLoader } from '../../../../src/mock/internal/graphql/jit-loader.ts';
 import { redactDocument, redactVariables, scrubMessage } from '../../../../src/mock/internal/graphql/redact.ts';
+import { createMockState } from '../../../../src/mock/internal/payments/state.ts';
 import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
 import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
-import { createMockState } from '../../../../src/mock/internal/payments/state.ts';
 import { testCardNumbers } from '../../../../src/test-values.ts';
 import { legacyPayInput, payInput, q, testEngine } from './engine-fixtures.ts';
 

@@ -13,8 +13,8 @@ import {
 } from '../../../../src/mock/internal/graphql/validation.ts';
 import { buildWireSchema } from '../../../../src/mock/internal/graphql/wire-schema.ts';
 import type { WirePaymentInput } from '../../../../src/mock/internal/graphql/wire-types.ts';
-import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
 import { createMockState } from '../../../../src/mock/internal/payments/state.ts';
+import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
 
 const current = buildWireSchema(currentSchemaSdl).requirements;
 const legacy = buildWireSchema(legacySchemaSdl).requirements;

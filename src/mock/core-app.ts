@@ -1,7 +1,7 @@
 /**
  * The composition root (STYLE habit 10): {@link buildMockApp} builds each part once and wires them together. It
  * opens no socket and arms no timer; timers start only when work is scheduled. A request's life is in
- * `internal/pipeline.ts`; the routes are in `internal/service-routes.ts` and `internal/control-api.ts`.
+ * `internal/http/pipeline.ts`; the routes are in `internal/http/service-routes.ts` and `internal/control/routes.ts`.
  *
  * Isomorphic (issue 28): this module and everything it imports use only what browsers, workers and Node share. The
  * runtime's own pieces (hashing, webhook transport, package files, pages, graphql-jit) come in as a

@@ -1,28 +1,13 @@
 /**
- * The mock's error answers: the HTTP error its handlers throw, built on the contract layer's 7.1 / 7.2 / 7.3 shapes
- * (`src/contract/error-shapes.ts`, which says what each shape is).
+ * The HTTP error every part of the mock throws for a caller's mistake: it carries its whole answer (status, body in the
+ * spec's shape, headers), and the error mapping (`http/error-mapping.ts`) sends it as it is. The shapes themselves
+ * (7.1 / 7.2 / 7.3) and their builders are the contract layer's (`src/contract/error-shapes.ts`).
  *
  * Messages say what failed and how to fix it. They never contain card numbers or CVVs.
  *
  * @module
  */
-import {
-  type GraphqlErrorEntry,
-  type GraphqlErrorExtensions,
-  graphqlError,
-  graphqlErrorBody,
-  restErrorBody,
-  validationError,
-} from '../../contract/error-shapes.ts';
-
-// The shapes and their builders live in the contract layer; the mock re-exports them under the names its modules use.
-export { graphqlError, graphqlErrorBody, restErrorBody, validationError };
-
-/** Extensions of a GraphQL error answered by the mock (the contract layer's 7.2 / 7.3 extensions). */
-export type MockGraphqlErrorExtensions = GraphqlErrorExtensions;
-
-/** One entry of a GraphQL `errors` array as the mock answers it (the contract layer's entry). */
-export type MockGraphqlError = GraphqlErrorEntry;
+import { restErrorBody } from '../../contract/error-shapes.ts';
 
 /**
  * An error that carries its complete HTTP answer. Handlers throw it; the top-level handler sends `status` and `body`
@@ -48,9 +33,4 @@ export class MockHttpError extends Error {
 /** A REST error (spec 7.1 shape) with the given HTTP status. */
 export function restError(status: number, message: string, headers?: Record<string, string>): MockHttpError {
   return new MockHttpError(status, restErrorBody(message), headers);
-}
-
-/** Message for a missing required input (spec 7.3: "contact required" on input.contact). */
-export function requiredMessage(path: string): string {
-  return `The ${path} field is required.`;
 }

@@ -5,11 +5,11 @@
  * @module
  */
 import type { Assumptions } from '../../../assumptions.ts';
+import { restErrorBody } from '../../../contract/error-shapes.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { graphqlFailure } from '../http/error-mapping.ts';
 import type { Outcome } from '../http/outcome.ts';
 import type { RouteKind } from '../http/router.ts';
-import { restErrorBody } from '../http-error.ts';
 import { numberField, type RecordApplier, type Recorder, textField } from '../store/records.ts';
 
 /** Pending failures by path. */

@@ -14,11 +14,10 @@
 
 import { cardNumberFields } from '../../../contract/guides.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import { maskCardNumber } from '../domain/cards.ts';
+import { maskCardNumber, maskDigits } from '../domain/cards.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
-import { maskDigits } from '../http/request-log.ts';
 import type { RecordApplier, Recorder } from '../store/records.ts';
-import { createWaiters } from './waiters.ts';
+import { createWaiters } from '../waiters.ts';
 
 /** One answered request. */
 export interface JournalEntry {

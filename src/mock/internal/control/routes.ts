@@ -6,11 +6,11 @@
  *
  * | Method | Path | Body / query | Answer |
  * |---|---|---|---|
- * | GET | /__pck/health | | `{ ok, now, guide, history, warnings }` (see control-lists.ts) |
+ * | GET | /__pck/health | | `{ ok, now, guide, history, warnings }` (see lists.ts) |
  * | POST | /__pck/reset | | `{ ok }` |
  * | GET | /__pck/clock | | `{ now, iso }` |
  * | POST | /__pck/clock/advance | `{ ms }` | `{ now, iso }`; 400 unless 0 <= ms and the date stays valid |
- * | GET | /__pck/payments | `?limit=&before=&after=&clientId=&state=&uuid=` | one page (see control-lists.ts) |
+ * | GET | /__pck/payments | `?limit=&before=&after=&clientId=&state=&uuid=` | one page (see lists.ts) |
  * | POST | /__pck/payments/settle | `{ uuid, outcome? }` | `{ payment }`; 404 unknown, 409 already settled |
  * | GET | /__pck/requests | `?limit=&before=&after=&since=&clientId=&path=&method=&operationName=&status=` | one page, `cursor` |
  * | POST | /__pck/requests/wait | `{ method?, path?, operationName?, status?, clientId?, guide?, since?, timeoutMs? }` | `{ request }`; 408 on timeout |
@@ -20,8 +20,8 @@
  * | POST | /__pck/tokens | `{ clientId }` | `{ status: "SUCCESS", data: { token, refresh_token, expiration } }` |
  * | POST | /__pck/card-accounts | `{ clientId, card: { card_number, expiry_month, expiry_year } }` | `{ card_account_uid }` |
  * | POST | /__pck/fail-next | `{ path, status, message?, times? }` | `{ ok }` |
- * | POST | /__pck/provider-states | Pact state change | state values (see `pact-routes.ts`) |
- * | POST | /__pck/messages | `{ description, providerStates }` | a webhook as a Pact message (see `pact-routes.ts`) |
+ * | POST | /__pck/provider-states | Pact state change | state values (see `provider-states/routes.ts`) |
+ * | POST | /__pck/messages | `{ description, providerStates }` | a webhook as a Pact message (see `provider-states/routes.ts`) |
  *
  * @module
  */

@@ -6,8 +6,9 @@
  * @module
  */
 import type { Assumptions } from '../../../assumptions.ts';
+import { graphqlError, restErrorBody } from '../../../contract/error-shapes.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import { graphqlError, MockHttpError, restErrorBody } from '../http-error.ts';
+import { MockHttpError } from '../http-error.ts';
 import type { Outcome } from './outcome.ts';
 import type { RouteKind } from './router.ts';
 

@@ -11,6 +11,7 @@ import type { MockLatency } from '../../options.ts';
 import type { Clock } from '../clock.ts';
 import type { FailureInjection } from '../control/failure-injection.ts';
 import type { Journal } from '../control/journal.ts';
+import { maskDigits } from '../domain/cards.ts';
 import type { SeededRandom } from '../random.ts';
 import { asUnavailable } from '../store/state-sync.ts';
 import type { BrowserGuard } from './browser-guard.ts';
@@ -19,7 +20,7 @@ import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
 import type { MockCore, MockReply, MockRequest } from './exchange.ts';
 import { type Outcome, type RouteEntry, toReply, verdictOfOutcome } from './outcome.ts';
 import type { PageRoutes } from './pages.ts';
-import { maskDigits, type RequestLog } from './request-log.ts';
+import type { RequestLog } from './request-log.ts';
 import type { RouteKind, RouteMatch, Router } from './router.ts';
 
 /** What the pipeline asks of a state store's sync layer (issue 23; absent with memory). */

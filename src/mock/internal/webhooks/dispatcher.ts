@@ -33,7 +33,7 @@ import { defaultAssumptions, type WebhookRetryPolicy } from '../../../assumption
 import { DEFAULT_WEBHOOK_HEADER_NAMES, type WebhookHeaderNames } from '../../../contract/webhook-headers.ts';
 import { clause, errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
-import { createWaiters } from '../control/waiters.ts';
+import { createWaiters } from '../waiters.ts';
 import { createAttemptRunner, type WebhookAttemptReport } from './delivery-attempts.ts';
 import { createDeliveryHeaders, type StandardWebhooksSigning } from './delivery-headers.ts';
 import { createDeliveryLanes } from './delivery-lanes.ts';

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import { createMockApp, type MockApp, type MockLogFormat, servicePaths } from '../../../../src/mock/index.ts';
-import { maskDigits } from '../../../../src/mock/internal/http/request-log.ts';
+import { maskDigits } from '../../../../src/mock/internal/domain/cards.ts';
 import { serviceHeaders } from '../../../../src/spec-names.ts';
 import { credentials } from '../../helpers.ts';
 

@@ -1,6 +1,6 @@
 /**
- * Architecture rules, checked in the test run (test/architecture.test.ts): dependency-cruiser reads the real imports,
- * so a rule cannot drift from the code.
+ * Architecture rules, checked in the test run (`npm run check:architecture`, over src/ and test/): dependency-cruiser
+ * reads the real imports, so a rule cannot drift from the code.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -17,6 +17,14 @@ module.exports = {
       comment: 'src/mock/internal is private to the mock; other entries use its public barrel or src/internal.',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/mock/' },
+      to: { path: '^src/mock/internal/' },
+    },
+    {
+      name: 'tests-reach-mock-internals-through-support',
+      comment:
+        "Tests import the mock's internals only through test/support/mock-internals/ (one module per part), so a move inside src/mock/internal changes one of those lists instead of every test that used the module. Import the name from the part's support module (add it there if it is new).",
+      severity: 'error',
+      from: { path: '^test/', pathNot: '^test/support/mock-internals/' },
       to: { path: '^src/mock/internal/' },
     },
     {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createTokenService } from '../../../../src/mock/internal/auth/tokens.ts';
-import { createClock } from '../../../../src/mock/internal/clock.ts';
-import { MockHttpError } from '../../../../src/mock/internal/http-error.ts';
-import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
+import { createTokenService } from '../../../support/mock-internals/auth.ts';
+import { createClock, MockHttpError } from '../../../support/mock-internals/foundations.ts';
+import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
 
 // tokens.ts caches verified claims by token string; every check but the signature must still run per request.
 function setup(maxRefreshTokensPerClient?: number) {

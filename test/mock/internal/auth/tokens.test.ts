@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { createVerifier } from 'fast-jwt';
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { createTokenService, tokenPairJson } from '../../../../src/mock/internal/auth/tokens.ts';
-import { createClock } from '../../../../src/mock/internal/clock.ts';
-import { MockHttpError } from '../../../../src/mock/internal/http-error.ts';
-import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
+import { createTokenService, tokenPairJson } from '../../../support/mock-internals/auth.ts';
+import { createClock, MockHttpError } from '../../../support/mock-internals/foundations.ts';
+import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
 
 function setup(repeatGenerateToken: 'reissue' | 'reject' = 'reissue') {
   let real = 1_700_000_000_000;

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ProcessPaymentRequestDocument } from '../../../../src/index.ts';
 import { buildNodeMockApp } from '../../../../src/mock/app.ts';
 import type { MockApp } from '../../../../src/mock/control-types.ts';
-import { MockHttpError } from '../../../../src/mock/internal/http-error.ts';
+import { MockHttpError } from '../../../support/mock-internals/foundations.ts';
 import { payInput } from '../../helpers.ts';
 
 const apps: MockApp[] = [];

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { createClock } from '../../../../src/mock/internal/clock.ts';
-import { createSettlement } from '../../../../src/mock/internal/payments/settlement.ts';
-import { createMockState, type StoredPayment } from '../../../../src/mock/internal/payments/state.ts';
-import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
+import { createClock } from '../../../support/mock-internals/foundations.ts';
+import { createMockState, createSettlement, type StoredPayment } from '../../../support/mock-internals/payments.ts';
+import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
 import { storedPayment } from '../stored-payment.ts';
 
 // settlement.ts batches payments due in the same millisecond into one clock task; these pin what must not change.

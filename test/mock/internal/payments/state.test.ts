@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { testCards } from '../../../../src/mock/internal/domain/test-cards.ts';
+import { testCards } from '../../../support/mock-internals/foundations.ts';
 import {
   createMockState,
   deriveCardAccountUid,
   type MockStateOptions,
   type StoredPayment,
-} from '../../../../src/mock/internal/payments/state.ts';
-import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
+} from '../../../support/mock-internals/payments.ts';
+import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
 import { storedPayment } from '../stored-payment.ts';
 
 const card = { card_number: testCards.visaSuccess.number, expiry_month: '12', expiry_year: '39' };

@@ -47,6 +47,9 @@ export interface JournalEntry {
   readonly outcome: string;
 }
 
+/** What {@link Journal.record} takes: an answered request before the journal numbers it. */
+export type JournalRecord = Omit<JournalEntry, 'seq'>;
+
 /** Options of {@link Journal.waitFor}. */
 export interface WaitOptions {
   /** Give up after this many real milliseconds. Default 5,000. */
@@ -67,19 +70,11 @@ export interface JournalFilter {
 
 /** The journal of one mock instance. */
 export interface Journal {
-  /** Appends an entry (the journal assigns `seq`; optional fields may be undefined). */
-  record(
-    method: string,
-    path: string,
-    status: number,
-    at: number,
-    durationMs: number,
-    operationName: string | undefined,
-    guide: 'current' | 'legacy' | undefined,
-    clientId: string | undefined,
-    summary: unknown,
-    outcome: string,
-  ): void;
+  /**
+   * Appends an entry; the journal assigns `seq`. Its fields are copied into the ring's columns, so the caller's object
+   * is not kept (the pipeline builds one per request, the only allocation recording costs).
+   */
+  record(entry: JournalRecord): void;
   /** Entries kept, oldest first, optionally only those after `since`. */
   entries(since?: number): JournalEntry[];
   /** A page of entries, newest first unless `query.after` is given; the query is checked (400 on a mistake). */
@@ -169,22 +164,22 @@ export function createJournal(capacity: number, recorder?: Recorder): Journal {
       return collectPage([ring], checkPageQuery(query, 'requestPage'), (s) => matches(s, filter), entryAt);
     },
     size: () => seq - oldestKept() + 1,
-    record(method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome) {
+    record(e) {
       const i = ++seq % size;
-      methods[i] = method;
-      paths[i] = path;
-      operationNames[i] = operationName;
-      guides[i] = guide;
-      clientIds[i] = clientId;
-      summaries[i] = summary;
-      outcomes[i] = outcome;
-      statuses[i] = status;
-      times[i] = at;
-      durations[i] = durationMs;
+      methods[i] = e.method;
+      paths[i] = e.path;
+      operationNames[i] = e.operationName;
+      guides[i] = e.guide;
+      clientIds[i] = e.clientId;
+      summaries[i] = e.summary;
+      outcomes[i] = e.outcome;
+      statuses[i] = e.status;
+      times[i] = e.at;
+      durations[i] = e.durationMs;
       if (waiters.pending()) waiters.offer(entryAt(seq));
     },
     apply(r) {
-      if (r.t === 'jr' && Array.isArray(r.a)) add(...(r.a.map((v) => v ?? undefined) as Parameters<typeof add>));
+      if (r.t === 'jr' && Array.isArray(r.a)) add(fromJr(r.a));
     },
     entries(since = 0) {
       return kept(since);
@@ -253,11 +248,38 @@ export function summarizeVariables(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** `add` that first hands a `jr` record to a state store (issue 23); JSON has no undefined, so gaps are null. */
+/**
+ * The `jr` record of a state store (issue 23) keeps the entry as a positional array, in this order; JSON has no
+ * undefined, so gaps are null. Stored files and Redis streams already hold records in this form.
+ */
+function toJr(e: JournalRecord): unknown[] {
+  const { method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome } = e;
+  return [
+    method,
+    path,
+    status,
+    at,
+    durationMs,
+    operationName ?? null,
+    guide ?? null,
+    clientId ?? null,
+    summary ?? null,
+    outcome,
+  ];
+}
+
+/** The entry of a replayed `jr` record (another process's request); see {@link toJr}. */
+function fromJr(a: readonly unknown[]): JournalRecord {
+  const [method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome] = a.map(
+    (v) => v ?? undefined,
+  );
+  return { method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome } as JournalRecord;
+}
+
+/** `add` that first hands a `jr` record to a state store (issue 23). */
 function recording(recorder: Recorder, add: Journal['record']): Journal['record'] {
-  return (method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome) => {
-    const a = [method, path, status, at, durationMs, operationName ?? null, guide ?? null, clientId ?? null];
-    recorder({ t: 'jr', a: [...a, summary ?? null, outcome] });
-    add(method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome);
+  return (e) => {
+    recorder({ t: 'jr', a: toJr(e) });
+    add(e);
   };
 }

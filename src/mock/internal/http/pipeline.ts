@@ -228,18 +228,18 @@ function createCompleter(deps: PipelineDeps) {
     // Control calls (and pages, and CORS preflights) are not journaled, so waiting for "a request" never matches the
     // wait call itself or a browser's preflight before the request it waits for.
     if (kind !== 'control' && !(method === 'OPTIONS' && outcome.status === 204))
-      journal.record(
+      journal.record({
         method,
         path,
-        outcome.status,
-        clock.now(),
+        status: outcome.status,
+        at: clock.now(),
         durationMs,
-        outcome.operationName,
-        outcome.guide,
+        operationName: outcome.operationName,
+        guide: outcome.guide,
         clientId,
-        outcome.summary,
-        verdict.outcome,
-      );
+        summary: outcome.summary,
+        outcome: verdict.outcome,
+      });
     return reply;
   }
 

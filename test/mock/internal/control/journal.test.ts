@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createJournal, summarizeVariables } from '../../../../src/mock/internal/control/journal.ts';
 import { testCardNumbers } from '../../../../src/test-values.ts';
+import { createJournal, summarizeVariables } from '../../../support/mock-internals/control.ts';
 
 const add = (j: ReturnType<typeof createJournal>, path: string, status = 200) =>
-  j.record('POST', path, status, 0, 1, undefined, undefined, undefined, undefined, 'ok');
+  j.record({ method: 'POST', path, status, at: 0, durationMs: 1, outcome: 'ok' });
 
 describe('journal', () => {
   it('keeps the latest entries in a ring, with seq and since', () => {
@@ -21,18 +21,18 @@ describe('journal', () => {
     const summary = { input: { amount: 5 } };
     const waiting = j.waitFor((e) => e.operationName === 'processPaymentRequest');
     const outcome = 'validation: input.contact';
-    j.record(
-      'POST',
-      '/graphql',
-      422,
-      1_700_000_000_123,
-      1.25,
-      'processPaymentRequest',
-      'legacy',
-      'client-a',
+    j.record({
+      method: 'POST',
+      path: '/graphql',
+      status: 422,
+      at: 1_700_000_000_123,
+      durationMs: 1.25,
+      operationName: 'processPaymentRequest',
+      guide: 'legacy',
+      clientId: 'client-a',
       summary,
       outcome,
-    );
+    });
     const expected = {
       seq: 1,
       method: 'POST',
@@ -54,6 +54,47 @@ describe('journal', () => {
       { seq: 2, path: '/b', operationName: undefined, guide: undefined, clientId: undefined, summary: undefined },
       { seq: 3, path: '/c', status: 200, durationMs: 1 },
     ]);
+  });
+
+  it('hands a state store each entry as a positional jr record, and a replica replays it as the same entry', () => {
+    const records: { t: string; a?: unknown }[] = [];
+    const first = createJournal(5, (record) => records.push(record));
+    const entry = {
+      method: 'POST',
+      path: '/graphql',
+      status: 200,
+      at: 1_700_000_000_000,
+      durationMs: 2.5,
+      operationName: 'processPaymentRequest',
+      guide: 'current' as const,
+      clientId: 'client-a',
+      summary: { input: { amount: 5 } },
+      outcome: 'ok',
+    };
+    first.record(entry);
+    first.record({ method: 'GET', path: '/nowhere', status: 404, at: 1, durationMs: 0.5, outcome: 'HTTP 404' });
+    // The order and the nulls are the stored format (files and Redis streams written before keep replaying).
+    expect(records).toEqual([
+      {
+        t: 'jr',
+        a: [
+          'POST',
+          '/graphql',
+          200,
+          1_700_000_000_000,
+          2.5,
+          'processPaymentRequest',
+          'current',
+          'client-a',
+          entry.summary,
+          'ok',
+        ],
+      },
+      { t: 'jr', a: ['GET', '/nowhere', 404, 1, 0.5, null, null, null, null, 'HTTP 404'] },
+    ]);
+    const replica = createJournal(5);
+    for (const record of records) replica.apply(JSON.parse(JSON.stringify(record)));
+    expect(replica.entries()).toEqual(first.entries());
   });
 
   it('resolves a wait with an entry already recorded, or the next matching one', async () => {

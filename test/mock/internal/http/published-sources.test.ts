@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { appsClosedAfterEach } from '../in-process.ts';
 
 const base = 'http://127.0.0.1:4010';
-const file = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
+const file = (path: string) => readFileSync(new URL(`../../../../${path}`, import.meta.url), 'utf8');
 
 const mockApp = appsClosedAfterEach();
 

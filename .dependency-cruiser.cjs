@@ -1,6 +1,6 @@
 /**
- * Architecture rules, checked in the test run (test/architecture.test.ts): dependency-cruiser reads the real imports,
- * so a rule cannot drift from the code.
+ * Architecture rules, checked in the test run (`npm run check:architecture`, over src/ and test/): dependency-cruiser
+ * reads the real imports, so a rule cannot drift from the code.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -17,6 +17,14 @@ module.exports = {
       comment: 'src/mock/internal is private to the mock; other entries use its public barrel or src/internal.',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/mock/' },
+      to: { path: '^src/mock/internal/' },
+    },
+    {
+      name: 'tests-reach-mock-internals-through-support',
+      comment:
+        "Tests import the mock's internals only through test/support/mock-internals/ (one module per part), so a move inside src/mock/internal changes one of those lists instead of every test that used the module. Import the name from the part's support module (add it there if it is new).",
+      severity: 'error',
+      from: { path: '^test/', pathNot: '^test/support/mock-internals/' },
       to: { path: '^src/mock/internal/' },
     },
     {
@@ -59,6 +67,57 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/mock/' },
       to: { path: '^src/pact/' },
+    },
+    {
+      name: 'mock-foundations-import-no-part',
+      comment:
+        'Inside the mock, the root modules (clock, random, fifo, waiters, the HTTP error), domain/ (card and fee rules) and history/ (paged lists) are what every part builds on: they import no part folder (auth, control, http, graphql, payments, webhooks, ...), so a part can be read without the others.',
+      severity: 'error',
+      from: { path: '^src/mock/internal/(domain/|history/|(clock|random|fifo|waiters|http-error)[.]ts$)' },
+      to: { path: '^src/mock/internal/[^/]+/', pathNot: '^src/mock/internal/$1' },
+    },
+    {
+      name: 'mock-auth-stands-alone',
+      comment:
+        'src/mock/internal/auth (tokens, credentials, HS256) answers "who is this caller" for every route: it builds on the platform (hashing), the records of the state store and the root modules, never on control, http, graphql, payments, webhooks or provider states (the routes call auth, not the other way).',
+      severity: 'error',
+      from: { path: '^src/mock/internal/auth/' },
+      to: {
+        path: '^src/mock/internal/[^/]+/',
+        pathNot: '^src/mock/internal/(auth|platform)/|^src/mock/internal/store/records[.]ts$',
+      },
+    },
+    {
+      name: 'mock-payments-know-no-transport',
+      comment:
+        'src/mock/internal/payments (per-client state, settlement) is the service model: it knows nothing of how a request arrived or who drives it (http, control, graphql, auth, provider states) nor of webhook delivery (settlement hands payloads to a callback).',
+      severity: 'error',
+      from: { path: '^src/mock/internal/payments/' },
+      to: { path: '^src/mock/internal/(auth|control|graphql|http|provider-states|ui|webhooks)/' },
+    },
+    {
+      name: 'mock-graphql-knows-no-transport',
+      comment:
+        "src/mock/internal/graphql (engine, resolvers, validation) takes a parsed request and answers a GraphQL result: the HTTP exchange, tokens, the control plane and webhooks are the routes' business, so the engine runs the same under node:http, app.fetch and msw.",
+      severity: 'error',
+      from: { path: '^src/mock/internal/graphql/' },
+      to: { path: '^src/mock/internal/(auth|control|http|provider-states|store|ui|webhooks)/' },
+    },
+    {
+      name: 'mock-webhooks-know-no-routes',
+      comment:
+        'src/mock/internal/webhooks delivers what settlement hands it: it reads payments and the clock, never the routes, auth, the control plane or GraphQL (the control API reaches deliveries, not the other way).',
+      severity: 'error',
+      from: { path: '^src/mock/internal/webhooks/' },
+      to: { path: '^src/mock/internal/(auth|control|graphql|http|provider-states|ui)/' },
+    },
+    {
+      name: 'mock-provider-states-use-the-control-handle',
+      comment:
+        'src/mock/internal/provider-states sets Pact states up through the public control handle (MockControl), as a verifier would: it does not reach into auth, control, graphql, payments or the store.',
+      severity: 'error',
+      from: { path: '^src/mock/internal/provider-states/' },
+      to: { path: '^src/mock/internal/(auth|control|graphql|payments|store)/' },
     },
     {
       name: 'isomorphic-core',

@@ -115,6 +115,16 @@ export function validationMessage(field: string): string {
 }
 
 /**
+ * The message of a 7.3 entry for a missing required input (the spec's "contact required" on `input.contact`).
+ *
+ * @example
+ * requiredMessage('input.contact'); // 'The input.contact field is required.'
+ */
+export function requiredMessage(path: string): string {
+  return `The ${path} field is required.`;
+}
+
+/**
  * Builds a 7.3 entry for the root field `field`, mapping dotted input paths to messages. A guide mismatch also carries
  * a reason, so a client can tell it from a refused card.
  *

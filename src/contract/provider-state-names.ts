@@ -1,7 +1,7 @@
 /**
  * The names of the kit's Pact provider states, with their parameters and the values a provider injects for
  * `fromProviderState` expressions. One list in the contract layer: the mock sets the states up
- * (`src/mock/internal/provider-state-setup.ts`), the Pact entry names them in consumer tests and `verify`, and
+ * (`src/mock/internal/provider-states/setup.ts`), the Pact entry names them in consumer tests and `verify`, and
  * consumer teams use it in their own contracts, so a state name cannot drift between the two sides.
  *
  * @module

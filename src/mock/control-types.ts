@@ -7,9 +7,15 @@
  */
 import type { Assumptions } from '../assumptions.ts';
 import type { TokenPair } from '../types/rest.ts';
+import type { JournalEntry, JournalFilter } from './internal/control/journal.ts';
 import type { Page, PageQuery } from './internal/history/page.ts';
-import type { JournalEntry, JournalFilter } from './internal/journal.ts';
-import type { PagedPayment, PaymentCounts, PaymentFilter, SettlementOutcome, StoredPayment } from './internal/state.ts';
+import type {
+  PagedPayment,
+  PaymentCounts,
+  PaymentFilter,
+  SettlementOutcome,
+  StoredPayment,
+} from './internal/payments/state.ts';
 import type { DeliveryCounts, DeliveryFilter } from './internal/webhooks/delivery-store.ts';
 import type { DeliveryRecord } from './internal/webhooks/dispatcher.ts';
 import type { ResolvedMockOptions } from './options.ts';

@@ -1,7 +1,7 @@
 /**
  * The composition root (STYLE habit 10): {@link buildMockApp} builds each part once and wires them together. It
  * opens no socket and arms no timer; timers start only when work is scheduled. A request's life is in
- * `internal/pipeline.ts`; the routes are in `internal/service-routes.ts` and `internal/control-api.ts`.
+ * `internal/http/pipeline.ts`; the routes are in `internal/http/service-routes.ts` and `internal/control/routes.ts`.
  *
  * Isomorphic (issue 28): this module and everything it imports use only what browsers, workers and Node share. The
  * runtime's own pieces (hashing, webhook transport, package files, pages, graphql-jit) come in as a
@@ -11,29 +11,30 @@
  */
 import { kitMessage } from '../internal/messages.ts';
 import type { MockFetchApp } from './control-types.ts';
+import { createTokenService } from './internal/auth/tokens.ts';
 import { createClock } from './internal/clock.ts';
-import { registerControlRoutes } from './internal/control-api.ts';
-import { createControl } from './internal/control-handle.ts';
-import { createEngineLoader } from './internal/engine-loader.ts';
-import { createErrorMapper, errorDetail } from './internal/error-mapping.ts';
-import { createFailureInjection } from './internal/failure-injection.ts';
+import { createFailureInjection } from './internal/control/failure-injection.ts';
+import { createControl } from './internal/control/handle.ts';
+import { createJournal } from './internal/control/journal.ts';
+import { registerControlRoutes } from './internal/control/routes.ts';
+import { createEngineLoader } from './internal/graphql/engine-loader.ts';
 import { createBrowserGuard } from './internal/http/browser-guard.ts';
 import { createControlTokenCheck } from './internal/http/control-token.ts';
+import { createErrorMapper, errorDetail } from './internal/http/error-mapping.ts';
 import type { MockCore } from './internal/http/exchange.ts';
 import { createFetchHandler } from './internal/http/fetch-adapter.ts';
 import type { RouteEntry } from './internal/http/outcome.ts';
 import { createPageRoutes } from './internal/http/pages.ts';
+import { createPipeline } from './internal/http/pipeline.ts';
+import { registerPublishedSources } from './internal/http/published-sources.ts';
 import { createRequestLog } from './internal/http/request-log.ts';
 import { createRouter } from './internal/http/router.ts';
-import { createJournal } from './internal/journal.ts';
-import { createPipeline } from './internal/pipeline.ts';
+import { registerServiceRoutes } from './internal/http/service-routes.ts';
+import { createSettlement } from './internal/payments/settlement.ts';
+import { createMockState } from './internal/payments/state.ts';
 import type { MockPlatform } from './internal/platform/platform.ts';
-import { createProviderStates } from './internal/provider-state-setup.ts';
-import { registerPublishedSources } from './internal/published-sources.ts';
+import { createProviderStates } from './internal/provider-states/setup.ts';
 import { createSeededRandom } from './internal/random.ts';
-import { registerServiceRoutes } from './internal/service-routes.ts';
-import { createSettlement } from './internal/settlement.ts';
-import { createMockState } from './internal/state.ts';
 import type { StateSync } from './internal/store/state-sync.ts';
 import {
   controlApplier,
@@ -43,7 +44,6 @@ import {
   switchableRandom,
 } from './internal/store/store-wiring.ts';
 import { createWebhookProgress, type WebhookProgress } from './internal/store/webhook-progress.ts';
-import { createTokenService } from './internal/tokens.ts';
 import { closeWebhooks, createWebhookFanout } from './internal/webhooks/fanout.ts';
 import { inProcessReceivers, type WebhookReceiver } from './internal/webhooks/in-process.ts';
 import { type MockOptions, resolveMockOptions } from './options.ts';

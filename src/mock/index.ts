@@ -36,9 +36,9 @@ export type {
   MockRequestMatcher,
   MockRequestRecord,
 } from './control-types.ts';
+export type { JournalFilter as MockRequestFilter } from './internal/control/journal.ts';
 export { type CardOutcome, type TestCard, type TestCardName, testCards } from './internal/domain/test-cards.ts';
-export type { JournalFilter as MockRequestFilter } from './internal/journal.ts';
-export type { PaymentFilter as MockPaymentFilter, SettlementOutcome } from './internal/state.ts';
+export type { PaymentFilter as MockPaymentFilter, SettlementOutcome } from './internal/payments/state.ts';
 export type { DeliveryFilter as MockDeliveryFilter } from './internal/webhooks/delivery-store.ts';
 export type {
   MockClientConfig,

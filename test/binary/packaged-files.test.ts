@@ -14,9 +14,9 @@ import {
 } from '../../src/internal/package-files.ts';
 import { markSingleExecutable } from '../../src/internal/single-executable.ts';
 import { createMockApp } from '../../src/mock/index.ts';
-import { createAssetStore } from '../../src/mock/internal/ui/assets.ts';
 import { dynamicUnavailableReason } from '../../src/pact/verify/dynamic-seam.ts';
 import { loadOpenApi } from '../../src/pact/verify/openapi-document.ts';
+import { createAssetStore } from '../support/mock-internals/ui.ts';
 
 const root = join(import.meta.dirname, '../..');
 const onDisk = (relative: string) => readFileSync(join(root, relative));

@@ -3,7 +3,7 @@
 // these stand in for a bug), and the process-level handlers must see nothing.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.ts';
-import { createClock } from '../../src/mock/internal/clock.ts';
+import { createClock } from '../support/mock-internals/foundations.ts';
 import { startReceiver, type TestReceiver } from './internal/webhooks/receiver.ts';
 import { createPayment, until } from './payments-over-http.ts';
 

@@ -7,8 +7,8 @@ import { defaultAssumptions } from '../../src/assumptions.ts';
 import * as current from '../../src/index.ts';
 import { buildNodeMockApp } from '../../src/mock/app.ts';
 import type { MockApp, MockLogFormat } from '../../src/mock/index.ts';
-import { safeUrl } from '../../src/mock/internal/http/request-log.ts';
 import { testCardNumbers } from '../../src/test-values.ts';
+import { safeUrl } from '../support/mock-internals/http.ts';
 import { credentials, payInput, requestsVia, tokenPaths } from './helpers.ts';
 
 const base = 'http://mock.test';

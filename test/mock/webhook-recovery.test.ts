@@ -3,7 +3,7 @@
 // deliveries pending reports every one of them (state and log), never dropping one silently.
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.ts';
-import { maskDigits } from '../../src/mock/internal/http/request-log.ts';
+import { maskDigits } from '../support/mock-internals/foundations.ts';
 import { post } from './helpers.ts';
 import { startReceiver, type TestReceiver } from './internal/webhooks/receiver.ts';
 import { createPayment, pool, until } from './payments-over-http.ts';

@@ -1,17 +1,9 @@
-/**
- * A shared in-memory state store for replica tests (issue 23): several mock apps in one process share one
- * {@link SharedMemorySandbox}, each through its own {@link SandboxStore} handle, as replicas share a Redis. Claims
- * hold for a lease on real time (or a clock the test passes). A handle can be severed: every call of it rejects from
- * then on, as a process that died would stop answering, while the others go on.
- *
- * @module
- */
 import {
   type PositionedRecord,
   type SandboxStore,
   type StoreRecord,
   StoreUnavailableError,
-} from '../../src/mock/internal/store/sandbox-store.ts';
+} from './mock-internals/store.ts';
 
 /** One sandbox's shared state and its replicas' handles. */
 export interface SharedMemorySandbox {

@@ -22,7 +22,7 @@ import {
   isObjectType,
   isScalarType,
 } from 'graphql';
-import { testCards } from '../../../src/mock/internal/domain/test-cards.ts';
+import { testCards } from '../../support/mock-internals/foundations.ts';
 import { hostileValue, RawJson, sentCvvs, toJsonText } from './json-arbitraries.ts';
 
 const root = join(import.meta.dirname, '../../..');

@@ -7,8 +7,8 @@
  */
 import { METHODS } from 'node:http';
 import fc from 'fast-check';
-import { controlRoutes } from '../../../src/mock/internal/control-api.ts';
 import { card, contact, credentials, legacyCard, payInput, reference, tokenPaths } from '../../mock/helpers.ts';
+import { controlRoutes } from '../../support/mock-internals/control.ts';
 import { garbageQuery, operationDocuments, schemaRequestText } from './graphql-arbitraries.ts';
 import {
   hostileNumber,

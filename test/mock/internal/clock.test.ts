@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createClock, maxClockTime } from '../../../src/mock/internal/clock.ts';
+import { createClock, maxClockTime } from '../../support/mock-internals/foundations.ts';
 
 describe('createClock', () => {
   it('runs due tasks in order when advanced', () => {

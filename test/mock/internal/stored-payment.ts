@@ -1,5 +1,4 @@
-// One stored payment for the state and settlement unit tests, so a new StoredPayment field is added in one place.
-import type { StoredPayment } from '../../../src/mock/internal/state.ts';
+import type { StoredPayment } from '../../support/mock-internals/payments.ts';
 
 /** A processing visa payment of client `c` accepted at `now`; `overrides` set what a test is about. */
 export function storedPayment(uuid: string, overrides: Partial<StoredPayment> = {}, now = 0): StoredPayment {

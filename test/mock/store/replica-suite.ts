@@ -11,8 +11,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildNodeMockApp } from '../../../src/mock/app.ts';
 import type { MockApp } from '../../../src/mock/control-types.ts';
-import type { SandboxStore } from '../../../src/mock/internal/store/sandbox-store.ts';
 import type { MockOptions } from '../../../src/mock/options.ts';
+import type { SandboxStore } from '../../support/mock-internals/store.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
 import { contact, reference } from '../helpers.ts';
 import { pool } from '../payments-over-http.ts';

@@ -5,8 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
-import { createRedisStore } from '../../../src/mock/internal/store/redis-store.ts';
-import type { SandboxStore } from '../../../src/mock/internal/store/sandbox-store.ts';
+import { createRedisStore, type SandboxStore } from '../../support/mock-internals/store.ts';
 import { startRedisServer, type TestRedisServer } from '../../support/redis-server.ts';
 import { describeReplicas } from './replica-suite.ts';
 

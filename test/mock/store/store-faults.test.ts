@@ -12,8 +12,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildNodeMockApp } from '../../../src/mock/app.ts';
 import type { MockApp } from '../../../src/mock/control-types.ts';
-import { createFileStore, lineChecksum } from '../../../src/mock/internal/store/file-store.ts';
-import { StoreUnavailableError } from '../../../src/mock/internal/store/sandbox-store.ts';
+import { createFileStore, lineChecksum, StoreUnavailableError } from '../../support/mock-internals/store.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
 
 let dir: string;

@@ -14,7 +14,6 @@ import {
   type ProcessPaymentRequestMutationVariables,
   type TokenPairResponse,
 } from '../../../src/index.ts';
-import { validationMessages } from '../../../src/mock/internal/graphql/validation.ts';
 import {
   authErrorBody,
   creditCardFee,
@@ -26,6 +25,7 @@ import {
   tokenPairResponse,
   validationErrorBody,
 } from '../../../src/pact/index.ts';
+import { validationMessages } from '../../support/mock-internals/graphql.ts';
 import { consumerPact } from '../support/consumer-pact.ts';
 import {
   amount,

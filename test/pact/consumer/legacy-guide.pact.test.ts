@@ -11,7 +11,6 @@ import {
   ProcessPaymentRequestDocument,
   type ProcessPaymentRequestMutationVariables,
 } from '../../../src/legacy.ts';
-import { validationMessages } from '../../../src/mock/internal/graphql/validation.ts';
 import {
   creditCardFee,
   exampleValues,
@@ -20,6 +19,7 @@ import {
   providerStates,
   validationErrorBody,
 } from '../../../src/pact/index.ts';
+import { validationMessages } from '../../support/mock-internals/graphql.ts';
 import { consumerPact } from '../support/consumer-pact.ts';
 import { amount, clientId, legacyCard, legacyContact, metadata, visaFee } from '../support/fixtures.ts';
 import { cardAccountReference, type Given, testGraphqlInteraction } from '../support/interactions.ts';

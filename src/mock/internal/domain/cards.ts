@@ -89,3 +89,11 @@ export function maskCardNumber(cardNumber: string): string {
   const head = n >= 13 ? 6 : 0;
   return cardNumber.slice(0, head) + '*'.repeat(n - head - tail) + cardNumber.slice(n - tail);
 }
+
+// 12+ digits, possibly split by spaces or dashes: what a card number in a URL would look like.
+const longDigits = /\d(?:[ -]?\d){11,}/g;
+
+/** Masks card-number-like digit runs in `text`. */
+export function maskDigits(text: string): string {
+  return text.replace(longDigits, (run) => maskCardNumber(run.replace(/[ -]/g, '')));
+}

@@ -7,9 +7,9 @@
  */
 import { GraphQLError } from 'graphql/index.js';
 import type { Assumptions } from '../../../assumptions.ts';
+import { type GraphqlErrorEntry, graphqlError } from '../../../contract/error-shapes.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import { graphqlError, type MockGraphqlError } from '../errors.ts';
-import type { Guide } from '../state.ts';
+import type { Guide } from '../payments/state.ts';
 import { tooDeepMessage, validationAbortedMessage } from './limits.ts';
 import { scrubMessage } from './redact.ts';
 
@@ -72,7 +72,7 @@ export function withinStack(step: () => readonly GraphQLError[]): readonly Graph
  * @example
  * errors.map((e) => validationFailure(e, assumptions.reasonCodes));
  */
-export function validationFailure(e: GraphQLError, reasons: ReasonCodes): MockGraphqlError {
+export function validationFailure(e: GraphQLError, reasons: ReasonCodes): GraphqlErrorEntry {
   return {
     message: e.message === 'Validation aborted.' ? validationAbortedMessage : scrubMessage(e.message),
     ...(e.locations ? { locations: e.locations } : {}),

@@ -23,14 +23,14 @@
  */
 import type { DocumentNode } from 'graphql/index.js';
 import type { Assumptions } from '../../../assumptions.ts';
+import { graphqlError } from '../../../contract/error-shapes.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import type { Clock } from '../clock.ts';
 import { createFeeCalculator } from '../domain/fees.ts';
-import { graphqlError } from '../errors.ts';
+import type { Guide, MockState, StoredPayment } from '../payments/state.ts';
 import type { JitLoader } from '../platform/platform.ts';
 import type { SeededRandom } from '../random.ts';
-import type { Guide, MockState, StoredPayment } from '../state.ts';
 import { answer, type GraphqlResult, readOnlyRefusal } from './answers.ts';
 import { createDocumentCache } from './document-cache.ts';
 import { createExecutableSchemas, wireSchemaOf } from './executable-schema.ts';

@@ -7,7 +7,7 @@
 import type { GuideSignal } from '../../../contract/guide-detection.ts';
 import { legacyGuideNames as n } from '../../../contract/guides.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import type { Guide } from '../state.ts';
+import type { Guide } from '../payments/state.ts';
 
 export {
   decideGuide,

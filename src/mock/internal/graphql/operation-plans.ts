@@ -17,9 +17,9 @@ import {
   validate,
 } from 'graphql/index.js';
 import type { RequestLimits } from '../../../assumptions.ts';
+import { graphqlError } from '../../../contract/error-shapes.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import { graphqlError } from '../errors.ts';
-import type { Guide } from '../state.ts';
+import type { Guide } from '../payments/state.ts';
 import { type Answer, answer, type ReasonCodes, validationFailure, withinStack } from './answers.ts';
 import { documentSignals, type GuideSignal, type VariableBinding, variableBindings } from './guide-detection.ts';
 import type { CompiledQuery } from './jit.ts';

@@ -9,7 +9,7 @@
  */
 import { buildSchema, type GraphQLSchema, Kind, type OperationDefinitionNode } from 'graphql/index.js';
 import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
-import type { Guide } from '../state.ts';
+import type { Guide } from '../payments/state.ts';
 
 const metaFields = new Set(['__schema', '__type', '__typename']);
 

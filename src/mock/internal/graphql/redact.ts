@@ -10,8 +10,7 @@
  */
 import { type DocumentNode, Kind, type ObjectFieldNode, type ValueNode, visit } from 'graphql/index.js';
 import { cardNumberFields } from '../../../contract/guides.ts';
-import { maskCardNumber } from '../domain/cards.ts';
-import { maskDigits } from '../http/request-log.ts';
+import { maskCardNumber, maskDigits } from '../domain/cards.ts';
 
 const cvvField = 'cvv';
 /** What a CVV is replaced with: nothing of its digits or length is left. */

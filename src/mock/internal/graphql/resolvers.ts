@@ -7,11 +7,11 @@
  */
 import type * as Current from '../../../../generated/current/graphql.ts';
 import type { Assumptions } from '../../../assumptions.ts';
+import { type GraphqlErrorEntry, validationError } from '../../../contract/error-shapes.ts';
 import type { Clock } from '../clock.ts';
 import type { FeeCalculator, FeeListEntry } from '../domain/fees.ts';
-import { type MockGraphqlError, validationError } from '../errors.ts';
+import type { CardAccount, Guide, MockState, StoredPayment } from '../payments/state.ts';
 import type { SeededRandom } from '../random.ts';
-import type { CardAccount, Guide, MockState, StoredPayment } from '../state.ts';
 import {
   type ValidatedCard,
   type ValidationDeps,
@@ -34,11 +34,11 @@ import type {
  */
 export class GraphqlAnswerError extends Error {
   /** The error entry to answer with, exactly. */
-  readonly entry: MockGraphqlError;
+  readonly entry: GraphqlErrorEntry;
   /** The entry's extensions, where GraphQL executors look for them. */
-  readonly extensions: MockGraphqlError['extensions'];
+  readonly extensions: GraphqlErrorEntry['extensions'];
 
-  constructor(entry: MockGraphqlError) {
+  constructor(entry: GraphqlErrorEntry) {
     super(entry.message);
     this.name = 'GraphqlAnswerError';
     this.entry = entry;

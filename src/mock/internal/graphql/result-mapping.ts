@@ -13,8 +13,8 @@ import {
   type GraphQLSchema,
   getVariableValues,
 } from 'graphql/index.js';
+import { type GraphqlErrorEntry, graphqlError, validationError } from '../../../contract/error-shapes.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import { graphqlError, type MockGraphqlError, validationError } from '../errors.ts';
 import { answer, type GraphqlResult, type ReasonCodes, validationFailure } from './answers.ts';
 import { conflictMessage, type decideGuide, mismatchMessage } from './guide-detection.ts';
 import type { CompiledQuery } from './jit.ts';
@@ -57,7 +57,7 @@ function coercionErrors(
   op: OperationEntry,
   variables: Record<string, unknown> | undefined,
   reasons: ReasonCodes,
-): MockGraphqlError[] {
+): GraphqlErrorEntry[] {
   const definitions = op.operation?.variableDefinitions ?? [];
   const coerced = getVariableValues(schema, definitions, redactVariables(variables ?? {}), { maxErrors: 50 });
   if (coerced.errors && coerced.errors.length > 0) return coerced.errors.map((e) => validationFailure(e, reasons));
@@ -130,7 +130,7 @@ export function runOperation(
     const body = { errors: coercionErrors(plan.schema, op, variables, reasons) };
     return { status: errorStatus, body, json: JSON.stringify(body), operationName, guide: ctx.guide, executedBy };
   }
-  const errors: MockGraphqlError[] = [];
+  const errors: GraphqlErrorEntry[] = [];
   let internalError: unknown;
   for (const e of result.errors) {
     const original = e.originalError;

@@ -9,6 +9,7 @@
  * @module
  */
 import type { Assumptions } from '../../../assumptions.ts';
+import { requiredMessage } from '../../../contract/error-shapes.ts';
 import { cardNumberField } from '../../../contract/guides.ts';
 import { ipVersion } from '../../../internal/ip-address.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
@@ -17,8 +18,7 @@ import { type CardNumberProblem, checkCardNumber } from '../domain/card-number.t
 import { expiryProblems, isDigits } from '../domain/cards.ts';
 import type { FeeCalculator } from '../domain/fees.ts';
 import { type CardOutcome, cardOutcome } from '../domain/test-cards.ts';
-import { requiredMessage } from '../errors.ts';
-import type { CardAccount, CardAccountInput, Guide, MockState } from '../state.ts';
+import type { CardAccount, CardAccountInput, Guide, MockState } from '../payments/state.ts';
 import type { InputRequirements, WireRequirements } from './wire-schema.ts';
 import type { WireCardFeeCalcArgs, WireCreditCardInput, WirePaymentInput } from './wire-types.ts';
 

@@ -7,7 +7,7 @@
  * @module
  */
 import { kitMessage } from '../../../internal/messages.ts';
-import { restError } from '../errors.ts';
+import { restError } from '../http-error.ts';
 
 /** Entries on a page when the caller gives no `limit`: what a person reads at a glance. */
 export const defaultPageLimit = 20;

@@ -8,7 +8,7 @@
 
 import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
-import { restError } from '../errors.ts';
+import { restError } from '../http-error.ts';
 import { bodyAborted, bodyOverLimit, type MockRequest, type MockRequestBody } from './exchange.ts';
 
 /** What parsing the body gave. */

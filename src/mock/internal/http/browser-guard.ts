@@ -8,9 +8,9 @@
  * @module
  */
 import { kitMessage } from '../../../internal/messages.ts';
-import type { ErrorMapper } from '../error-mapping.ts';
 import type { ResolvedBrowserOptions } from './browser-options.ts';
 import { type CorsPolicy, createCorsPolicy } from './cors.ts';
+import type { ErrorMapper } from './error-mapping.ts';
 import { type MockRequest, requestHeader } from './exchange.ts';
 import { createHostCheck } from './host-check.ts';
 import type { Outcome } from './outcome.ts';

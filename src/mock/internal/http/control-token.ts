@@ -11,7 +11,7 @@
  */
 import { kitMessage } from '../../../internal/messages.ts';
 import { controlPrefix } from '../../../spec-names.ts';
-import type { ErrorMapper } from '../error-mapping.ts';
+import type { ErrorMapper } from './error-mapping.ts';
 import type { MockRequest } from './exchange.ts';
 import type { Outcome } from './outcome.ts';
 

@@ -9,7 +9,7 @@
  * @module
  */
 import type { MockLogFormat } from '../../options.ts';
-import { maskCardNumber } from '../domain/cards.ts';
+import { maskDigits } from '../domain/cards.ts';
 import type { WebhookAttemptReport } from '../webhooks/delivery-attempts.ts';
 import type { RequestVerdict } from './outcome.ts';
 
@@ -41,14 +41,6 @@ export interface RequestLog {
   line(text: string): void;
   /** Writes everything queued now. */
   flush(): void;
-}
-
-// 12+ digits, possibly split by spaces or dashes: what a card number in a URL would look like.
-const longDigits = /\d(?:[ -]?\d){11,}/g;
-
-/** Masks card-number-like digit runs in `text`. */
-export function maskDigits(text: string): string {
-  return text.replace(longDigits, (run) => maskCardNumber(run.replace(/[ -]/g, '')));
 }
 
 /** Log level of an answer by its status: a client mistake is a warning, a 5xx an error. */

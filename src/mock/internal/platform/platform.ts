@@ -11,8 +11,8 @@
 
 import type { Assumptions } from '../../../assumptions.ts';
 import type { MockClientConfig, MockGuide } from '../../options.ts';
-import type { ErrorMapper } from '../error-mapping.ts';
 import type { JitModule } from '../graphql/jit-loader.ts';
+import type { ErrorMapper } from '../http/error-mapping.ts';
 import type { PageRoutes } from '../http/pages.ts';
 import type { WebhookTransport } from '../webhooks/transport.ts';
 

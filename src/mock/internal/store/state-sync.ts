@@ -9,7 +9,7 @@
  * @module
  */
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
-import type { OnceOnly } from '../settlement.ts';
+import type { OnceOnly } from '../payments/settlement.ts';
 import type { RecordApplier, RecordBody } from './records.ts';
 import { type SandboxStore, type StoreRecord, StoreUnavailableError } from './sandbox-store.ts';
 

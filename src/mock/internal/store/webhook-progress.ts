@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { OnceOnly } from '../settlement.ts';
-import type { MockState, StoredPayment } from '../state.ts';
+import type { OnceOnly } from '../payments/settlement.ts';
+import type { MockState, StoredPayment } from '../payments/state.ts';
 import type { WebhookFanout } from '../webhooks/fanout.ts';
 import { type RecordApplier, type Recorder, textField } from './records.ts';
 

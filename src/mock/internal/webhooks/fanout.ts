@@ -12,7 +12,7 @@ import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { MockClientConfig } from '../../options.ts';
 import type { Clock } from '../clock.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
-import type { StoredPayment } from '../state.ts';
+import type { StoredPayment } from '../payments/state.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
 import { snapshot } from './delivery-record.ts';
 import { type DeliveryCounts, type DeliveryFilter, deliveryMatches } from './delivery-store.ts';

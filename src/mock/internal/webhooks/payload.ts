@@ -5,7 +5,7 @@
  * @module
  */
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
-import type { StoredPayment } from '../state.ts';
+import type { StoredPayment } from '../payments/state.ts';
 
 /** The fields of a stored payment the webhook payload is made of; `status` is the final status name. */
 export type PaymentForWebhook = Pick<

@@ -7,7 +7,7 @@ import {
   isDigits,
   luhnValid,
   maskCardNumber,
-} from '../../../../src/mock/internal/domain/cards.ts';
+} from '../../../support/mock-internals/foundations.ts';
 
 describe('luhnValid', () => {
   it.each([

@@ -7,7 +7,7 @@ import {
   feeRuleFor,
   roundCents,
   totalSettlementAmount,
-} from '../../../../src/mock/internal/domain/fees.ts';
+} from '../../../support/mock-internals/foundations.ts';
 
 const visa: FeeRule = { card_type: 'visa', percent: 1.5, fixed: 0.3, card_location: 'domestic' };
 const amex: FeeRule = { card_type: 'amex', percent: 2.9, fixed: 0.3, card_location: 'international' };

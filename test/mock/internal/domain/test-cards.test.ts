@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { detectCardType, luhnValid } from '../../../../src/mock/internal/domain/cards.ts';
-import { cardOutcome, testCards } from '../../../../src/mock/internal/domain/test-cards.ts';
+import { cardOutcome, detectCardType, luhnValid, testCards } from '../../../support/mock-internals/foundations.ts';
 
 describe('testCards', () => {
   it.each(Object.entries(testCards))('%s is Luhn-valid and detected as its card type', (_name, card) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { testCards } from '../../../../src/mock/internal/domain/test-cards.ts';
-import type { GraphqlEngineDeps, GraphqlRequest } from '../../../../src/mock/internal/graphql/engine.ts';
+import { testCards } from '../../../support/mock-internals/foundations.ts';
+import type { GraphqlEngineDeps, GraphqlRequest } from '../../../support/mock-internals/graphql.ts';
 import { card, contact, legacyCard, legacyContact, payInput, q, testEngine } from './engine-fixtures.ts';
 
 // engine.ts runs an operation with graphql-js until graphql-jit has loaded, then compiled. Clients must not be able

@@ -2,17 +2,15 @@ import { print } from 'graphql/index.js';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import * as current from '../../../../src/index.ts';
 import * as legacy from '../../../../src/legacy.ts';
-import { createClock } from '../../../../src/mock/internal/clock.ts';
-import { testCards } from '../../../../src/mock/internal/domain/test-cards.ts';
+import { createClock, createSeededRandom, testCards } from '../../../support/mock-internals/foundations.ts';
 import {
   createGraphqlEngine,
   type GraphqlEngine,
   type GraphqlEngineDeps,
-} from '../../../../src/mock/internal/graphql/engine.ts';
-import { nodeJitLoader } from '../../../../src/mock/internal/graphql/jit-loader.ts';
-import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
-import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
-import { createMockState } from '../../../../src/mock/internal/state.ts';
+  nodeJitLoader,
+} from '../../../support/mock-internals/graphql.ts';
+import { createMockState } from '../../../support/mock-internals/payments.ts';
+import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
 
 /** The shipped operations of both guides, as query text. */
 export const q = {

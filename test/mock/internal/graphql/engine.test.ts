@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions, resolveAssumptions } from '../../../../src/assumptions.ts';
-import { createClock } from '../../../../src/mock/internal/clock.ts';
-import { testCards } from '../../../../src/mock/internal/domain/test-cards.ts';
+import { createClock, createSeededRandom, testCards } from '../../../support/mock-internals/foundations.ts';
 import {
   createGraphqlEngine,
   type GraphqlEngineDeps,
   type GraphqlResult,
-} from '../../../../src/mock/internal/graphql/engine.ts';
-import { nodeJitLoader } from '../../../../src/mock/internal/graphql/jit-loader.ts';
-import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
-import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
-import { createMockState, type StoredPayment } from '../../../../src/mock/internal/state.ts';
+  nodeJitLoader,
+} from '../../../support/mock-internals/graphql.ts';
+import { createMockState, type StoredPayment } from '../../../support/mock-internals/payments.ts';
+import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
 import { card, contact, legacyCard, legacyPayInput, payInput, q, reference } from './engine-fixtures.ts';
 
 const ctx = { clientId: 'test-client', ip: '203.0.113.7' };

@@ -8,7 +8,7 @@ import {
   mismatchMessage,
   variableBindings,
   variableSignals,
-} from '../../../../src/mock/internal/graphql/guide-detection.ts';
+} from '../../../support/mock-internals/graphql.ts';
 
 const names = (signals: readonly GuideSignal[] | undefined) => (signals ?? []).map((s) => `${s.guide}:${s.name}`);
 

@@ -2,8 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { getIntrospectionQuery } from 'graphql/index.js';
 import { describe, expect, it } from 'vitest';
 import { type AssumptionOverrides, defaultAssumptions, resolveAssumptions } from '../../../../src/assumptions.ts';
-import type { GraphqlResult } from '../../../../src/mock/internal/graphql/engine.ts';
-import { limitMessage } from '../../../../src/mock/internal/graphql/limits.ts';
+import { type GraphqlResult, limitMessage } from '../../../support/mock-internals/graphql.ts';
 import { q, testEngine } from './engine-fixtures.ts';
 
 const ctx = { clientId: 'test-client', ip: '203.0.113.7' };

@@ -1,7 +1,7 @@
 import { createMockStore } from '@graphql-tools/mock';
 import { buildSchema, type GraphQLObjectType } from 'graphql/index.js';
 import { describe, expect, it } from 'vitest';
-import { createCompleter } from '../../../../src/mock/internal/graphql/mock-fallback.ts';
+import { createCompleter } from '../../../support/mock-internals/graphql.ts';
 
 const schema = buildSchema(`
   type Status { name: String! code: Int }

@@ -1,14 +1,17 @@
 import { parse, print } from 'graphql/index.js';
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { createClock } from '../../../../src/mock/internal/clock.ts';
-import { createGraphqlEngine } from '../../../../src/mock/internal/graphql/engine.ts';
-import { nodeJitLoader } from '../../../../src/mock/internal/graphql/jit-loader.ts';
-import { redactDocument, redactVariables, scrubMessage } from '../../../../src/mock/internal/graphql/redact.ts';
-import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
-import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
-import { createMockState } from '../../../../src/mock/internal/state.ts';
 import { testCardNumbers } from '../../../../src/test-values.ts';
+import { createClock, createSeededRandom } from '../../../support/mock-internals/foundations.ts';
+import {
+  createGraphqlEngine,
+  nodeJitLoader,
+  redactDocument,
+  redactVariables,
+  scrubMessage,
+} from '../../../support/mock-internals/graphql.ts';
+import { createMockState } from '../../../support/mock-internals/payments.ts';
+import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
 import { legacyPayInput, payInput, q, testEngine } from './engine-fixtures.ts';
 
 const pan = testCardNumbers.visaSuccess;

@@ -1,20 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { createFeeCalculator } from '../../../../src/mock/internal/domain/fees.ts';
-import { testCards } from '../../../../src/mock/internal/domain/test-cards.ts';
+import { createFeeCalculator, testCards } from '../../../support/mock-internals/foundations.ts';
 import {
+  buildWireSchema,
   validationMessages as m,
   type Problems,
   validateCardFeeCalcArgs,
   validateCardForValidation,
   validateFeesCalcAmount,
   validatePaymentInput,
-} from '../../../../src/mock/internal/graphql/validation.ts';
-import { buildWireSchema } from '../../../../src/mock/internal/graphql/wire-schema.ts';
-import type { WirePaymentInput } from '../../../../src/mock/internal/graphql/wire-types.ts';
-import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
-import { createMockState } from '../../../../src/mock/internal/state.ts';
+  type WirePaymentInput,
+} from '../../../support/mock-internals/graphql.ts';
+import { createMockState } from '../../../support/mock-internals/payments.ts';
+import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
 
 const current = buildWireSchema(currentSchemaSdl).requirements;
 const legacy = buildWireSchema(legacySchemaSdl).requirements;

@@ -1,7 +1,7 @@
 import { buildSchema, GraphQLSchema, validateSchema } from 'graphql/index.js';
 import { describe, expect, it } from 'vitest';
 import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
-import { buildWireSchema } from '../../../../src/mock/internal/graphql/wire-schema.ts';
+import { buildWireSchema } from '../../../support/mock-internals/graphql.ts';
 
 describe('buildWireSchema', () => {
   // The mock builds wire schemas with validation off (start-up time); this is the validation it skips.

@@ -1,9 +1,13 @@
 // The ordered history list under every paged control list: cursors are sequence numbers that stay valid across
 // removals, holes are skipped and compacted, and pages merge several lists in sequence order.
 import { describe, expect, it } from 'vitest';
-import { MockHttpError } from '../../../../src/mock/internal/errors.ts';
-import { checkPageQuery, collectPage, parseListQuery } from '../../../../src/mock/internal/history/page.ts';
-import { SeqList } from '../../../../src/mock/internal/history/seq-list.ts';
+import {
+  checkPageQuery,
+  collectPage,
+  MockHttpError,
+  parseListQuery,
+  SeqList,
+} from '../../../support/mock-internals/foundations.ts';
 
 const list = (...seqs: number[]) => {
   const l = new SeqList<string>();

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseMockArgs } from '../../../../src/cli/commands/mock.ts';
+import { resolveMockOptions } from '../../../../src/mock/options.ts';
 import {
   defaultBrowserOptions,
   parseAllowedHosts,
   parseCorsOrigins,
   resolveBrowserOptions,
-} from '../../../../src/mock/internal/http/browser-options.ts';
-import { resolveMockOptions } from '../../../../src/mock/options.ts';
+} from '../../../support/mock-internals/http.ts';
 
 describe('browser options', () => {
   it('defaults: CORS for any origin on the service paths, none on the control API, pages on', () => {

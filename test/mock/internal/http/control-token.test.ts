@@ -4,10 +4,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildMockApp } from '../../../../src/mock/core-app.ts';
 import { createMockApp, type MockApp, startMockServer } from '../../../../src/mock/index.ts';
-import { controlRoutes } from '../../../../src/mock/internal/control-api.ts';
-import { bearerToken, controlTokenRefusal, isLoopbackHost } from '../../../../src/mock/internal/http/control-token.ts';
-import { publishedSourcePaths } from '../../../../src/mock/internal/published-sources.ts';
 import { nodePlatform } from '../../../../src/mock/node-platform.ts';
+import { controlRoutes } from '../../../support/mock-internals/control.ts';
+import {
+  bearerToken,
+  controlTokenRefusal,
+  isLoopbackHost,
+  publishedSourcePaths,
+} from '../../../support/mock-internals/http.ts';
 
 const token = 'control-secret-1';
 const apps: { close(): Promise<void> }[] = [];

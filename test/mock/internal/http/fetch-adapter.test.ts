@@ -6,8 +6,8 @@ import { print } from 'graphql';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProcessPaymentRequestDocument } from '../../../../src/index.ts';
 import { createMockApp, type MockApp } from '../../../../src/mock/index.ts';
-import { inProcessAddress } from '../../../../src/mock/internal/http/fetch-adapter.ts';
 import { servicePaths } from '../../../../src/spec-names.ts';
+import { inProcessAddress } from '../../../support/mock-internals/http.ts';
 import { payInput } from '../../helpers.ts';
 
 const query = print(ProcessPaymentRequestDocument);

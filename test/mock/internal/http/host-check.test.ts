@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHostCheck, hostName } from '../../../../src/mock/internal/http/host-check.ts';
+import { createHostCheck, hostName } from '../../../support/mock-internals/http.ts';
 
 describe('hostName', () => {
   it.each([

@@ -7,9 +7,9 @@ vi.mock('node:crypto', async (importOriginal) => {
 });
 
 const crypto = await import('node:crypto');
-const { createSecretMatcher, nodeCrypto } = await import('../../../../src/mock/internal/platform/node-crypto.ts');
-const { createClock } = await import('../../../../src/mock/internal/clock.ts');
-const { createTokenService } = await import('../../../../src/mock/internal/tokens.ts');
+const { createSecretMatcher, nodeCrypto } = await import('../../../support/mock-internals/platform.ts');
+const { createClock } = await import('../../../support/mock-internals/foundations.ts');
+const { createTokenService } = await import('../../../support/mock-internals/auth.ts');
 const timingSafeEqual = vi.mocked(crypto.timingSafeEqual);
 
 afterEach(() => timingSafeEqual.mockClear());

@@ -3,8 +3,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
-import { webCrypto } from '../../../../src/mock/internal/platform/web-crypto.ts';
+import { nodeCrypto, webCrypto } from '../../../support/mock-internals/platform.ts';
 
 // A fixed seed: the same cases on every run (CI must not meet a new one by chance).
 fc.configureGlobal({ seed: 28 });

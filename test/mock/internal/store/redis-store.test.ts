@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisStore, type RedisStoreOptions } from '../../../../src/mock/internal/store/redis-store.ts';
 import {
+  createRedisStore,
+  type RedisStoreOptions,
   type SandboxStore,
   type StoreRecord,
   StoreUnavailableError,
-} from '../../../../src/mock/internal/store/sandbox-store.ts';
+} from '../../../support/mock-internals/store.ts';
 import { startRedisServer, type TestRedisServer } from '../../../support/redis-server.ts';
 
 let redis: TestRedisServer;

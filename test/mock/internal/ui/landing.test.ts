@@ -3,7 +3,7 @@
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, landingDocPages, renderLanding } from '../../../../src/mock/internal/ui/landing.ts';
+import { escapeHtml, landingDocPages, renderLanding } from '../../../support/mock-internals/ui.ts';
 import { appsClosedAfterEach } from '../in-process.ts';
 
 const base = 'http://127.0.0.1:4010';

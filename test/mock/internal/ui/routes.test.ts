@@ -12,12 +12,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import { createMockApp, type MockApp } from '../../../../src/mock/index.ts';
-import { createErrorMapper } from '../../../../src/mock/internal/error-mapping.ts';
-import type { MockRequest } from '../../../../src/mock/internal/http/exchange.ts';
-import { createPageRoutes } from '../../../../src/mock/internal/http/pages.ts';
-import { createAssetStore } from '../../../../src/mock/internal/ui/assets.ts';
-import { registerUiRoutes, uiPaths } from '../../../../src/mock/internal/ui/routes.ts';
 import type { PageConfig } from '../../../../src/ui/page-config.ts';
+import { createErrorMapper, createPageRoutes, type MockRequest } from '../../../support/mock-internals/http.ts';
+import { createAssetStore, registerUiRoutes, uiPaths } from '../../../support/mock-internals/ui.ts';
 
 const root = join(import.meta.dirname, '../../../..');
 const base = 'http://mock.test';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { retryAfterMs, retryDelayMs, retrySchedule } from '../../../../src/mock/internal/webhooks/backoff.ts';
+import { retryAfterMs, retryDelayMs, retrySchedule } from '../../../support/mock-internals/webhooks.ts';
 
 const policy = defaultAssumptions.webhook.retry;
 

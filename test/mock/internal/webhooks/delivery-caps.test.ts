@@ -4,12 +4,15 @@
 // that is down or up; every wait is on the virtual clock.
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { type Clock, createClock } from '../../../../src/mock/internal/clock.ts';
-import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
-import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
-import { createWebhookDispatcher, type DeliveryCaps } from '../../../../src/mock/internal/webhooks/dispatcher.ts';
-import { paymentStatusPayload } from '../../../../src/mock/internal/webhooks/payload.ts';
-import { PostError, type WebhookTransport } from '../../../../src/mock/internal/webhooks/transport.ts';
+import { type Clock, createClock, createSeededRandom } from '../../../support/mock-internals/foundations.ts';
+import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
+import {
+  createWebhookDispatcher,
+  type DeliveryCaps,
+  PostError,
+  paymentStatusPayload,
+  type WebhookTransport,
+} from '../../../support/mock-internals/webhooks.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

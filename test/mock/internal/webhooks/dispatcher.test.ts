@@ -2,18 +2,17 @@
 // the virtual clock, so the tests advance it instead of sleeping.
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAssumptions, type WebhookRetryPolicy } from '../../../../src/assumptions.ts';
-import { type Clock, createClock } from '../../../../src/mock/internal/clock.ts';
-import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
-import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
+import { verifyStandardWebhook } from '../../../../src/webhook/standard-webhooks.ts';
+import { type Clock, createClock, createSeededRandom } from '../../../support/mock-internals/foundations.ts';
+import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
 import {
+  createHttpTransport,
   createWebhookDispatcher,
   type DeliveryRecord,
+  paymentStatusPayload,
   type WebhookDispatcher,
   type WebhookDispatcherOptions,
-} from '../../../../src/mock/internal/webhooks/dispatcher.ts';
-import { createHttpTransport } from '../../../../src/mock/internal/webhooks/http-post.ts';
-import { paymentStatusPayload } from '../../../../src/mock/internal/webhooks/payload.ts';
-import { verifyStandardWebhook } from '../../../../src/webhook/standard-webhooks.ts';
+} from '../../../support/mock-internals/webhooks.ts';
 import { examplePaymentStatus } from '../../../webhook/fixtures.ts';
 import { type Received, type Reply, startReceiver, type TestReceiver } from './receiver.ts';
 

@@ -4,16 +4,15 @@
 // events of a payment arrive in order, and the counts are printed.
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { type Clock, createClock } from '../../../../src/mock/internal/clock.ts';
-import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
-import { createSeededRandom } from '../../../../src/mock/internal/random.ts';
+import { type Clock, createClock, createSeededRandom } from '../../../support/mock-internals/foundations.ts';
+import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
 import {
+  createHttpTransport,
   createWebhookDispatcher,
   type DeliveryRecord,
+  paymentStatusPayload,
   type WebhookDispatcher,
-} from '../../../../src/mock/internal/webhooks/dispatcher.ts';
-import { createHttpTransport } from '../../../../src/mock/internal/webhooks/http-post.ts';
-import { paymentStatusPayload } from '../../../../src/mock/internal/webhooks/payload.ts';
+} from '../../../support/mock-internals/webhooks.ts';
 import { type Received, type Reply, startReceiver, type TestReceiver } from './receiver.ts';
 
 const policy = defaultAssumptions.webhook.retry;

@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFetchTransport } from '../../../../src/mock/internal/webhooks/fetch-post.ts';
+import { createFetchTransport } from '../../../support/mock-internals/webhooks.ts';
 
 const seen: { method?: string; headers: Record<string, unknown>; body: string }[] = [];
 const server = createServer((req, res) => {

@@ -1,12 +1,13 @@
 // The in-process transport on its own: what a receiver's answer becomes, and which URLs stay on the network.
 import { describe, expect, it } from 'vitest';
-import { createFetchTransport } from '../../../../src/mock/internal/webhooks/fetch-post.ts';
 import {
+  createFetchTransport,
   createInProcessTransport,
   inProcessReceivers,
+  PostError,
   receiverUrl,
-} from '../../../../src/mock/internal/webhooks/in-process.ts';
-import { PostError, type WebhookTransport } from '../../../../src/mock/internal/webhooks/transport.ts';
+  type WebhookTransport,
+} from '../../../support/mock-internals/webhooks.ts';
 
 /** A network transport that records what reached it. */
 function recordingNetwork() {

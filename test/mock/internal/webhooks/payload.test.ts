@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { paymentStatusPayload } from '../../../../src/mock/internal/webhooks/payload.ts';
 import type { PaymentStatusWebhookPayload } from '../../../../src/types/rest.ts';
+import { paymentStatusPayload } from '../../../support/mock-internals/webhooks.ts';
 
 const payment = {
   amount: 100,

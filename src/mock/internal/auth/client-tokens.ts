@@ -1,0 +1,110 @@
+/**
+ * What the token service keeps per client: the generate-once flag, the revocation generation and the unused refresh
+ * tokens. A refresh token names its client (by ordinal) and its issue number, so only small integers are kept per
+ * token (issue number → generation, and the issue order), never the token string: a Map of 1,000 token strings per
+ * client was most of generate-token's garbage collection (profiled: the strings outlive young-generation GCs; small
+ * integers are stored inline).
+ *
+ * @module
+ */
+import { KeyQueue } from '../fifo.ts';
+
+/** Token state of one client. */
+export interface ClientTokens {
+  generated: boolean;
+  /** Revocation generation: revoke-all bumps it, and tokens of an older generation are refused. */
+  gen: number;
+  /** Client number within this service (order of first use), written into its refresh tokens. */
+  readonly ordinal: string;
+  /** Refresh tokens issued to the client so far: the issue number of the next one. */
+  issued: number;
+  /** Issue number of each unused refresh token → the client's generation when it was issued. */
+  readonly refresh: Map<number, number>;
+  /** Issue numbers in issue order, some already used (no longer in `refresh`): the eviction queue (see fifo.ts). */
+  readonly order: KeyQueue<number>;
+  /** JSON of the `sub` claim (the client id, escaped once). */
+  readonly subJson: string;
+}
+
+/** Hex digits of the issue number in a refresh token (`rt_` + 16 prefix + 4 client + 12 number = a uuid's 32). */
+const ISSUE_DIGITS = 12;
+
+/** Fresh state for the `index`-th client the service has seen. */
+export function newClientTokens(clientId: string, index: number): ClientTokens {
+  return {
+    generated: false,
+    gen: 0,
+    ordinal: index.toString(16).padStart(4, '0'),
+    issued: 0,
+    refresh: new Map(),
+    order: new KeyQueue(),
+    subJson: JSON.stringify(clientId),
+  };
+}
+
+/**
+ * Records a new refresh token of `s` and returns it, forgetting the oldest unused ones beyond `maxRefresh`.
+ *
+ * @example
+ * const refreshToken = issueRefresh(state, 'rt_0123456789abcdef', 1000);
+ */
+export function issueRefresh(s: ClientTokens, refreshHead: string, maxRefresh: number, base = 0): string {
+  const n = base + s.issued++;
+  keepRefresh(s, n, maxRefresh);
+  return refreshHead + s.ordinal + n.toString(16).padStart(ISSUE_DIGITS, '0');
+}
+
+/**
+ * Keeps issue number `n` of `s` as an unused refresh token of the current generation, forgetting the oldest unused
+ * ones beyond `maxRefresh`: the part of {@link issueRefresh} a state store replays (issue 23).
+ */
+export function keepRefresh(s: ClientTokens, n: number, maxRefresh: number): void {
+  // Forget the oldest unused refresh token; used ones left in the queue are skipped.
+  while (s.refresh.size >= maxRefresh) {
+    const oldest = s.order.shift();
+    if (oldest === undefined) break;
+    s.refresh.delete(oldest);
+  }
+  s.refresh.set(n, s.gen);
+  s.order.push(n);
+  // Used tokens stay queued until evicted; when they pile up (every token refreshed, none evicted), keep only the
+  // unused ones, so the queue stays within twice the cap.
+  if (s.order.length > 2 * maxRefresh) s.order.retain((k) => s.refresh.has(k));
+}
+
+/**
+ * Takes a refresh token of `s` out of use and returns the client generation it was issued in, or -1 when it is
+ * not a usable refresh token of this client (unknown, another client's, used, forgotten or revoked by revoke-all).
+ *
+ * @example
+ * if (consumeRefresh(state, 'rt_0123456789abcdef', body.refresh_token) < 0) refuse();
+ */
+export function consumeRefresh(s: ClientTokens, refreshHead: string, refreshToken: string): number {
+  const n = refreshNumber(s, refreshHead, refreshToken);
+  if (n < 0) return -1;
+  const gen = s.refresh.get(n);
+  if (gen === undefined) return -1;
+  s.refresh.delete(n);
+  return gen;
+}
+
+/** The issue number a refresh token of `s` carries, or -1 when it is not shaped as one of this client's. */
+export function refreshNumber(s: ClientTokens, refreshHead: string, refreshToken: string): number {
+  const head = refreshHead.length + s.ordinal.length;
+  if (
+    refreshToken.length !== head + ISSUE_DIGITS ||
+    !refreshToken.startsWith(refreshHead) ||
+    !refreshToken.startsWith(s.ordinal, refreshHead.length)
+  )
+    return -1;
+  const digits = refreshToken.slice(head);
+  if (!/^[0-9a-f]+$/.test(digits)) return -1;
+  return Number.parseInt(digits, 16);
+}
+
+/** Revoke-all: every access and refresh token of the client issued so far becomes invalid. */
+export function revokeAll(s: ClientTokens): void {
+  s.gen++;
+  s.refresh.clear();
+  s.order.clear();
+}

@@ -1,0 +1,270 @@
+/**
+ * Access and refresh tokens of the mock (spec 4.1-4.3, 5, 8): credential checks, issuing, refresh, revocation, the
+ * generate-once policy and the verification the GraphQL endpoint runs before the engine.
+ *
+ * Access tokens are real HS256 JWTs signed with a per-instance secret derived from the seed, so a client can decode
+ * them like the service's. Signing and checking are in hs256.ts (generate-token is the benchmarked hot path, and a
+ * JWT library cost start-up time for no gain: the mock only checks tokens it signed); the tests check every issued
+ * token with fast-jwt, a JWT library of the field. Expiry is judged on the mock's virtual clock, so advancing the
+ * clock expires tokens without waiting. Token ids and refresh tokens are a seed-derived prefix and a counter: after a
+ * reset the same calls give the same tokens, apart from the time claims.
+ *
+ * Refresh tokens are single-use; a client keeps at most `maxRefreshTokensPerClient` unused ones, and issuing one
+ * more forgets its oldest unused one. A refresh token names its client (by ordinal) and its issue number, so the
+ * service keeps small integers per token (issue number → generation, and the issue order), never the token string:
+ * a Map of 1,000 token strings per client was most of generate-token's garbage collection (profiled: the strings
+ * outlive young-generation GCs; small integers are stored inline).
+ *
+ * Revoking every token of a client bumps that client's generation (a claim in each token), which is O(1) and needs
+ * no list of issued tokens; revoking one token records its id until it would have expired anyway.
+ *
+ * Signing, decoding and the verified-claims cache are in access-token-codec.ts: revocation, expiry on the virtual
+ * clock and the client checks here run on every request.
+ *
+ * @module
+ */
+import type { Assumptions } from '../../../assumptions.ts';
+import { kitMessage } from '../../../internal/messages.ts';
+import { serviceHeaders } from '../../../spec-names.ts';
+import type { TokenPair, TokenPairResponse } from '../../../types/rest.ts';
+import type { MockClientConfig } from '../../options.ts';
+import type { Clock } from '../clock.ts';
+import { restError } from '../http-error.ts';
+import type { CryptoPrimitives } from '../platform/platform.ts';
+import { numberField, type RecordApplier, type Recorder, textField } from '../store/records.ts';
+import { type AccessTokenContext, checkAccessToken, type TokenCheck } from './access-token-check.ts';
+import { createAccessTokenCodec } from './access-token-codec.ts';
+import {
+  type ClientTokens,
+  consumeRefresh,
+  issueRefresh,
+  keepRefresh,
+  newClientTokens,
+  refreshNumber,
+  revokeAll,
+} from './client-tokens.ts';
+import { createCredentialCheck } from './credentials.ts';
+
+/** Why a token was not accepted (re-exported from access-token-check.ts, where the checks are). */
+export type { TokenCheck, TokenRejection } from './access-token-check.ts';
+
+/** Token operations of one mock instance. */
+export interface TokenService {
+  /**
+   * Checks `x-client-id` and `x-api-key` against the configured clients and returns the client id. Throws a 401
+   * `MockHttpError` (7.1 body) naming the missing or wrong header.
+   */
+  authenticate(clientIdHeader: string | undefined, apiKeyHeader: string | undefined): string;
+  /**
+   * Whether `apiKey` is the API key configured for `clientId`, compared in constant time (the platform's secretMatcher); false
+   * for an unknown client. For checks outside {@link TokenService.authenticate}, such as the GraphQL endpoint's
+   * optional client-header check.
+   */
+  apiKeyMatches(clientId: string, apiKey: string): boolean;
+  /** generate-token for an authenticated client, applying `Assumptions.repeatGenerateToken`. */
+  generate(clientId: string): TokenPairResponse;
+  /** refresh-token: exchanges an unused refresh token of this client for a new pair; 401 otherwise. */
+  refresh(clientId: string, refreshToken: string): TokenPairResponse;
+  /**
+   * revoke-token: revokes `token` (from x-jwt-token) when given, else every token of the client. Throws 401 when
+   * `token` is not a valid token of this client.
+   */
+  revoke(clientId: string, token: string | undefined): void;
+  /** Issues a pair outside the generate-once rule (control API, tests, Pact provider states). */
+  issue(clientId: string): TokenPair;
+  /** Verifies an access token for the GraphQL endpoint; `clientIdHeader` is x-client-id when the request sent one. */
+  verify(token: string | undefined, clientIdHeader: string | undefined): TokenCheck;
+  /** True when `clientId` is a configured client. */
+  isClient(clientId: string): boolean;
+  /** Forgets generate-once records, refresh tokens and revocations, and rewinds the token id sequence. */
+  reset(): void;
+  /** Takes back a token record (`tk.*`) of a state store (issue 23). */
+  readonly apply: RecordApplier['apply'];
+  /**
+   * With a state store: numbers this process's token ids and refresh tokens from `boot × 2³²` on, so no two
+   * processes or restarts sharing a store hand out the same refresh token or token id.
+   */
+  setIdBase(boot: number): void;
+}
+
+/** Dependencies of {@link createTokenService}. */
+export interface TokenServiceDeps {
+  readonly assumptions: Pick<Assumptions, 'tokenTtlSeconds' | 'repeatGenerateToken'> &
+    Partial<Pick<Assumptions, 'expirationUnit'>>;
+  readonly clients: readonly MockClientConfig[];
+  readonly clock: Clock;
+  /** Instance seed; the JWT secret and the token id prefixes are derived from it. */
+  readonly seed: string;
+  /** The platform's hashing (platform/platform.ts). */
+  readonly crypto: CryptoPrimitives;
+  /** Most unused refresh tokens kept per client; issuing one more forgets the oldest unused one. Default 1,000. */
+  readonly maxRefreshTokensPerClient?: number;
+  /** Receives a record of every change when a state store is configured (issue 23); undefined with memory. */
+  readonly record?: Recorder | undefined;
+}
+
+/** Issue numbers a process may use per boot: 2³² (a refresh token holds 12 hex digits, 2⁴⁸). */
+const BOOT_SPAN = 2 ** 32;
+
+/**
+ * Creates the token service of one mock instance.
+ *
+ * @example
+ * const tokens = createTokenService({ assumptions, clients, clock, seed, crypto: platform.crypto });
+ * const clientId = tokens.authenticate(req.headers['x-client-id'], req.headers['x-api-key']);
+ * const answer = tokens.generate(clientId);
+ */
+export function createTokenService(deps: TokenServiceDeps): TokenService {
+  const { assumptions, clock } = deps;
+  const ttl = assumptions.tokenTtlSeconds;
+  const maxRefresh = Math.max(1, deps.maxRefreshTokensPerClient ?? 1000);
+  const { crypto } = deps;
+  const credentials = createCredentialCheck(deps.clients, crypto.secretMatcher);
+  const codec = createAccessTokenCodec(deps.seed, crypto);
+  // Token ids: a seed-derived prefix and a counter, uuid-shaped. Unique per instance and repeatable after a reset.
+  const jtiPrefix = crypto.sha256Hex(`payment-contract-kit jti\0${deps.seed}`);
+  const refreshHead = `rt_${crypto.sha256Hex(`payment-contract-kit rt\0${deps.seed}`).slice(0, 16)}`;
+  const jtiHead = `${jtiPrefix.slice(0, 8)}-${jtiPrefix.slice(8, 12)}-4${jtiPrefix.slice(13, 16)}-8${jtiPrefix.slice(17, 20)}-`;
+  /** Token id counter, and its base: 0 with memory, `boot × 2³²` with a state store (setIdBase). */
+  const ids = { next: 0, base: 0 };
+  const record = deps.record;
+  const perClient = new Map<string, ClientTokens>();
+  // jti → exp (seconds) of singly revoked tokens; pruned of tokens that expired anyway.
+  const revoked = new Map<string, number>();
+
+  function state(clientId: string): ClientTokens {
+    let s = perClient.get(clientId);
+    if (!s) {
+      // With a store every process must give a client the same ordinal: its place in the configuration.
+      const configured = record ? deps.clients.findIndex((c) => c.clientId === clientId) : -1;
+      s = newClientTokens(clientId, configured >= 0 ? configured : perClient.size + (record ? deps.clients.length : 0));
+      perClient.set(clientId, s);
+    }
+    return s;
+  }
+
+  function issue(clientId: string, generated = false): TokenPair {
+    const s = state(clientId);
+    const iat = Math.floor(clock.now() / 1000);
+    const exp = iat + ttl;
+    const j = ids.base + ids.next++;
+    const jti = jtiHead + j.toString(16).padStart(12, '0');
+    const token = codec.sign(s.subJson, jti, s.gen, iat, exp);
+    // The JWT keeps `exp` in seconds (RFC 7519); only the answer's `expiration` follows the ledger's unit.
+    const expiration = assumptions.expirationUnit === 'milliseconds' ? exp * 1000 : exp;
+    const refresh_token = issueRefresh(s, refreshHead, maxRefresh, ids.base);
+    if (record) record({ t: 'tk.i', c: clientId, n: ids.base + s.issued - 1, j, ...(generated ? { g: 1 } : {}) });
+    return { token, refresh_token, expiration };
+  }
+
+  const apply = tokenApplier({ state, perClient, revoked, maxRefresh, ids });
+
+  const tokenContext: AccessTokenContext = {
+    decode: (token) => codec.decode(token),
+    isRevoked: (claims) => claims.gen < (perClient.get(claims.sub)?.gen ?? 0) || revoked.has(claims.jti),
+    now: () => clock.now(),
+    isClient: credentials.isClient,
+  };
+
+  return {
+    authenticate: credentials.authenticate,
+    apiKeyMatches: credentials.apiKeyMatches,
+    isClient: credentials.isClient,
+    generate(clientId) {
+      const s = state(clientId);
+      if (s.generated && assumptions.repeatGenerateToken === 'reject')
+        throw restError(
+          401,
+          kitMessage(
+            'generate-token was already called for this client: call it only once and use refresh-token with your refresh_token to get new tokens.',
+          ),
+        );
+      s.generated = true;
+      return { status: 'SUCCESS', data: issue(clientId, true) };
+    },
+    refresh(clientId, refreshToken) {
+      const s = perClient.get(clientId);
+      const gen = s ? consumeRefresh(s, refreshHead, refreshToken) : -1;
+      if (record && s && gen >= 0) record({ t: 'tk.u', c: clientId, n: refreshNumber(s, refreshHead, refreshToken) });
+      if (!s || gen < 0)
+        throw restError(
+          401,
+          kitMessage(
+            'refresh_token is unknown or already used: send the refresh_token of the latest token pair (each one works once), or call generate-token.',
+          ),
+        );
+      if (gen < s.gen)
+        throw restError(
+          401,
+          kitMessage('refresh_token was revoked with revoke-token: call generate-token for a new pair.'),
+        );
+      return { status: 'SUCCESS', data: issue(clientId) };
+    },
+    revoke(clientId, token) {
+      const s = state(clientId);
+      if (token === undefined || token === '') {
+        if (record) record({ t: 'tk.ra', c: clientId });
+        return revokeAll(s);
+      }
+      const claims = codec.decode(token);
+      if (!claims || claims.sub !== clientId)
+        throw restError(
+          401,
+          kitMessage(
+            `${serviceHeaders.jwt} is not a token issued to client "${clientId}": send one of its access tokens, or leave the header out to revoke all of them.`,
+          ),
+        );
+      const nowSec = clock.now() / 1000;
+      if (revoked.size >= 10_000) for (const [jti, exp] of revoked) if (exp <= nowSec) revoked.delete(jti);
+      revoked.set(claims.jti, claims.exp);
+      if (record) record({ t: 'tk.r', j: claims.jti, e: claims.exp });
+    },
+    issue: (clientId) => issue(clientId),
+    apply,
+    setIdBase(boot) {
+      ids.base = boot * BOOT_SPAN;
+      ids.next = 0;
+    },
+    verify: (token, clientIdHeader) => checkAccessToken(token, clientIdHeader, tokenContext),
+    reset() {
+      perClient.clear();
+      revoked.clear();
+      codec.reset();
+      ids.next = 0;
+    },
+  };
+}
+
+/**
+ * Serializes a token pair answer without `JSON.stringify`: the tokens are base64url / hex and the expiry an integer,
+ * so nothing needs escaping, and generate-token is the hottest path of the mock. The result is always ASCII.
+ */
+export function tokenPairJson(answer: TokenPairResponse): string {
+  const d = answer.data;
+  return `{"status":"SUCCESS","data":{"token":"${d.token}","refresh_token":"${d.refresh_token}","expiration":${d.expiration}}}`;
+}
+
+/** Replays token records; numbers of this process's own boot move its counters past them (a rebuild; issue 23). */
+function tokenApplier(t: {
+  readonly state: (clientId: string) => ClientTokens;
+  readonly perClient: ReadonlyMap<string, ClientTokens>;
+  readonly revoked: Map<string, number>;
+  readonly maxRefresh: number;
+  readonly ids: { next: number; readonly base: number };
+}): RecordApplier['apply'] {
+  return (r) => {
+    const base = t.ids.base;
+    const own = (n: number) => n >= base && n < base + BOOT_SPAN;
+    if (r.t === 'tk.i') {
+      const s = t.state(textField(r, 'c'));
+      if (r.g === 1) s.generated = true;
+      const n = numberField(r, 'n');
+      const j = numberField(r, 'j');
+      keepRefresh(s, n, t.maxRefresh);
+      if (own(n)) s.issued = Math.max(s.issued, n - base + 1);
+      if (own(j)) t.ids.next = Math.max(t.ids.next, j - base + 1);
+    } else if (r.t === 'tk.u') t.perClient.get(textField(r, 'c'))?.refresh.delete(numberField(r, 'n'));
+    else if (r.t === 'tk.ra') revokeAll(t.state(textField(r, 'c')));
+    else if (r.t === 'tk.r') t.revoked.set(textField(r, 'j'), numberField(r, 'e'));
+  };
+}

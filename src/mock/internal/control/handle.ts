@@ -1,0 +1,179 @@
+/**
+ * The control handle's implementation: each operation checks its arguments (a mistake is a {@link MockHttpError} in
+ * the 7.1 shape, so the HTTP control API answers it as it is) and delegates to the part that owns the state.
+ *
+ * @module
+ */
+import type { Assumptions } from '../../../assumptions.ts';
+import { kitMessage } from '../../../internal/messages.ts';
+import { servicePaths } from '../../../spec-names.ts';
+import type { MockControl, MockRequestMatcher, MockRequestRecord } from '../../control-types.ts';
+import type { TokenService } from '../auth/tokens.ts';
+import { type Clock, maxClockTime } from '../clock.ts';
+import { checkCardNumber } from '../domain/card-number.ts';
+import { expiryProblems } from '../domain/cards.ts';
+import type { EngineLoader } from '../graphql/engine-loader.ts';
+import { cardNumberMessage } from '../graphql/validation.ts';
+import type { PageQuery } from '../history/page.ts';
+import type { RouteEntry } from '../http/outcome.ts';
+import type { Router } from '../http/router.ts';
+import { restError } from '../http-error.ts';
+import type { Settlement } from '../payments/settlement.ts';
+import type { MockState } from '../payments/state.ts';
+import type { Recorder } from '../store/records.ts';
+import type { WebhookFanout } from '../webhooks/fanout.ts';
+import type { FailureInjection } from './failure-injection.ts';
+import type { Journal } from './journal.ts';
+
+/** The parts the handle drives. */
+export interface ControlDeps {
+  readonly assumptions: Assumptions;
+  readonly clock: Clock;
+  readonly state: MockState;
+  readonly tokens: TokenService;
+  readonly settlement: Settlement;
+  readonly webhooks: WebhookFanout;
+  readonly journal: Journal;
+  readonly failures: FailureInjection;
+  readonly engine: EngineLoader;
+  readonly router: Router<RouteEntry>;
+  /** Entries the journal keeps (`journalSize`). */
+  readonly journalSize: number;
+  /** Everything `reset()` rewinds, in order (the clock first: the others cancel their tasks on it). */
+  readonly resettable: readonly { reset(): void }[];
+  /** Receives `rst` and `clk` records when a state store is configured (issue 23); undefined with memory. */
+  readonly record?: Recorder | undefined;
+}
+
+function toPredicate(
+  match: ((r: MockRequestRecord) => boolean) | MockRequestMatcher,
+): (r: MockRequestRecord) => boolean {
+  if (typeof match === 'function') return match;
+  const entries = Object.entries(match).filter(([, v]) => v !== undefined) as [keyof MockRequestRecord, unknown][];
+  return (r) => entries.every(([k, v]) => r[k] === v);
+}
+
+const bad = (message: string) => restError(400, kitMessage(message));
+
+/** The page part of a query, without keys left undefined. */
+function pageOf(limit?: number, before?: number, after?: number): PageQuery {
+  return {
+    ...(limit === undefined ? {} : { limit }),
+    ...(before === undefined ? {} : { before }),
+    ...(after === undefined ? {} : { after }),
+  };
+}
+
+/** Creates the control handle over `deps`. */
+export function createControl(deps: ControlDeps): MockControl {
+  const { assumptions, clock, state, tokens, settlement, webhooks, journal, failures, engine, router } = deps;
+  const knownClient = (fn: string, clientId: string) => {
+    if (!tokens.isClient(clientId))
+      throw restError(
+        404,
+        kitMessage(
+          `${fn}: client "${clientId}" is not configured on this mock (see clients / --client-id / --config).`,
+        ),
+      );
+  };
+  return {
+    assumptions,
+    reset() {
+      for (const part of deps.resettable) part.reset();
+      deps.record?.({ t: 'rst' });
+    },
+    now: () => clock.now(),
+    advanceClock(ms) {
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
+        throw bad(`advanceClock needs a finite, non-negative number of milliseconds; got ${String(ms)}.`);
+      if (clock.now() + ms > maxClockTime)
+        throw bad(
+          `advanceClock(${ms}) would move the clock past the latest date JavaScript can hold (${new Date(maxClockTime).toISOString()}); advance by less.`,
+        );
+      const at = clock.advance(ms);
+      deps.record?.({ t: 'clk', ms });
+      return at;
+    },
+    payments: (clientId) => state.payments(clientId),
+    paymentPage(query = {}) {
+      const { limit, before, after, clientId, status, uuid } = query;
+      return state.paymentPage(pageOf(limit, before, after), { clientId, status, uuid });
+    },
+    settlePayment(uuid, outcome) {
+      if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure')
+        throw bad(`settlePayment outcome must be "success" or "failure"; got ${String(outcome)}.`);
+      const r = settlement.settleNow(uuid, outcome);
+      if (r.ok) return r.payment;
+      throw r.problem === 'unknown'
+        ? restError(404, kitMessage(`No payment with uuid "${uuid}": list them with payments().`))
+        : restError(
+            409,
+            kitMessage(`Payment "${uuid}" is already settled (${r.payment?.status}); reset() to start over.`),
+          );
+    },
+    requests: (o) => journal.entries(o?.since),
+    requestPage(query = {}) {
+      const { limit, before, after, method, path, operationName, status, clientId } = query;
+      return journal.page(pageOf(limit, before, after), { method, path, operationName, status, clientId });
+    },
+    cursor: () => journal.cursor(),
+    waitForRequest: (match, o) => journal.waitFor(toPredicate(match), o),
+    issueToken(clientId) {
+      knownClient('issueToken', clientId);
+      return tokens.issue(clientId);
+    },
+    registerCardAccount(clientId, card) {
+      knownClient('registerCardAccount', clientId);
+      const number = card?.card_number;
+      if (typeof number !== 'string') throw bad('registerCardAccount: card_number must be a string of digits.');
+      // The same rule as a fee calculation's input validation, with the same messages.
+      const check = checkCardNumber(number, assumptions);
+      if (!check.ok)
+        throw bad(
+          `registerCardAccount: ${cardNumberMessage(check.problem, 'card_number', assumptions)} See testCards.`,
+        );
+      if (
+        typeof card.expiry_month !== 'string' ||
+        typeof card.expiry_year !== 'string' ||
+        expiryProblems(card.expiry_month, card.expiry_year, clock.now()).length > 0
+      )
+        throw bad('registerCardAccount: expiry_month and expiry_year must be 2 digits each and not in the past.');
+      const { expiry_month, expiry_year } = card;
+      return state.upsertCardAccount(clientId, { card_number: number, expiry_month, expiry_year }).card_account_uid;
+    },
+    deliveries: () => webhooks.deliveries(),
+    deliveryPage(query = {}) {
+      const { limit, before, after, state: deliveryState, paymentUuid, clientId, url } = query;
+      return webhooks.deliveryPage(pageOf(limit, before, after), { state: deliveryState, paymentUuid, clientId, url });
+    },
+    history() {
+      return {
+        payments: state.paymentCounts(),
+        deliveries: webhooks.deliveryCounts(),
+        requests: { kept: journal.size(), capacity: deps.journalSize, cursor: journal.cursor() },
+      };
+    },
+    waitForDelivery: (predicate, o) => webhooks.waitFor(predicate, o),
+    redeliver(id) {
+      if (typeof id !== 'string' || id === '') throw bad('redeliver needs the id of a delivery (see deliveries()).');
+      const r = webhooks.redeliver(id);
+      if (!r.ok) throw restError(r.problem === 'unknown' ? 404 : 409, r.message);
+    },
+    failNextRequest(path, status, o = {}) {
+      const known = router.match('POST', path);
+      if (known.found === 'none' || known.route.kind === 'control')
+        throw bad(
+          `failNextRequest: "${path}" is not a service path; use one of ${Object.values(servicePaths).join(', ')}.`,
+        );
+      if (!Number.isInteger(status) || status < 400 || status > 599)
+        throw bad(`failNextRequest: status must be an HTTP error status from 400 to 599; got ${String(status)}.`);
+      const times = o.times ?? 1;
+      if (!Number.isInteger(times) || times < 1)
+        throw bad(`failNextRequest: times must be a positive integer; got ${String(times)}.`);
+      failures.arm(path, status, o.message, times);
+    },
+    async warmUp(options) {
+      await (await engine.load()).warmUp(options);
+    },
+  };
+}

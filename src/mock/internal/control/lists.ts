@@ -1,0 +1,111 @@
+/**
+ * The control API's read side: `GET /__pck/health` with the counters of every history, and the three paged lists
+ * (`/__pck/payments`, `/__pck/deliveries`, `/__pck/requests`). Each list takes `limit`, a `before` or `after`
+ * cursor and its filters, answers one page newest first (default 20 entries), and costs that page rather than
+ * the history, so a dashboard polling it does not slow the service paths however long the mock has run.
+ *
+ * | Path | Filters | Answer |
+ * |---|---|---|
+ * | GET /__pck/payments | `clientId`, `state` (status name), `uuid` | `{ payments, order, next, counts }` |
+ * | GET /__pck/deliveries | `state` (a state, or `pending`), `paymentUuid`, `clientId`, `url` | `{ deliveries, order, next, counts }` |
+ * | GET /__pck/requests | `clientId`, `path`, `method`, `operationName`, `status`; `since` (= `after`) | `{ requests, order, next, cursor }` |
+ *
+ * @module
+ */
+import { kitMessage } from '../../../internal/messages.ts';
+import type { MockControl, MockHistory } from '../../control-types.ts';
+import { parseListQuery } from '../history/page.ts';
+import type { MockRequest } from '../http/exchange.ts';
+import type { Outcome } from '../http/outcome.ts';
+import { restError } from '../http-error.ts';
+import { deliveryFilterStates } from '../webhooks/delivery-store.ts';
+
+type Add = (method: string, path: string, handle: (request: MockRequest) => Outcome) => void;
+
+const ok = (body: unknown): Outcome => ({ status: 200, body });
+
+/** What an operator should know about the caps now: pending work at its cap, refusals, evictions. */
+export function historyWarnings(h: MockHistory): string[] {
+  const d = h.deliveries;
+  const warnings: string[] = [];
+  if (d.pending >= d.caps.maxPendingDeliveries)
+    warnings.push(
+      kitMessage(
+        `pending webhook deliveries are at their cap (${d.caps.maxPendingDeliveries}): new ones are refused (failed, pending-cap) until some finish. Bring the receiver back and advance the clock, or raise --max-pending-deliveries.`,
+      ),
+    );
+  if (d.refused > 0)
+    warnings.push(
+      kitMessage(
+        `${d.refused} webhook deliveries were refused at the pending cap since the last reset: GET /__pck/deliveries?state=failed lists them (reason pending-cap); redeliver them.`,
+      ),
+    );
+  return warnings;
+}
+
+/** Reads the `state` filter of deliveries, or says which states exist. */
+function deliveryState(raw: string | undefined, route: string) {
+  if (raw === undefined) return undefined;
+  const state = deliveryFilterStates.find((s) => s === raw);
+  if (state === undefined)
+    throw restError(
+      400,
+      kitMessage(`${route}: "state" must be one of ${deliveryFilterStates.join(', ')}; got "${raw.slice(0, 40)}".`),
+    );
+  return state;
+}
+
+/** Reads the `status` filter of requests: an HTTP status. */
+function httpStatus(raw: string | undefined, route: string): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^[1-5]\d\d$/.test(raw))
+    throw restError(
+      400,
+      kitMessage(`${route}: "status" must be an HTTP status such as 200; got "${raw.slice(0, 40)}".`),
+    );
+  return Number(raw);
+}
+
+/**
+ * Adds health and the paged lists.
+ *
+ * @example
+ * registerListRoutes(add, control, 'current');
+ * // curl 'localhost:4010/__pck/deliveries?state=failed&limit=50'
+ */
+export function registerListRoutes(add: Add, control: MockControl, guide: string): void {
+  add('GET', '/__pck/health', () => {
+    const history = control.history();
+    return ok({ ok: true, now: control.now(), guide, history, warnings: historyWarnings(history) });
+  });
+  add('GET', '/__pck/payments', (req) => {
+    const route = 'GET /__pck/payments';
+    const { page, filters } = parseListQuery(req.query, ['clientId', 'state', 'uuid'], route);
+    const { items, order, next } = control.paymentPage({ ...page, ...filters, status: filters.state });
+    return ok({ payments: items, order, next, counts: control.history().payments });
+  });
+  add('GET', '/__pck/deliveries', (req) => {
+    const route = 'GET /__pck/deliveries';
+    const { page, filters } = parseListQuery(req.query, ['state', 'paymentUuid', 'clientId', 'url'], route);
+    const state = deliveryState(filters.state, route);
+    const { items, order, next } = control.deliveryPage({ ...page, ...filters, state });
+    return ok({ deliveries: items, order, next, counts: control.history().deliveries });
+  });
+  add('GET', '/__pck/requests', (req) => {
+    const route = 'GET /__pck/requests';
+    const filters = ['clientId', 'path', 'method', 'operationName', 'status', 'since'];
+    const { page, filters: f } = parseListQuery(req.query, filters, route);
+    const since = f.since === undefined ? undefined : Number(f.since);
+    if (since !== undefined && (!/^\d{1,15}$/.test(f.since!) || page.after !== undefined || page.before !== undefined))
+      throw restError(
+        400,
+        kitMessage(
+          `${route}: "since" is a sequence number and another name for "after"; give one of since, after, before.`,
+        ),
+      );
+    const query = { ...page, ...(since === undefined ? {} : { after: since }) };
+    const { since: _since, status, ...rest } = f;
+    const result = control.requestPage({ ...query, ...rest, status: httpStatus(status, route) });
+    return ok({ requests: result.items, order: result.order, next: result.next, cursor: control.cursor() });
+  });
+}

@@ -1,0 +1,223 @@
+/**
+ * The control API over HTTP: every operation of the control handle under the reserved prefix `/__pck/`, JSON in and
+ * JSON out, so tests in any language, Pact provider states and shell scripts can drive the mock. Errors use the 7.1
+ * body (`{ status: "ERROR", message }`). Control calls are logged but not journaled, so waiting for "a request"
+ * never matches the wait call itself.
+ *
+ * | Method | Path | Body / query | Answer |
+ * |---|---|---|---|
+ * | GET | /__pck/health | | `{ ok, now, guide, history, warnings }` (see lists.ts) |
+ * | POST | /__pck/reset | | `{ ok }` |
+ * | GET | /__pck/clock | | `{ now, iso }` |
+ * | POST | /__pck/clock/advance | `{ ms }` | `{ now, iso }`; 400 unless 0 <= ms and the date stays valid |
+ * | GET | /__pck/payments | `?limit=&before=&after=&clientId=&state=&uuid=` | one page (see lists.ts) |
+ * | POST | /__pck/payments/settle | `{ uuid, outcome? }` | `{ payment }`; 404 unknown, 409 already settled |
+ * | GET | /__pck/requests | `?limit=&before=&after=&since=&clientId=&path=&method=&operationName=&status=` | one page, `cursor` |
+ * | POST | /__pck/requests/wait | `{ method?, path?, operationName?, status?, clientId?, guide?, since?, timeoutMs? }` | `{ request }`; 408 on timeout |
+ * | GET | /__pck/deliveries | `?limit=&before=&after=&state=&paymentUuid=&clientId=&url=` | one page |
+ * | POST | /__pck/deliveries/wait | `{ paymentUuid?, state?, url?, clientId?, timeoutMs? }` | `{ delivery }`; 408 on timeout |
+ * | POST | /__pck/deliveries/redeliver | `{ id }` | `{ ok }`; 404 unknown, 409 not finished yet (or the mock is closing) |
+ * | POST | /__pck/tokens | `{ clientId }` | `{ status: "SUCCESS", data: { token, refresh_token, expiration } }` |
+ * | POST | /__pck/card-accounts | `{ clientId, card: { card_number, expiry_month, expiry_year } }` | `{ card_account_uid }` |
+ * | POST | /__pck/fail-next | `{ path, status, message?, times? }` | `{ ok }` |
+ * | POST | /__pck/provider-states | Pact state change | state values (see `provider-states/routes.ts`) |
+ * | POST | /__pck/messages | `{ description, providerStates }` | a webhook as a Pact message (see `provider-states/routes.ts`) |
+ *
+ * @module
+ */
+
+import { kitMessage } from '../../../internal/messages.ts';
+import { isPlainObject } from '../../../internal/plain-object.ts';
+import type { MockControl, MockRequestMatcher } from '../../control-types.ts';
+import { jsonObject } from '../http/body.ts';
+import type { MockRequest } from '../http/exchange.ts';
+import type { Outcome, RouteEntry } from '../http/outcome.ts';
+import type { Router } from '../http/router.ts';
+import { restError } from '../http-error.ts';
+import { pactRoutes, registerPactRoutes } from '../provider-states/routes.ts';
+import type { ProviderStateService } from '../provider-states/setup.ts';
+import { registerListRoutes } from './lists.ts';
+
+type ControlHandler = (request: MockRequest) => Outcome | Promise<Outcome>;
+
+/** Every control route, for documentation and tests. */
+export const controlRoutes = [
+  ['GET', '/__pck/health'],
+  ['POST', '/__pck/reset'],
+  ['GET', '/__pck/clock'],
+  ['POST', '/__pck/clock/advance'],
+  ['GET', '/__pck/payments'],
+  ['POST', '/__pck/payments/settle'],
+  ['GET', '/__pck/requests'],
+  ['POST', '/__pck/requests/wait'],
+  ['GET', '/__pck/deliveries'],
+  ['POST', '/__pck/deliveries/wait'],
+  ['POST', '/__pck/deliveries/redeliver'],
+  ['POST', '/__pck/tokens'],
+  ['POST', '/__pck/card-accounts'],
+  ['POST', '/__pck/fail-next'],
+  ...pactRoutes,
+] as const;
+
+const ok = (body: unknown): Outcome => ({ status: 200, body });
+
+function optionalString(body: Record<string, unknown>, key: string, route: string): string | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw restError(400, kitMessage(`${route}: "${key}" must be a string.`));
+  return v;
+}
+
+function requiredString(body: Record<string, unknown>, key: string, route: string): string {
+  const v = optionalString(body, key, route);
+  if (v === undefined || v === '') throw restError(400, kitMessage(`${route}: "${key}" is required.`));
+  return v;
+}
+
+function optionalNumber(body: Record<string, unknown>, key: string, route: string): number | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw restError(400, kitMessage(`${route}: "${key}" must be a number.`));
+  return v;
+}
+
+/** Longest wait a timer can hold (node caps setTimeout at 2^31 - 1 ms and fires at once beyond it). */
+const MAX_WAIT_MS = 2_147_483_647;
+
+function optionalTimeout(body: Record<string, unknown>, route: string): number | undefined {
+  const v = optionalNumber(body, 'timeoutMs', route);
+  if (v !== undefined && (!Number.isInteger(v) || v < 0 || v > MAX_WAIT_MS))
+    throw restError(
+      400,
+      kitMessage(`${route}: "timeoutMs" must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}.`),
+    );
+  return v;
+}
+
+/** Turns a wait timeout into a 408 with the wait's own message. */
+async function orTimeout<T>(wait: Promise<T>): Promise<T> {
+  try {
+    return await wait;
+  } catch (error) {
+    throw restError(408, error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * Adds the control routes to `router`, each delegating to `control`.
+ *
+ * @example
+ * registerControlRoutes(router, control, 'current', 1024 * 1024, createProviderStates(deps));
+ * // curl -X POST localhost:4010/__pck/clock/advance -d '{"ms":600000}'
+ */
+export function registerControlRoutes(
+  router: Router<RouteEntry>,
+  control: MockControl,
+  guide: string,
+  maxBodyBytes: number,
+  providerStates?: ProviderStateService,
+): void {
+  const add = (method: string, path: string, handle: ControlHandler) => router.add('control', method, path, { handle });
+  const clockAnswer = (now: number) => ok({ now, iso: new Date(now).toISOString() });
+
+  registerListRoutes(add, control, guide);
+  add('POST', '/__pck/reset', () => {
+    control.reset();
+    return ok({ ok: true });
+  });
+  add('GET', '/__pck/clock', () => clockAnswer(control.now()));
+  add('POST', '/__pck/clock/advance', async (req) => {
+    const route = 'POST /__pck/clock/advance';
+    const ms = optionalNumber(jsonObject(req, maxBodyBytes, route), 'ms', route);
+    if (ms === undefined || ms < 0)
+      throw restError(400, kitMessage(`${route} needs { "ms": <non-negative milliseconds> }.`));
+    return clockAnswer(control.advanceClock(ms));
+  });
+  add('POST', '/__pck/payments/settle', async (req) => {
+    const route = 'POST /__pck/payments/settle';
+    const body = jsonObject(req, maxBodyBytes, route);
+    const outcome = optionalString(body, 'outcome', route);
+    if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure')
+      throw restError(400, kitMessage(`${route}: "outcome" must be "success" or "failure".`));
+    return ok({ payment: control.settlePayment(requiredString(body, 'uuid', route), outcome) });
+  });
+  add('POST', '/__pck/requests/wait', async (req) => {
+    const route = 'POST /__pck/requests/wait';
+    const body = jsonObject(req, maxBodyBytes, route);
+    const guideValue = optionalString(body, 'guide', route);
+    if (guideValue !== undefined && guideValue !== 'current' && guideValue !== 'legacy')
+      throw restError(400, kitMessage(`${route}: "guide" must be "current" or "legacy".`));
+    const matcher: MockRequestMatcher = {
+      method: optionalString(body, 'method', route),
+      path: optionalString(body, 'path', route),
+      operationName: optionalString(body, 'operationName', route),
+      status: optionalNumber(body, 'status', route),
+      clientId: optionalString(body, 'clientId', route),
+      guide: guideValue,
+    };
+    const timeoutMs = optionalTimeout(body, route);
+    const since = optionalNumber(body, 'since', route);
+    const request = await orTimeout(
+      control.waitForRequest(matcher, {
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(since === undefined ? {} : { since }),
+      }),
+    );
+    return ok({ request });
+  });
+  add('POST', '/__pck/deliveries/wait', async (req) => {
+    const route = 'POST /__pck/deliveries/wait';
+    const body = jsonObject(req, maxBodyBytes, route);
+    const fields = (['paymentUuid', 'state', 'url', 'clientId'] as const)
+      .map((k) => [k, optionalString(body, k, route)] as const)
+      .filter(([, v]) => v !== undefined);
+    const timeoutMs = optionalTimeout(body, route);
+    const delivery = await orTimeout(
+      control.waitForDelivery(
+        (d) => fields.every(([k, v]) => d[k] === v),
+        timeoutMs === undefined ? {} : { timeoutMs },
+      ),
+    );
+    return ok({ delivery });
+  });
+  add('POST', '/__pck/deliveries/redeliver', async (req) => {
+    const route = 'POST /__pck/deliveries/redeliver';
+    control.redeliver(requiredString(jsonObject(req, maxBodyBytes, route), 'id', route));
+    return ok({ ok: true });
+  });
+  add('POST', '/__pck/tokens', async (req) => {
+    const route = 'POST /__pck/tokens';
+    const clientId = requiredString(jsonObject(req, maxBodyBytes, route), 'clientId', route);
+    return ok({ status: 'SUCCESS', data: control.issueToken(clientId) });
+  });
+  add('POST', '/__pck/card-accounts', async (req) => {
+    const route = 'POST /__pck/card-accounts';
+    const body = jsonObject(req, maxBodyBytes, route);
+    const clientId = requiredString(body, 'clientId', route);
+    const card = body.card;
+    if (!isPlainObject(card))
+      throw restError(400, kitMessage(`${route}: "card" must be { "card_number", "expiry_month", "expiry_year" }.`));
+    const c = card;
+    const uid = control.registerCardAccount(clientId, {
+      card_number: requiredString(c, 'card_number', `${route} card`),
+      expiry_month: requiredString(c, 'expiry_month', `${route} card`),
+      expiry_year: requiredString(c, 'expiry_year', `${route} card`),
+    });
+    return ok({ card_account_uid: uid });
+  });
+  add('POST', '/__pck/fail-next', async (req) => {
+    const route = 'POST /__pck/fail-next';
+    const body = jsonObject(req, maxBodyBytes, route);
+    const status = optionalNumber(body, 'status', route);
+    if (status === undefined) throw restError(400, kitMessage(`${route}: "status" is required.`));
+    const message = optionalString(body, 'message', route);
+    const times = optionalNumber(body, 'times', route);
+    control.failNextRequest(requiredString(body, 'path', route), status, {
+      ...(message === undefined ? {} : { message }),
+      ...(times === undefined ? {} : { times }),
+    });
+    return ok({ ok: true });
+  });
+  if (providerStates) registerPactRoutes(router, providerStates, maxBodyBytes);
+}

@@ -1,0 +1,36 @@
+/**
+ * The HTTP error every part of the mock throws for a caller's mistake: it carries its whole answer (status, body in the
+ * spec's shape, headers), and the error mapping (`http/error-mapping.ts`) sends it as it is. The shapes themselves
+ * (7.1 / 7.2 / 7.3) and their builders are the contract layer's (`src/contract/error-shapes.ts`).
+ *
+ * Messages say what failed and how to fix it. They never contain card numbers or CVVs.
+ *
+ * @module
+ */
+import { restErrorBody } from '../../contract/error-shapes.ts';
+
+/**
+ * An error that carries its complete HTTP answer. Handlers throw it; the top-level handler sends `status` and `body`
+ * as they are.
+ */
+export class MockHttpError extends Error {
+  /** HTTP status to answer with. */
+  readonly status: number;
+  /** JSON body to answer with, already in the spec's shape. */
+  readonly body: unknown;
+  /** Extra response headers, such as `Allow` on a 405. */
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(status: number, body: unknown, headers: Record<string, string> = {}) {
+    super(typeof body === 'object' && body && 'message' in body ? String(body.message) : `HTTP ${status}`);
+    this.name = 'MockHttpError';
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+  }
+}
+
+/** A REST error (spec 7.1 shape) with the given HTTP status. */
+export function restError(status: number, message: string, headers?: Record<string, string>): MockHttpError {
+  return new MockHttpError(status, restErrorBody(message), headers);
+}

@@ -1,0 +1,153 @@
+/**
+ * The service's own routes (spec 4): the three token endpoints and `/graphql`, each a credentials check plus a
+ * handler. Client mistakes are answered in the route's shape (7.1 on REST, 7.2 on /graphql), never thrown as plain
+ * errors.
+ *
+ * @module
+ */
+import type { Assumptions } from '../../../assumptions.ts';
+import { kitMessage } from '../../../internal/messages.ts';
+import { isPlainObject } from '../../../internal/plain-object.ts';
+import { serviceHeaders, servicePaths } from '../../../spec-names.ts';
+import { wrongApiKeyMessage } from '../auth/credentials.ts';
+import { type TokenService, tokenPairJson } from '../auth/tokens.ts';
+import { summarizeVariables } from '../control/journal.ts';
+import type { GraphqlRequest } from '../graphql/engine.ts';
+import type { EngineLoader } from '../graphql/engine-loader.ts';
+import { parseGraphqlQueryString } from '../graphql/query-string.ts';
+import { parseJsonBody } from './body.ts';
+import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
+import { type MockRequest, requestHeader } from './exchange.ts';
+import { type Authenticator, type Outcome, type RouteEntry, verdictOf } from './outcome.ts';
+import type { Router } from './router.ts';
+
+/** What the service routes need. */
+export interface ServiceRouteDeps {
+  readonly assumptions: Assumptions;
+  readonly tokens: TokenService;
+  readonly engine: EngineLoader;
+  readonly errors: ErrorMapper;
+  readonly maxBodyBytes: number;
+}
+
+const postOnly: Readonly<Record<string, string>> = Object.freeze({ allow: 'POST' });
+const refreshHint = '{ "refresh_token": "<refresh_token from generate-token>" }';
+
+/** Adds the token endpoints and `/graphql` to `router`. */
+export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceRouteDeps): void {
+  const { assumptions, tokens, engine, errors, maxBodyBytes } = deps;
+  const reasons = assumptions.reasonCodes;
+  const gqlErrorStatus = assumptions.graphqlErrorHttpStatus;
+
+  // Token endpoints take the client's credentials (spec 5); a failure is thrown as the 7.1 answer.
+  const clientCredentials: Authenticator = (request) =>
+    tokens.authenticate(requestHeader(request, serviceHeaders.clientId), requestHeader(request, serviceHeaders.apiKey));
+
+  // /graphql takes a token (spec 5), and the client headers too when the ledger says so.
+  const bearerToken: Authenticator = (request) => {
+    const check = tokens.verify(
+      requestHeader(request, serviceHeaders.jwt),
+      requestHeader(request, serviceHeaders.clientId),
+    );
+    if (!check.ok) return graphqlFailure(gqlErrorStatus, check.message, reasons[check.reason]);
+    if (!assumptions.graphqlRequiresClientHeaders) return check.clientId;
+    const apiKey = requestHeader(request, serviceHeaders.apiKey);
+    if (requestHeader(request, serviceHeaders.clientId) === undefined || apiKey === undefined)
+      return graphqlFailure(
+        gqlErrorStatus,
+        kitMessage(
+          `This mock requires ${serviceHeaders.clientId} and ${serviceHeaders.apiKey} on /graphql too (graphqlRequiresClientHeaders): send both with the token.`,
+        ),
+        reasons.missingClientHeaders,
+      );
+    if (!tokens.apiKeyMatches(check.clientId, apiKey))
+      return graphqlFailure(gqlErrorStatus, wrongApiKeyMessage(check.clientId), reasons.clientMismatch);
+    return check.clientId;
+  };
+
+  router.add('rest', 'POST', servicePaths.generateToken, {
+    auth: clientCredentials,
+    handle: (_request, clientId) => ({ status: 200, json: tokenPairJson(tokens.generate(clientId!)) }),
+  });
+
+  router.add('rest', 'POST', servicePaths.refreshToken, {
+    auth: clientCredentials,
+    handle(request, clientId) {
+      const body = parseJsonBody(request.body, maxBodyBytes);
+      if (!body.ok) return errors.layer('rest', body.problem === 'too-large' ? 413 : 400, body.message);
+      const refreshToken = isPlainObject(body.value) ? body.value.refresh_token : undefined;
+      if (typeof refreshToken !== 'string' || refreshToken === '')
+        return errors.layer(
+          'rest',
+          400,
+          kitMessage(
+            body.empty
+              ? `refresh-token needs a JSON body ${refreshHint}.`
+              : `refresh_token is missing or not a string: send ${refreshHint}.`,
+          ),
+        );
+      return { status: 200, json: tokenPairJson(tokens.refresh(clientId!, refreshToken)) };
+    },
+  });
+
+  router.add('rest', 'POST', servicePaths.revokeToken, {
+    auth: clientCredentials,
+    handle(request, clientId) {
+      tokens.revoke(clientId!, requestHeader(request, serviceHeaders.jwt));
+      return { status: 200, body: assumptions.revokeTokenBody };
+    },
+  });
+
+  router.add('graphql', 'POST', servicePaths.graphql, {
+    auth: bearerToken,
+    handle: (request, clientId) => graphql(request, clientId!),
+  });
+
+  // Queries over GET, as GraphQL over HTTP allows (urql's default for queries); mutations answer 405.
+  router.add('graphql', 'GET', servicePaths.graphql, {
+    auth: bearerToken,
+    handle: (request, clientId) => graphqlOverGet(request, clientId!),
+  });
+
+  function graphqlOverGet(request: MockRequest, clientId: string): Outcome | Promise<Outcome> {
+    const parsed = parseGraphqlQueryString(request.query);
+    if (!parsed.ok) return errors.layer('graphql', 400, parsed.message);
+    return executeGraphql(request, clientId, { ...parsed.value, readOnly: true }, 'GET');
+  }
+
+  function graphql(request: MockRequest, clientId: string): Outcome | Promise<Outcome> {
+    const body = parseJsonBody(request.body, maxBodyBytes);
+    if (!body.ok) return errors.layer('graphql', body.problem === 'too-large' ? 413 : 400, body.message);
+    if (!isPlainObject(body.value))
+      return errors.layer(
+        'graphql',
+        400,
+        kitMessage('/graphql needs a JSON object body { "query": "...", "variables": { ... } }.'),
+      );
+    const { query, variables, operationName } = body.value;
+    return executeGraphql(request, clientId, { query, variables, operationName }, 'POST');
+  }
+
+  function executeGraphql(
+    request: MockRequest,
+    clientId: string,
+    operation: GraphqlRequest,
+    method: 'GET' | 'POST',
+  ): Outcome | Promise<Outcome> {
+    const ready = engine.current();
+    // The engine loads on the first /graphql request; afterwards this path stays synchronous.
+    if (ready === undefined) return engine.load().then(() => executeGraphql(request, clientId, operation, method));
+    const result = ready.execute(operation, { clientId, ip: request.remoteAddress });
+    if (result.internalError !== undefined) errors.internal(result.internalError, method, servicePaths.graphql);
+    const { variables } = operation;
+    return {
+      status: result.status,
+      json: result.json,
+      operationName: result.operationName,
+      guide: result.guide,
+      summary: variables === undefined ? undefined : summarizeVariables(variables),
+      verdict: verdictOf(result.status, result.body),
+      ...(result.methodNotAllowed ? { headers: postOnly } : {}),
+    };
+  }
+}

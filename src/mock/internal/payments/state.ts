@@ -1,0 +1,419 @@
+/**
+ * Per-client state of the mock: card accounts and payments, keyed by client id, bounded, resettable.
+ *
+ * Card accounts never hold the full card number or the CVV: only the masked number, card type, expiry and the
+ * test-card outcome. A `card_account_uid` is derived (SHA-256 over the instance seed, client id, card number and
+ * expiry), so the same card gives the same uid for the same client, also after a reset, and a different
+ * one for another client.
+ *
+ * The mock is single-threaded, but requests interleave with clock tasks (settlement); every method works on the
+ * current maps without holding iterators across calls, and list methods return copies.
+ *
+ * @module
+ */
+import type { Assumptions } from '../../../assumptions.ts';
+import { kitMessage } from '../../../internal/messages.ts';
+import { detectCardType, maskCardNumber } from '../domain/cards.ts';
+import { type CardOutcome, cardOutcome } from '../domain/test-cards.ts';
+import { KeyQueue } from '../fifo.ts';
+import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
+import { SeqList } from '../history/seq-list.ts';
+import { uuidV4FromHex } from '../random.ts';
+import { numberField, type RecordApplier, type Recorder, textField } from '../store/records.ts';
+
+/** A card the mock knows for a client, from a card fee calculation, a payment or the control API. */
+export interface CardAccount {
+  /** The uid handed out as `card_account_uid`. */
+  readonly card_account_uid: string;
+  /** Client the account belongs to; other clients cannot use the uid. */
+  readonly clientId: string;
+  /** Detected card type. */
+  readonly card_type: string;
+  /** Masked card number (first 6, last 4 at most). */
+  readonly masked_card_number: string;
+  /** Two-digit expiry month, as sent. */
+  readonly expiry_month: string;
+  /** Two-digit expiry year, as sent. */
+  readonly expiry_year: string;
+  /** What payments with this card do. */
+  readonly outcome: CardOutcome;
+}
+
+/** Card details from which a card account is made. The CVV is deliberately not part of it. */
+export interface CardAccountInput {
+  readonly card_number: string;
+  readonly expiry_month: string;
+  readonly expiry_year: string;
+}
+
+/** The final outcome a payment can be settled with. */
+export type SettlementOutcome = 'success' | 'failure';
+
+/** Which guide a request was answered in. */
+export type Guide = 'current' | 'legacy';
+
+/** A payment the mock accepted. */
+export interface StoredPayment {
+  /** Payment identifier, as answered and as sent in the webhook. */
+  readonly uuid: string;
+  /** Client that created the payment. */
+  readonly clientId: string;
+  /** Guide the creating request used. */
+  readonly guide: Guide;
+  readonly amount: number;
+  readonly payment_gateway_fee: number;
+  /** ISO 8601 timestamp from the mock clock. */
+  readonly paid_at: string;
+  /** Current status name (`Assumptions.statusNames`); `processing` until settled. */
+  status: string;
+  /** Outcome the card asks for (test cards); `processing` means only the control API settles it. */
+  readonly outcome: CardOutcome;
+  /** Final outcome once settled, else undefined. */
+  settledOutcome: SettlementOutcome | undefined;
+  /** Virtual time of settlement (ms since the epoch), once settled. */
+  settledAt: number | undefined;
+  /** Metadata object as sent, echoed in the webhook. */
+  readonly metadata: Readonly<Record<string, unknown>> | undefined;
+  readonly card_account_uid: string;
+  readonly card_type: string;
+  readonly masked_card_number: string;
+  /** Payer IP: as sent in `ip_address`, else the requesting IP. */
+  readonly ip_address: string;
+  readonly vendor_device_id: string | undefined;
+  /** The client's description and reference number (from payment_reference, or the legacy contact). */
+  readonly payment_reference: { readonly description: string; readonly reference_no: string };
+}
+
+/** Options of {@link createMockState}. */
+export interface MockStateOptions {
+  /** Assumptions (card type detection, status names). */
+  readonly assumptions: Pick<Assumptions, 'cardTypes' | 'statusNames'>;
+  /** Key for deriving card account uids; use the instance seed so uids repeat across runs. */
+  readonly seed: string;
+  /** The platform's SHA-256 (hex), which derives card account uids. */
+  readonly sha256Hex: (text: string) => string;
+  /**
+   * Most payments kept per client. When a new payment would exceed it, the oldest settled payment is evicted;
+   * when none is settled, the oldest payment. Default 10,000.
+   */
+  readonly maxPaymentsPerClient?: number;
+  /** Virtual time source for `settledAt`; the mock passes its clock. Defaults to `Date.now`. */
+  readonly now?: () => number;
+  /** Most card accounts kept per client; the oldest is evicted first. Default 10,000. */
+  readonly maxCardAccountsPerClient?: number;
+  /** Receives a record of every change when a state store is configured (issue 23); undefined with memory. */
+  readonly record?: Recorder | undefined;
+}
+
+/** A payment on a page of {@link MockState.paymentPage}: the stored payment and its sequence number (the cursor). */
+export type PagedPayment = StoredPayment & { readonly seq: number };
+
+/** Filters of {@link MockState.paymentPage}; every given one must match. */
+export interface PaymentFilter {
+  readonly clientId?: string | undefined;
+  /** Status name (`processing`, `success`, `failure` by default). */
+  readonly status?: string | undefined;
+  readonly uuid?: string | undefined;
+}
+
+/** Counters of the payment history, kept as payments come and go (never counted by a scan). */
+export interface PaymentCounts {
+  /** Payments kept, all clients. */
+  readonly kept: number;
+  /** Kept payments not settled yet. */
+  readonly processing: number;
+  /** Payments evicted by the per-client cap since the last reset. */
+  readonly evicted: number;
+  /** The cap per client. */
+  readonly capPerClient: number;
+  /** Changes with every added, settled or evicted payment and every reset: a poller compares it with the last one. */
+  readonly version: number;
+}
+
+/** The mock's per-client store. */
+export interface MockState {
+  /**
+   * Returns the card account for these details, creating it on first use (stable uid per client and card).
+   * Throws when the card type is not detected: callers validate first.
+   */
+  upsertCardAccount(clientId: string, card: CardAccountInput): CardAccount;
+  /** The card account of a uid for this client, or undefined (unknown, or another client's). */
+  cardAccount(clientId: string, cardAccountUid: string): CardAccount | undefined;
+  /** Stores an accepted payment, evicting per the cap. */
+  addPayment(payment: StoredPayment): void;
+  /** One payment by uuid, for one client or (clientId undefined) any client. */
+  payment(clientId: string | undefined, uuid: string): StoredPayment | undefined;
+  /** Payments of one client or of all clients, oldest first (a copy). */
+  payments(clientId?: string): StoredPayment[];
+  /**
+   * Settles a payment: sets the final status and outcome. `outcome` defaults to the card's outcome (`failure` for
+   * the failure test card, else `success`). Returns the settled payment, or undefined when no such payment exists.
+   * Settling an already settled payment changes nothing and returns it as it is.
+   */
+  settlePayment(clientId: string | undefined, uuid: string, outcome?: SettlementOutcome): StoredPayment | undefined;
+  /** A page of payments, newest first unless `query.after` is given; the query is checked (400 on a mistake). */
+  paymentPage(query?: PageQuery, filter?: PaymentFilter): Page<PagedPayment>;
+  /** The counters of the payment history. */
+  paymentCounts(): PaymentCounts;
+  /** Forgets every payment and card account. */
+  reset(): void;
+  /** Takes back a `card`, `pay` or `set` record of a state store (issue 23). */
+  readonly apply: RecordApplier['apply'];
+}
+
+/** A kept payment and its sequence number in the history. */
+interface PaymentEntry {
+  readonly payment: StoredPayment;
+  readonly seq: number;
+}
+
+interface ClientState {
+  readonly cards: Map<string, CardAccount>;
+  readonly payments: Map<string, PaymentEntry>;
+  /** Payments in acceptance order by sequence number: the pages and the "oldest payment" of the eviction rule. */
+  readonly accepted: SeqList<StoredPayment>;
+  /** Uuids of settled payments in settlement order: evicted first. Evicted ones are skipped likewise. */
+  readonly settled: KeyQueue<string>;
+}
+
+/**
+ * Creates an empty state.
+ *
+ * @example
+ * const state = createMockState({ assumptions: defaultAssumptions, seed: 'seed', sha256Hex: platform.crypto.sha256Hex });
+ */
+export function createMockState(options: MockStateOptions): MockState {
+  const { assumptions, seed, sha256Hex } = options;
+  const maxPayments = options.maxPaymentsPerClient ?? 10_000;
+  const maxCards = options.maxCardAccountsPerClient ?? 10_000;
+  const now = options.now ?? Date.now;
+  const record = options.record;
+  const clients = new Map<string, ClientState>();
+  // One sequence across clients, so pages of every client merge in acceptance order.
+  let seq = 0;
+  let processing = 0;
+  let evicted = 0;
+  let version = 0;
+
+  function client(clientId: string): ClientState {
+    let c = clients.get(clientId);
+    if (!c) {
+      c = { cards: new Map(), payments: new Map(), accepted: new SeqList(), settled: new KeyQueue() };
+      clients.set(clientId, c);
+    }
+    return c;
+  }
+
+  /**
+   * A payment of one client, or (clientId undefined, control API) of whichever client has it. Clients are few (the
+   * configured ones), so that is a handful of lookups; an index of uuid → client cost a Map write and delete per
+   * payment on the hot path.
+   */
+  function find(clientId: string | undefined, uuid: string): StoredPayment | undefined {
+    if (clientId !== undefined) return clients.get(clientId)?.payments.get(uuid)?.payment;
+    for (const c of clients.values()) {
+      const p = c.payments.get(uuid);
+      if (p) return p.payment;
+    }
+    return undefined;
+  }
+
+  /** Shifts `queue` past keys no longer kept and returns the oldest kept one. */
+  function oldestKept(c: ClientState, queue: KeyQueue<string>): string | undefined {
+    for (let key = queue.shift(); key !== undefined; key = queue.shift()) if (c.payments.has(key)) return key;
+    return undefined;
+  }
+
+  function evictOne(c: ClientState): void {
+    // Oldest settled first (settlement order); when none is settled, the oldest payment (acceptance order).
+    const victim = oldestKept(c, c.settled) ?? c.accepted.oldest()?.uuid;
+    const entry = victim === undefined ? undefined : c.payments.get(victim);
+    if (entry === undefined) return;
+    c.payments.delete(entry.payment.uuid);
+    c.accepted.delete(entry.seq);
+    if (entry.payment.settledOutcome === undefined) processing -= 1;
+    evicted += 1;
+    version += 1;
+  }
+
+  function add(payment: StoredPayment): void {
+    const c = client(payment.clientId);
+    while (c.payments.size >= maxPayments) evictOne(c);
+    seq += 1;
+    c.payments.set(payment.uuid, { payment, seq });
+    c.accepted.push(seq, payment);
+    if (payment.settledOutcome === undefined) processing += 1;
+    version += 1;
+  }
+
+  function settle(p: StoredPayment, final: SettlementOutcome, at: number): void {
+    p.settledOutcome = final;
+    p.settledAt = at;
+    clients.get(p.clientId)?.settled.push(p.uuid);
+    processing -= 1;
+    version += 1;
+    p.status = final === 'success' ? assumptions.statusNames.success : assumptions.statusNames.failure;
+  }
+
+  return {
+    upsertCardAccount(clientId, card) {
+      const c = client(clientId);
+      const known = c.cards.size;
+      const account = upsertCard(c, { seed, clientId, card, maxCards, assumptions, sha256Hex });
+      // A new account (or one evicted and made again) changes the size or the newest key: record only those.
+      if (record && (c.cards.size !== known || known >= maxCards)) record({ t: 'card', a: account });
+      return account;
+    },
+    cardAccount(clientId, cardAccountUid) {
+      return clients.get(clientId)?.cards.get(cardAccountUid);
+    },
+    addPayment(payment) {
+      add(payment);
+      if (record) record({ t: 'pay', p: { ...payment } });
+    },
+    payment(clientId, uuid) {
+      return find(clientId, uuid);
+    },
+    payments: (clientId) => listPayments(clients, clientId),
+    paymentPage: (query, filter = {}) => pagePayments(clients, checkPageQuery(query, 'paymentPage'), filter),
+    paymentCounts() {
+      let kept = 0;
+      for (const c of clients.values()) kept += c.payments.size;
+      return { kept, processing, evicted, capPerClient: maxPayments, version };
+    },
+    settlePayment(clientId, uuid, outcome) {
+      const p = find(clientId, uuid);
+      if (!p || p.settledOutcome !== undefined) return p;
+      const final: SettlementOutcome = outcome ?? (p.outcome === 'failure' ? 'failure' : 'success');
+      settle(p, final, now());
+      if (record) record({ t: 'set', c: p.clientId, u: uuid, x: final, at: p.settledAt });
+      return p;
+    },
+    apply: (r) => applyStateRecord(r, { client, find, add, settle, maxCards }),
+    reset() {
+      clients.clear();
+      seq = 0;
+      processing = 0;
+      evicted = 0;
+      version += 1;
+    },
+  };
+}
+
+/** The card account of a card for a client, created (evicting the oldest past `maxCards`) on first use. */
+function upsertCard(
+  c: ClientState,
+  o: {
+    readonly seed: string;
+    readonly clientId: string;
+    readonly card: CardAccountInput;
+    readonly maxCards: number;
+    readonly assumptions: MockStateOptions['assumptions'];
+    readonly sha256Hex: (text: string) => string;
+  },
+): CardAccount {
+  const { card, clientId } = o;
+  const uid = deriveCardAccountUid(o.sha256Hex, o.seed, clientId, card);
+  const known = c.cards.get(uid);
+  if (known) return known;
+  const cardType = detectCardType(card.card_number, o.assumptions.cardTypes);
+  if (cardType === undefined)
+    throw new Error(kitMessage('card type not detected; validate the card before storing it.'));
+  if (c.cards.size >= o.maxCards) {
+    const oldest = c.cards.keys().next().value;
+    if (oldest !== undefined) c.cards.delete(oldest);
+  }
+  const account: CardAccount = {
+    card_account_uid: uid,
+    clientId,
+    card_type: cardType,
+    masked_card_number: maskCardNumber(card.card_number),
+    expiry_month: card.expiry_month,
+    expiry_year: card.expiry_year,
+    outcome: cardOutcome(card.card_number),
+  };
+  c.cards.set(uid, account);
+  return account;
+}
+
+/** Every payment kept (of one client, or of all in acceptance order), oldest first. */
+function listPayments(clients: ReadonlyMap<string, ClientState>, clientId: string | undefined): StoredPayment[] {
+  const lists = clientId === undefined ? [...clients.values()] : [clients.get(clientId)].filter((c) => c !== undefined);
+  const all: [number, StoredPayment][] = [];
+  for (const c of lists) for (const entry of c.accepted.oldestFirst()) all.push(entry);
+  if (lists.length > 1) all.sort((a, b) => a[0] - b[0]);
+  return all.map(([, p]) => p);
+}
+
+/** A page of payments: a uuid filter reads the map, a client filter that client's list, else every client's merged. */
+function pagePayments(
+  clients: ReadonlyMap<string, ClientState>,
+  query: ReturnType<typeof checkPageQuery>,
+  filter: PaymentFilter,
+): Page<PagedPayment> {
+  let lists: SeqList<StoredPayment>[];
+  if (filter.uuid !== undefined) {
+    const one = new SeqList<StoredPayment>();
+    for (const c of clients.values()) {
+      const entry = c.payments.get(filter.uuid);
+      if (entry && (filter.clientId === undefined || entry.payment.clientId === filter.clientId))
+        one.push(entry.seq, entry.payment);
+    }
+    lists = [one];
+  } else if (filter.clientId !== undefined) {
+    const c = clients.get(filter.clientId);
+    lists = c ? [c.accepted] : [];
+  } else lists = [...clients.values()].map((c) => c.accepted);
+  const keep = (p: StoredPayment) =>
+    (filter.status === undefined || p.status === filter.status) &&
+    (filter.uuid === undefined || p.uuid === filter.uuid);
+  return collectPage(lists, query, keep, (p, seq) => ({ ...p, seq }));
+}
+
+/**
+ * Derives the `card_account_uid` of a card for a client: SHA-256 over the instance seed, client id, card number and
+ * expiry, formatted as a version 4 uuid (so strict client-side uuid checks accept it; it is not random). The seed
+ * acts as a key, so uids of one mock instance cannot be precomputed elsewhere; a one-shot hash instead of an HMAC
+ * because this runs on every payment and the uid only has to be stable and unguessable in a test tool. `sha256Hex` is
+ * the platform's.
+ */
+export function deriveCardAccountUid(
+  sha256Hex: (text: string) => string,
+  seed: string,
+  clientId: string,
+  card: CardAccountInput,
+): string {
+  return uuidV4FromHex(
+    sha256Hex(`${seed}\0${clientId}\0${card.card_number}\0${card.expiry_month}${card.expiry_year}`),
+    '-',
+  );
+}
+
+/** Replays a `card`, `pay` or `set` record through the state's own operations (issue 23). */
+function applyStateRecord(
+  r: Parameters<RecordApplier['apply']>[0],
+  ops: {
+    readonly client: (clientId: string) => ClientState;
+    readonly find: (clientId: string | undefined, uuid: string) => StoredPayment | undefined;
+    readonly add: (payment: StoredPayment) => void;
+    readonly settle: (p: StoredPayment, final: SettlementOutcome, at: number) => void;
+    readonly maxCards: number;
+  },
+): void {
+  if (r.t === 'card') {
+    const a = r.a as CardAccount;
+    const c = ops.client(a.clientId);
+    if (!c.cards.has(a.card_account_uid) && c.cards.size >= ops.maxCards) {
+      const oldest = c.cards.keys().next().value;
+      if (oldest !== undefined) c.cards.delete(oldest);
+    }
+    c.cards.set(a.card_account_uid, a);
+  } else if (r.t === 'pay') {
+    const p = r.p as StoredPayment;
+    if (ops.find(p.clientId, p.uuid) === undefined) ops.add({ ...p });
+  } else if (r.t === 'set') {
+    const p = ops.find(textField(r, 'c'), textField(r, 'u'));
+    if (p && p.settledOutcome === undefined)
+      ops.settle(p, r.x === 'failure' ? 'failure' : 'success', numberField(r, 'at'));
+  }
+}

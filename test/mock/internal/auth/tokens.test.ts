@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { createVerifier } from 'fast-jwt';
+import { describe, expect, it } from 'vitest';
+import { defaultAssumptions } from '../../../../src/assumptions.ts';
+import { createTokenService, tokenPairJson } from '../../../support/mock-internals/auth.ts';
+import { createClock, MockHttpError } from '../../../support/mock-internals/foundations.ts';
+import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
+
+function setup(repeatGenerateToken: 'reissue' | 'reject' = 'reissue') {
+  let real = 1_700_000_000_000;
+  const clock = createClock({ realNow: () => real });
+  const tokens = createTokenService({
+    assumptions: { tokenTtlSeconds: 600, repeatGenerateToken },
+    clients: [
+      { clientId: 'a', apiKey: 'ka' },
+      { clientId: 'b', apiKey: 'kb' },
+    ],
+    clock,
+    seed: 's',
+    crypto: nodeCrypto,
+  });
+  return { tokens, clock, tick: (ms: number) => (real += ms) };
+}
+
+describe('token service', () => {
+  it('signs HS256 JWTs that fast-jwt verifies with the seed-derived key', () => {
+    const { tokens } = setup();
+    const pair = tokens.issue('a');
+    const other = createTokenService({
+      assumptions: defaultAssumptions,
+      clients: [{ clientId: 'a', apiKey: 'ka' }],
+      clock: createClock(),
+      seed: 'other',
+      crypto: nodeCrypto,
+    });
+    expect(other.verify(pair.token, undefined)).toMatchObject({ ok: false, reason: 'invalidToken' });
+    // The secret is SHA-256 over a label and the seed (tokens.ts); a standard verifier accepts the token with it.
+    const key = createHash('sha256').update('payment-contract-kit jwt\0s').digest();
+    const verified = createVerifier({ key, algorithms: ['HS256'], ignoreExpiration: true, complete: true })(pair.token);
+    expect(verified.header).toMatchObject({ alg: 'HS256', typ: 'JWT' });
+    expect(verified.payload).toMatchObject({ sub: 'a', exp: pair.expiration });
+    expect(JSON.parse(tokenPairJson({ status: 'SUCCESS', data: pair }))).toEqual({ status: 'SUCCESS', data: pair });
+  });
+
+  it('signs tokens of clients with non-ASCII and JSON-special ids, and answers them in ASCII', () => {
+    const ids = ['kunde-ü-日本', 'quote"back\\slash', `${'long-'.repeat(300)}id`];
+    const tokens = createTokenService({
+      assumptions: defaultAssumptions,
+      clients: ids.map((clientId) => ({ clientId, apiKey: 'k' })),
+      clock: createClock(),
+      seed: 's',
+      crypto: nodeCrypto,
+    });
+    const key = createHash('sha256').update('payment-contract-kit jwt\0s').digest();
+    const verify = createVerifier({ key, algorithms: ['HS256'], ignoreExpiration: true });
+    for (const id of ids) {
+      const pair = tokens.issue(id);
+      expect(verify(pair.token).sub).toBe(id);
+      expect(tokens.verify(pair.token, id)).toEqual({ ok: true, clientId: id });
+      // writeReply takes the byte length of this answer to be its length.
+      const json = tokenPairJson({ status: 'SUCCESS', data: pair });
+      expect(Buffer.byteLength(json)).toBe(json.length);
+    }
+  });
+
+  it('expires on the virtual clock at exactly the TTL', () => {
+    const { tokens, clock } = setup();
+    const pair = tokens.issue('a');
+    clock.advance(pair.expiration * 1000 - clock.now() - 1);
+    expect(tokens.verify(pair.token, undefined)).toEqual({ ok: true, clientId: 'a' });
+    clock.advance(1);
+    expect(tokens.verify(pair.token, undefined)).toMatchObject({ ok: false, reason: 'expiredToken' });
+  });
+
+  it('applies the generate-once policy only when rejecting', () => {
+    const strict = setup('reject').tokens;
+    strict.generate('a');
+    expect(() => strict.generate('a')).toThrow(MockHttpError);
+    expect(() => strict.generate('a')).toThrow(/use refresh-token/);
+    strict.generate('b');
+    strict.reset();
+    expect(strict.generate('a').status).toBe('SUCCESS');
+  });
+
+  it('names the missing or wrong header', () => {
+    const { tokens } = setup();
+    expect(() => tokens.authenticate(undefined, 'ka')).toThrow(/Missing header x-client-id/);
+    expect(() => tokens.authenticate('a', undefined)).toThrow(/Missing header x-api-key/);
+    expect(() => tokens.authenticate('a', 'kb')).toThrow(/Wrong x-api-key/);
+    expect(tokens.authenticate('a', 'ka')).toBe('a');
+  });
+
+  it('mismatching x-client-id is a client mismatch', () => {
+    const { tokens } = setup();
+    expect(tokens.verify(tokens.issue('a').token, 'b')).toMatchObject({ ok: false, reason: 'clientMismatch' });
+  });
+});

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkExchange } from '../../../src/contract/check/index.ts';
 import { walkGraphqlRequest } from '../../../src/contract/check/graphql-request-walk.ts';
+import { checkExchange } from '../../../src/contract/check/index.ts';
 import { checkGraphqlInteraction } from '../../../src/pact/verify/graphql-interaction-check.ts';
 import type { HttpInteraction } from '../../../src/pact/verify/pact-model.ts';
 import { testCardDetails, testCardNumbers } from '../../../src/test-values.ts';

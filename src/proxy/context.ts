@@ -139,8 +139,8 @@ export function checkSeen(ctx: ProxyContext, seq: number, x: SeenExchange): void
   };
   if (x.responseJson !== undefined && exchange.response) rememberJson(exchange.response, x.responseJson);
   // Credentials in headers are remembered before anything about this exchange is written.
-  ctx.redactor.headers(x.requestHeaders);
-  ctx.redactor.headers(x.responseHeaders);
+  ctx.redactor.rememberHeaders(x.requestHeaders);
+  ctx.redactor.rememberHeaders(x.responseHeaders);
   if (x.answered && x.path.startsWith('/api/')) ctx.redactor.body(responseBody);
   const check = ctx.check(exchange);
   const found = [...check.drifts.map((d) => withReasonCase(d, exchange)), ...x.extraDrifts];

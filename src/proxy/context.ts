@@ -6,6 +6,7 @@
  * @module
  */
 import type { Drift, Exchange, ExchangeCheck } from '../contract/check/exchange.ts';
+import { readJson, rememberJson } from '../contract/check/exchange-parts.ts';
 import { decodedBody } from './content-encoding.ts';
 import type { DriftLog } from './drift-report.ts';
 import { feeObservations } from './fee-observations.ts';
@@ -89,6 +90,8 @@ export interface SeenExchange extends RecordedExchange {
   /** Path and query as the consumer sent them (the service's own path, without the upstream's prefix). */
   readonly path: string;
   readonly extraDrifts: readonly Drift[];
+  /** The answer's body as parsed before it was handed on (service paths only), so it is parsed once. */
+  readonly responseJson?: unknown;
   /** False when the service gave no answer (the recorded answer is the proxy's 502/504). */
   readonly answered: boolean;
 }
@@ -134,9 +137,10 @@ export function checkSeen(ctx: ProxyContext, seq: number, x: SeenExchange): void
       ? { status: x.status, headers: headerRecord(x.responseHeaders), body: responseBody }
       : undefined,
   };
+  if (x.responseJson !== undefined && exchange.response) rememberJson(exchange.response, x.responseJson);
   // Credentials in headers are remembered before anything about this exchange is written.
-  ctx.redactor.headers(x.requestHeaders);
-  ctx.redactor.headers(x.responseHeaders);
+  ctx.redactor.rememberHeaders(x.requestHeaders);
+  ctx.redactor.rememberHeaders(x.responseHeaders);
   if (x.answered && x.path.startsWith('/api/')) ctx.redactor.body(responseBody);
   const check = ctx.check(exchange);
   const found = [...check.drifts.map((d) => withReasonCase(d, exchange)), ...x.extraDrifts];
@@ -146,12 +150,10 @@ export function checkSeen(ctx: ProxyContext, seq: number, x: SeenExchange): void
     { seq, method: x.method, path: ctx.redactor.text(pathOnly), operationName, status: x.status },
     found,
   );
-  if (x.answered && responseBody?.includes('Calc')) {
-    try {
-      for (const fee of feeObservations(JSON.parse(responseBody))) ctx.drifts.observeFee(fee);
-    } catch {
-      // Not JSON: the checker reported it.
-    }
+  if (x.answered && exchange.response && responseBody?.includes('Calc')) {
+    // Not JSON: the checker reported it.
+    const answer = readJson(exchange.response);
+    if (answer.state === 'json') for (const fee of feeObservations(answer.value)) ctx.drifts.observeFee(fee);
   }
   ctx.recorder?.add(x);
   ctx.log.exchange({

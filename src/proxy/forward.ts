@@ -61,24 +61,24 @@ export function nextHopHeaders(raw: readonly string[], target: URL): string[] {
 }
 
 /**
- * Why an answer on a service path cannot be handed on as the service's: a body that is not JSON (an HTML error page
- * of a gateway, say). An empty body is handed on (the checker judges it: revoke-token's body is not shown).
+ * Reads an answer on a service path before it is handed on: why it cannot be handed on as the service's (a body that
+ * is not JSON, such as a gateway's HTML error page), or its parsed body, which the checks then reuse instead of
+ * parsing it again. An empty body is handed on (the checker judges it: revoke-token's body is not shown).
  */
-function notJson(path: string, answer: UpstreamAnswer, maxBytes: number): string | undefined {
-  if (!servicePathSet.has(path) || answer.body.length === 0) return undefined;
+function readAnswer(path: string, answer: UpstreamAnswer, maxBytes: number): { notJson?: string; json?: unknown } {
+  if (!servicePathSet.has(path) || answer.body.length === 0) return {};
   const body = decodedBody(answer.rawHeaders, answer.body, maxBytes);
-  if (body === undefined) return `a ${answer.status} answer whose Content-Encoding could not be undone`;
+  if (body === undefined) return { notJson: `a ${answer.status} answer whose Content-Encoding could not be undone` };
   const type = (() => {
     for (let i = 0; i < answer.rawHeaders.length; i += 2)
       if (answer.rawHeaders[i]!.toLowerCase() === 'content-type') return answer.rawHeaders[i + 1]!;
     return '';
   })();
-  if (/^\s*text\/html/i.test(type)) return `a ${answer.status} answer of type ${type}`;
+  if (/^\s*text\/html/i.test(type)) return { notJson: `a ${answer.status} answer of type ${type}` };
   try {
-    JSON.parse(body.toString('utf8'));
-    return undefined;
+    return { json: JSON.parse(body.toString('utf8')) as unknown };
   } catch {
-    return `a ${answer.status} answer whose body is not JSON (${type || 'no content type'})`;
+    return { notJson: `a ${answer.status} answer whose body is not JSON (${type || 'no content type'})` };
   }
 }
 
@@ -131,10 +131,12 @@ export async function forwardRequest(ctx: ProxyContext, req: IncomingMessage, re
     maxBodyBytes: options.maxBodyBytes,
   });
   let fault: { kind: ServiceFault; detail: string } | undefined;
+  let json: unknown;
   if (!outcome.ok) fault = { kind: outcome.fault, detail: outcome.detail };
   else {
-    const why = notJson(path, outcome, options.maxBodyBytes);
-    if (why !== undefined) fault = { kind: 'not-json', detail: why };
+    const read = readAnswer(path, outcome, options.maxBodyBytes);
+    if (read.notJson !== undefined) fault = { kind: 'not-json', detail: read.notJson };
+    json = read.json;
   }
   const base = {
     kind: 'http' as const,
@@ -173,6 +175,7 @@ export async function forwardRequest(ctx: ProxyContext, req: IncomingMessage, re
     statusText: answer.statusMessage,
     responseHeaders,
     responseBody: answer.body,
+    responseJson: json,
     extraDrifts: [],
     answered: true,
   });

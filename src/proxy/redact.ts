@@ -64,6 +64,8 @@ export interface Redactor {
   remember(value: string): void;
   /** Remembers the credentials among headers (flat raw list or record) and returns a copy with them redacted. */
   headers(raw: readonly string[]): string[];
+  /** Only remembers the credentials among headers (nothing is written now: no redacted copy is built). */
+  rememberHeaders(raw: readonly string[]): void;
   /** A body for writing: JSON gets its secret fields replaced; any text gets remembered secrets and digits masked. */
   body(text: string | undefined): string | undefined;
   /** Any string for writing (a drift's `actual`, a log line). */
@@ -138,6 +140,9 @@ export function createRedactor(): Redactor {
   };
   return {
     remember,
+    rememberHeaders(raw) {
+      for (let i = 0; i < raw.length; i += 2) if (secretHeader.test(raw[i]!)) remember(raw[i + 1]!);
+    },
     headers(raw) {
       const out: string[] = [];
       for (let i = 0; i < raw.length; i += 2) {

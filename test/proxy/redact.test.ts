@@ -26,6 +26,12 @@ describe('createRedactor', () => {
     expect(r.text('sent k3y-value-1 and sig-value-2')).toBe('sent [redacted] and [redacted]');
   });
 
+  it('rememberHeaders() remembers the credential values only, as headers() does', () => {
+    const r = createRedactor();
+    r.rememberHeaders(['X-Jwt-Token', 'jwt-value-3', 'x-client-id', 'acme-client']);
+    expect(r.text('sent jwt-value-3 for acme-client')).toBe('sent [redacted] for acme-client');
+  });
+
   it('replaces secret fields of JSON bodies at any depth, keeping the rest', () => {
     const r = createRedactor();
     const body = JSON.stringify({

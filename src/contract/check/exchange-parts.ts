@@ -12,20 +12,42 @@ export type JsonBody =
   | { readonly state: 'json'; readonly value: unknown }
   | { readonly state: 'invalid'; readonly reason: string };
 
-/**
- * Reads a message's body as JSON.
- *
- * @example
- * readJson({ headers: {}, body: '{"a":1}' }); // { state: 'json', value: { a: 1 } }
- */
-export function readJson(message: ExchangeMessage): JsonBody {
-  const text = message.body;
+/** Bodies already read, per message: the checks of one exchange read the answer more than once. */
+const readBodies = new WeakMap<ExchangeMessage, { readonly text: string | undefined; readonly body: JsonBody }>();
+
+function parseBody(text: string | undefined): JsonBody {
   if (text === undefined || text.trim() === '') return { state: 'none' };
   try {
     return { state: 'json', value: JSON.parse(text) as unknown };
   } catch (error) {
     return { state: 'invalid', reason: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/**
+ * Reads a message's body as JSON, once per message object (while its body stays the same text). The value is
+ * shared by every reader: the checks only read it.
+ *
+ * @example
+ * readJson({ headers: {}, body: '{"a":1}' }); // { state: 'json', value: { a: 1 } }
+ */
+export function readJson(message: ExchangeMessage): JsonBody {
+  const known = readBodies.get(message);
+  if (known && known.text === message.body) return known.body;
+  const body = parseBody(message.body);
+  readBodies.set(message, { text: message.body, body });
+  return body;
+}
+
+/**
+ * Hands the checks a body its caller already parsed (the proxy reads every answer once before passing it on), so
+ * the exchange's checks do not parse it again. `value` must be `JSON.parse(message.body)`.
+ *
+ * @example
+ * rememberJson(exchange.response, parsedAnswer);
+ */
+export function rememberJson(message: ExchangeMessage, value: unknown): void {
+  readBodies.set(message, { text: message.body, body: { state: 'json', value } });
 }
 
 /**

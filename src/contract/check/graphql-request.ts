@@ -1,37 +1,27 @@
 /**
  * The request half of a GraphQL exchange (spec 2, 4.4 to 4.6, 5): POST, x-jwt-token, a JSON body with a `query`
  * string and a `variables` object, a query valid for the guide's schema and variables that fit it. With the guide
- * `both`, the guide is detected from the request with the mock's own rules (contract/guide-detection.ts).
+ * `both`, the guide is detected from the request with the mock's own rules (contract/guide-detection.ts). The walk
+ * itself is graphql-request-walk.ts, shared with `verify`; this module words its outcome as consumer drifts and keeps
+ * the walks of recent request bodies.
  *
  * @module
  */
-import {
-  type DocumentNode,
-  type FragmentDefinitionNode,
-  GraphQLError,
-  Kind,
-  type OperationDefinitionNode,
-  parse,
-  validate,
-} from 'graphql/index.js';
+import type { FragmentDefinitionNode, OperationDefinitionNode } from 'graphql/index.js';
 import { isPlainObject } from '../../internal/plain-object.ts';
-import { decideGuide, documentSignals, variableBindings, variableSignals } from '../guide-detection.ts';
 import { serviceHeaders } from '../service-names.ts';
 import type { DriftList } from './drift-list.ts';
 import type { CheckGuide, ExchangeRequest } from './exchange.ts';
 import { readJson } from './exchange-parts.ts';
 import type { Finding } from './finding.ts';
+import { guideSource, type RequestWalk, walkGraphqlRequest } from './graphql-request-walk.ts';
 import { type GuideName, guideSchemas } from './graphql-schemas.ts';
-import { checkVariables } from './graphql-variables-check.ts';
 import { guideHint } from './guide-hint.ts';
 import { showValue } from './show-value.ts';
 import { formatPath } from './value-path.ts';
 
-/** How the reports name each guide's schema. */
-export const guideSource: Readonly<Record<GuideName, string>> = {
-  current: 'schema.graphql (current guide)',
-  legacy: 'generated/legacy/schema.graphql (legacy guide)',
-};
+// The guide's report names belong to the walk; re-exported for the answer check.
+export { guideSource };
 
 /** What the answer check needs from the request. */
 export interface GraphqlRequestFacts {
@@ -47,57 +37,33 @@ export interface GraphqlRequestFacts {
   readonly readable: boolean;
 }
 
-/** A parsed query and, per guide, its validation errors: the same few query texts come again and again. */
-interface ParsedQuery {
-  readonly document: DocumentNode | undefined;
-  readonly parseError: string | undefined;
-  readonly signals: ReturnType<typeof documentSignals>;
-  readonly invalid: Partial<Record<GuideName, readonly string[]>>;
-}
+/**
+ * Walks of whole request bodies, by body text, guide option and whether data is expected: the same request (a test
+ * suite's payment, a repeated fee list) is walked once, parsing its JSON and coercing its variables included. Walks
+ * are read-only, so one may serve many exchanges. Bounded in count and in key size, like the query cache.
+ */
+const MAX_CACHED_WALKS = 500;
+const MAX_WALK_KEY_CHARS = 16 * 1024;
+const walks = new Map<string, RequestWalk>();
 
-// Bounded: a client sends a handful of query texts; a hostile one sending endless new texts only refills the cache.
-const MAX_CACHED_QUERIES = 500;
-const parsedQueries = new Map<string, ParsedQuery>();
-
-function parsedQuery(text: string): ParsedQuery {
-  let entry = parsedQueries.get(text);
-  if (!entry) {
-    if (parsedQueries.size >= MAX_CACHED_QUERIES) parsedQueries.clear();
-    try {
-      const document = parse(text);
-      entry = { document, parseError: undefined, signals: documentSignals(document), invalid: {} };
-    } catch (error) {
-      const message = error instanceof GraphQLError ? error.message : String(error);
-      entry = { document: undefined, parseError: message, signals: [], invalid: {} };
-    }
-    parsedQueries.set(text, entry);
+function cachedWalk(
+  request: ExchangeRequest,
+  option: CheckGuide,
+  expectsData: boolean,
+): RequestWalk | { readonly stage: 'unreadable'; readonly body: ReturnType<typeof readJson> } {
+  const text = request.body;
+  const key = text !== undefined && text.length <= MAX_WALK_KEY_CHARS ? `${option}${expectsData ? 1 : 0}${text}` : '';
+  const hit = key ? walks.get(key) : undefined;
+  if (hit) return hit;
+  const body = readJson(request);
+  const value = body.state === 'json' ? body.value : undefined;
+  if (!isPlainObject(value) || typeof value.query !== 'string') return { stage: 'unreadable', body };
+  const walk = walkGraphqlRequest(value, option, expectsData);
+  if (key) {
+    if (walks.size >= MAX_CACHED_WALKS) walks.delete(walks.keys().next().value as string);
+    walks.set(key, walk);
   }
-  return entry;
-}
-
-function validationErrors(entry: ParsedQuery, document: DocumentNode, guide: GuideName): readonly string[] {
-  let errors = entry.invalid[guide];
-  if (!errors) {
-    errors = validate(guideSchemas(guide).published, document).map((e) => e.message);
-    (entry.invalid as Record<GuideName, readonly string[]>)[guide] = errors;
-  }
-  return errors;
-}
-
-function pickOperation(document: DocumentNode, name: unknown): OperationDefinitionNode | string {
-  const operations = document.definitions.filter(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  );
-  if (typeof name === 'string' && name !== '')
-    return operations.find((o) => o.name?.value === name) ?? `operationName "${name}" names no operation of the query`;
-  if (operations.length === 1) return operations[0] as OperationDefinitionNode;
-  return `the query holds ${operations.length} operations and no operationName picks one`;
-}
-
-function nameOf(operation: OperationDefinitionNode): string | undefined {
-  if (operation.name) return operation.name.value;
-  const first = operation.selectionSet.selections.find((s) => s.kind === Kind.FIELD);
-  return first?.kind === Kind.FIELD ? first.name.value : undefined;
+  return walk;
 }
 
 function findingsAsConsumer(findings: readonly Finding[], list: DriftList, hint?: (m: string) => string): void {
@@ -138,9 +104,10 @@ export function checkGraphqlRequest(
       message: `Send the token from generate-token or refresh-token in the ${serviceHeaders.jwt} header.`,
     });
   if (request.bodyNotRecorded) return { ...none, readable: false };
-  const body = readJson(request);
-  const value = body.state === 'json' ? body.value : undefined;
-  if (!isPlainObject(value) || typeof value.query !== 'string') {
+  const walk = cachedWalk(request, option, expectsData);
+  if (walk.stage === 'unreadable' || walk.stage === 'no-query') {
+    const body = walk.stage === 'unreadable' ? walk.body : readJson(request);
+    const value = body.state === 'json' ? body.value : undefined;
     list.consumer({
       path: isPlainObject(value) ? 'query' : '(body)',
       expected: 'a JSON body { query: string, variables: object } (spec 2)',
@@ -156,67 +123,52 @@ export function checkGraphqlRequest(
     });
     return { ...none, readable: false };
   }
-  const cached = parsedQuery(value.query);
-  const document = cached.document;
-  if (!document) {
+  if (walk.stage === 'not-graphql') {
     list.consumer({
       path: 'query',
       expected: 'GraphQL text',
-      actual: cached.parseError ?? 'unreadable',
-      message: `The query is not GraphQL: ${cached.parseError} Fix the query text.`,
+      actual: walk.parseError,
+      message: `The query is not GraphQL: ${walk.parseError} Fix the query text.`,
     });
     return { ...none, readable: false };
   }
-  const picked = pickOperation(document, value.operationName);
-  if (typeof picked === 'string') {
+  if (walk.stage === 'no-operation') {
     list.consumer({
       path: 'operationName',
       expected: 'one operation, or operationName naming it',
-      actual: picked,
-      message: `${picked}: send one operation, or name the one to run in operationName.`,
+      actual: walk.problem,
+      message: `${walk.problem}: send one operation, or name the one to run in operationName.`,
     });
     return { ...none, readable: false };
   }
-  const rawVariables = value.variables;
-  const variables = isPlainObject(rawVariables) ? rawVariables : {};
-  let guide: GuideName = option === 'both' ? 'current' : option;
-  if (option === 'both') {
-    const decision = decideGuide('both', cached.signals, variableSignals(variableBindings(picked), variables));
-    if (decision.ok) guide = decision.guide;
-    else if (decision.kind === 'conflict')
-      list.consumer({
-        path: decision.a.path ? `variables.${decision.a.path}` : 'query',
-        expected: 'the names of one guide throughout',
-        actual: `"${decision.a.name}" (${decision.a.guide} guide) beside "${decision.b.name}" (${decision.b.guide} guide)`,
-        message: `The request mixes the two guides: "${decision.a.name}" is the ${decision.a.guide} guide's name and "${decision.b.name}" the ${decision.b.guide} guide's. Use the names of one guide throughout.`,
-      });
+  const { guide, conflict } = walk;
+  if (conflict)
+    list.consumer({
+      path: conflict.a.path ? `variables.${conflict.a.path}` : 'query',
+      expected: 'the names of one guide throughout',
+      actual: `"${conflict.a.name}" (${conflict.a.guide} guide) beside "${conflict.b.name}" (${conflict.b.guide} guide)`,
+      message: `The request mixes the two guides: "${conflict.a.name}" is the ${conflict.a.guide} guide's name and "${conflict.b.name}" the ${conflict.b.guide} guide's. Use the names of one guide throughout.`,
+    });
+  if (walk.invalid.length > 0 || walk.variableFindings.length > 0) {
+    const other = guideSchemas(guide === 'current' ? 'legacy' : 'current').published;
+    const hint = (message: string) => guideHint(message, guide, other, 'this traffic') ?? '';
+    findingsAsConsumer(
+      walk.invalid.map((message) => ({
+        path: ['query'],
+        message,
+        expected: `a query valid for ${guideSource[guide]}`,
+      })),
+      list,
+      hint,
+    );
+    findingsAsConsumer(walk.variableFindings, list, hint);
   }
-  const schemas = guideSchemas(guide);
-  const source = guideSource[guide];
-  const other = guideSchemas(guide === 'current' ? 'legacy' : 'current').published;
-  const hint = (message: string) => guideHint(message, guide, other, 'this traffic') ?? '';
-  const invalid = validationErrors(cached, document, guide);
-  findingsAsConsumer(
-    invalid.map((message) => ({ path: ['query'], message, expected: `a query valid for ${source}` })),
-    list,
-    hint,
-  );
-  const findings: Finding[] = [];
-  if (rawVariables !== undefined && rawVariables !== null && !isPlainObject(rawVariables))
-    findings.push({ path: ['variables'], message: 'variables is not an object', expected: 'an object (spec 2)' });
-  else checkVariables(schemas, expectsData, picked, variables, source, findings);
-  findingsAsConsumer(findings, list, hint);
-  const fragments = new Map(
-    document.definitions
-      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
-      .map((d) => [d.name.value, d] as const),
-  );
   return {
     guide,
-    operationName: nameOf(picked),
-    operation: invalid.length === 0 ? picked : undefined,
-    fragments,
-    variables,
+    operationName: walk.operationName,
+    operation: walk.invalid.length === 0 ? walk.operation : undefined,
+    fragments: walk.fragments,
+    variables: walk.variables,
     readable: true,
   };
 }

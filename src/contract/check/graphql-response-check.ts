@@ -59,16 +59,60 @@ const scalarKinds: Readonly<Record<string, ValueKind>> = {
   ID: 'string',
 };
 
-function kindOf(type: GraphQLOutputType): ValueKind {
-  const inner = isNonNullType(type) ? type.ofType : type;
-  if (isListType(inner)) return 'list';
-  if (isCompositeType(inner)) return 'object';
-  if (isEnumType(inner)) return 'string';
-  return scalarKinds[inner.name] ?? 'any';
+/** What the walk asks of a position's type, read once per type object (graphql-js's `isListType` and friends are
+ * slow outside production mode, and `String(type)` builds its label anew each time). */
+interface TypeFacts {
+  readonly position: PositionType;
+  /** The type without its non-null wrapper. */
+  readonly inner: GraphQLOutputType;
+  readonly list: boolean;
+  readonly composite: boolean;
+  readonly enum: boolean;
 }
 
-function position(type: GraphQLOutputType): PositionType {
-  return { kind: kindOf(type), nullable: !isNonNullType(type), label: String(type) };
+const typeFacts = new WeakMap<GraphQLOutputType, TypeFacts>();
+
+function factsOf(type: GraphQLOutputType): TypeFacts {
+  let facts = typeFacts.get(type);
+  if (facts) return facts;
+  const inner = isNonNullType(type) ? type.ofType : type;
+  const list = isListType(inner);
+  const composite = !list && isCompositeType(inner);
+  const isEnum = !list && !composite && isEnumType(inner);
+  const kind: ValueKind = list
+    ? 'list'
+    : composite
+      ? 'object'
+      : isEnum
+        ? 'string'
+        : (scalarKinds[(inner as { name: string }).name] ?? 'any');
+  facts = { position: { kind, nullable: inner === type, label: String(type) }, inner, list, composite, enum: isEnum };
+  typeFacts.set(type, facts);
+  return facts;
+}
+
+/** Fields collected for one selection set on one type: the same query's answers are walked again and again. */
+const collected = new WeakMap<SelectionSetNode, WeakMap<GraphQLCompositeType, Map<string, SelectedField>>>();
+
+/** {@link collectFields} for a single selection set, remembered (fragments come from the set's own document). */
+function fieldsOf(
+  context: ResponseContext,
+  type: GraphQLCompositeType,
+  selectionSets: readonly SelectionSetNode[],
+): ReadonlyMap<string, SelectedField> {
+  const only = selectionSets.length === 1 ? selectionSets[0] : undefined;
+  if (!only) return collectFields(context, type, selectionSets);
+  let byType = collected.get(only);
+  if (!byType) {
+    byType = new WeakMap();
+    collected.set(only, byType);
+  }
+  let fields = byType.get(type);
+  if (!fields) {
+    fields = collectFields(context, type, selectionSets);
+    byType.set(type, fields);
+  }
+  return fields;
 }
 
 /** Collects the fields a selection set asks of `type`, following fragments whose condition `type` satisfies. */
@@ -128,15 +172,16 @@ export function checkSelection(
   selections: readonly SelectionSetNode[],
   path: ValuePath,
 ): void {
-  const here = position(type);
+  const facts = factsOf(type);
+  const here = facts.position;
   for (const problem of context.positionProblems?.(path, here, value) ?? [])
     mismatch(context, path, problem, `${here.label} in ${context.source}`);
   if (value === null || value === undefined) {
     if (!here.nullable) mismatch(context, path, 'null where the field cannot be null', `non-null ${here.label}`);
     return;
   }
-  const inner = isNonNullType(type) ? type.ofType : type;
-  if (isListType(inner)) {
+  const inner = facts.inner;
+  if (facts.list && isListType(inner)) {
     if (!Array.isArray(value)) {
       mismatch(
         context,
@@ -155,15 +200,15 @@ export function checkSelection(
     mismatch(
       context,
       path,
-      `a list where the schema has ${isCompositeType(inner) ? 'an object' : 'a single value'}`,
+      `a list where the schema has ${facts.composite ? 'an object' : 'a single value'}`,
       `${here.label} in ${context.source}`,
     );
     return;
   }
-  if (!isCompositeType(inner)) {
+  if (!facts.composite) {
     if (!valueFits(here.kind, value))
       mismatch(context, path, `wrong scalar type: ${describeValue(value)}`, `${here.label} in ${context.source}`);
-    else if (isEnumType(inner) && !inner.getValue(String(value)))
+    else if (facts.enum && isEnumType(inner) && !inner.getValue(String(value)))
       mismatch(
         context,
         path,
@@ -184,7 +229,7 @@ export function checkSelection(
     );
     return;
   }
-  checkObject(context, value as Record<string, unknown>, inner, selections, path);
+  checkObject(context, value as Record<string, unknown>, inner as GraphQLCompositeType, selections, path);
 }
 
 function checkObject(
@@ -196,9 +241,9 @@ function checkObject(
 ): void {
   // An abstract type answers with one of its object types: the example's __typename says which, when given.
   const typename = typeof value.__typename === 'string' ? value.__typename : undefined;
-  const concrete = isAbstractType(type) && typename ? context.schema.getType(typename) : undefined;
+  const concrete = typename && isAbstractType(type) ? context.schema.getType(typename) : undefined;
   const objectType = concrete && isObjectType(concrete) ? concrete : type;
-  const fields = collectFields(context, objectType, selections);
+  const fields = fieldsOf(context, objectType, selections);
   for (const [key, item] of Object.entries(value)) {
     const selected = fields.get(key);
     if (!selected) {

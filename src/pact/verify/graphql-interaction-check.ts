@@ -1,26 +1,24 @@
 /**
  * The static check of one GraphQL interaction (`POST /graphql` with `{ query, variables, operationName }`) against
  * one guide: the query is valid for the guide's schema, the variables fit the operation's variable types, and the
- * expected answer is either data its selection set can produce or an error in the spec's 7.2/7.3 shape.
+ * expected answer is either data its selection set can produce or an error in the spec's 7.2/7.3 shape. The request
+ * is walked by the checker's own walk (contract/check/graphql-request-walk.ts); this module only words its outcome
+ * as verify's mismatches.
  *
  * @module
  */
 import {
-  type DocumentNode,
   type FragmentDefinitionNode,
-  GraphQLError,
   type GraphQLOutputType,
   type GraphQLSchema,
   Kind,
   type OperationDefinitionNode,
-  parse,
-  validate,
 } from 'graphql/index.js';
 import type { Finding } from '../../contract/check/finding.ts';
 import { checkErrorShape } from '../../contract/check/graphql-error-shape.ts';
+import { guideSource, walkGraphqlRequest } from '../../contract/check/graphql-request-walk.ts';
 import { checkSelection, rootType } from '../../contract/check/graphql-response-check.ts';
 import { type GuideName, guideSchemas } from '../../contract/check/graphql-schemas.ts';
-import { checkVariables } from '../../contract/check/graphql-variables-check.ts';
 import { guideHint } from '../../contract/check/guide-hint.ts';
 import { formatPath } from '../../contract/check/value-path.ts';
 import { serviceHeaders } from '../../contract/service-names.ts';
@@ -30,22 +28,8 @@ import { matchersAt } from './matching-rules.ts';
 import type { Mismatch, MismatchArea } from './mismatch.ts';
 import type { HttpInteraction, RuleEntry } from './pact-model.ts';
 
-/** How the reports name each guide's schema. */
-export const guideSource: Readonly<Record<GuideName, string>> = {
-  current: 'schema.graphql (current guide)',
-  legacy: 'generated/legacy/schema.graphql (legacy guide)',
-};
-
-function pickOperation(document: DocumentNode, name: unknown): OperationDefinitionNode | string {
-  const operations = document.definitions.filter(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  );
-  if (typeof name === 'string' && name !== '') {
-    return operations.find((o) => o.name?.value === name) ?? `operationName "${name}" names no operation of the query`;
-  }
-  if (operations.length === 1) return operations[0]!;
-  return `the query holds ${operations.length} operations and no operationName picks one`;
-}
+// The guide's report names are the request walk's (one walk for `verify` and the checker).
+export { guideSource };
 
 /**
  * Checks a GraphQL interaction against a guide; empty when they agree.
@@ -146,7 +130,11 @@ function checkAgainst(interaction: HttpInteraction, guide: GuideName): Mismatch[
   const { request, response } = interaction;
   const requestBody = request.body.present ? request.body.value : undefined;
   checkRequestLine(request, out);
-  if (!isPlainObject(requestBody) || typeof requestBody.query !== 'string') {
+  const responseBody = response.body.present ? response.body.value : undefined;
+  const expectsErrors = isPlainObject(responseBody) && responseBody.errors !== undefined;
+  // An expected error may come from the service's own validation, which the served schema lets through.
+  const walk = walkGraphqlRequest(requestBody, guide, !expectsErrors);
+  if (walk.stage === 'no-query') {
     out.push({
       area: 'request.body',
       path: '$.query',
@@ -155,44 +143,29 @@ function checkAgainst(interaction: HttpInteraction, guide: GuideName): Mismatch[
     });
     return out;
   }
-  let document: DocumentNode;
-  try {
-    document = parse(requestBody.query);
-  } catch (error) {
-    const message = error instanceof GraphQLError ? error.message : String(error);
+  if (walk.stage === 'not-graphql') {
     out.push({
       area: 'request.body',
       path: '$.query',
-      message: `not GraphQL: ${message}`,
+      message: `not GraphQL: ${walk.parseError}`,
       expected: `a query for ${source}`,
     });
     return out;
   }
-  const invalid = validate(schemas.published, document);
-  for (const error of invalid)
-    out.push({
-      area: 'request.body',
-      path: '$.query',
-      message: error.message,
-      expected: `a query valid for ${source}`,
-    });
-  const operation = pickOperation(document, requestBody.operationName);
-  if (typeof operation === 'string') {
+  const invalid = walk.invalid;
+  for (const message of invalid)
+    out.push({ area: 'request.body', path: '$.query', message, expected: `a query valid for ${source}` });
+  if (walk.stage === 'no-operation') {
     out.push({
       area: 'request.body',
       path: '$.operationName',
-      message: operation,
+      message: walk.problem,
       expected: 'one operation, or operationName naming it',
     });
     return out;
   }
-
-  const responseBody = response.body.present ? response.body.value : undefined;
-  const expectsErrors = isPlainObject(responseBody) && responseBody.errors !== undefined;
-  // An expected error may come from the service's own validation, which the served schema lets through.
-  const variableFindings: Finding[] = [];
-  checkVariables(schemas, !expectsErrors, operation, requestBody.variables, source, variableFindings);
-  asMismatches('request.body', variableFindings, out);
+  const { operation, fragments } = walk;
+  asMismatches('request.body', walk.variableFindings, out);
 
   if (!isPlainObject(responseBody)) {
     out.push({
@@ -206,11 +179,6 @@ function checkAgainst(interaction: HttpInteraction, guide: GuideName): Mismatch[
   checkAnswerKeys(responseBody, expectsErrors, out);
 
   const root = rootType(schemas.published, operation.operation);
-  const fragments = new Map(
-    document.definitions
-      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
-      .map((d) => [d.name.value, d] as const),
-  );
   if (expectsErrors) {
     const rootFieldNode = operation.selectionSet.selections.find((s) => s.kind === Kind.FIELD);
     const rootObject = schemas.published.getRootType(operation.operation);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../src/assumptions.ts';
 import { type MockServer, startMockServer } from '../../src/mock/index.ts';
 import { limitMessage } from '../../src/mock/internal/graphql/limits.ts';
-import { validationMessages } from '../../src/mock/internal/graphql/validation.ts';
+import { validationMessages } from '../../src/mock/internal/graphql/validation/index.ts';
 import { card, credentials, legacyPayInput, payInput, post, tokenPaths } from './helpers.ts';
 
 const reasons = defaultAssumptions.reasonCodes;

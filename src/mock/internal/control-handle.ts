@@ -14,7 +14,7 @@ import { expiryProblems } from './domain/cards.ts';
 import type { EngineLoader } from './engine-loader.ts';
 import { restError } from './errors.ts';
 import type { FailureInjection } from './failure-injection.ts';
-import { cardNumberMessage } from './graphql/validation.ts';
+import { cardNumberMessage } from './graphql/validation/index.ts';
 import type { PageQuery } from './history/page.ts';
 import type { RouteEntry } from './http/outcome.ts';
 import type { Router } from './http/router.ts';

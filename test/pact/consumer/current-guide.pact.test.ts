@@ -14,7 +14,7 @@ import {
   type ProcessPaymentRequestMutationVariables,
   type TokenPairResponse,
 } from '../../../src/index.ts';
-import { validationMessages } from '../../../src/mock/internal/graphql/validation.ts';
+import { validationMessages } from '../../../src/mock/internal/graphql/validation/index.ts';
 import {
   authErrorBody,
   creditCardFee,

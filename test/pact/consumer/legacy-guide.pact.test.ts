@@ -11,7 +11,7 @@ import {
   ProcessPaymentRequestDocument,
   type ProcessPaymentRequestMutationVariables,
 } from '../../../src/legacy.ts';
-import { validationMessages } from '../../../src/mock/internal/graphql/validation.ts';
+import { validationMessages } from '../../../src/mock/internal/graphql/validation/index.ts';
 import {
   creditCardFee,
   exampleValues,

@@ -25,6 +25,7 @@ import {
   validateFeesCalcAmount,
   validatePaymentInput,
 } from '../../../../src/mock/internal/graphql/validation/index.ts';
+import { compileRules } from '../../../../src/mock/internal/graphql/validation/walk.ts';
 import { buildWireSchema } from '../../../../src/mock/internal/graphql/wire-schema.ts';
 import { nodeCrypto } from '../../../../src/mock/internal/platform/node-crypto.ts';
 import { type CardAccountInput, createMockState } from '../../../../src/mock/internal/state.ts';
@@ -199,6 +200,22 @@ describe('the rule tables', () => {
       expect(problems).toEqual({ [path]: [ruleMessages[row.message](path, walk)] });
     },
   );
+
+  it('refuses at load a table with more fields than the walk has bits for', () => {
+    const row = (i: number): InputRule => ({ field: `f${i}`, guide: 'both', rule: 'text', message: 'tooLong' });
+    expect(() =>
+      compileRules(
+        Array.from({ length: 31 }, (_, i) => row(i)),
+        '',
+      ),
+    ).not.toThrow();
+    expect(() =>
+      compileRules(
+        Array.from({ length: 32 }, (_, i) => row(i)),
+        '',
+      ),
+    ).toThrow(/more than 31 fields/);
+  });
 
   it('has an example for every rule, so a new rule cannot go untested', () => {
     expect(Object.keys(breaking).sort()).toEqual(Object.keys(rules).sort());

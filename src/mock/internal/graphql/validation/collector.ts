@@ -41,6 +41,8 @@ export interface Walk {
   cardType: string | undefined;
   /** The calculated fee, once a sent fee was found not to match it (for the message). */
   expectedFee: number;
+  /** The field on which a well-formed expiry is in the past ('' when it is not), once compared with the clock. */
+  expiredOn: 'expiry_month' | 'expiry_year' | '' | undefined;
 }
 
 /**
@@ -66,6 +68,7 @@ export function startWalk(
     account: undefined,
     cardType: undefined,
     expectedFee: 0,
+    expiredOn: undefined,
   };
 }
 

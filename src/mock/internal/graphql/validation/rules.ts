@@ -37,9 +37,14 @@ function supportedCardType(number: unknown, _card: Parent, walk: Walk): boolean 
   return true;
 }
 
-/** The expiry problems of a card whose month and year are given (past ones only, once the format holds). */
-const expiryOf = (card: Parent, walk: Walk) =>
-  expiryProblems(card.expiry_month as string, card.expiry_year as string, walk.deps.now());
+/** The field on which the card's well-formed expiry is in the past, or '', compared with the clock once per walk. */
+function expiredOn(card: Parent, walk: Walk): 'expiry_month' | 'expiry_year' | '' {
+  if (walk.expiredOn === undefined) {
+    const past = expiryProblems(card.expiry_month as string, card.expiry_year as string, walk.deps.now());
+    walk.expiredOn = past[0]?.field ?? '';
+  }
+  return walk.expiredOn;
+}
 
 function matchesCalculatedFee(fees: unknown, input: Parent, walk: Walk): boolean {
   const amount = input.amount;
@@ -86,9 +91,9 @@ export const rules = {
   twoDigits: (v) => !isGivenText(v) || isTwoDigits(v),
   monthOfYear: (v) => !isGivenText(v) || (Number(v) >= 1 && Number(v) <= 12),
   /** The expiry year is not before this year on the mock's clock. */
-  yearNotPast: (_v, card, w) => !expiryOf(card, w).some((p) => p.field === 'expiry_year'),
+  yearNotPast: (_v, card, w) => expiredOn(card, w) !== 'expiry_year',
   /** In this year, the expiry month is not before this month on the mock's clock. */
-  monthNotPast: (_v, card, w) => !expiryOf(card, w).some((p) => p.field === 'expiry_month'),
+  monthNotPast: (_v, card, w) => expiredOn(card, w) !== 'expiry_month',
   cvvLength: (v, _p, w) => {
     const { min, max } = w.deps.assumptions.bounds.cvvDigits;
     return !isGivenText(v) || (v.length >= min && v.length <= max);

@@ -5,6 +5,7 @@
  * @module
  */
 import type { GuideName } from '../../../../contract/guides.ts';
+import { kitMessage } from '../../../../internal/messages.ts';
 import { isPlainObject } from '../../../../internal/plain-object.ts';
 import { addProblem, type Walk } from './collector.ts';
 import type { InputRule } from './input-rules.ts';
@@ -34,6 +35,8 @@ const maxFields = 31;
 
 function compileFor(table: readonly InputRule[], pathPrefix: string, guide: GuideName): CompiledRule[] {
   const fieldBits = new Map<string, number>();
+  // One names array per parent, so the walk can tell by identity that a row's parent is the previous row's.
+  const parents = new Map<string, readonly string[]>();
   const out: CompiledRule[] = [];
   for (const row of table) {
     if (row.guide !== 'both' && row.guide !== guide) continue;
@@ -45,9 +48,14 @@ function compileFor(table: readonly InputRule[], pathPrefix: string, guide: Guid
       if (!fieldBits.has(field)) fieldBits.set(field, fieldBits.size);
       bit = 1 << fieldBits.get(field)!;
     }
-    if (fieldBits.size > maxFields) throw new Error(`A rule table has more than ${maxFields} fields.`);
+    if (fieldBits.size > maxFields)
+      throw new Error(
+        kitMessage(`A validation rule table has more than ${maxFields} fields; split it by input object.`),
+      );
+    const parentKey = names.join('.');
+    if (!parents.has(parentKey)) parents.set(parentKey, names);
     out.push({
-      parent: names,
+      parent: parents.get(parentKey)!,
       key,
       path: key === '*' ? `${pathPrefix}${names.join('.')}.` : pathPrefix + field,
       bit,
@@ -92,9 +100,14 @@ function report(walk: Walk, path: string, message: (path: string, walk: Walk) =>
  * walkRules(payment, input, walk);
  */
 export function walkRules(table: CompiledTable, root: Readonly<Record<string, unknown>>, walk: Walk): void {
+  let names: readonly string[] | undefined;
+  let parent: Readonly<Record<string, unknown>> | undefined;
   rows: for (const row of table[walk.guide]) {
     if ((walk.reported & row.bit) !== 0) continue;
-    const parent = parentOf(root, row.parent);
+    if (row.parent !== names) {
+      names = row.parent;
+      parent = parentOf(root, names);
+    }
     if (parent === undefined) continue;
     for (const applies of row.when) if (!applies(parent, walk)) continue rows;
     if (row.key === '*') {

@@ -1,6 +1,6 @@
 /**
  * The walker of the rule tables: compiles a table once per operation and guide (full paths, rule and message
- * functions, one bit per field), then checks one request against it. No allocation while the request is valid.
+ * functions, one bit per field), then checks one request against it, allocating nothing per row while it passes.
  *
  * @module
  */

@@ -9,7 +9,9 @@
  *
  * @module
  */
+
 export { type Clock, createClock, maxClockTime } from '../../../src/mock/internal/clock.ts';
+export { checkCardNumber } from '../../../src/mock/internal/domain/card-number.ts';
 export {
   detectCardType,
   type ExpiryProblem,

@@ -29,13 +29,25 @@ export { nodeJitLoader } from '../../../src/mock/internal/graphql/jit-loader.ts'
 export { limitMessage } from '../../../src/mock/internal/graphql/limits.ts';
 export { createCompleter } from '../../../src/mock/internal/graphql/mock-fallback.ts';
 export { redactDocument, redactVariables, scrubMessage } from '../../../src/mock/internal/graphql/redact.ts';
+export type { Walk } from '../../../src/mock/internal/graphql/validation/collector.ts';
 export {
+  cardFeeCalcRules,
+  cardNumberMessage,
+  cardRules,
+  cardValidationRules,
+  feesCalcRules,
+  type InputRule,
   type Problems,
+  paymentRules,
+  ruleMessages,
+  rules,
+  type ValidationRequest,
   validateCardFeeCalcArgs,
   validateCardForValidation,
   validateFeesCalcAmount,
   validatePaymentInput,
   validationMessages,
-} from '../../../src/mock/internal/graphql/validation.ts';
+} from '../../../src/mock/internal/graphql/validation/index.ts';
+export { compileRules } from '../../../src/mock/internal/graphql/validation/walk.ts';
 export { buildWireSchema } from '../../../src/mock/internal/graphql/wire-schema.ts';
 export type { WirePaymentInput } from '../../../src/mock/internal/graphql/wire-types.ts';

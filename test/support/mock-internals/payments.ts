@@ -11,6 +11,7 @@
  */
 export { createSettlement } from '../../../src/mock/internal/payments/settlement.ts';
 export {
+  type CardAccountInput,
   createMockState,
   deriveCardAccountUid,
   type MockStateOptions,

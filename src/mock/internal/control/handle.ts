@@ -13,7 +13,7 @@ import { type Clock, maxClockTime } from '../clock.ts';
 import { checkCardNumber } from '../domain/card-number.ts';
 import { expiryProblems } from '../domain/cards.ts';
 import type { EngineLoader } from '../graphql/engine-loader.ts';
-import { cardNumberMessage } from '../graphql/validation.ts';
+import { cardNumberMessage } from '../graphql/validation/index.ts';
 import type { PageQuery } from '../history/page.ts';
 import type { RouteEntry } from '../http/outcome.ts';
 import type { Router } from '../http/router.ts';

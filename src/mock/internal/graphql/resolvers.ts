@@ -15,11 +15,12 @@ import type { SeededRandom } from '../random.ts';
 import {
   type ValidatedCard,
   type ValidationDeps,
+  type ValidationRequest,
   validateCardFeeCalcArgs,
   validateCardForValidation,
   validateFeesCalcAmount,
   validatePaymentInput,
-} from './validation.ts';
+} from './validation/index.ts';
 import type { WireRequirements } from './wire-schema.ts';
 import type {
   WireCardFeeCalcArgs,
@@ -99,21 +100,28 @@ export function createResolvers(deps: ResolverDeps): MockResolvers {
     return iso;
   };
 
+  const request = (ctx: { readonly guide: Guide; readonly clientId: string }): ValidationRequest => ({
+    guide: ctx.guide,
+    clientId: ctx.clientId,
+    requirements: requirements[ctx.guide],
+    deps: validationDeps,
+  });
+
   function accountFor(clientId: string, card: ValidatedCard): CardAccount {
     if (card.account) return card.account;
-    // details is set whenever account is not: checkCard returns one or the other.
+    // details is set whenever account is not: a passed card holds one or the other.
     return state.upsertCardAccount(clientId, card.details!);
   }
 
   return {
     Query: {
       paymentGatewayFeesCalc(_parent, args) {
-        const problems = validateFeesCalcAmount(args.amount, assumptions);
+        const problems = validateFeesCalcAmount(args.amount, validationDeps);
         if (problems) throw new GraphqlAnswerError(validationError('paymentGatewayFeesCalc', problems));
         return fees.list(args.amount);
       },
       paymentCreditCardFeeCalc(_parent, args, ctx) {
-        const r = validateCardFeeCalcArgs(args, ctx.guide, ctx.clientId, requirements[ctx.guide], validationDeps);
+        const r = validateCardFeeCalcArgs(args, request(ctx));
         if (!r.ok) throw new GraphqlAnswerError(validationError('paymentCreditCardFeeCalc', r.problems));
         const { amount, card } = r.value;
         const account = accountFor(ctx.clientId, card);
@@ -124,7 +132,7 @@ export function createResolvers(deps: ResolverDeps): MockResolvers {
     },
     Mutation: {
       processPaymentRequest(_parent, args, ctx) {
-        const r = validatePaymentInput(args.input, ctx.guide, ctx.clientId, requirements[ctx.guide], validationDeps);
+        const r = validatePaymentInput(args.input, request(ctx));
         if (!r.ok) throw new GraphqlAnswerError(validationError('processPaymentRequest', r.problems));
         const v = r.value;
         const account = accountFor(ctx.clientId, v.card);
@@ -159,13 +167,7 @@ export function createResolvers(deps: ResolverDeps): MockResolvers {
         };
       },
       creditCardValidation(_parent, args, ctx) {
-        const r = validateCardForValidation(
-          args.input?.credit_card,
-          ctx.guide,
-          ctx.clientId,
-          requirements[ctx.guide],
-          validationDeps,
-        );
+        const r = validateCardForValidation(args.input?.credit_card, request(ctx));
         if (r.ok) return { valid: true, card_type: r.value.card_type, message: null };
         const messages: string[] = [];
         for (const list of Object.values(r.problems)) messages.push(...list);

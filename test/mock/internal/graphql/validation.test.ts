@@ -39,7 +39,7 @@ const valid: WirePaymentInput = {
 };
 
 function problemsOf(input: WirePaymentInput | null): Problems | undefined {
-  const r = validatePaymentInput(input, 'current', 'c1', current, deps);
+  const r = validatePaymentInput(input, { guide: 'current', clientId: 'c1', requirements: current, deps });
   return r.ok ? undefined : r.problems;
 }
 
@@ -49,10 +49,7 @@ describe('validatePaymentInput (current guide)', () => {
   it('accepts a valid payment and hands back what the domain needs', () => {
     const r = validatePaymentInput(
       { ...valid, metadata: { order: 1 }, ip_address: '10.0.0.1' },
-      'current',
-      'c1',
-      current,
-      deps,
+      { guide: 'current', clientId: 'c1', requirements: current, deps },
     );
     expect(r).toEqual({
       ok: true,
@@ -273,14 +270,20 @@ describe('validatePaymentInput (current guide)', () => {
     const { card_account_uid } = state.upsertCardAccount('c1', card);
     expect(problemsOf({ ...valid, credit_card: { card_account_uid } })).toBeUndefined();
     // Another client's uid is unknown here.
-    const r = validatePaymentInput({ ...valid, credit_card: { card_account_uid } }, 'current', 'c2', current, deps);
+    const r = validatePaymentInput(
+      { ...valid, credit_card: { card_account_uid } },
+      { guide: 'current', clientId: 'c2', requirements: current, deps },
+    );
     expect(r.ok).toBe(false);
   });
 
   it('rejects a card account whose card has expired meanwhile', () => {
     const { card_account_uid } = state.upsertCardAccount('c1', { ...card, expiry_year: '30', expiry_month: '06' });
     const later = { ...deps, now: () => Date.UTC(2030, 6, 1) };
-    const r = validatePaymentInput({ ...valid, credit_card: { card_account_uid } }, 'current', 'c1', current, later);
+    const r = validatePaymentInput(
+      { ...valid, credit_card: { card_account_uid } },
+      { guide: 'current', clientId: 'c1', requirements: current, deps: later },
+    );
     expect(r).toEqual({
       ok: false,
       problems: { 'input.credit_card.card_account_uid': [m.cardAccountExpired('input.credit_card.card_account_uid')] },
@@ -311,7 +314,7 @@ describe('validatePaymentInput (legacy guide)', () => {
   };
 
   it('reads the card number from number and the reference from the contact', () => {
-    const r = validatePaymentInput(legacyInput, 'legacy', 'c1', legacy, deps);
+    const r = validatePaymentInput(legacyInput, { guide: 'legacy', clientId: 'c1', requirements: legacy, deps });
     expect(r.ok && r.value.payment_reference).toEqual({ description: 'Order 1', reference_no: 'R-1' });
   });
 
@@ -322,10 +325,7 @@ describe('validatePaymentInput (legacy guide)', () => {
         contact: contact,
         credit_card: { ...legacyInput.credit_card, number: '4111111111111112' },
       },
-      'legacy',
-      'c1',
-      legacy,
-      deps,
+      { guide: 'legacy', clientId: 'c1', requirements: legacy, deps },
     );
     expect(r).toEqual({
       ok: false,
@@ -342,10 +342,7 @@ describe('validateCardFeeCalcArgs', () => {
   it('uses argument paths without the input prefix', () => {
     const r = validateCardFeeCalcArgs(
       { amount: 0, credit_card: { ...card, expiry_year: '29', card_number: undefined } },
-      'current',
-      'c1',
-      current,
-      deps,
+      { guide: 'current', clientId: 'c1', requirements: current, deps },
     );
     expect(r).toEqual({
       ok: false,
@@ -361,10 +358,7 @@ describe('validateCardFeeCalcArgs', () => {
   it('prices the card rejected at payment (pricing processes nothing)', () => {
     const r = validateCardFeeCalcArgs(
       { amount: 10, credit_card: { ...card, card_number: testCards.visaRejectedAsInvalid.number }, contact },
-      'current',
-      'c1',
-      current,
-      deps,
+      { guide: 'current', clientId: 'c1', requirements: current, deps },
     );
     expect(r.ok && r.value.card.outcome).toBe('rejected');
   });
@@ -376,17 +370,24 @@ describe('validateFeesCalcAmount', () => {
     ['zero', { given: 0, want: { amount: [m.amountPositive('amount')] } }],
     ['too large', { given: 2_000_000, want: { amount: [m.amountMax('amount', 1_000_000)] } }],
   ] as const)('%s', (_name, { given, want }) => {
-    expect(validateFeesCalcAmount(given, defaultAssumptions)).toEqual(want);
+    expect(validateFeesCalcAmount(given, deps)).toEqual(want);
   });
 });
 
 describe('validateCardForValidation', () => {
   it('applies the payment rules under input.credit_card', () => {
-    expect(validateCardForValidation({ ...card, cvv: undefined }, 'current', 'c1', current, deps)).toEqual({
+    expect(
+      validateCardForValidation(
+        { ...card, cvv: undefined },
+        { guide: 'current', clientId: 'c1', requirements: current, deps },
+      ),
+    ).toEqual({
       ok: false,
       problems: { 'input.credit_card.cvv': [m.required('input.credit_card.cvv')] },
     });
-    expect(validateCardForValidation(card, 'current', 'c1', current, deps).ok).toBe(true);
+    expect(validateCardForValidation(card, { guide: 'current', clientId: 'c1', requirements: current, deps }).ok).toBe(
+      true,
+    );
   });
 });
 
@@ -526,7 +527,7 @@ describe('input bounds: each at the limit and one past it, both guides', () => {
   for (const guide of ['current', 'legacy'] as const) {
     it.each(cases)(`${guide}: %s`, (_name, { given, want }) => {
       const input = { ...inputs[guide], ...given };
-      const r = validatePaymentInput(input, guide, 'c1', requirements[guide], deps);
+      const r = validatePaymentInput(input, { guide, clientId: 'c1', requirements: requirements[guide], deps });
       expect(r.ok ? undefined : r.problems).toEqual(want);
     });
   }
@@ -544,7 +545,12 @@ describe('input bounds: each at the limit and one past it, both guides', () => {
       let at = input;
       for (const k of keys.slice(0, -1)) at = at[k] as Record<string, unknown>;
       at[keys.at(-1)!] = text(n);
-      return validatePaymentInput(input as WirePaymentInput, g, 'c1', requirements[g], deps);
+      return validatePaymentInput(input as WirePaymentInput, {
+        guide: g,
+        clientId: 'c1',
+        requirements: requirements[g],
+        deps,
+      });
     };
     expect(withText(maxText).ok).toBe(true);
     expect(withText(maxText + 1)).toEqual({ ok: false, problems: { [path]: [m.tooLong(path, maxText)] } });

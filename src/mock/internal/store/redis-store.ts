@@ -144,17 +144,10 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
       // Not ready: ioredis refuses at once (no offline queue), so nothing was sent. Ready: the transaction went out,
       // and a dropped connection or a time-out cannot tell whether Redis applied it before it died.
       const sent = redis.status === 'ready';
-      try {
-        const batch = redis.multi();
-        for (const record of records) {
-          ownOrigins.add(record.o);
-          batch.xadd(keys.log, '*', 'r', serialize(record));
-        }
-        checkExec(await batch.exec());
-      } catch (error) {
-        if (error instanceof TypeError) throw error;
-        throw unavailable(error, sent);
-      }
+      for (const record of records) ownOrigins.add(record.o);
+      await appendBatch(redis, keys.log, records).catch((error: unknown) => {
+        throw error instanceof TypeError ? error : unavailable(error, sent);
+      });
     },
     readAfter(position, limit) {
       return run((redis) => readAfter(redis, keys, position, limit));
@@ -320,6 +313,13 @@ function serialize(record: StoreRecord): string {
 }
 
 /** The replies of a MULTI, or its first error. */
+/** One MULTI transaction adding `records` to the stream `log`, in order. */
+async function appendBatch(redis: ScriptedClient, log: string, records: readonly StoreRecord[]): Promise<void> {
+  const batch = redis.multi();
+  for (const record of records) batch.xadd(log, '*', 'r', serialize(record));
+  checkExec(await batch.exec());
+}
+
 function checkExec(results: [Error | null, unknown][] | null): unknown[] {
   // null: the transaction was discarded (the connection dropped under it).
   if (results === null) throw new Error('the MULTI transaction was discarded');

@@ -24,8 +24,11 @@ import { asUnavailable } from './store/state-sync.ts';
 
 /** What the pipeline asks of a state store's sync layer (issue 23; absent with memory). */
 export interface PipelineSync {
-  /** Open, rebuild or catch up before the request runs; undefined when nothing to wait for. */
-  before(): Promise<void> | undefined;
+  /**
+   * Open, rebuild or catch up before the request runs; undefined when nothing to wait for. `readsShared` false skips
+   * the catch-up (a request that reads only configuration).
+   */
+  before(readsShared?: boolean): Promise<void> | undefined;
   /** The request's records made durable before its answer goes out; undefined when none is pending. */
   after(): Promise<void> | undefined;
 }
@@ -88,7 +91,13 @@ export function createPipeline(deps: PipelineDeps): MockCore {
     const path = m.found === 'none' ? maskDigits(request.path) : request.path;
     return complete(request, path, kind, undefined, storeDown(kind, error), performance.now());
   };
-  return sync === undefined ? answerNow : gated(sync, answerNow, refuse);
+  // Whether a request reads what other processes change: a pending injected failure is shared state for any route.
+  const readsShared = (request: MockRequest) => {
+    if (failures.pending()) return true;
+    const m = router.match(request.method, request.path);
+    return m.found !== 'handler' || (m.handler.readsShared?.(request) ?? true);
+  };
+  return sync === undefined ? answerNow : gated(sync, readsShared, answerNow, refuse);
 
   function answerNow(request: MockRequest): MockReply | Promise<MockReply> {
     const started = performance.now();
@@ -169,11 +178,12 @@ function storeDownOutcome(
 /** `answer` behind the store's `before()`: open, rebuild or catch up first; `refuse` answers when that fails. */
 function gated(
   sync: PipelineSync,
+  readsShared: (request: MockRequest) => boolean,
   answer: (request: MockRequest) => MockReply | Promise<MockReply>,
   refuse: (request: MockRequest, error: unknown) => MockReply | Promise<MockReply>,
 ): (request: MockRequest) => MockReply | Promise<MockReply> {
   return (request) => {
-    const gate = sync.before();
+    const gate = sync.before(readsShared(request));
     if (gate === undefined) return answer(request);
     return gate.then(
       () => answer(request),

@@ -345,6 +345,29 @@ async function compactToReset(store: SandboxStore, upTo: string | undefined, log
   });
 }
 
+/** The log line of a store fault. */
+const staleMessage = (error: StoreUnavailableError) =>
+  kitMessage(
+    `the state store failed (${error.reason}): requests answer 503 until it is back, then the mock rebuilds its state from it by itself. Changes not yet acknowledged to a caller are dropped.`,
+  );
+
+/** Counts and logs journal entries (deferred records) lost to a failed append: their requests had been answered. */
+function lossCounter(log: (line: string) => void) {
+  let total = 0;
+  return {
+    total: () => total,
+    count(lost: number, reason: string): void {
+      if (lost <= 0) return;
+      total += lost;
+      log(
+        kitMessage(
+          `${lost} journal entr${lost === 1 ? 'y' : 'ies'} could not be written to the state store (${reason}): their requests had been answered; other replicas and a restart will not list them (${total} so far). Nothing else was lost.`,
+        ),
+      );
+    },
+  };
+}
+
 /**
  * Creates the sync layer; nothing is opened until {@link StateSync.ready} or the first request.
  *
@@ -363,39 +386,21 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
   const deferred: Job[] = [];
   let follow: ReturnType<typeof setInterval> | undefined;
   let unwatch: (() => void) | undefined;
-  /** Journal entries (deferred records) a failed append lost: their requests had been answered. */
-  let deferredLost = 0;
-  const appender = createAppender(store, me, deps.followMs, () => stale, appendFailed);
+  const lost = lossCounter(deps.log);
+  const appender = createAppender(store, me, deps.followMs, () => stale, markStale);
   const reader = createReader(store, me, deps.appliers, markStale);
   const catchUp = reader.catchUp;
   const claims = createClaimRunner(store, me, deps.leaseMs, { catchUp, flush: appender.flush });
 
-  function appendFailed(error: StoreUnavailableError, deferredOnly: number): void {
-    countLost(deferredOnly, error.reason);
-    markStale(error);
-  }
-
-  function countLost(lost: number, reason: string): void {
-    if (lost <= 0) return;
-    deferredLost += lost;
-    deps.log(
-      kitMessage(
-        `${lost} journal entr${lost === 1 ? 'y' : 'ies'} could not be written to the state store (${reason}): their requests had been answered; other replicas and a restart will not list them (${deferredLost} so far). Nothing else was lost.`,
-      ),
-    );
-  }
-
   // The view may hold changes the store never took: emptied at once (no timer may settle or deliver a payment
   // whose caller got a 503), rebuilt from the store as soon as it answers.
-  function markStale(error: StoreUnavailableError): void {
+  // `deferredLost`: journal entries a failed append held (counted even when the view is already stale).
+  function markStale(error: StoreUnavailableError, deferredLost = 0): void {
+    lost.count(deferredLost, error.reason);
     if (stale !== undefined || !opened) return;
     stale = error;
-    deps.log(
-      kitMessage(
-        `the state store failed (${error.reason}): requests answer 503 until it is back, then the mock rebuilds its state from it by itself. Changes not yet acknowledged to a caller are dropped.`,
-      ),
-    );
-    countLost(appender.drop(), error.reason);
+    deps.log(staleMessage(error));
+    lost.count(appender.drop(), error.reason);
     deps.resetView();
     claims.later(recover, deps.followMs);
   }
@@ -476,7 +481,7 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     },
     after: () => (appender.busy() ? appender.flush() : undefined),
     flush: appender.flush,
-    deferredLost: () => deferredLost,
+    deferredLost: lost.total,
     async close() {
       closed = true;
       if (follow) clearInterval(follow);

@@ -117,6 +117,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     createTransport: inProcess.createTransport,
     hmacSha256Base64: platform.crypto.hmacSha256Base64,
     onFinished: plan ? (d) => progress?.finished(d) : undefined,
+    record,
   });
   if (plan) progress = createWebhookProgress({ state, webhooks, once: () => plan.once, record: plan.record });
   const settled = (p: Parameters<typeof webhooks.deliver>[0]) => webhooks.deliver(p);
@@ -227,7 +228,7 @@ function bindStore(plan: StorePlan, p: StoreParts): StateSync {
   };
   const store = p.opts.assumptions.store;
   return plan.bind({
-    appliers: [controlApplier(clock, resetView), tokens, state, settlement, failures, journal, progress],
+    appliers: [controlApplier(clock, resetView), tokens, state, settlement, failures, journal, webhooks, progress],
     resetView,
     onBoot: p.onBoot,
     leaseMs: store.leaseMs,

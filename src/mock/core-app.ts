@@ -125,7 +125,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     ...{ assumptions, clock, state, settled, onError: (line: string) => log.line(line) },
     ...(plan ? { once: plan.once, hooksPending: (p: Parameters<typeof settled>[0]) => progress!.pending(p) } : {}),
   });
-  const failures = createFailureInjection(assumptions, record);
+  const failures = createFailureInjection(assumptions, record, failureClaimOf(plan));
   const onPaymentAccepted = settlement.onPaymentAccepted;
   const engine = createEngineLoader({
     assumptions,
@@ -192,6 +192,15 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     },
   };
   return { app, core, onWriteError };
+}
+
+/** How long a replica holds a use of an armed failure it claimed (ms): the claim only has to outlive the catch-up. */
+const failureClaimLeaseMs = 600_000;
+
+/** On a shared store each use of an armed failure is claimed, for long enough that every replica has read its use. */
+function failureClaimOf(plan: StorePlan | undefined) {
+  if (plan?.store.shared !== true) return undefined;
+  return (key: string) => plan.store.claim(key, plan.processId, failureClaimLeaseMs);
 }
 
 /** A store that cannot be opened, as the error `ready()` rejects with. */

@@ -125,17 +125,22 @@ export function createPipeline(deps: PipelineDeps): MockCore {
         const { auth, handle } = m.handler;
         // 3. Injected failures (failNextRequest) answer before anything runs, as a failing service would.
         const injected = failures.pending() && kind !== 'control' ? failures.take(path, m.route.kind) : undefined;
-        if (injected !== undefined) outcome = injected;
-        else {
+        const run = (): Outcome | Promise<Outcome> => {
           // 4. Auth: the route's credentials check names the client or answers the failure in the route's shape.
           const who = auth === undefined ? undefined : auth(request);
-          if (typeof who === 'object') outcome = who;
-          else {
-            clientId = who;
-            // 5. Handler: the route's own work, from body bytes the transport has already read.
-            outcome = handle(request, clientId);
-          }
-        }
+          if (typeof who === 'object') return who;
+          clientId = who;
+          // 5. Handler: the route's own work, from body bytes the transport has already read.
+          return handle(request, clientId);
+        };
+        // With a shared store an armed failure is claimed first (one replica uses each); a store fault is its 503.
+        const routeKind = m.route.kind;
+        if (injected instanceof Promise)
+          outcome = injected.then(
+            (o) => o ?? run(),
+            (error: unknown) => storeDown(routeKind, error),
+          );
+        else outcome = injected ?? run();
       } else if (m.found === 'method') {
         const message = kitMessage(`${method} is not allowed on ${path}: use ${m.route.allow}.`);
         outcome = errors.layer(kind, 405, message, { allow: m.route.allow });

@@ -137,6 +137,26 @@ export function describeReplicas(name: string, makeSandbox: () => ReplicaSandbox
       expect((await b!.client.generate()).status).toBe(200);
     });
 
+    it('an armed failure is used once across replicas answering at the same instant', async () => {
+      const {
+        replicas: [a, b],
+      } = await replicas(2);
+      const path = '/api/v2/accounting/token/generate-token';
+      // Both replicas have read the arm before the burst, so each would use it without a claim.
+      for (let round = 0; round < 10; round++) {
+        const times = 1 + (round % 3);
+        expect((await a!.client.control('fail-next', { path, status: 500, times })).status).toBe(200);
+        await b!.client.read('health');
+        const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? b! : a!).client.generate()));
+        expect(
+          answers.filter((x) => x.status === 500),
+          `round ${round}`,
+        ).toHaveLength(times);
+        expect(answers.filter((x) => x.status === 200)).toHaveLength(8 - times);
+      }
+      expect((await b!.client.generate()).status).toBe(200);
+    });
+
     it('settles each payment once and delivers each webhook once, ids distinct', async () => {
       const {
         replicas: [a, b],

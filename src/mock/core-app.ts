@@ -117,6 +117,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     createTransport: inProcess.createTransport,
     hmacSha256Base64: platform.crypto.hmacSha256Base64,
     onFinished: plan ? (d) => progress?.finished(d) : undefined,
+    record,
   });
   if (plan) progress = createWebhookProgress({ state, webhooks, once: () => plan.once, record: plan.record });
   const settled = (p: Parameters<typeof webhooks.deliver>[0]) => webhooks.deliver(p);
@@ -124,7 +125,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     ...{ assumptions, clock, state, settled, onError: (line: string) => log.line(line) },
     ...(plan ? { once: plan.once, hooksPending: (p: Parameters<typeof settled>[0]) => progress!.pending(p) } : {}),
   });
-  const failures = createFailureInjection(assumptions, record);
+  const failures = createFailureInjection(assumptions, record, failureClaimOf(plan));
   const onPaymentAccepted = settlement.onPaymentAccepted;
   const engine = createEngineLoader({
     assumptions,
@@ -193,6 +194,15 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   return { app, core, onWriteError };
 }
 
+/** How long a replica holds a use of an armed failure it claimed (ms): the claim only has to outlive the catch-up. */
+const failureClaimLeaseMs = 600_000;
+
+/** On a shared store each use of an armed failure is claimed, for long enough that every replica has read its use. */
+function failureClaimOf(plan: StorePlan | undefined) {
+  if (plan?.store.shared !== true) return undefined;
+  return (key: string) => plan.store.claim(key, plan.processId, failureClaimLeaseMs);
+}
+
 /** A store that cannot be opened, as the error `ready()` rejects with. */
 function storeRefusal(error: unknown): never {
   const reason = (error as { reason?: string }).reason ?? errorDetail(error);
@@ -227,7 +237,7 @@ function bindStore(plan: StorePlan, p: StoreParts): StateSync {
   };
   const store = p.opts.assumptions.store;
   return plan.bind({
-    appliers: [controlApplier(clock, resetView), tokens, state, settlement, failures, journal, progress],
+    appliers: [controlApplier(clock, resetView), tokens, state, settlement, failures, journal, webhooks, progress],
     resetView,
     onBoot: p.onBoot,
     leaseMs: store.leaseMs,

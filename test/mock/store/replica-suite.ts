@@ -137,6 +137,26 @@ export function describeReplicas(name: string, makeSandbox: () => ReplicaSandbox
       expect((await b!.client.generate()).status).toBe(200);
     });
 
+    it('an armed failure is used once across replicas answering at the same instant', async () => {
+      const {
+        replicas: [a, b],
+      } = await replicas(2);
+      const path = '/api/v2/accounting/token/generate-token';
+      // Both replicas have read the arm before the burst, so each would use it without a claim.
+      for (let round = 0; round < 10; round++) {
+        const times = 1 + (round % 3);
+        expect((await a!.client.control('fail-next', { path, status: 500, times })).status).toBe(200);
+        await b!.client.read('health');
+        const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? b! : a!).client.generate()));
+        expect(
+          answers.filter((x) => x.status === 500),
+          `round ${round}`,
+        ).toHaveLength(times);
+        expect(answers.filter((x) => x.status === 200)).toHaveLength(8 - times);
+      }
+      expect((await b!.client.generate()).status).toBe(200);
+    });
+
     it('settles each payment once and delivers each webhook once, ids distinct', async () => {
       const {
         replicas: [a, b],
@@ -155,6 +175,22 @@ export function describeReplicas(name: string, makeSandbox: () => ReplicaSandbox
       );
       expect(hooks.length).toBe(60);
       expect(a!.app.control.payments().every((p) => p.status === 'success')).toBe(true);
+      // Each replica lists the sandbox's 60 deliveries, made by either, each once and delivered at attempt 1.
+      await a!.client.read('health');
+      await b!.client.read('health');
+      for (const r of [a!, b!]) {
+        const listed = (await r.client.read('deliveries?limit=100')).body.deliveries as {
+          id: string;
+          paymentUuid: string;
+          state: string;
+          attempts: { number: number }[];
+        }[];
+        expect(new Set(listed.map((d) => d.paymentUuid))).toEqual(new Set(uuids));
+        expect(listed).toHaveLength(60);
+        expect(listed.every((d) => d.state === 'delivered' && d.attempts.length === 1)).toBe(true);
+      }
+      const idsOf = (r: typeof a) => new Set(r!.app.control.deliveries().map((d) => d.id));
+      expect(idsOf(a)).toEqual(idsOf(b));
     });
 
     it('a survivor takes over the pending work of a replica that dies', async (ctx) => {
@@ -171,6 +207,7 @@ export function describeReplicas(name: string, makeSandbox: () => ReplicaSandbox
         () => a!.app.control.deliveries().filter((d) => d.state === 'retry-scheduled').length === 10,
         'A retrying',
       );
+      const stuckOnA = a!.app.control.deliveries();
       const pending = await pool(10, 4, async () => paidUuid(await a!.client.pay(token)));
       await b!.client.read('health');
       const died = Date.now();
@@ -178,6 +215,15 @@ export function describeReplicas(name: string, makeSandbox: () => ReplicaSandbox
       b!.app.control.advanceClock(1_000);
       await waitUntil(() => [...stuck, ...pending].every((u) => hooks.includes(u!)), 'B delivered all', 10_000);
       const tookMs = Date.now() - died;
+      // A stuck delivery keeps its id on the survivor, and its attempts go on from A's: A made 1, B's first is 2.
+      const onB = new Map(b!.app.control.deliveries().map((d) => [d.id, d]));
+      for (const d of stuckOnA) {
+        const taken = onB.get(d.id);
+        expect(taken?.state, `delivery ${d.id} of payment ${d.paymentUuid}`).toBe('delivered');
+        expect(taken!.attempts.map((x) => x.number)).toEqual([1, 2]);
+        expect(taken!.attempts[0]!.status).toBe(503);
+      }
+      expect(b!.app.control.deliveries().filter((d) => stuck.includes(d.paymentUuid))).toHaveLength(10);
       console.log(
         `takeover on ${name}: ${stuck.length + pending.length} pending payments of a dead replica delivered by the survivor in ${tookMs} ms`,
       );

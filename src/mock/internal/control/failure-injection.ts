@@ -18,44 +18,111 @@ export interface FailureInjection {
   readonly pending: () => boolean;
   /** Arms `times` failures of `path` with `status` (already validated). */
   arm(path: string, status: number, message: string | undefined, times: number): void;
-  /** Takes the next failure armed for `path`, as the answer in the route's shape, if any. */
-  take(path: string, kind: RouteKind): Outcome | undefined;
+  /**
+   * Takes the next failure armed for `path`, as the answer in the route's shape, if any. With a shared state store
+   * the use is claimed first (a promise: undefined when other replicas took every use left); rejects when the store
+   * fails.
+   */
+  take(path: string, kind: RouteKind): Outcome | Promise<Outcome | undefined> | undefined;
   /** Forgets every pending failure. */
   reset(): void;
   /** Takes back a `fail` or `take` record of a state store (issue 23). */
   readonly apply: RecordApplier['apply'];
 }
 
-/** Creates an empty set of injected failures. */
-export function createFailureInjection(assumptions: Assumptions, record?: Recorder): FailureInjection {
+/**
+ * How a shared state store hands out the uses of an armed failure (issue 23): `claim(key)` is true for exactly one
+ * process per key. Each use is key `fail:<arm id>:<use number>`.
+ */
+export type FailureClaim = (key: string) => Promise<boolean>;
+
+interface Armed {
+  status: number;
+  message: string | undefined;
+  remaining: number;
+  /** With a store: the arm's id (uses are claimed under it), and how many uses were taken. */
+  readonly id?: string;
+  readonly times: number;
+  used: number;
+  /** The highest use this process asked the store for: requests of one process at once ask for different uses. */
+  asked: number;
+}
+
+/**
+ * Creates an empty set of injected failures. With a state store, `record` tells it every arm and use; with a shared
+ * one, `claim` makes each use one process's, so two replicas answering at once never both use one failure.
+ */
+export function createFailureInjection(
+  assumptions: Assumptions,
+  record?: Recorder,
+  claim?: FailureClaim,
+): FailureInjection {
   const reasons = assumptions.reasonCodes;
-  const failures = new Map<string, { status: number; message: string | undefined; remaining: number }>();
-  const consume = (path: string) => {
-    const f = failures.get(path);
-    if (f && --f.remaining <= 0) failures.delete(path);
-    return f;
+  const failures = new Map<string, Armed>();
+  /** Marks use `n` of `f` (at `path`) taken; the failure goes once its last use is. */
+  const use = (path: string, f: Armed, n: number) => {
+    f.used = Math.max(f.used, n);
+    f.remaining = f.times - f.used;
+    if (f.remaining <= 0 && failures.get(path) === f) failures.delete(path);
   };
+  const answerOf = (f: Armed, kind: RouteKind): Outcome => {
+    const message = f.message ?? kitMessage(`Injected failure (failNextRequest) with status ${f.status}.`);
+    return kind === 'graphql'
+      ? graphqlFailure(f.status, message, f.status >= 500 ? reasons.internal : reasons.badRequest)
+      : { status: f.status, body: restErrorBody(message) };
+  };
+  // The uses after those already taken, one claim each, until one is won or none is left.
+  async function claimed(path: string, f: Armed, kind: RouteKind, ask: FailureClaim): Promise<Outcome | undefined> {
+    for (;;) {
+      const n = Math.max(f.used, f.asked) + 1;
+      if (n > f.times || failures.get(path) !== f) return undefined;
+      f.asked = n;
+      const won = await ask(`fail:${f.id}:${n}`);
+      if (won) {
+        use(path, f, n);
+        record?.({ t: 'take', p: path, i: f.id, k: n });
+        return answerOf(f, kind);
+      }
+      use(path, f, n);
+    }
+  }
   return {
     pending: () => failures.size > 0,
     arm(path, status, message, times) {
-      failures.set(path, { status, message, remaining: times });
-      if (record) record({ t: 'fail', p: path, s: status, m: message ?? null, n: times });
+      const id = record ? globalThis.crypto.randomUUID() : undefined;
+      failures.set(path, { status, message, remaining: times, times, used: 0, asked: 0, ...(id ? { id } : {}) });
+      if (record) record({ t: 'fail', p: path, s: status, m: message ?? null, n: times, i: id });
     },
     take(path, kind) {
-      const f = consume(path);
+      const f = failures.get(path);
       if (!f) return undefined;
-      if (record) record({ t: 'take', p: path });
-      const message = f.message ?? kitMessage(`Injected failure (failNextRequest) with status ${f.status}.`);
-      return kind === 'graphql'
-        ? graphqlFailure(f.status, message, f.status >= 500 ? reasons.internal : reasons.badRequest)
-        : { status: f.status, body: restErrorBody(message) };
+      if (claim && f.id !== undefined) return claimed(path, f, kind, claim);
+      use(path, f, f.used + 1);
+      if (record) record({ t: 'take', p: path, i: f.id ?? null, k: f.used });
+      return answerOf(f, kind);
     },
     reset: () => failures.clear(),
     apply(r) {
+      const path = textField(r, 'p');
       if (r.t === 'fail') {
         const message = typeof r.m === 'string' ? r.m : undefined;
-        failures.set(textField(r, 'p'), { status: numberField(r, 's'), message, remaining: numberField(r, 'n') });
-      } else if (r.t === 'take') consume(textField(r, 'p'));
+        const times = numberField(r, 'n');
+        const id = typeof r.i === 'string' ? r.i : undefined;
+        failures.set(path, {
+          status: numberField(r, 's'),
+          message,
+          remaining: times,
+          times,
+          used: 0,
+          asked: 0,
+          ...(id ? { id } : {}),
+        });
+      } else if (r.t === 'take') {
+        const f = failures.get(path);
+        // A use of an earlier arm of the path (replaced since) changes nothing.
+        if (f && (r.i === undefined || r.i === null || r.i === f.id))
+          use(path, f, typeof r.k === 'number' ? r.k : f.used + 1);
+      }
     },
   };
 }

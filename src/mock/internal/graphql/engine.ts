@@ -21,7 +21,7 @@
  *
  * @module
  */
-import type { DocumentNode } from 'graphql/index.js';
+import { type DocumentNode, Kind } from 'graphql/index.js';
 import type { Assumptions } from '../../../assumptions.ts';
 import { graphqlError } from '../../../contract/error-shapes.ts';
 import { kitMessage } from '../../../internal/messages.ts';
@@ -63,10 +63,24 @@ export interface GraphqlCallContext {
 /** The answer to one request (defined with the other answer types in answers.ts). */
 export type { GraphqlResult } from './answers.ts';
 
+/** Root query fields whose answer comes from configuration alone (the fee table, the schema). */
+const configurationOnlyFields: ReadonlySet<string> = new Set([
+  'paymentGatewayFeesCalc',
+  '__typename',
+  '__schema',
+  '__type',
+]);
+
 /** The engine seam of decision 0001. */
 export interface GraphqlEngine {
   /** Executes one GraphQL-over-HTTP request body; never throws for client mistakes. */
   execute(request: GraphqlRequest, ctx: GraphqlCallContext): GraphqlResult;
+  /**
+   * False when `request` reads only configuration (the fee list, introspection) or is refused before it runs, so a
+   * replica on a shared state store answers it without catching up first (issue 23). Parses through the engine's
+   * document cache, so the parse is shared with the execution that follows.
+   */
+  readsShared(request: GraphqlRequest): boolean;
   /** Rewinds the mock store's generated values (call with the state and random reset). Keeps compiled queries. */
   reset(): void;
   /**
@@ -192,6 +206,20 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
         const body = { errors: [graphqlError('Internal server error', reasons.internal)] };
         return { status: 500, body, json: JSON.stringify(body), internalError: error };
       }
+    },
+    readsShared(request) {
+      const { query, operationName } = request;
+      if (typeof query !== 'string' || query.length === 0) return false;
+      if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return false;
+      const doc = cache.get(query);
+      if (doc.failure || !doc.document) return false;
+      const op = planner.operationEntry(doc, doc.document, operationName ?? undefined);
+      if (op.failure || !op.operation) return false;
+      if (op.operation.operation !== 'query') return true;
+      // Fragments at the root could select anything: counted as shared, as is every field but the config-only ones.
+      return op.operation.selectionSet.selections.some(
+        (s) => s.kind !== Kind.FIELD || !configurationOnlyFields.has(s.name.value),
+      );
     },
     reset: schemas.reset,
     async warmUp(options = {}) {

@@ -25,8 +25,11 @@ import type { RouteKind, RouteMatch, Router } from './router.ts';
 
 /** What the pipeline asks of a state store's sync layer (issue 23; absent with memory). */
 export interface PipelineSync {
-  /** Open, rebuild or catch up before the request runs; undefined when nothing to wait for. */
-  before(): Promise<void> | undefined;
+  /**
+   * Open, rebuild or catch up before the request runs; undefined when nothing to wait for. `readsShared` false skips
+   * the catch-up (a request that reads only configuration).
+   */
+  before(readsShared?: boolean): Promise<void> | undefined;
   /** The request's records made durable before its answer goes out; undefined when none is pending. */
   after(): Promise<void> | undefined;
 }
@@ -97,7 +100,13 @@ export function createPipeline(deps: PipelineDeps): MockCore {
     if (outcome !== undefined) return complete(request, path, kind, undefined, outcome, performance.now());
     return answerNow(request);
   };
-  return sync === undefined ? answerNow : gated(sync, answerNow, refuse);
+  // Whether a request reads what other processes change: a pending injected failure is shared state for any route.
+  const readsShared = (request: MockRequest) => {
+    if (failures.pending()) return true;
+    const m = router.match(request.method, request.path);
+    return m.found !== 'handler' || (m.handler.readsShared?.(request) ?? true);
+  };
+  return sync === undefined ? answerNow : gated(sync, readsShared, answerNow, refuse);
 
   function answerNow(request: MockRequest): MockReply | Promise<MockReply> {
     const started = performance.now();
@@ -125,17 +134,22 @@ export function createPipeline(deps: PipelineDeps): MockCore {
         const { auth, handle } = m.handler;
         // 3. Injected failures (failNextRequest) answer before anything runs, as a failing service would.
         const injected = failures.pending() && kind !== 'control' ? failures.take(path, m.route.kind) : undefined;
-        if (injected !== undefined) outcome = injected;
-        else {
+        const run = (): Outcome | Promise<Outcome> => {
           // 4. Auth: the route's credentials check names the client or answers the failure in the route's shape.
           const who = auth === undefined ? undefined : auth(request);
-          if (typeof who === 'object') outcome = who;
-          else {
-            clientId = who;
-            // 5. Handler: the route's own work, from body bytes the transport has already read.
-            outcome = handle(request, clientId);
-          }
-        }
+          if (typeof who === 'object') return who;
+          clientId = who;
+          // 5. Handler: the route's own work, from body bytes the transport has already read.
+          return handle(request, clientId);
+        };
+        // With a shared store an armed failure is claimed first (one replica uses each); a store fault is its 503.
+        const routeKind = m.route.kind;
+        if (injected instanceof Promise)
+          outcome = injected.then(
+            (o) => o ?? run(),
+            (error: unknown) => storeDown(routeKind, error),
+          );
+        else outcome = injected ?? run();
       } else if (m.found === 'method') {
         const message = kitMessage(`${method} is not allowed on ${path}: use ${m.route.allow}.`);
         outcome = errors.layer(kind, 405, message, { allow: m.route.allow });
@@ -180,11 +194,12 @@ function storeDownOutcome(
 /** `answer` behind the store's `before()`: open, rebuild or catch up first; `refuse` answers when that fails. */
 function gated(
   sync: PipelineSync,
+  readsShared: (request: MockRequest) => boolean,
   answer: (request: MockRequest) => MockReply | Promise<MockReply>,
   refuse: (request: MockRequest, error: unknown) => MockReply | Promise<MockReply>,
 ): (request: MockRequest) => MockReply | Promise<MockReply> {
   return (request) => {
-    const gate = sync.before();
+    const gate = sync.before(readsShared(request));
     if (gate === undefined) return answer(request);
     return gate.then(
       () => answer(request),

@@ -98,15 +98,18 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
     },
   });
 
+  const sharedRead = graphqlSharedReads(engine, maxBodyBytes);
   router.add('graphql', 'POST', servicePaths.graphql, {
     auth: bearerToken,
     handle: (request, clientId) => graphql(request, clientId!),
+    readsShared: sharedRead.post,
   });
 
   // Queries over GET, as GraphQL over HTTP allows (urql's default for queries); mutations answer 405.
   router.add('graphql', 'GET', servicePaths.graphql, {
     auth: bearerToken,
     handle: (request, clientId) => graphqlOverGet(request, clientId!),
+    readsShared: sharedRead.get,
   });
 
   function graphqlOverGet(request: MockRequest, clientId: string): Outcome | Promise<Outcome> {
@@ -150,4 +153,51 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
       ...(result.methodNotAllowed ? { headers: postOnly } : {}),
     };
   }
+}
+
+/**
+ * With a shared store: a fee list answers from configuration, and its token check from what this process knows, once
+ * it has caught up on that token (its first check here), so revocations and the clock of other processes made before
+ * count; later ones arrive through the follow loop. The `readsShared` of POST and GET /graphql.
+ */
+function graphqlSharedReads(engine: EngineLoader, maxBodyBytes: number) {
+  const fresh = freshTokens();
+  const sharedRead = (request: MockRequest, operation: () => GraphqlRequest | undefined): boolean => {
+    const first = fresh(requestHeader(request, serviceHeaders.jwt));
+    const ready = engine.current();
+    if (first || ready === undefined) return true;
+    const op = operation();
+    return op !== undefined && ready.readsShared(op);
+  };
+  return {
+    post: (request: MockRequest) =>
+      sharedRead(request, () => {
+        const body = parseJsonBody(request.body, maxBodyBytes);
+        if (!body.ok || !isPlainObject(body.value)) return undefined;
+        const { query, operationName } = body.value;
+        return { query, operationName };
+      }),
+    get: (request: MockRequest) =>
+      sharedRead(request, () => {
+        const parsed = parseGraphqlQueryString(request.query);
+        return parsed.ok ? parsed.value : undefined;
+      }),
+  };
+}
+
+/** How many tokens {@link freshTokens} remembers before it starts over (each then catches up once more). */
+const knownTokensCap = 4096;
+
+/**
+ * True the first time a token is seen (and after the set starts over): that check waits for a catch-up with the
+ * shared store; a missing token is refused without one.
+ */
+function freshTokens(): (token: string | undefined) => boolean {
+  const known = new Set<string>();
+  return (token) => {
+    if (token === undefined || known.has(token)) return false;
+    if (known.size >= knownTokensCap) known.clear();
+    known.add(token);
+    return true;
+  };
 }

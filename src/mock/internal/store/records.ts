@@ -9,7 +9,9 @@
  * - state: `card` card account created (`a`, the account: never the card number), `pay` payment accepted (`p`, the
  *   stored payment), `set` payment settled (`c`, uuid `u`, outcome `x`, virtual time `at`);
  * - settlement: reads `pay` (schedules it) and `set`;
- * - webhooks: `hk` a delivery finished (payment uuid `u`, `url`, final `s`);
+ * - webhooks: `hk` a delivery finished (payment uuid `u`, `url`, final `s`); `dv` a delivery changed (`d`, its
+ *   fields: id, state, attempts; webhooks/delivery-mirror.ts), so every replica lists it and a survivor takes it over
+ *   with its id and attempt numbering;
  * - clock: `clk` moved forward (`ms`); failures: `fail` armed (`p`, status `s`, message `m`, times `n`), `take`
  *   one consumed (`p`); journal: `jr` a request answered (`a`, the journal's arguments); control: `rst` reset.
  *

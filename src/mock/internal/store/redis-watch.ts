@@ -12,6 +12,12 @@ import type { StoreRecord } from './sandbox-store.ts';
 const blockMs = 1000;
 /** Pause after a failed read (Redis down) before the next, so a dead server is not asked in a tight loop. */
 const retryDelayMs = 250;
+/**
+ * Pause after a read that returned only this process's own entries. The stream wakes a blocked read on every entry,
+ * its own included, so a busy replica would otherwise pay one round trip per append just to skip its own records;
+ * nothing is missed (the next read goes on from the last id), another process's entry only waits this much longer.
+ */
+const ownOnlyPauseMs = 50;
 
 /** A running follow loop. */
 export interface RedisWatcher {
@@ -59,6 +65,7 @@ export function createRedisWatcher(
         const last = entries.at(-1);
         if (last) lastId = last[0];
         if (entries.some(([, fields]) => isForeign(parseRecord(fields)))) notify();
+        else if (entries.length > 0) await new Promise((resolve) => setTimeout(resolve, ownOnlyPauseMs).unref());
       } catch {
         if (!running) return;
         await new Promise((resolve) => setTimeout(resolve, retryDelayMs).unref());

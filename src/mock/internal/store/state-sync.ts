@@ -40,12 +40,17 @@ export interface StateSync {
   readonly once: OnceOnly;
   /** Resolves when the store is open and the view replayed; rejects with {@link StoreUnavailableError}. */
   ready(): Promise<void>;
-  /** What a request waits for before it runs: open, rebuild or catch-up; undefined when nothing. */
-  before(): Promise<void> | undefined;
+  /**
+   * What a request waits for before it runs: open, rebuild or catch-up; undefined when nothing. `readsShared` false
+   * (a request that reads only configuration) skips the catch-up: the follow loop keeps the view current.
+   */
+  before(readsShared?: boolean): Promise<void> | undefined;
   /** What an answer waits for: the records produced so far made durable; undefined when none is pending. */
   after(): Promise<void> | undefined;
   /** Appends what is buffered (tests, close). */
   flush(): Promise<void>;
+  /** Journal entries lost to failed appends (logged as they go; their requests had been answered). */
+  deferredLost(): number;
   /** Stops following and renewing, appends what is buffered and closes the store. */
   close(): Promise<void>;
 }
@@ -67,14 +72,21 @@ interface Job {
   readonly holdWhile?: (() => boolean) | undefined;
 }
 
+/**
+ * Records no answer waits for: a request's journal entry (`jr`) is written after its answer, so it rides along with
+ * the next batch (or goes on its own within a follow interval). Nothing acknowledged depends on it: a failed append
+ * of it is logged and counted, and the answer stands.
+ */
+const deferredTypes: ReadonlySet<string> = new Set(['jr']);
+
 /** The appending half: records buffered, appended in order, one batch at a time. */
 interface Appender {
   record(body: RecordBody): void;
   flush(): Promise<void>;
-  /** Whether records wait to be appended or an append is under way. */
+  /** Whether records an answer must wait for are buffered, or an append of such records is under way. */
   busy(): boolean;
-  /** Drops what is buffered (a rebuild: never acknowledged). */
-  drop(): void;
+  /** Drops what is buffered (a rebuild: never acknowledged); returns how many deferred records went with it. */
+  drop(): number;
   /** The last append, settled either way. */
   settled(): Promise<void>;
 }
@@ -82,21 +94,32 @@ interface Appender {
 function createAppender(
   store: SandboxStore,
   me: string,
+  deferMs: number,
   refused: () => StoreUnavailableError | undefined,
-  onFailure: (e: StoreUnavailableError) => void,
+  onFailure: (e: StoreUnavailableError, deferredOnly: number) => void,
 ): Appender {
   let buffer: StoreRecord[] = [];
+  /** Records in `buffer` an answer waits for (the others are deferred types). */
+  let urgent = 0;
   let flushQueued = false;
+  let deferTimer: ReturnType<typeof setTimeout> | undefined;
   /** The last append (each one starts after the one before). */
   let chain: Promise<void> = Promise.resolve();
+  /** Appends under way that hold records an answer waits for. */
   let appending = 0;
 
   function flush(): Promise<void> {
     flushQueued = false;
+    if (deferTimer !== undefined) {
+      clearTimeout(deferTimer);
+      deferTimer = undefined;
+    }
     if (buffer.length === 0) return chain;
     const batch = buffer;
+    const holds = urgent > 0;
     buffer = [];
-    appending += 1;
+    urgent = 0;
+    if (holds) appending += 1;
     const p = chain
       .catch(() => undefined)
       .then(async () => {
@@ -106,12 +129,12 @@ function createAppender(
           await store.append(batch);
         } catch (error) {
           const e = asUnavailable(error);
-          onFailure(e);
+          onFailure(e, holds ? 0 : batch.length);
           throw e;
         }
       })
       .finally(() => {
-        appending -= 1;
+        if (holds) appending -= 1;
       });
     chain = p;
     return p;
@@ -121,6 +144,18 @@ function createAppender(
     record(body) {
       (body as { o?: string }).o = me;
       buffer.push(body as StoreRecord);
+      if (deferredTypes.has(body.t)) {
+        // Appended with the next batch, or on its own after a while: never a round trip of its own per request.
+        if (!flushQueued && deferTimer === undefined) {
+          deferTimer = setTimeout(() => {
+            deferTimer = undefined;
+            flush().catch(() => undefined);
+          }, deferMs);
+          (deferTimer as { unref?: () => void }).unref?.();
+        }
+        return;
+      }
+      urgent += 1;
       if (flushQueued) return;
       flushQueued = true;
       // Work outside requests (settlement, webhooks, direct control calls) is appended soon; a failure there is
@@ -130,10 +165,15 @@ function createAppender(
       });
     },
     flush,
-    busy: () => buffer.length > 0 || appending > 0,
+    busy: () => urgent > 0 || appending > 0,
     drop() {
+      const lost = buffer.length - urgent;
       buffer = [];
+      urgent = 0;
       flushQueued = false;
+      if (deferTimer !== undefined) clearTimeout(deferTimer);
+      deferTimer = undefined;
+      return lost;
     },
     settled: () => chain.catch(() => undefined),
   };
@@ -305,6 +345,29 @@ async function compactToReset(store: SandboxStore, upTo: string | undefined, log
   });
 }
 
+/** The log line of a store fault. */
+const staleMessage = (error: StoreUnavailableError) =>
+  kitMessage(
+    `the state store failed (${error.reason}): requests answer 503 until it is back, then the mock rebuilds its state from it by itself. Changes not yet acknowledged to a caller are dropped.`,
+  );
+
+/** Counts and logs journal entries (deferred records) lost to a failed append: their requests had been answered. */
+function lossCounter(log: (line: string) => void) {
+  let total = 0;
+  return {
+    total: () => total,
+    count(lost: number, reason: string): void {
+      if (lost <= 0) return;
+      total += lost;
+      log(
+        kitMessage(
+          `${lost} journal entr${lost === 1 ? 'y' : 'ies'} could not be written to the state store (${reason}): their requests had been answered; other replicas and a restart will not list them (${total} so far). Nothing else was lost.`,
+        ),
+      );
+    },
+  };
+}
+
 /**
  * Creates the sync layer; nothing is opened until {@link StateSync.ready} or the first request.
  *
@@ -323,22 +386,21 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
   const deferred: Job[] = [];
   let follow: ReturnType<typeof setInterval> | undefined;
   let unwatch: (() => void) | undefined;
-  const appender = createAppender(store, me, () => stale, markStale);
+  const lost = lossCounter(deps.log);
+  const appender = createAppender(store, me, deps.followMs, () => stale, markStale);
   const reader = createReader(store, me, deps.appliers, markStale);
   const catchUp = reader.catchUp;
   const claims = createClaimRunner(store, me, deps.leaseMs, { catchUp, flush: appender.flush });
 
   // The view may hold changes the store never took: emptied at once (no timer may settle or deliver a payment
   // whose caller got a 503), rebuilt from the store as soon as it answers.
-  function markStale(error: StoreUnavailableError): void {
+  // `deferredLost`: journal entries a failed append held (counted even when the view is already stale).
+  function markStale(error: StoreUnavailableError, deferredLost = 0): void {
+    lost.count(deferredLost, error.reason);
     if (stale !== undefined || !opened) return;
     stale = error;
-    deps.log(
-      kitMessage(
-        `the state store failed (${error.reason}): requests answer 503 until it is back, then the mock rebuilds its state from it by itself. Changes not yet acknowledged to a caller are dropped.`,
-      ),
-    );
-    appender.drop();
+    deps.log(staleMessage(error));
+    lost.count(appender.drop(), error.reason);
     deps.resetView();
     claims.later(recover, deps.followMs);
   }
@@ -412,13 +474,14 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
       run: (key, job) => (replaying || !opened ? deferred.push({ key, ...job }) : claims.attempt({ key, ...job })),
     },
     ready,
-    before() {
+    before(readsShared = true) {
       if (!opened) return ready();
       if (stale) return startRebuild();
-      return store.shared ? catchUp() : undefined;
+      return store.shared && readsShared ? catchUp() : undefined;
     },
     after: () => (appender.busy() ? appender.flush() : undefined),
     flush: appender.flush,
+    deferredLost: lost.total,
     async close() {
       closed = true;
       if (follow) clearInterval(follow);

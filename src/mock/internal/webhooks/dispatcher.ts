@@ -37,6 +37,7 @@ import { createWaiters } from '../waiters.ts';
 import { createAttemptRunner, type WebhookAttemptReport } from './delivery-attempts.ts';
 import { createDeliveryHeaders, type StandardWebhooksSigning } from './delivery-headers.ts';
 import { createDeliveryLanes } from './delivery-lanes.ts';
+import { createDeliveryMirror, type DeliveryFields, type DeliveryMirror } from './delivery-mirror.ts';
 import {
   type Delivery,
   type DeliveryRecord,
@@ -111,6 +112,11 @@ export interface WebhookDispatcherOptions {
    * records it (issue 23), so a restart or another replica does not deliver it again.
    */
   readonly onFinished?: ((delivery: Delivery) => void) | undefined;
+  /**
+   * Told after every change of a delivery this process sends (a state store records it, issue 23, so every replica
+   * lists it and a survivor takes it over with its id and attempts). Undefined with memory: nothing is told.
+   */
+  readonly onChange?: ((delivery: Delivery) => void) | undefined;
 }
 
 /** The caps of a dispatcher's delivery history (`Assumptions.history`). */
@@ -141,6 +147,8 @@ export interface WebhookDispatcher {
   waitFor(predicate: (delivery: DeliveryRecord) => boolean, options?: WaitForOptions): Promise<DeliveryRecord>;
   /** Sends a finished delivery (`failed`, `gone` or `delivered`) again, with the same delivery id. */
   redeliver(id: string): RedeliverResult;
+  /** Takes in another process's delivery as recorded by its `onChange` (a `dv` record of a state store). */
+  mirror(fields: DeliveryFields): void;
   /** Aborts everything in flight and forgets every delivery. */
   reset(): void;
   /**
@@ -280,9 +288,9 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const transport = opts.transport;
   const waiters = createWaiters<DeliveryRecord>();
   let closed = false;
-  const changed = (d: Delivery): void => {
-    if (waiters.pending()) waiters.offer(snapshot(d));
-  };
+  const onChange = opts.onChange;
+  const { offer, changed } = changeListeners(waiters, onChange);
+  const mirror = createDeliveryMirror(store, offer);
   const setState = opts.onFinished ? telling(guard.setState, opts.onFinished) : guard.setState;
   const lanes = createDeliveryLanes({
     clock,
@@ -321,17 +329,14 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       targets.forEach((target, i) => {
         const url = opts.urls[i]!;
         if (skipUrls?.has(url)) return;
+        // Taking over another process's unfinished delivery: same id, attempts numbered on from its last one.
+        const adopted = onChange ? mirror.adopt(event.paymentUuid, url, target) : undefined;
+        if (adopted) {
+          lanes.admit(adopted);
+          return;
+        }
         const d = newDelivery({ id: newId(), event, url, target, eventType, body, problem, now: clock.now() });
-        // Asked before the new delivery counts as pending itself.
-        const refused = problem === undefined && !closed && guard.full();
-        store.add(d);
-        // Kept and visible rather than dropped: the log says why it was never sent.
-        if (problem !== undefined) lanes.finish(d, 'failed', 'payload-error');
-        else if (closed) lanes.finish(d, 'failed', 'closed');
-        else if (refused) {
-          guard.refuse(d);
-          lanes.finish(d, 'failed', 'pending-cap');
-        } else lanes.admit(d);
+        admitNew(d, { store, lanes, guard, closed });
       });
     },
     deliveries() {
@@ -349,10 +354,15 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_MS;
       return waiters.wait(predicate, timeoutMs, () => noMatchMessage(store, timeoutMs));
     },
+    mirror(fields) {
+      mirror.apply(fields);
+    },
     redeliver(id) {
       const d = store.get(id);
       const problem = redeliverProblem(d, id, closed) ?? guard.redeliverProblem(id);
       if (problem !== undefined || d === undefined) return problem!;
+      // Another process's finished delivery, redelivered from here: this process sends it from now on.
+      mirror.own(d);
       restartRound(d);
       lanes.revive(d.url);
       // Behind anything of the same payment already waiting for this URL.
@@ -365,6 +375,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
         abortInFlight(d, 'reset');
       }
       store.clear();
+      mirror.clear();
       guard.reset();
       lanes.clear();
       transport.release();
@@ -372,7 +383,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
     async close() {
       if (closed) return [];
       closed = true;
-      const ended = endPending(store, lanes, clock.now(), caps.maxAttemptsPerDelivery);
+      const ended = endPending(store, lanes, mirror, clock.now(), caps.maxAttemptsPerDelivery);
       transport.release();
       // As the journal does: a wait still pending when the mock closes fails now instead of at its timeout.
       waiters.close(kitMessage('The mock was closed while waiting for a webhook delivery.'));
@@ -381,17 +392,59 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   };
 }
 
+/** `offer` tells the waiters about a change; `changed` also tells `onChange` (a state store's recorder), if any. */
+function changeListeners(
+  waiters: ReturnType<typeof createWaiters<DeliveryRecord>>,
+  onChange: ((d: Delivery) => void) | undefined,
+) {
+  const offer = (d: Delivery): void => {
+    if (waiters.pending()) waiters.offer(snapshot(d));
+  };
+  const changed = onChange
+    ? (d: Delivery): void => {
+        offer(d);
+        onChange(d);
+      }
+    : offer;
+  return { offer, changed };
+}
+
+/** Adds a new delivery to the history and sends it, or records why it is not sent (kept and visible, not dropped). */
+function admitNew(
+  d: Delivery,
+  at: {
+    readonly store: DeliveryStore;
+    readonly lanes: ReturnType<typeof createDeliveryLanes>;
+    readonly guard: ReturnType<typeof createPendingGuard>;
+    readonly closed: boolean;
+  },
+): void {
+  const { store, lanes, guard } = at;
+  const problem = d.error;
+  // Asked before the new delivery counts as pending itself.
+  const refused = problem === undefined && !at.closed && guard.full();
+  store.add(d);
+  if (problem !== undefined) lanes.finish(d, 'failed', 'payload-error');
+  else if (at.closed) lanes.finish(d, 'failed', 'closed');
+  else if (refused) {
+    guard.refuse(d);
+    lanes.finish(d, 'failed', 'pending-cap');
+  } else lanes.admit(d);
+}
+
 /** Ends every unfinished delivery as failed (`closed`), the attempt in flight logged as such; returns them. */
 function endPending(
   store: DeliveryStore,
   lanes: ReturnType<typeof createDeliveryLanes>,
+  mirror: DeliveryMirror,
   now: number,
   maxAttemptsKept: number,
 ): DeliveryRecord[] {
   const ended: DeliveryRecord[] = [];
   // A copy: finishing may evict older finished deliveries from the store being walked.
   for (const d of [...store.all()]) {
-    if (TERMINAL.has(d.state)) continue;
+    // Another process's delivery is not this one's to end.
+    if (TERMINAL.has(d.state) || mirror.isMirror(d)) continue;
     if (abortInFlight(d, 'closed'))
       recordAttempt(d, { number: d.attemptCount + 1, at: now, error: 'closed', ms: 0 }, maxAttemptsKept);
     lanes.finish(d, 'failed', 'closed');

@@ -13,8 +13,10 @@ import type { MockClientConfig } from '../../options.ts';
 import type { Clock } from '../clock.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import type { StoredPayment } from '../payments/state.ts';
+import type { RecordApplier, Recorder } from '../store/records.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
-import { snapshot } from './delivery-record.ts';
+import { type DeliveryFields, deliveryFields } from './delivery-mirror.ts';
+import { type Delivery, snapshot } from './delivery-record.ts';
 import { type DeliveryCounts, type DeliveryFilter, deliveryMatches } from './delivery-store.ts';
 import {
   createWebhookDispatcher,
@@ -54,6 +56,8 @@ export interface WebhookFanout {
   /** Redelivers by id; a value says why not (unknown id, still in progress, closed). */
   redeliver(id: string): RedeliverResult;
   reset(): void;
+  /** Takes back a `dv` record of a state store (issue 23): another process's delivery joins the history. */
+  readonly apply: RecordApplier['apply'];
   /** Closes every dispatcher; resolves with the deliveries that closing ended undelivered. */
   close(): Promise<readonly DeliveryRecord[]>;
 }
@@ -81,6 +85,8 @@ export interface WebhookFanoutDeps {
   readonly onFinished?:
     | ((delivery: { readonly paymentUuid: string; readonly url: string; readonly state: string }) => void)
     | undefined;
+  /** A state store's recorder (issue 23): every delivery change becomes a `dv` record. Undefined with memory. */
+  readonly record?: Recorder | undefined;
 }
 
 /** Creates the dispatchers (no sockets, no timers until something is delivered). */
@@ -91,7 +97,9 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
   // One sequence for every dispatcher, so their pages merge in enqueue order.
   let seq = 0;
   const nextSeq = () => ++seq;
-  const make = (urls: readonly string[], signingKey: string) => makeDispatcher(deps, nextSeq, urls, signingKey);
+  const onChange = deps.record ? deliveryRecorder(deps.record) : undefined;
+  const make = (urls: readonly string[], signingKey: string) =>
+    makeDispatcher(deps, nextSeq, urls, signingKey, onChange);
   const signingKeyOf = (clientId: string) =>
     deps.clients.find((c) => c.clientId === clientId)?.signingKey ?? deps.signingKey;
   const shared = make(deps.webhookUrls, deps.signingKey);
@@ -189,6 +197,11 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
     reset() {
       for (const d of all) d.reset();
     },
+    apply(r) {
+      if (r.t !== 'dv' || r.d === null || typeof r.d !== 'object') return;
+      const fields = r.d as DeliveryFields;
+      (byClient.get(fields.c) ?? shared).mirror(fields);
+    },
     async close() {
       return (await Promise.all(all.map((d) => d.close()))).flat();
     },
@@ -216,12 +229,29 @@ export async function closeWebhooks(webhooks: WebhookFanout, logLine: (line: str
   );
 }
 
+/**
+ * The dispatchers' `onChange` with a state store: the deliveries changed within one task are recorded once each, in
+ * a microtask (queued, then sending, is one record). An end by closing is not recorded: another process takes over.
+ */
+function deliveryRecorder(record: Recorder): (d: Delivery) => void {
+  const dirty = new Set<Delivery>();
+  const flush = () => {
+    for (const d of dirty) if (d.reason !== 'closed') record({ t: 'dv', d: deliveryFields(d) });
+    dirty.clear();
+  };
+  return (d) => {
+    if (dirty.size === 0) queueMicrotask(flush);
+    dirty.add(d);
+  };
+}
+
 /** One dispatcher of the fan-out, for `urls` signed with `signingKey`. */
 function makeDispatcher(
   deps: WebhookFanoutDeps,
   nextSeq: () => number,
   urls: readonly string[],
   signingKey: string,
+  onChange: ((d: Delivery) => void) | undefined,
 ): WebhookDispatcher {
   const w = deps.assumptions.webhook;
   return createWebhookDispatcher({
@@ -235,6 +265,7 @@ function makeDispatcher(
     history: deps.assumptions.history,
     nextSeq,
     onFinished: deps.onFinished,
+    onChange,
     standardWebhooks:
       deps.standardWebhooksSecret === undefined
         ? undefined

@@ -1,0 +1,143 @@
+/**
+ * Deliveries of other processes (issue 23): with a shared state store every delivery change is recorded (`dv`),
+ * and each replica keeps the deliveries of the others as mirrors in its own delivery history, so
+ * `GET /__pck/deliveries` on any replica lists the whole sandbox's. A mirror is never sent by this process, until it
+ * adopts it: when it takes over a payment whose webhooks a dead process left pending, the delivery keeps its id and
+ * its attempt log, and the next attempt is numbered after the last one the dead process made.
+ *
+ * @module
+ */
+import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
+import {
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryFailureReason,
+  type DeliveryState,
+  newDelivery,
+  TERMINAL,
+} from './delivery-record.ts';
+import type { DeliveryStore } from './delivery-store.ts';
+
+/** A delivery as a `dv` record carries it (JSON only; short keys, one record per change). */
+export interface DeliveryFields {
+  readonly id: string;
+  /** Client id, payment uuid, URL, event type, the exact body sent. */
+  readonly c: string;
+  readonly u: string;
+  readonly url: string;
+  readonly et: string;
+  readonly b: string;
+  /** State, virtual enqueue time, attempts made, attempts kept, attempts dropped, round start, redeliveries. */
+  readonly s: DeliveryState;
+  readonly at: number;
+  readonly n: number;
+  readonly a: readonly DeliveryAttempt[];
+  readonly ad: number;
+  readonly rs: number;
+  readonly rd: number;
+  /** Next attempt, delivered at, failure reason, error (null when absent). */
+  readonly na: number | null;
+  readonly da: number | null;
+  readonly r: DeliveryFailureReason | null;
+  readonly e: string | null;
+}
+
+/** The fields of `d` for a `dv` record. */
+export function deliveryFields(d: Delivery): DeliveryFields {
+  return {
+    ...{ id: d.id, c: d.clientId, u: d.paymentUuid, url: d.url, et: d.eventType, b: d.body },
+    ...{ s: d.state, at: d.enqueuedAt, n: d.attemptCount, a: [...d.attempts], ad: d.attemptsDropped },
+    ...{ rs: d.roundStart, rd: d.redeliveries, na: d.nextAttemptAt ?? null, da: d.deliveredAt ?? null },
+    ...{ r: d.reason ?? null, e: d.error ?? null },
+  };
+}
+
+/** The mirrors of one dispatcher. */
+export interface DeliveryMirror {
+  /** Takes in a `dv` record of another process (or of this one's past, at a restart); ignores a malformed one. */
+  apply(fields: DeliveryFields): Delivery | undefined;
+  /** The unfinished mirror of `paymentUuid` to `url`, made this process's own (it will send it); else undefined. */
+  adopt(paymentUuid: string, url: string, target: URL): Delivery | undefined;
+  /** Whether `d` is another process's delivery (not sent here, not ended by closing here). */
+  isMirror(d: Delivery): boolean;
+  /** Makes `d` this process's own (a redelivery here): records of other processes no longer change it. */
+  own(d: Delivery): void;
+  clear(): void;
+}
+
+/** Creates the mirrors of a dispatcher whose history is `store`; `offer` tells its waiters about a change. */
+export function createDeliveryMirror(store: DeliveryStore, offer: (d: Delivery) => void): DeliveryMirror {
+  let mirrors = new WeakSet<Delivery>();
+  /** Unfinished mirrors by payment and URL: what a takeover adopts. */
+  const open = new Map<string, Delivery>();
+  const keyOf = (paymentUuid: string, url: string) => `${paymentUuid}\u0000${url}`;
+
+  function created(f: DeliveryFields): Delivery | undefined {
+    let payload: PaymentStatusWebhookPayload;
+    let target: URL;
+    try {
+      payload = JSON.parse(f.b) as PaymentStatusWebhookPayload;
+      target = new URL(f.url);
+    } catch {
+      return undefined;
+    }
+    const event = { clientId: f.c, paymentUuid: f.u, payload };
+    const d = newDelivery({
+      id: f.id,
+      event,
+      url: f.url,
+      target,
+      eventType: f.et,
+      body: f.b,
+      problem: undefined,
+      now: f.at,
+    });
+    mirrors.add(d);
+    store.add(d);
+    return d;
+  }
+
+  return {
+    apply(f) {
+      if (typeof f?.id !== 'string' || typeof f.b !== 'string' || typeof f.url !== 'string') return undefined;
+      const known = store.get(f.id);
+      // This process's own delivery (adopted, or sent here): its own changes are the truth.
+      if (known !== undefined && !mirrors.has(known)) return undefined;
+      const d = known ?? created(f);
+      if (d === undefined) return undefined;
+      d.attemptCount = f.n;
+      d.attempts = [...f.a];
+      d.attemptsDropped = f.ad;
+      d.roundStart = f.rs;
+      d.redeliveries = f.rd;
+      d.nextAttemptAt = f.na ?? undefined;
+      d.deliveredAt = f.da ?? undefined;
+      d.reason = f.r ?? undefined;
+      d.error = f.e ?? undefined;
+      store.setState(d, f.s);
+      if (TERMINAL.has(f.s)) open.delete(keyOf(f.u, f.url));
+      else open.set(keyOf(f.u, f.url), d);
+      offer(d);
+      return d;
+    },
+    adopt(paymentUuid, url, target) {
+      const key = keyOf(paymentUuid, url);
+      const d = open.get(key);
+      if (d === undefined) return undefined;
+      open.delete(key);
+      mirrors.delete(d);
+      d.target = target;
+      d.nextAttemptAt = undefined;
+      return d;
+    },
+    isMirror: (d) => mirrors.has(d),
+    own(d) {
+      if (!mirrors.delete(d)) return;
+      if (open.get(keyOf(d.paymentUuid, d.url)) === d) open.delete(keyOf(d.paymentUuid, d.url));
+    },
+    clear() {
+      mirrors = new WeakSet();
+      open.clear();
+    },
+  };
+}

@@ -1,3 +1,6 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { PluginBuild } from 'esbuild';
 import { defineConfig } from 'tsup';
 
 // Library entries: one per public subpath (package.json `exports`); dependencies stay external so consumers share
@@ -54,6 +57,23 @@ const oneGraphql = {
   },
 };
 
+/**
+ * The CLI bundle's graphql is its ESM copy, for every importer (graphql-jit's deep requires of `graphql/x/y.js`
+ * become `graphql/x/y.mjs`). With the CommonJS copy, each bundled module importing graphql got its own interop copy
+ * of graphql's 400-odd exports, as getters over getters: a sixth of the mock's cold start and a getter on every
+ * graphql call after it (profiled).
+ */
+const graphqlEsm = {
+  name: 'graphql-esm',
+  setup(build: PluginBuild) {
+    const dir = dirname(createRequire(import.meta.url).resolve('graphql/package.json'));
+    build.onResolve({ filter: /^graphql(\/.*)?$/ }, (args) => {
+      const sub = args.path === 'graphql' ? 'index.js' : args.path.slice('graphql/'.length);
+      return { path: join(dir, sub.replace(/(\.js)?$/, '.mjs')) };
+    });
+  },
+};
+
 export default defineConfig([
   {
     entry: libraryEntries,
@@ -85,11 +105,9 @@ export default defineConfig([
     treeshake: true,
     minify: true,
     noExternal: ['graphql', 'graphql-jit', ...graphqlTools, ...armor],
-    // graphql ships CommonJS and ESM copies; graphql-jit deep-requires the CommonJS files, so every import must
-    // resolve to those too, or the bundle holds two graphql realms whose instanceof checks reject each other.
-    esbuildOptions(options) {
-      options.mainFields = ['main', 'module'];
-    },
+    // graphql ships CommonJS and ESM copies; every import and require of it, graphql-jit's deep requires included,
+    // must resolve to one of them, or the bundle holds two graphql realms whose instanceof checks reject each other.
+    esbuildPlugins: [graphqlEsm],
     // Bundled CommonJS dependencies call require(); give the ESM bundle one.
     banner: {
       js: "import { createRequire as __pckCreateRequire } from 'node:module'; const require = __pckCreateRequire(import.meta.url);",

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { PluginBuild } from 'esbuild';
 import { defineConfig } from 'tsup';
@@ -74,6 +74,30 @@ const graphqlEsm = {
   },
 };
 
+const builtins = new Set(builtinModules);
+
+/**
+ * The CLI bundle reads Node's built-in modules with `require` (the banner's), not `import`. An ESM import of a
+ * built-in builds its ESM facade by reading every export, and that runs the lazy getters: `node:fs` loaded
+ * fs/promises and the fs streams, `node:crypto` the Web Crypto API, before the mock's first answer. Through
+ * require, each export is read when used.
+ */
+const requiredBuiltins = {
+  name: 'required-builtins',
+  setup(build: PluginBuild) {
+    build.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
+      const name = args.path.replace(/^node:/, '');
+      // node:module stays an import: the banner's createRequire comes from it.
+      if (!builtins.has(name) || name === 'module' || args.namespace === 'required-builtin') return undefined;
+      return { path: name, namespace: 'required-builtin' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'required-builtin' }, (args) => ({
+      contents: `module.exports = require('node:${args.path}');`,
+      loader: 'js',
+    }));
+  },
+};
+
 export default defineConfig([
   {
     entry: libraryEntries,
@@ -107,7 +131,13 @@ export default defineConfig([
     noExternal: ['graphql', 'graphql-jit', ...graphqlTools, ...armor],
     // graphql ships CommonJS and ESM copies; every import and require of it, graphql-jit's deep requires included,
     // must resolve to one of them, or the bundle holds two graphql realms whose instanceof checks reject each other.
-    esbuildPlugins: [graphqlEsm],
+    esbuildPlugins: [graphqlEsm, requiredBuiltins],
+    // tsup's own node: plugin would mark every `node:` built-in external before requiredBuiltins sees it.
+    removeNodeProtocol: false,
+    // ESM builds first (graphql-armor ships both): their imports of graphql need no CommonJS interop.
+    esbuildOptions(options) {
+      options.mainFields = ['module', 'main'];
+    },
     // Bundled CommonJS dependencies call require(); give the ESM bundle one.
     banner: {
       js: "import { createRequire as __pckCreateRequire } from 'node:module'; const require = __pckCreateRequire(import.meta.url);",

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { PluginBuild } from 'esbuild';
@@ -69,7 +70,9 @@ const graphqlEsm = {
     const dir = dirname(createRequire(import.meta.url).resolve('graphql/package.json'));
     build.onResolve({ filter: /^graphql(\/.*)?$/ }, (args) => {
       const sub = args.path === 'graphql' ? 'index.js' : args.path.slice('graphql/'.length);
-      return { path: join(dir, sub.replace(/(\.js)?$/, '.mjs')) };
+      const file = join(dir, sub.replace(/(\.js)?$/, '.mjs'));
+      // `graphql/language` names a folder: its index.
+      return { path: existsSync(file) ? file : join(dir, sub, 'index.mjs') };
     });
   },
 };

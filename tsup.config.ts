@@ -1,3 +1,7 @@
+import { existsSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { PluginBuild } from 'esbuild';
 import { defineConfig } from 'tsup';
 
 // Library entries: one per public subpath (package.json `exports`); dependencies stay external so consumers share
@@ -54,6 +58,49 @@ const oneGraphql = {
   },
 };
 
+/**
+ * The CLI bundle's graphql is its ESM copy, for every importer (graphql-jit's deep requires of `graphql/x/y.js`
+ * become `graphql/x/y.mjs`). With the CommonJS copy, each bundled module importing graphql got its own interop copy
+ * of graphql's 400-odd exports, as getters over getters: a sixth of the mock's cold start and a getter on every
+ * graphql call after it (profiled).
+ */
+const graphqlEsm = {
+  name: 'graphql-esm',
+  setup(build: PluginBuild) {
+    const dir = dirname(createRequire(import.meta.url).resolve('graphql/package.json'));
+    build.onResolve({ filter: /^graphql(\/.*)?$/ }, (args) => {
+      const sub = args.path === 'graphql' ? 'index.js' : args.path.slice('graphql/'.length);
+      const file = join(dir, sub.replace(/(\.js)?$/, '.mjs'));
+      // `graphql/language` names a folder: its index.
+      return { path: existsSync(file) ? file : join(dir, sub, 'index.mjs') };
+    });
+  },
+};
+
+const builtins = new Set(builtinModules);
+
+/**
+ * The CLI bundle reads Node's built-in modules with `require` (the banner's), not `import`. An ESM import of a
+ * built-in builds its ESM facade by reading every export, and that runs the lazy getters: `node:fs` loaded
+ * fs/promises and the fs streams, `node:crypto` the Web Crypto API, before the mock's first answer. Through
+ * require, each export is read when used.
+ */
+const requiredBuiltins = {
+  name: 'required-builtins',
+  setup(build: PluginBuild) {
+    build.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
+      const name = args.path.replace(/^node:/, '');
+      // node:module stays an import: the banner's createRequire comes from it.
+      if (!builtins.has(name) || name === 'module' || args.namespace === 'required-builtin') return undefined;
+      return { path: name, namespace: 'required-builtin' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'required-builtin' }, (args) => ({
+      contents: `module.exports = require('node:${args.path}');`,
+      loader: 'js',
+    }));
+  },
+};
+
 export default defineConfig([
   {
     entry: libraryEntries,
@@ -85,10 +132,14 @@ export default defineConfig([
     treeshake: true,
     minify: true,
     noExternal: ['graphql', 'graphql-jit', ...graphqlTools, ...armor],
-    // graphql ships CommonJS and ESM copies; graphql-jit deep-requires the CommonJS files, so every import must
-    // resolve to those too, or the bundle holds two graphql realms whose instanceof checks reject each other.
+    // graphql ships CommonJS and ESM copies; every import and require of it, graphql-jit's deep requires included,
+    // must resolve to one of them, or the bundle holds two graphql realms whose instanceof checks reject each other.
+    esbuildPlugins: [graphqlEsm, requiredBuiltins],
+    // tsup's own node: plugin would mark every `node:` built-in external before requiredBuiltins sees it.
+    removeNodeProtocol: false,
+    // ESM builds first (graphql-armor ships both): their imports of graphql need no CommonJS interop.
     esbuildOptions(options) {
-      options.mainFields = ['main', 'module'];
+      options.mainFields = ['module', 'main'];
     },
     // Bundled CommonJS dependencies call require(); give the ESM bundle one.
     banner: {

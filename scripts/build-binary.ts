@@ -47,8 +47,8 @@ async function bundle(outFile: string): Promise<void> {
     target: 'node20',
     minify: true,
     legalComments: 'none',
-    // As in the npm CLI (tsup.config.ts): graphql-jit deep-requires graphql's CommonJS files, so every import of
-    // graphql must resolve to them too, or the bundle holds two graphql realms.
+    // graphql-jit deep-requires graphql's CommonJS files, so every import of graphql must resolve to them too, or the
+    // bundle holds two graphql realms. (The npm CLI, an ESM bundle, resolves all of them to graphql's ESM files.)
     mainFields: ['main', 'module'],
     // import.meta.url only serves the disk lookups of the npm package, which the executable's assets replace.
     logOverride: { 'empty-import-meta': 'silent' },

@@ -49,5 +49,5 @@ export {
   validationMessages,
 } from '../../../src/mock/internal/graphql/validation/index.ts';
 export { compileRules } from '../../../src/mock/internal/graphql/validation/walk.ts';
-export { buildWireSchema } from '../../../src/mock/internal/graphql/wire-schema.ts';
+export { buildWireSchema, type WireRequirements } from '../../../src/mock/internal/graphql/wire-schema.ts';
 export type { WirePaymentInput } from '../../../src/mock/internal/graphql/wire-types.ts';

@@ -153,7 +153,8 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     errorStatus,
     reasons,
     limits: assumptions.limits,
-    limitSchema: () => wireSchemaOf(guides[0]!).schema,
+    // The instance's schema: the limits read no resolver, and the wire schema would be one more build.
+    limitSchema: () => schemas.schemaOf(guides[0]!),
     schemaOf: schemas.schemaOf,
   });
   const cache = createDocumentCache(deps.cacheSize ?? 1000, planner.documentEntry);

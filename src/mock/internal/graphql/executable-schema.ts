@@ -1,21 +1,20 @@
 /**
- * The executable schema of each guide: the wire schema (built once per process from the generated SDL), the kit's
- * resolvers on every root field, and a `@graphql-tools/mock` MockStore with seeded scalar mocks completing whatever
- * a resolver leaves undefined (mock-fallback.ts). Each guide's schema is built the first time a request in that
- * guide needs it.
+ * The executable schema of each guide: built per mock instance from the wire schema's document (relaxed once per
+ * process from the generated SDL), with the kit's resolvers on every root field, and a `@graphql-tools/mock`
+ * MockStore with seeded scalar mocks completing whatever a resolver leaves undefined (mock-fallback.ts). Each
+ * guide's schema is built the first time a request in that guide needs it.
  *
  * @module
  */
 import { createMockStore, type IMockStore } from '@graphql-tools/mock';
-import { addResolversToSchema } from '@graphql-tools/schema';
-import type { GraphQLSchema } from 'graphql/index.js';
+import { buildASTSchema, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from 'graphql/index.js';
 import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import type { Guide } from '../payments/state.ts';
 import type { SeededRandom } from '../random.ts';
 import { createCompleter } from './mock-fallback.ts';
 import type { createResolvers } from './resolvers.ts';
-import { buildWireSchema, type WireSchema } from './wire-schema.ts';
+import { buildWireSchema, type WireSchema, wireBuildOptions } from './wire-schema.ts';
 
 const wireSchemas: Partial<Record<Guide, WireSchema>> = {};
 
@@ -64,27 +63,19 @@ export function createExecutableSchemas(
   const schemas: Partial<Record<Guide, GraphQLSchema>> = {};
 
   function build(guide: Guide): GraphQLSchema {
-    const wire = wireSchemaOf(guide).schema;
-    const store = createMockStore({ schema: wire, mocks });
+    // A schema of the instance's own, built from the relaxed document: its root fields get this instance's
+    // resolvers, so instances in one process never share them. One build from the document is about half the work
+    // of copying the wire schema with graphql-tools' addResolversToSchema (profiled).
+    const schema = buildASTSchema(wireSchemaOf(guide).document, wireBuildOptions);
+    const store = createMockStore({ schema, mocks });
     stores.push(store);
-    const schema = addResolversToSchema({
-      schema: wire,
-      resolvers: resolvers as unknown as Parameters<typeof addResolversToSchema>[0]['resolvers'],
-    });
-    // Every root field runs a kit resolver, whose result the MockStore completes (mock-fallback.ts); every other
-    // field is read off that result, which graphql-jit compiles to a property read.
+    const byRoot = resolvers as unknown as Readonly<Record<string, Readonly<Record<string, unknown>>>>;
     for (const root of [schema.getQueryType(), schema.getMutationType()]) {
-      if (!root) continue;
-      for (const field of Object.values(root.getFields())) {
-        const resolve = field.resolve;
-        if (!resolve)
-          throw new Error(
-            kitMessage(`No resolver for ${root.name}.${field.name}: every root field needs one (resolvers.ts).`),
-          );
-        const complete = createCompleter(field.type, store);
-        field.resolve = (source, args, context, info) => complete(resolve(source, args, context, info));
-      }
+      if (root) attachResolvers(root, byRoot[root.name] ?? {}, store);
     }
+    for (const rootName of Object.keys(byRoot))
+      if (schema.getType(rootName) === undefined)
+        throw new Error(kitMessage(`Resolvers for ${rootName}, which the schema has no type for (resolvers.ts).`));
     return schema;
   }
 
@@ -98,4 +89,32 @@ export function createExecutableSchemas(
       mockRandom.reset();
     },
   };
+}
+
+/**
+ * Sets the kit's resolver on every field of one root type. Every root field runs a kit resolver, whose result the
+ * MockStore completes (mock-fallback.ts); every other field is read off that result, which graphql-jit compiles to
+ * a property read. Throws when a root field has no resolver, or a resolver no field.
+ */
+function attachResolvers(
+  root: GraphQLObjectType,
+  resolvers: Readonly<Record<string, unknown>>,
+  store: IMockStore,
+): void {
+  const fields = root.getFields();
+  for (const name of Object.keys(resolvers))
+    if (!(name in fields))
+      throw new Error(
+        kitMessage(`Resolver ${root.name}.${name} names no field of the schema: remove it (resolvers.ts).`),
+      );
+  for (const field of Object.values(fields) as GraphQLField<unknown, unknown>[]) {
+    const resolve = resolvers[field.name];
+    if (typeof resolve !== 'function')
+      throw new Error(
+        kitMessage(`No resolver for ${root.name}.${field.name}: every root field needs one (resolvers.ts).`),
+      );
+    const complete = createCompleter(field.type, store);
+    const run = resolve as NonNullable<GraphQLField<unknown, unknown>['resolve']>;
+    field.resolve = (source, args, context, info) => complete(run(source, args, context, info));
+  }
 }

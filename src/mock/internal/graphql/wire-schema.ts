@@ -6,16 +6,18 @@
  *
  * @module
  */
-import { getDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
 import {
-  buildSchema,
-  type GraphQLArgumentConfig,
-  type GraphQLInputFieldConfig,
-  type GraphQLInputType,
+  buildASTSchema,
+  type ConstDirectiveNode,
+  type DefinitionNode,
+  type DocumentNode,
+  type FieldDefinitionNode,
   type GraphQLSchema,
-  getNamedType,
-  isInputObjectType,
-  isNonNullType,
+  type InputValueDefinitionNode,
+  Kind,
+  type NamedTypeNode,
+  parse,
+  type TypeNode,
 } from 'graphql/index.js';
 
 /** One input position the service requires, checked by the validator instead of the type system. */
@@ -50,27 +52,54 @@ export interface WireRequirements {
 
 /** A guide's wire schema with its requirement metadata. */
 export interface WireSchema {
+  /** The wire schema, built on first read (and once): the requirements alone do not need it. */
   readonly schema: GraphQLSchema;
   readonly requirements: WireRequirements;
+  /** The relaxed SDL's document, from which each mock instance builds its own executable schema. */
+  readonly document: DocumentNode;
 }
 
 const SERVER_REQUIRED = 'serverRequired';
 
+/** Options of every wire schema build: the SDL is generated and tested (see {@link buildWireSchema}). */
+export const wireBuildOptions = { assumeValidSDL: true, assumeValid: true } as const;
+
+type Entry = { required: Requirement[]; nested: NestedInput[] };
+
+/** The root operation type names of a schema document: its `schema { }` block, else the default names. */
+function rootTypeNames(definitions: readonly DefinitionNode[]): Set<string> {
+  const roots = new Set<string>();
+  for (const d of definitions)
+    if (d.kind === Kind.SCHEMA_DEFINITION || d.kind === Kind.SCHEMA_EXTENSION)
+      for (const op of d.operationTypes ?? []) roots.add(op.type.name.value);
+  return roots.size > 0 ? roots : new Set(['Query', 'Mutation', 'Subscription']);
+}
+
+const namedTypeOf = (type: TypeNode): NamedTypeNode => (type.kind === Kind.NAMED_TYPE ? type : namedTypeOf(type.type));
+
 /**
- * Builds the wire schema of a guide from its SDL. The SDL is generated from schema.graphql and checked by the test
- * suite (wire-schema.test.ts validates both guides' wire schemas in full), so it is built without validation here:
- * SDL and schema validation were a quarter of the mock's first /graphql request (profiled).
+ * Builds the wire schema of a guide from its SDL. The relaxation is done on the parsed document, before the one
+ * schema build: relaxing a built schema (graphql-tools' mapSchema) rebuilt every type and was a third of the work
+ * before the mock's first GraphQL answer (profiled). The SDL is generated from schema.graphql and checked by the
+ * test suite (wire-schema.test.ts validates both guides' wire schemas in full, and holds this walk to the
+ * mapSchema one), so it is built without validation: SDL and schema validation were a quarter of the mock's first
+ * /graphql request (profiled).
  *
  * @example
  * const { schema, requirements } = buildWireSchema(currentSchemaSdl);
  * requirements.inputTypes.get('ContactInput')?.required // [{ name: 'first_name', unlessPresent: undefined }, …]
  */
 export function buildWireSchema(sdl: string): WireSchema {
-  const source = buildSchema(sdl, { assumeValidSDL: true, assumeValid: true });
-  const inputTypes = new Map<string, { required: Requirement[]; nested: NestedInput[] }>();
-  const fieldArguments = new Map<string, { required: Requirement[]; nested: NestedInput[] }>();
+  const source = parse(sdl, { noLocation: true });
+  const inputTypes = new Map<string, Entry>();
+  const fieldArguments = new Map<string, Entry>();
+  const inputObjects = new Set<string>();
+  for (const d of source.definitions)
+    if (d.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION || d.kind === Kind.INPUT_OBJECT_TYPE_EXTENSION)
+      inputObjects.add(d.name.value);
+  const roots = rootTypeNames(source.definitions);
 
-  const entry = (map: typeof inputTypes, key: string) => {
+  const entry = (map: Map<string, Entry>, key: string): Entry => {
     let e = map.get(key);
     if (!e) {
       e = { required: [], nested: [] };
@@ -79,31 +108,44 @@ export function buildWireSchema(sdl: string): WireSchema {
     return e;
   };
 
-  function relax<T extends GraphQLInputFieldConfig | GraphQLArgumentConfig>(
-    config: T,
-    name: string,
-    into: { required: Requirement[]; nested: NestedInput[] },
-  ): T {
-    const named = getNamedType(config.type);
-    if (isInputObjectType(named)) into.nested.push({ name, type: named.name });
-    const directive = getDirective(source, config, SERVER_REQUIRED)?.[0];
-    if (!directive) return config;
-    const unlessPresent = typeof directive.unlessPresent === 'string' ? directive.unlessPresent : undefined;
-    into.required.push({ name, unlessPresent });
-    const type: GraphQLInputType = isNonNullType(config.type) ? config.type.ofType : config.type;
-    return { ...config, type };
+  function relax(value: InputValueDefinitionNode, into: Entry): InputValueDefinitionNode {
+    const name = value.name.value;
+    const named = namedTypeOf(value.type).name.value;
+    if (inputObjects.has(named)) into.nested.push({ name, type: named });
+    const directive = value.directives?.find((d) => d.name.value === SERVER_REQUIRED);
+    if (!directive) return value;
+    into.required.push({ name, unlessPresent: unlessPresentOf(directive) });
+    return value.type.kind === Kind.NON_NULL_TYPE ? { ...value, type: value.type.type } : value;
   }
 
-  const schema = mapSchema(source, {
-    [MapperKind.INPUT_OBJECT_FIELD]: (config, fieldName, typeName) =>
-      relax(config, fieldName, entry(inputTypes, typeName)),
-    [MapperKind.ROOT_FIELD]: (config, fieldName, typeName) => {
-      if (!config.args) return config;
-      const into = entry(fieldArguments, `${typeName}.${fieldName}`);
-      const args: Record<string, GraphQLArgumentConfig> = {};
-      for (const [argName, arg] of Object.entries(config.args)) args[argName] = relax(arg, argName, into);
-      return { ...config, args };
-    },
+  const relaxField = (typeName: string, field: FieldDefinitionNode): FieldDefinitionNode => {
+    const into = entry(fieldArguments, `${typeName}.${field.name.value}`);
+    return field.arguments ? { ...field, arguments: field.arguments.map((arg) => relax(arg, into)) } : field;
+  };
+
+  const definitions = source.definitions.map((d): DefinitionNode => {
+    if (d.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION || d.kind === Kind.INPUT_OBJECT_TYPE_EXTENSION) {
+      const into = entry(inputTypes, d.name.value);
+      return d.fields ? { ...d, fields: d.fields.map((f) => relax(f, into)) } : d;
+    }
+    if ((d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.OBJECT_TYPE_EXTENSION) && roots.has(d.name.value))
+      return d.fields ? { ...d, fields: d.fields.map((f) => relaxField(d.name.value, f)) } : d;
+    return d;
   });
-  return { schema, requirements: { inputTypes, fieldArguments } };
+  const document: DocumentNode = { kind: Kind.DOCUMENT, definitions };
+  let schema: GraphQLSchema | undefined;
+  return {
+    get schema() {
+      schema ??= buildASTSchema(document, wireBuildOptions);
+      return schema;
+    },
+    requirements: { inputTypes, fieldArguments },
+    document,
+  };
+}
+
+/** The `unlessPresent` argument of one `@serverRequired`, when it is a string. */
+function unlessPresentOf(directive: ConstDirectiveNode): string | undefined {
+  const arg = directive.arguments?.find((a) => a.name.value === 'unlessPresent');
+  return arg?.value.kind === Kind.STRING ? arg.value.value : undefined;
 }

@@ -246,9 +246,17 @@ function createCompleter(deps: PipelineDeps) {
     const durationMs = performance.now() - started;
     // The GraphQL route reads its verdict off its answer object; other answers are read here.
     const verdict = outcome.verdict ?? verdictOfOutcome(outcome);
+    // A plain literal, not spreads of literals: copying a spread object cost microseconds per request, even with
+    // the log off (measured), where the literal is optimised away.
     log.request({
-      ...{ method, path, operationName: outcome.operationName, status: outcome.status, durationMs, clientId },
-      ...{ verdict, at: clock.now() },
+      method,
+      path,
+      operationName: outcome.operationName,
+      status: outcome.status,
+      durationMs,
+      clientId,
+      verdict,
+      at: clock.now(),
     });
     // Control calls (and pages, and CORS preflights) are not journaled, so waiting for "a request" never matches the
     // wait call itself or a browser's preflight before the request it waits for.

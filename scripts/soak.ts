@@ -2,8 +2,8 @@
  * `npm run soak`: the soak of the test run (test/soak/run-soak.ts), longer: 300,000 payments over two simulated
  * days with the webhook receiver down, then back up, against the CLI mock as its own process (`npm run build`
  * first). Prints every figure as JSON. `PCK_SOAK_PAYMENTS` and `PCK_SOAK_DAYS` change the size;
- * `PCK_SOAK_NODE_OPTIONS` passes Node options to the mock (`--heap-growing-percent=0` runs it with V8's default
- * heap growth, to compare).
+ * `PCK_SOAK_NODE_ARGS` passes Node flags to the mock (`--heap-growing-percent=0` runs it with V8's default heap
+ * growth, to compare).
  *
  * @module
  */

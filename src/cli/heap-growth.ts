@@ -8,8 +8,9 @@
  * quarter keeps RSS close to live data, at the price of more frequent (incremental, mostly concurrent) full
  * collections. The flag is read at each collection, so setting it at start-up takes effect.
  *
- * A user who sets it (`NODE_OPTIONS=--heap-growing-percent=100`) keeps their value. The programmatic API
- * (`startMockServer`) leaves the host process's V8 alone: it is the host's to tune.
+ * A user who sets it keeps their value: `node --heap-growing-percent=100 node_modules/.bin/payment-contract-kit mock`
+ * (Node refuses the flag in `NODE_OPTIONS`). The programmatic API (`startMockServer`) leaves the host process's V8
+ * alone: it is the host's to tune.
  *
  * @module
  */
@@ -19,19 +20,14 @@ import { setFlagsFromString } from 'node:v8';
 export const cliHeapGrowingPercent = 25;
 
 /**
- * Sets V8's heap growth for a long-running CLI server unless the user set it (command line or `NODE_OPTIONS`).
- * Returns whether it did.
+ * Sets V8's heap growth for a long-running CLI server unless the user gave it on Node's command line. Returns
+ * whether it did.
  *
  * @example
  * limitHeapGrowth(); // first thing of `payment-contract-kit mock`
  */
-export function limitHeapGrowth(
-  execArgv: readonly string[] = process.execArgv,
-  nodeOptions: string | undefined = process.env.NODE_OPTIONS,
-): boolean {
-  const given = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((arg) =>
-    /^--heap[-_]growing[-_]percent\b/.test(arg),
-  );
+export function limitHeapGrowth(execArgv: readonly string[] = process.execArgv): boolean {
+  const given = execArgv.some((arg) => /^--heap[-_]growing[-_]percent\b/.test(arg));
   if (given) return false;
   setFlagsFromString(`--heap-growing-percent=${cliHeapGrowingPercent}`);
   return true;

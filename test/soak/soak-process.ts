@@ -40,10 +40,11 @@ export async function startSoakMock(args: readonly string[], sockets: number): P
   if (!existsSync(cliPath))
     throw new Error(`[payment-contract-kit] ${cliPath} is missing: run \`npm run build\` before the soak.`);
   // NODE_OPTIONS of the test runner must not reach the mock: the soak measures the CLI as users start it.
-  // PCK_SOAK_NODE_OPTIONS gives the mock some (say --heap-growing-percent=0, V8's default, to compare).
-  const child = spawn(process.execPath, [cliPath, 'mock', '--port', '0', ...args], {
+  // PCK_SOAK_NODE_ARGS gives the mock Node flags (say --heap-growing-percent=0, V8's default, to compare).
+  const nodeArgs = (process.env.PCK_SOAK_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  const child = spawn(process.execPath, [...nodeArgs, cliPath, 'mock', '--port', '0', ...args], {
     cwd: root,
-    env: { ...process.env, NODE_OPTIONS: process.env.PCK_SOAK_NODE_OPTIONS ?? '' },
+    env: { ...process.env, NODE_OPTIONS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let exit = false;
@@ -55,11 +56,13 @@ export async function startSoakMock(args: readonly string[], sockets: number): P
   );
   const log = { lines: 0, capLines: [] as string[] };
   let partial = '';
+  let firstLines = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
     const lines = (partial + chunk).split('\n');
     partial = lines.pop()!;
     for (const line of lines) {
       log.lines += 1;
+      if (log.lines <= 5) firstLines += `${line}\n`;
       if (line.includes('pending-cap')) log.capLines.push(line);
     }
   });
@@ -70,7 +73,9 @@ export async function startSoakMock(args: readonly string[], sockets: number): P
       const m = /http:\/\/[\d.]+:\d+/.exec(stdout);
       if (m) resolve(m[0]);
     });
-    exited.then(() => reject(new Error('[payment-contract-kit] the mock exited before printing its URL')));
+    exited.then(() =>
+      reject(new Error(`[payment-contract-kit] the mock exited before printing its URL:\n${firstLines}${partial}`)),
+    );
   });
   const { port } = new URL(url);
   const agent = new Agent({ keepAlive: true, maxSockets: sockets });

@@ -180,15 +180,24 @@ function createDriver(mock: SoakMock, options: SoakOptions) {
     for (let i = 0; i < 600 && (await counts()).pending > 0; i++) await advance(60_000, 1);
   }
 
-  /** A page of deliveries refused at the cap, redelivered once the receiver is back; how many. */
+  /**
+   * Up to 100 deliveries refused at the cap and still kept, redelivered once the receiver is back; how many. The
+   * failed ones are read page by page (bounded by the cap on finished deliveries): later failures may have evicted
+   * every refused one, which then counts 0.
+   */
   async function redeliverRefused(): Promise<number> {
-    const page = await json('GET', '/__pck/deliveries?state=failed&limit=100');
     let redelivered = 0;
-    for (const d of page.deliveries as { id: string; reason?: string }[])
-      if (d.reason === 'pending-cap') {
-        await json('POST', '/__pck/deliveries/redeliver', { id: d.id });
-        redelivered += 1;
-      }
+    let before: number | null | undefined;
+    while (redelivered < 100 && before !== null) {
+      const cursor = before === undefined ? '' : `&before=${before}`;
+      const page = await json('GET', `/__pck/deliveries?state=failed&limit=500${cursor}`);
+      for (const d of page.deliveries as { id: string; reason?: string }[])
+        if (d.reason === 'pending-cap' && redelivered < 100) {
+          await json('POST', '/__pck/deliveries/redeliver', { id: d.id });
+          redelivered += 1;
+        }
+      before = page.next;
+    }
     return redelivered;
   }
 

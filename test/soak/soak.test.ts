@@ -45,11 +45,12 @@ describe('soak: a receiver down for a simulated day', () => {
     // Every dashboard answer at its default page is small, at any history size (the 2 MB).
     expect(figures.controlAnswers.largestBytes).toBeLessThan(2 * 1024 * 1024);
     // Memory depends on the caps, not on the payments: the mock's RSS at 30,000 payments and at 100,000 (receiver
-    // down) is within the bound.
+    // down), and its peak over the whole outage, are within the bound.
     const [, at30k, at100k] = figures.memory;
     expect(at30k).toMatchObject({ payments: 30_000 });
     expect(at100k).toMatchObject({ payments: PAYMENTS });
     expect(at30k!.rssMb).toBeLessThanOrEqual(RSS_BOUND_MB);
     expect(at100k!.rssMb).toBeLessThanOrEqual(RSS_BOUND_MB);
+    expect(at100k!.peakRssMb).toBeLessThanOrEqual(RSS_BOUND_MB);
   });
 });

@@ -14,7 +14,7 @@ const RSS_BOUND_MB = 350;
 
 describe('soak: a receiver down for a simulated day', () => {
   it('keeps the mock process within its memory bound, answers small pages, and accounts for every delivery', {
-    timeout: 1_800_000,
+    timeout: 900_000,
   }, async () => {
     const figures = await runSoak({
       payments: PAYMENTS,

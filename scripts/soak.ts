@@ -1,7 +1,9 @@
 /**
  * `npm run soak`: the soak of the test run (test/soak/run-soak.ts), longer: 300,000 payments over two simulated
- * days with the webhook receiver down, then back up. Prints every figure as JSON. `PCK_SOAK_PAYMENTS` and
- * `PCK_SOAK_DAYS` change the size.
+ * days with the webhook receiver down, then back up, against the CLI mock as its own process (`npm run build`
+ * first). Prints every figure as JSON. `PCK_SOAK_PAYMENTS` and `PCK_SOAK_DAYS` change the size;
+ * `PCK_SOAK_NODE_ARGS` passes Node flags to the mock (`--heap-growing-percent=0` runs it with V8's default heap
+ * growth, to compare).
  *
  * @module
  */
@@ -16,7 +18,7 @@ async function main(): Promise<void> {
     batch: 1_000,
     concurrency: 16,
     afterPayments: 5_000,
-    checkpointAt: 30_000,
+    checkpoints: [30_000, 100_000, payments].filter((n) => n <= payments),
     progress: (line) => console.error(line),
   });
   console.log(JSON.stringify(figures, null, 2));

@@ -1,22 +1,20 @@
 /**
- * The soak of issue 27, in process (`app.fetch`, no sockets) and on the virtual clock, so a simulated day takes
- * seconds: payments arrive in batches spread over the outage while the webhook receiver refuses every attempt;
- * between batches the clock moves on (settlements and retries run) and the dashboard's poll runs (health and one
- * page of each list). Then the receiver comes back, the clock runs out the retry schedule, more payments are made
- * and delivered, and a page of refused deliveries is redelivered. It returns every figure it measured; the test
- * asserts the deterministic ones and `npm run soak` prints a longer run.
+ * The soak of issue 27, against the mock's own process: the CLI mock started as a child (`--port 0`, real HTTP,
+ * webhooks to a port that refuses connections), driven on its virtual clock so a simulated day takes minutes.
+ * Payments arrive in batches spread over the outage; between batches the dashboard's requests run (health and one
+ * page of each list) and the clock moves on (settlements and retries run). Then the receiver comes up on its port,
+ * the clock runs out the retry schedule, more payments are made and delivered, and a page of refused deliveries is
+ * redelivered. Memory is the RSS of the mock's process as the system counts it, so the figure is the product's,
+ * not the test runner's. It returns every figure it measured; the test asserts the deterministic ones and the
+ * issue's RSS bound, and `npm run soak` prints a longer run.
  *
  * @module
  */
-
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { print } from 'graphql';
 import { ProcessPaymentRequestDocument } from '../../src/index.ts';
-import { buildNodeMockApp } from '../../src/mock/app.ts';
-import type { MockApp } from '../../src/mock/control-types.ts';
 import { serviceHeaders } from '../../src/spec-names.ts';
-import { payInput } from '../mock/helpers.ts';
+import { credentials, payInput, tokenPaths } from '../mock/helpers.ts';
+import { downReceiver, type SoakMock, startSoakMock } from './soak-process.ts';
 
 /** Options of {@link runSoak}. */
 export interface SoakOptions {
@@ -26,22 +24,22 @@ export interface SoakOptions {
   readonly outageMs: number;
   /** Payments per batch (the clock moves and the dashboard polls between batches). */
   readonly batch: number;
-  /** Payments in flight at once within a batch. */
+  /** Payments in flight at once within a batch (and the client's sockets). */
   readonly concurrency: number;
   /** Payments made after the receiver is back. */
   readonly afterPayments: number;
-  /** Payments count at which the "during" memory figure is taken (the issue's 30,000). */
-  readonly checkpointAt: number;
+  /** Payment counts at which a memory figure is taken while the receiver is down (the issue's 30,000). */
+  readonly checkpoints: readonly number[];
   /** Progress lines (the longer run prints them). */
   readonly progress?: (line: string) => void;
 }
 
-/** A memory reading: RSS and heap after two full collections, in MB. */
+/** A memory reading of the mock's process, in MB: RSS now and the highest RSS so far. */
 export interface MemoryFigure {
   readonly label: string;
   readonly payments: number;
   readonly rssMb: number;
-  readonly heapAfterGcMb: number;
+  readonly peakRssMb: number;
 }
 
 /** What the soak measured. */
@@ -57,6 +55,8 @@ export interface SoakFigures {
     readonly evicted: number;
     readonly refusedAtCap: number;
     readonly redeliveredAfterOutage: number;
+    /** POSTs the receiver answered once it was up. */
+    readonly received: number;
   };
   /** Largest answer of the dashboard's requests (default pages), bytes, and the slowest, ms. */
   readonly controlAnswers: {
@@ -65,28 +65,25 @@ export interface SoakFigures {
     readonly slowestMs: number;
     readonly count: number;
   };
-  /** Payment latency (ms, in process) while the dashboard's requests run. */
+  /** Payment latency (ms, over HTTP from this process) while the dashboard's requests run. */
   readonly paymentLatency: { readonly p50: number; readonly p99: number; readonly max: number };
-  /** Log lines the mock wrote, and how many were about the pending cap. */
+  /** Log lines the mock wrote, and those about the pending cap. */
   readonly log: { readonly lines: number; readonly capLines: readonly string[] };
   readonly seconds: number;
 }
 
-const gc = (() => {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-})();
-
-function memory(label: string, payments: number): MemoryFigure {
-  gc();
-  gc();
-  const { rss, heapUsed } = process.memoryUsage();
-  const mb = (n: number) => Math.round((n / 1024 / 1024) * 10) / 10;
-  return { label, payments, rssMb: mb(rss), heapAfterGcMb: mb(heapUsed) };
+/** The history counters of `GET /__pck/health` the soak reads. */
+interface DeliveryCounts {
+  readonly byState: Readonly<Record<string, number>>;
+  readonly kept: number;
+  readonly pending: number;
+  readonly evicted: number;
+  readonly refused: number;
 }
 
-const percentile = (sorted: number[], p: number) =>
+const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+const round = (n: number) => Math.round(n * 10) / 10;
 
 /** The dashboard's requests: its poll (health) and one default page of each list. */
 const dashboardPaths = ['/__pck/health', '/__pck/payments', '/__pck/deliveries', '/__pck/requests'];
@@ -94,57 +91,58 @@ const dashboardPaths = ['/__pck/health', '/__pck/payments', '/__pck/deliveries',
 /** Runs the soak; see the module comment. */
 export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
   const started = performance.now();
-  let receiverUp = false;
-  // Lines are counted, not kept (a line per request would be the soak's own leak); the cap lines are kept.
-  const log = { lines: 0, capLines: [] as string[] };
-  const sink = (chunk: string) => {
-    for (const line of chunk.split('\n')) {
-      if (line === '') continue;
-      log.lines += 1;
-      if (line.includes('pending-cap')) log.capLines.push(line);
-    }
-  };
-  const app: MockApp = buildNodeMockApp(
-    { log: sink, seed: 'soak' },
-    {
-      webhookReceivers: [
-        () => (receiverUp ? new Response(null, { status: 204 }) : Promise.reject(new Error('ECONNREFUSED'))),
-      ],
-    },
-  );
-  const { control } = app;
-  const query = print(ProcessPaymentRequestDocument);
-  const body = JSON.stringify({ query, variables: { input: payInput() } });
-  let token = control.issueToken('test-client').token;
+  const receiver = await downReceiver();
+  const mock = await startSoakMock(['--webhook-url', receiver.url, '--seed', 'soak'], options.concurrency + 1);
+  try {
+    const driver = createDriver(mock, options);
+    const figures = await driver.run(receiver.up);
+    return {
+      ...figures,
+      deliveries: { ...figures.deliveries, received: receiver.received() },
+      seconds: round((performance.now() - started) / 1000),
+    };
+  } finally {
+    await mock.stop();
+    await receiver.close();
+  }
+}
+
+/** The requests of the soak and what they measured. */
+function createDriver(mock: SoakMock, options: SoakOptions) {
+  const body = JSON.stringify({ query: print(ProcessPaymentRequestDocument), variables: { input: payInput() } });
   const latencies: number[] = [];
   const answers = { largestBytes: 0, largestPath: '', slowestMs: 0, count: 0 };
-  let accepted = 0;
-  let refused = 0;
-  let crashes = 0;
+  const payments = { accepted: 0, refused: 0, crashes: 0 };
+  let token = '';
+  const json = async (method: string, path: string, value?: unknown) => {
+    const answer = await mock.call(method, path, {}, value === undefined ? undefined : JSON.stringify(value));
+    if (answer.status !== 200)
+      throw new Error(`${method} ${path} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+    return JSON.parse(answer.text);
+  };
+  const counts = async (): Promise<DeliveryCounts> => (await json('GET', '/__pck/health')).history.deliveries;
+
+  async function newToken(): Promise<void> {
+    const answer = await mock.call('POST', tokenPaths.generate, credentials);
+    token = JSON.parse(answer.text).data.token;
+  }
 
   async function pay(): Promise<void> {
     const t0 = performance.now();
-    const res = await app.fetch(
-      new Request('http://mock/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [serviceHeaders.jwt]: token },
-        body,
-      }),
-    );
-    const text = await res.text();
+    const answer = await mock.call('POST', '/graphql', { [serviceHeaders.jwt]: token }, body);
     latencies.push(performance.now() - t0);
-    if (res.status >= 500) crashes += 1;
-    if (res.status === 200 && text.includes('"uuid"')) accepted += 1;
-    else refused += 1;
+    if (answer.status >= 500) payments.crashes += 1;
+    if (answer.status === 200 && answer.text.includes('"uuid"')) payments.accepted += 1;
+    else payments.refused += 1;
   }
 
   async function dashboardPoll(): Promise<void> {
     for (const path of dashboardPaths) {
       const t0 = performance.now();
-      const res = await app.fetch(new Request(`http://mock${path}`));
-      const bytes = (await res.arrayBuffer()).byteLength;
+      const answer = await mock.call('GET', path);
       const ms = performance.now() - t0;
-      if (res.status >= 500) crashes += 1;
+      const bytes = Buffer.byteLength(answer.text);
+      if (answer.status >= 500) payments.crashes += 1;
       answers.count += 1;
       answers.slowestMs = Math.max(answers.slowestMs, ms);
       if (bytes > answers.largestBytes) Object.assign(answers, { largestBytes: bytes, largestPath: path });
@@ -165,72 +163,96 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
   }
 
   /**
-   * Moves the clock in steps: an attempt to the in-process receiver settles a turn of the event loop after the
-   * advance that started it, and only then is its retry scheduled, so one big jump would make one attempt each.
+   * Moves the clock in steps: a retry is scheduled only once its attempt failed, which takes a connection attempt
+   * in real time, so one big jump would make one attempt per delivery. Tokens live 10 minutes of the mock's clock,
+   * so a fresh one follows.
    */
   async function advance(ms: number, steps = 8): Promise<void> {
     for (let i = 0; i < steps; i++) {
-      control.advanceClock(ms / steps);
-      await new Promise((r) => setImmediate(r));
+      await json('POST', '/__pck/clock/advance', { ms: Math.floor(ms / steps) });
+      await new Promise((resolve) => setTimeout(resolve, 2));
     }
-    // Tokens live 10 minutes of the mock's clock.
-    token = control.issueToken('test-client').token;
+    await newToken();
   }
 
-  await control.warmUp();
-  const figures: MemoryFigure[] = [memory('before', 0)];
-  const batches = Math.ceil(options.payments / options.batch);
-  const step = Math.floor(options.outageMs / batches);
-  for (let b = 0; b < batches; b++) {
-    await batch(Math.min(options.batch, options.payments - b * options.batch), step);
-    const made = Math.min((b + 1) * options.batch, options.payments);
-    if (made >= options.checkpointAt && figures.length === 1) figures.push(memory('during (receiver down)', made));
-    if (b % 10 === 9)
-      options.progress?.(`[soak] ${made} payments, ${JSON.stringify(control.history().deliveries.byState)}`);
+  /** Moves the clock a minute at a time until nothing is pending (bounded: the test then reports what is left). */
+  async function drain(): Promise<void> {
+    for (let i = 0; i < 600 && (await counts()).pending > 0; i++) await advance(60_000, 1);
   }
-  figures.push(memory('end of outage', options.payments));
 
-  // The receiver is back: the retry schedule runs out, new payments are delivered, refused ones are redelivered.
-  receiverUp = true;
-  await advance(12 * 60 * 60 * 1000, 48);
-  const afterBatches = Math.ceil(options.afterPayments / options.batch);
-  for (let b = 0; b < afterBatches; b++)
-    await batch(Math.min(options.batch, options.afterPayments - b * options.batch), 2_000);
-  const page = control.deliveryPage({ state: 'failed', limit: 100 });
-  let redelivered = 0;
-  for (const d of page.items)
-    if (d.reason === 'pending-cap') {
-      control.redeliver(d.id);
-      redelivered += 1;
+  /**
+   * Up to 100 deliveries refused at the cap and still kept, redelivered once the receiver is back; how many. The
+   * failed ones are read page by page (bounded by the cap on finished deliveries): later failures may have evicted
+   * every refused one, which then counts 0.
+   */
+  async function redeliverRefused(): Promise<number> {
+    let redelivered = 0;
+    let before: number | null | undefined;
+    while (redelivered < 100 && before !== null) {
+      const cursor = before === undefined ? '' : `&before=${before}`;
+      const page = await json('GET', `/__pck/deliveries?state=failed&limit=500${cursor}`);
+      for (const d of page.deliveries as { id: string; reason?: string }[])
+        if (d.reason === 'pending-cap' && redelivered < 100) {
+          await json('POST', '/__pck/deliveries/redeliver', { id: d.id });
+          redelivered += 1;
+        }
+      before = page.next;
     }
-  await advance(60_000);
-  figures.push(memory('after recovery', options.payments + options.afterPayments));
+    return redelivered;
+  }
 
-  const h = control.history().deliveries;
-  sorted(latencies);
-  await app.close();
+  const memory: MemoryFigure[] = [];
+  const measure = (label: string, made: number) => {
+    const { nowMb, peakMb } = mock.rss();
+    memory.push({ label, payments: made, rssMb: nowMb, peakRssMb: peakMb });
+  };
+
   return {
-    memory: figures,
-    payments: { accepted, refused, crashes },
-    deliveries: {
-      created: h.kept + h.evicted,
-      delivered: h.byState.delivered,
-      failed: h.byState.failed,
-      pending: h.pending,
-      evicted: h.evicted,
-      refusedAtCap: h.refused,
-      redeliveredAfterOutage: redelivered,
+    async run(receiverUp: () => Promise<void>) {
+      await newToken();
+      measure('before', 0);
+      const batches = Math.ceil(options.payments / options.batch);
+      const step = Math.floor(options.outageMs / batches);
+      for (let b = 0; b < batches; b++) {
+        await batch(Math.min(options.batch, options.payments - b * options.batch), step);
+        const made = Math.min((b + 1) * options.batch, options.payments);
+        if (options.checkpoints.includes(made)) measure('receiver down', made);
+        if (b % 10 === 9) options.progress?.(`[soak] ${made} payments, ${JSON.stringify(mock.rss())} MB`);
+      }
+      if (!options.checkpoints.includes(options.payments)) measure('end of outage', options.payments);
+
+      await receiverUp();
+      await advance(12 * 60 * 60 * 1000, 48);
+      const afterBatches = Math.ceil(options.afterPayments / options.batch);
+      for (let b = 0; b < afterBatches; b++)
+        await batch(Math.min(options.batch, options.afterPayments - b * options.batch), 2_000);
+      const redelivered = await redeliverRefused();
+      await drain();
+      measure('after recovery', options.payments + options.afterPayments);
+
+      const h = await counts();
+      latencies.sort((x, y) => x - y);
+      if (mock.exited()) payments.crashes += 1;
+      return {
+        memory,
+        payments,
+        deliveries: {
+          created: h.kept + h.evicted,
+          delivered: h.byState.delivered ?? 0,
+          failed: h.byState.failed ?? 0,
+          pending: h.pending,
+          evicted: h.evicted,
+          refusedAtCap: h.refused,
+          redeliveredAfterOutage: redelivered,
+        },
+        controlAnswers: { ...answers, slowestMs: round(answers.slowestMs) },
+        paymentLatency: {
+          p50: round(percentile(latencies, 0.5)),
+          p99: round(percentile(latencies, 0.99)),
+          max: round(latencies.at(-1) ?? 0),
+        },
+        log: { lines: mock.log.lines, capLines: mock.log.capLines },
+      };
     },
-    controlAnswers: { ...answers, slowestMs: round(answers.slowestMs) },
-    paymentLatency: {
-      p50: round(percentile(latencies, 0.5)),
-      p99: round(percentile(latencies, 0.99)),
-      max: round(latencies.at(-1) ?? 0),
-    },
-    log: { lines: log.lines, capLines: log.capLines },
-    seconds: round((performance.now() - started) / 1000),
   };
 }
-
-const round = (n: number) => Math.round(n * 10) / 10;
-const sorted = (a: number[]) => a.sort((x, y) => x - y);

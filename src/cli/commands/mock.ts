@@ -18,6 +18,7 @@ import {
 } from '../../mock/options.ts';
 import { parseCommandLine } from '../command-line.ts';
 import { inConfigFile, readConfigFile } from '../config-file.ts';
+import { limitHeapGrowth } from '../heap-growth.ts';
 import { type CommandFlag, flagOfRow, flagsOfTable, helpRows, parseFlags } from '../option-flags.ts';
 
 /** The flags of the command alone: the config file, the one client they build, and help. */
@@ -165,6 +166,8 @@ export function startFailure(error: unknown, options: MockOptions): string {
 export async function run(argv: readonly string[]): Promise<number | undefined> {
   const parsed = parseCommandLine(() => parseMockArgs(argv, process.env), mockHelp, process);
   if (typeof parsed === 'number') return parsed;
+  // A sandbox runs for days with bounded histories: keep RSS near its live data (heap-growth.ts).
+  limitHeapGrowth();
   const { startMockServer } = await import('../../mock/server.ts');
   let mock: Awaited<ReturnType<typeof startMockServer>>;
   try {

@@ -17,3 +17,4 @@ export {
   type StoreRecord,
   StoreUnavailableError,
 } from '../../../src/mock/internal/store/sandbox-store.ts';
+export { createStateSync, type StateSync } from '../../../src/mock/internal/store/state-sync.ts';

@@ -218,15 +218,22 @@ function createClaimRunner(
         later(() => void attempt(job), leaseMs);
         return;
       }
-      if (!job.needed()) {
-        await store.release(job.key, me);
-        return;
+      // Renewed from now until the outcome is durable, and once more when it is: the lease then runs a whole lease
+      // past the durable outcome, and is left to lapse rather than released (a process that read the store just
+      // before the flush and claimed just after a release would see the work undone and do it again).
+      held.set(job.key, () => true);
+      startRenewing();
+      try {
+        // Read again now that the claim is ours: the last holder's outcome was durable before its claim could
+        // lapse, so this read sees it.
+        if (store.shared) await o.catchUp();
+        if (!job.needed()) return;
+        job.work();
+        await o.flush();
+      } finally {
+        held.delete(job.key);
       }
-      job.work();
-      // The outcome is made durable, and the claim is then left to lapse rather than released: a process that read
-      // the store just before this flush and claims just after a release would see the work undone and do it again.
-      // By the time the lease has run out, every other process has read the outcome (it reads before it claims).
-      await o.flush();
+      await store.claim(job.key, me, leaseMs);
       if (job.holdWhile?.()) hold(job.key, job.holdWhile);
     } catch {
       // The store is down (logged by the flush or the read): try again after the lease.
@@ -238,9 +245,11 @@ function createClaimRunner(
     for (const [k, still] of held) {
       if (still()) store.claim(k, me, leaseMs).catch(() => undefined);
       else {
-        // Done: durable, then left to lapse (see attempt).
+        // Done: durable, renewed once more, then left to lapse (see attempt).
         held.delete(k);
-        o.flush().catch(() => undefined);
+        o.flush()
+          .then(() => store.claim(k, me, leaseMs))
+          .catch(() => undefined);
       }
     }
     if (held.size === 0 && renew) {
@@ -251,7 +260,11 @@ function createClaimRunner(
 
   function hold(key: string, holdWhile: () => boolean): void {
     held.set(key, holdWhile);
-    if (renew) return;
+    startRenewing();
+  }
+
+  function startRenewing(): void {
+    if (renew || closed) return;
     renew = setInterval(renewAll, Math.max(50, Math.floor(leaseMs / 3)));
     (renew as { unref?: () => void }).unref?.();
   }

@@ -4,7 +4,7 @@
  * keeps its delivery id (the receiver sees the same id header on both attempts) and its attempt log, and the new
  * process's attempt is number 2.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +15,7 @@ import { defaultAssumptions } from '../../../src/assumptions.ts';
 import { buildNodeMockApp } from '../../../src/mock/app.ts';
 import type { MockApp, MockDelivery } from '../../../src/mock/control-types.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
+import { startChildMock } from './fixtures/child-mock.ts';
 
 const childPath = join(import.meta.dirname, 'fixtures/file-store-child.ts');
 const idHeader = defaultAssumptions.webhook.deliveryIdHeader.toLowerCase();
@@ -30,20 +31,9 @@ afterEach(async () => {
 });
 
 function startChild(file: string, hook: string): Promise<string> {
-  child = spawn(process.execPath, ['--import', 'tsx', childPath, file, hook], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-    err += d;
-  });
-  return new Promise((resolve, reject) => {
-    child!.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const m = /http:\/\/[\d.]+:\d+/.exec(out);
-      if (m) resolve(m[0]);
-    });
-    child!.on('exit', () => reject(new Error(`the child mock exited before listening: ${err}`)));
-  });
+  const started = startChildMock(childPath, [file, hook]);
+  child = started.child;
+  return started.url;
 }
 
 async function waitUntil(done: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {

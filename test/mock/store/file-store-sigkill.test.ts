@@ -3,7 +3,7 @@
  * are in flight; a new process on the same file knows every payment that was acknowledged, settles each and
  * delivers each webhook once. Nothing acknowledged is lost; what was in flight was never acknowledged.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { buildNodeMockApp } from '../../../src/mock/app.ts';
 import type { MockApp } from '../../../src/mock/control-types.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
 import { pool } from '../payments-over-http.ts';
+import { startChildMock } from './fixtures/child-mock.ts';
 
 const childPath = join(import.meta.dirname, 'fixtures/file-store-child.ts');
 let child: ChildProcess | undefined;
@@ -24,20 +25,9 @@ afterEach(async () => {
 });
 
 function startChild(file: string): Promise<string> {
-  child = spawn(process.execPath, ['--import', 'tsx', childPath, file], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-    err += d;
-  });
-  return new Promise((resolve, reject) => {
-    child!.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const m = /http:\/\/[\d.]+:\d+/.exec(out);
-      if (m) resolve(m[0]);
-    });
-    child!.on('exit', () => reject(new Error(`the child mock exited before listening: ${err}`)));
-  });
+  const started = startChildMock(childPath, [file]);
+  child = started.child;
+  return started.url;
 }
 
 it('loses no acknowledged payment when the process is SIGKILLed mid-burst', async () => {

@@ -27,7 +27,9 @@ export interface ReplicaSandbox {
   dispose(): Promise<void>;
 }
 
-const lease = 300;
+// Above the stalls a loaded 2-core CI host gives a test process (hundreds of ms; up to 1.7 s measured under extreme
+// load): a live replica stalled longer than its lease is taken for dead, which is the lease's meaning, not a fault.
+const lease = 1_000;
 const follow = 20;
 
 /** Registers the suite under `name`; `makeSandbox` gives each test a fresh, empty sandbox. */
@@ -160,7 +162,7 @@ export function describeReplicas(name: string, makeSandbox: () => ReplicaSandbox
 
     it('settles each payment once and delivers each webhook once, ids distinct', async () => {
       // The product's lease, not the suite's short one: "once" holds while no replica stalls longer than its lease,
-      // and a loaded 2-core host stalls a test process for more than the suite's 300 ms (measured up to 1.7 s).
+      // and a loaded 2-core host stalls a test process beyond the suite's lease at times (measured up to 1.7 s).
       // A replica stalled past its lease is taken for dead, and its work may be done twice (at least once).
       const onceLease = defaultAssumptions.store.leaseMs;
       const {

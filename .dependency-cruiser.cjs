@@ -122,9 +122,11 @@ module.exports = {
     {
       name: 'isomorphic-core',
       comment:
-        'The mock core (core-app.ts), the browser build of the msw entry, the web platform and the client run in browsers and workers: nothing they reach may import a Node built-in. Node-only parts plug in through the platform seam (src/mock/internal/platform/platform.ts), chosen by the Node entries.',
+        'The mock core (core-app.ts), the browser builds of the mock and msw entries, the web platform and the client run in browsers and workers: nothing they reach may import a Node built-in. Node-only parts plug in through the platform seam (src/mock/internal/platform/platform.ts), chosen by the Node entries.',
       severity: 'error',
-      from: { path: '^src/(mock/core-app|mock/web-platform|msw/browser|client/index)[.]ts$' },
+      from: {
+        path: '^src/(mock/core-app|mock/web-platform|mock/web-app|mock/browser|mock/shared-exports|msw/browser|client/index)[.]ts$',
+      },
       to: {
         reachable: true,
         path: '^(node:|(assert|async_hooks|buffer|child_process|cluster|crypto|dgram|diagnostics_channel|dns|events|fs|http|http2|https|inspector|module|net|os|path|perf_hooks|process|querystring|readline|stream|string_decoder|timers|tls|tty|url|util|v8|vm|worker_threads|zlib)(/|$))',

@@ -39,10 +39,10 @@ const graphqlTools = [
 // --silent to tsup, and the pages' build honours it too.
 const buildUi = `tsx scripts/build-ui.ts${process.argv.includes('--silent') ? ' --silent' : ''}`;
 
-// The browser and worker build of the msw entry (package.json `browser` and `worker` conditions): the isomorphic core
+// The browser and worker builds of the msw and mock entries (package.json `browser` and `worker` conditions): the isomorphic core
 // on the web platform, with no Node built-in. @noble/hashes (its hashing) is bundled in, so consumers install nothing
 // more; graphql and msw stay external, the consumer's copies.
-const browserEntries = { msw: 'src/msw/browser.ts' };
+const browserEntries = { msw: 'src/msw/browser.ts', mock: 'src/mock/browser.ts' };
 
 /**
  * The sources import `graphql/index.js` (Node loads graphql's CommonJS files, as graphql-jit deep-requires them), and

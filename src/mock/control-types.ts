@@ -218,3 +218,20 @@ export interface MockApp extends MockFetchApp {
   /** `node:http` request listener: `http.createServer(app.handle)`. */
   readonly handle: (req: NodeRequestLike, res: NodeResponseLike) => void;
 }
+
+/** A running mock. */
+export interface MockServer {
+  /** Base URL without a trailing slash, such as `http://127.0.0.1:40123`; REST paths and /graphql hang off it. */
+  readonly url: string;
+  /** Port actually bound. */
+  readonly port: number;
+  /** The control handle (the same operations as the HTTP control API under `/__pck/`). */
+  readonly control: MockControl;
+  /** The resolved options. */
+  readonly options: ResolvedMockOptions;
+  /**
+   * Stops listening, closes idle and active connections, stops webhook deliveries (each one not delivered is kept as
+   * `failed`, reason `closed`, and listed in one log line) and flushes the log.
+   */
+  close(): Promise<void>;
+}

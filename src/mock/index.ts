@@ -17,45 +17,7 @@
  *
  * @module
  */
-import { defaultAssumptions } from '../assumptions.ts';
-
-export type { AssumptionOverrides, Assumptions, FeeRule, HistoryCaps } from '../assumptions.ts';
-export { controlPrefix, servicePaths } from '../contract/service-names.ts';
+// One export list for both builds (shared-exports.ts); only createMockApp and startMockServer differ between them.
 export { createMockApp } from './app.ts';
-export type {
-  FailNextOptions,
-  MockApp,
-  MockCardInput,
-  MockControl,
-  MockDelivery,
-  MockHistory,
-  MockPage,
-  MockPagedPayment,
-  MockPageQuery,
-  MockPayment,
-  MockRequestMatcher,
-  MockRequestRecord,
-} from './control-types.ts';
-export type { JournalFilter as MockRequestFilter } from './internal/control/journal.ts';
-export { type CardOutcome, type TestCard, type TestCardName, testCards } from './internal/domain/test-cards.ts';
-export type { PaymentFilter as MockPaymentFilter, SettlementOutcome } from './internal/payments/state.ts';
-export type { DeliveryFilter as MockDeliveryFilter } from './internal/webhooks/delivery-store.ts';
-export type {
-  MockClientConfig,
-  MockGuide,
-  MockLatency,
-  MockLogFormat,
-  MockLogSink,
-  MockOptions,
-  ResolvedMockOptions,
-} from './options.ts';
-export { defaultMockOptions, resolveMockOptions } from './options.ts';
-export { type MockServer, startMockServer } from './server.ts';
-
-/**
- * The fee table the mock prices with by default (`Assumptions.feeTable`): one row per card type, percent plus fixed
- * part, GST inclusive. Override it with the `assumptions.feeTable` option.
- */
-export const feeTable = defaultAssumptions.feeTable;
-
-export { feeList, roundCents } from './internal/domain/fees.ts';
+export { startMockServer } from './server.ts';
+export * from './shared-exports.ts';

@@ -9,26 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { restErrorBody } from '../contract/error-shapes.ts';
 import { kitMessage } from '../internal/messages.ts';
 import { createMockApp } from './app.ts';
-import type { MockControl } from './control-types.ts';
+import type { MockServer } from './control-types.ts';
 import { controlTokenRefusal } from './internal/http/control-token.ts';
-import { defaultMockOptions, type MockOptions, type ResolvedMockOptions } from './options.ts';
+import { defaultMockOptions, type MockOptions } from './options.ts';
 
-/** A running mock. */
-export interface MockServer {
-  /** Base URL without a trailing slash, such as `http://127.0.0.1:40123`; REST paths and /graphql hang off it. */
-  readonly url: string;
-  /** Port actually bound. */
-  readonly port: number;
-  /** The control handle (the same operations as the HTTP control API under `/__pck/`). */
-  readonly control: MockControl;
-  /** The resolved options. */
-  readonly options: ResolvedMockOptions;
-  /**
-   * Stops listening, closes idle and active connections, stops webhook deliveries (each one not delivered is kept as
-   * `failed`, reason `closed`, and listed in one log line) and flushes the log.
-   */
-  close(): Promise<void>;
-}
+export type { MockServer } from './control-types.ts';
 
 /**
  * Starts the mock on `options.host:options.port` (default 127.0.0.1:4010; pass `port: 0` in tests). A host other

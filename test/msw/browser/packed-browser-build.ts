@@ -17,8 +17,19 @@ import { ensureBuilt, packKit, root, run } from '../../package/support/packed-ki
 export interface PackedConsumer {
   readonly dir: string;
   /** Bundles `source` (a module's text) for the browser; throws with esbuild's messages when it cannot. */
-  bundle(source: string, options?: { external?: string[]; minify?: boolean }): Promise<BrowserBundle>;
+  bundle(source: string, options?: BundleOptions): Promise<BrowserBundle>;
   remove(): Promise<void>;
+}
+
+/** How {@link PackedConsumer.bundle} bundles. */
+export interface BundleOptions {
+  readonly external?: string[];
+  readonly minify?: boolean;
+  /**
+   * `browser` (the default: esbuild's browser platform, as Vite and webpack resolve for a page) or `worker` (the
+   * neutral platform with only the `worker` condition, as edge-worker bundlers resolve).
+   */
+  readonly target?: 'browser' | 'worker';
 }
 
 /** One bundle: its code, the inputs esbuild read, and its size. */
@@ -33,7 +44,7 @@ export interface BrowserBundle {
 
 /** Builds dist when needed, packs the kit and unpacks the tarball as `node_modules/payment-contract-kit`. */
 export async function packedConsumer(): Promise<PackedConsumer> {
-  await ensureBuilt(['dist/browser/msw.js', 'dist/msw.js', 'dist/client.js']);
+  await ensureBuilt(['dist/browser/msw.js', 'dist/browser/mock.js', 'dist/msw.js', 'dist/client.js']);
   const dir = await mkdtemp(join(tmpdir(), 'pck-browser-'));
   const tarball = join(dir, await packKit(dir));
   const kit = join(dir, 'node_modules', 'payment-contract-kit');
@@ -44,10 +55,12 @@ export async function packedConsumer(): Promise<PackedConsumer> {
     async bundle(source, options = {}) {
       const entry = join(dir, `entry-${Math.random().toString(36).slice(2)}.ts`);
       await writeFile(entry, source);
+      const worker = options.target === 'worker';
       const result = await esbuild.build({
         entryPoints: [entry],
         bundle: true,
-        platform: 'browser',
+        platform: worker ? 'neutral' : 'browser',
+        ...(worker ? { conditions: ['worker'], mainFields: ['module', 'main'] } : {}),
         format: 'esm',
         target: 'es2022',
         minify: options.minify ?? true,

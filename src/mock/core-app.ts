@@ -136,6 +136,8 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     onPaymentAccepted,
     jit: platform.jit,
   });
+  // A failed early load is forgotten by the loader, so the first /graphql request loads again and answers its error.
+  if (platform.loadGraphqlAtStart) engine.load().catch(() => undefined);
   const errors = createErrorMapper(assumptions, (line) => log.line(line));
   const router = createRouter<RouteEntry>();
   registerServiceRoutes(router, { assumptions, tokens, engine, errors, maxBodyBytes: opts.maxBodyBytes });

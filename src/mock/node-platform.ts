@@ -39,4 +39,5 @@ export const nodePlatform: MockPlatform = {
     registerUiRoutes(pages, { ...deps, clients, assets: createAssetStore() });
   },
   jit: nodeJitLoader,
+  loadGraphqlAtStart: false,
 };

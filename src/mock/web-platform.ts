@@ -19,4 +19,5 @@ export const webPlatform: MockPlatform = {
   readPackageFile: undefined,
   registerPages: undefined,
   jit: undefined,
+  loadGraphqlAtStart: true,
 };

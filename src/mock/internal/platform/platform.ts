@@ -72,6 +72,12 @@ export interface MockPlatform {
   readonly registerPages: ((pages: PageRoutes, deps: PageDeps) => void) | undefined;
   /** graphql-jit, loaded on first need; `undefined` runs every operation on graphql-js (same answers). */
   readonly jit: JitLoader | undefined;
+  /**
+   * Starts loading the GraphQL engine when the app is built instead of on the first `/graphql` request. A page fetches
+   * the engine's chunk over the network (in a dev server, transformed on demand), so it loads while msw's worker
+   * starts; under Node the CLI's cold start is measured and token calls never need the engine, so it waits.
+   */
+  readonly loadGraphqlAtStart: boolean;
 }
 
 /** Loads the GraphQL query compiler once (graphql/jit-loader.ts under Node). */

@@ -6,8 +6,9 @@
  * real `Request`) and over HTTP to `webhookUrls`, with the same retry rules either way.
  *
  * msw is an optional peer dependency of this entry only: msw 2 (Node 20 and later) or msw 3 (Node 22.12 and later).
- * Under Node this entry runs on node:crypto and posts webhooks over node:http; bundlers and runtimes that ask for the
- * `browser` or `worker` condition get the browser build (browser.ts) of the same handlers for `setupWorker`.
+ * Under Node this entry runs on node:crypto, posts webhooks over node:http and opens `file:` and `redis://` stores
+ * (the `store` option); bundlers and runtimes that ask for the `browser` or `worker` condition get the browser
+ * build (browser.ts) of the same handlers for `setupWorker`.
  *
  * @example
  * import { setupServer } from 'msw/node';
@@ -22,6 +23,7 @@
  * @module
  */
 import { nodePlatform } from '../mock/node-platform.ts';
+import { openNodeStore } from '../mock/node-store.ts';
 import { defaultBaseUrl } from './internal/base-url.ts';
 import {
   createMockHandlersOn,
@@ -42,5 +44,5 @@ export { defaultBaseUrl };
  * mock.control.advanceClock(mock.control.assumptions.settleDelayMs); // settles and calls onWebhook
  */
 export function createMockHandlers(options: MockHandlersOptions = {}): MockHandlers {
-  return createMockHandlersOn(nodePlatform, options);
+  return createMockHandlersOn(nodePlatform, options, openNodeStore);
 }

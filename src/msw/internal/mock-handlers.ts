@@ -9,7 +9,7 @@ import type { HttpHandler } from 'msw';
 import type { WebhookReceiver } from '../../contract/webhook-headers.ts';
 import { kitMessage } from '../../internal/messages.ts';
 import type { MockControl } from '../../mock/control-types.ts';
-import { buildMockApp, type MockPlatform } from '../../mock/core-app.ts';
+import { buildMockApp, type MockAppSeams, type MockPlatform } from '../../mock/core-app.ts';
 import type { MockOptions } from '../../mock/options.ts';
 import { answeringOrigins, resolveBaseUrl } from './base-url.ts';
 import { createHandlerList } from './handler-list.ts';
@@ -40,30 +40,40 @@ export interface MockHandlers {
   readonly control: MockControl;
   /** The origin the handlers answer on. */
   readonly baseUrl: string;
+  /**
+   * Resolves once the state store (the `store` option) is open and the sandbox read from it; at once in memory.
+   * Rejects saying why a store cannot be used. Requests wait for it anyway; await it before reading `control`.
+   */
+  ready(): Promise<void>;
   /** Stops timers and webhook deliveries (each one not delivered is kept as `failed`, reason `closed`). */
   close(): Promise<void>;
 }
 
 /**
- * Creates the mock on `platform` and its msw handlers (the entries pass Node's or the web's platform). Requests to
- * other origins or paths are left to msw's next handler.
+ * Creates the mock on `platform` and its msw handlers (the entries pass Node's or the web's platform, and the Node
+ * entry its `file:`/`redis://` store opener). Requests to other origins or paths are left to msw's next handler.
  *
  * @example
  * const mock = createMockHandlersOn(webPlatform, { guide: 'both', webhookReceivers: [onWebhook] });
  */
-export function createMockHandlersOn(platform: MockPlatform, options: MockHandlersOptions = {}): MockHandlers {
+export function createMockHandlersOn(
+  platform: MockPlatform,
+  options: MockHandlersOptions = {},
+  openStore?: MockAppSeams['openStore'],
+): MockHandlers {
   const { baseUrl: rawBaseUrl, webhookReceivers = [], ...mockOptions } = options;
   const baseUrl = resolveBaseUrl(rawBaseUrl);
   if (!Array.isArray(webhookReceivers) || !webhookReceivers.every((r) => typeof r === 'function'))
     throw new TypeError(
       kitMessage('msw option "webhookReceivers" must be an array of functions (request: Request) => Response.'),
     );
-  const { app } = buildMockApp(mockOptions, { platform, webhookReceivers });
+  const { app } = buildMockApp(mockOptions, { platform, webhookReceivers, ...(openStore ? { openStore } : {}) });
   const webhookUrls = [...(mockOptions.webhookUrls ?? []), ...app.options.clients.flatMap((c) => c.webhookUrls ?? [])];
   return {
     handlers: createHandlerList({ origins: answeringOrigins(baseUrl), fetch: app.fetch, webhookUrls }),
     control: app.control,
     baseUrl,
+    ready: () => app.ready(),
     close: () => app.close(),
   };
 }

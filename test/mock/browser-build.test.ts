@@ -3,8 +3,6 @@
 // `worker` conditions, run in a module worker in Debian's Chromium (no DOM, no msw), and held equal to the Node
 // build's answers for the same flows.
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockApp } from '../../src/mock/index.ts';
@@ -14,6 +12,7 @@ import {
   type PackedConsumer,
   packedConsumer,
 } from '../msw/browser/packed-browser-build.ts';
+import { type PageServer, startPageServer } from '../msw/browser/page-server.ts';
 import { launchBrowser, type TestBrowser } from '../ui/support/browser.ts';
 import { type FlowAnswers, runFlows } from './browser-build/flows.ts';
 
@@ -27,10 +26,9 @@ interface WorkerResult {
 let consumer: PackedConsumer;
 let forBrowser: BrowserBundle;
 let forWorker: BrowserBundle;
-let server: Server;
+let server: PageServer;
 let origin: string;
 let browser: TestBrowser;
-const hooks: { path: string; body: unknown }[] = [];
 
 beforeAll(async () => {
   consumer = await packedConsumer();
@@ -50,33 +48,14 @@ beforeAll(async () => {
       worker.onerror = (event) => resolve({ ok: false, error: 'worker error: ' + event.message });
     });
   </script>`;
-  server = createServer((req, res) => {
-    if (req.method === 'POST' && req.url?.startsWith('/hook')) {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        hooks.push({ path: req.url ?? '', body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-        res.writeHead(204).end();
-      });
-      return;
-    }
-    const files: Record<string, [string, string]> = {
-      '/': ['text/html', html],
-      '/worker.js': ['text/javascript', forWorker.code],
-      '/favicon.ico': ['image/x-icon', ''],
-    };
-    const file = files[req.url ?? ''];
-    if (file === undefined) res.writeHead(404).end();
-    else res.writeHead(200, { 'content-type': file[0] }).end(file[1]);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startPageServer({ '/': ['text/html', html], '/worker.js': ['text/javascript', forWorker.code] });
+  origin = server.origin;
   browser = await launchBrowser();
 }, 240_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
   await consumer?.remove();
 });
 
@@ -127,8 +106,8 @@ describe('createMockApp(...).fetch in a Chromium module worker', () => {
   it('delivers the settled payment webhook with fetch from the worker, as Node posts it', () => {
     expect(result.flows.delivery).toEqual({ state: 'delivered', url: `${origin}/hook`, status: 204 });
     expect(fromNode.delivery).toEqual(result.flows.delivery);
-    const bodies = hooks.map((h) => {
-      const { paid_at: _paidAt, ...rest } = h.body as Record<string, unknown>;
+    const bodies = server.hooks.map((h) => {
+      const { paid_at: _paidAt, ...rest } = h as Record<string, unknown>;
       return rest;
     });
     expect(bodies).toHaveLength(2);

@@ -1,8 +1,6 @@
 // payment-contract-kit/msw in the browser (issue 28), as a front-end team meets it: bundled by esbuild from the
 // packed tarball, run under msw's setupWorker in Debian's Chromium (playwright-core), with the kit's own flows.
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../src/assumptions.ts';
@@ -14,6 +12,7 @@ import {
   type PackedConsumer,
   packedConsumer,
 } from './browser/packed-browser-build.ts';
+import { type PageServer, startPageServer } from './browser/page-server.ts';
 
 /**
  * Budget for the msw entry's own browser code (minified, gzip), msw and graphql left to the consumer's bundle: the
@@ -24,10 +23,10 @@ const gzipBudget = 70_000;
 let consumer: PackedConsumer;
 let app: BrowserBundle;
 let kitOnly: BrowserBundle;
-let server: Server;
+let server: PageServer;
 let origin: string;
 let browser: TestBrowser;
-const hooks: unknown[] = [];
+let hooks: unknown[] = [];
 
 beforeAll(async () => {
   consumer = await packedConsumer();
@@ -37,36 +36,20 @@ beforeAll(async () => {
   });
   const worker = await readFile(join(root, 'node_modules/msw/lib/mockServiceWorker.js'));
   const html = '<!doctype html><meta charset="utf-8"><title>kit</title><script type="module" src="/app.js"></script>';
-  server = createServer((req, res) => {
-    if (req.method === 'POST' && req.url === '/hook') {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        hooks.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-        res.writeHead(204).end();
-      });
-      return;
-    }
-    const files: Record<string, [string, string | Buffer]> = {
-      '/': ['text/html', html],
-      '/app.js': ['text/javascript', app.code],
-      // msw's worker script, as `npx msw init` copies it into a public folder.
-      '/mockServiceWorker.js': ['text/javascript', worker],
-      '/favicon.ico': ['image/x-icon', ''],
-    };
-    const file = files[req.url ?? ''];
-    if (file === undefined) res.writeHead(404).end();
-    else res.writeHead(200, { 'content-type': file[0] }).end(file[1]);
+  server = await startPageServer({
+    '/': ['text/html', html],
+    '/app.js': ['text/javascript', app.code],
+    // msw's worker script, as `npx msw init` copies it into a public folder.
+    '/mockServiceWorker.js': ['text/javascript', worker],
   });
-  // Service workers need a secure context: 127.0.0.1 is one.
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = server.origin;
+  hooks = server.hooks;
   browser = await launchBrowser();
 }, 240_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
   await consumer?.remove();
 });
 

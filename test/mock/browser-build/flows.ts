@@ -2,15 +2,10 @@
 // build inside a Chromium worker (worker.ts) and by the Node build in the test process, so the test can hold the two
 // builds' answers equal. Only what every runtime has (fetch's Request and Response, JSON).
 import type { MockApp } from '../../../src/mock/index.ts';
+import { testCardDetails, testCardNumbers } from '../../../src/test-values.ts';
 
 const base = 'http://localhost:4010';
-const credit_card = {
-  full_name: 'Ada L',
-  card_number: '4111111111111111',
-  expiry_month: '12',
-  expiry_year: '39',
-  cvv: '123',
-};
+const credit_card = { ...testCardDetails, card_number: testCardNumbers.visaSuccess };
 const contact = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
 const payment_reference = { description: 'Order 42', reference_no: 'ORD-42' };
 const feesQuery =

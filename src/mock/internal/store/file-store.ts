@@ -18,8 +18,9 @@
  *
  * @module
  */
-import { constants as fsConstants } from 'node:fs';
-import * as fsp from 'node:fs/promises';
+// fs/promises through node:fs's lazy `promises` getter: the CLI bundle requires node:fs, so fs/promises is loaded when
+// a file store opens, not at every start of the mock (issue 22, cold start).
+import { constants as fsConstants, promises as fsp } from 'node:fs';
 import { errorLine } from '../../../internal/messages.ts';
 import { type PositionedRecord, type SandboxStore, type StoreRecord, StoreUnavailableError } from './sandbox-store.ts';
 

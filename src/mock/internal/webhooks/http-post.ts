@@ -5,26 +5,40 @@
  * @module
  */
 import http from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
 import { PostError, type PostResult, type WebhookTransport } from './transport.ts';
+
+/**
+ * node:https, loaded on the first https delivery: it brings TLS with it (about 2% of the CLI's CPU from spawn to its
+ * first answer, profiled, issue 22), and most sandboxes post to plain http receivers.
+ */
+let httpsModule: Promise<typeof https> | undefined;
+const loadHttps = (): Promise<typeof https> => {
+  httpsModule ??= import('node:https').then((m) => m.default);
+  return httpsModule;
+};
 
 /** Sockets shared by one dispatcher; destroyed on close so nothing keeps the process alive. */
 export interface PostAgents {
   readonly http: http.Agent;
-  readonly https: https.Agent;
+  /** The https agent, made from the loaded node:https on the first https delivery. */
+  https(module: typeof https): https.Agent;
   destroy(): void;
 }
 
 /** Keep-alive agents bounded in sockets, so a burst of settlements does not open thousands of connections. */
 export function createPostAgents(maxSockets = 64): PostAgents {
   const h = new http.Agent({ keepAlive: true, maxSockets });
-  const s = new https.Agent({ keepAlive: true, maxSockets });
+  let s: https.Agent | undefined;
   return {
     http: h,
-    https: s,
+    https(module) {
+      s ??= new module.Agent({ keepAlive: true, maxSockets });
+      return s;
+    },
     destroy() {
       h.destroy();
-      s.destroy();
+      s?.destroy();
     },
   };
 }
@@ -39,16 +53,27 @@ export function post(
   agents: PostAgents,
   signal: AbortSignal,
 ): Promise<PostResult> {
+  if (url.protocol !== 'https:') return postWith(http, agents.http, url, headers, body, signal);
+  return loadHttps().then((module) => postWith(module, agents.https(module), url, headers, body, signal));
+}
+
+function postWith(
+  client: typeof http | typeof https,
+  agent: http.Agent,
+  url: URL,
+  headers: Readonly<Record<string, string>>,
+  body: string,
+  signal: AbortSignal,
+): Promise<PostResult> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(new PostError(String(signal.reason ?? 'aborted'), 'aborted before sending'));
       return;
     }
-    const isHttps = url.protocol === 'https:';
-    const request = (isHttps ? https : http).request(url, {
+    const request = client.request(url, {
       method: 'POST',
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      agent: isHttps ? agents.https : agents.http,
+      agent,
     });
     const onAbort = () => request.destroy(new PostError(String(signal.reason ?? 'aborted'), 'attempt aborted'));
     signal.addEventListener('abort', onAbort, { once: true });

@@ -156,12 +156,15 @@ describe('forwarding byte for byte', () => {
       String(gzipped.length),
     ]);
     expect(answer.body.equals(gzipped)).toBe(true);
-    // The request went on with its own headers, minus the hop-by-hop ones, and the service's Host.
+    // The request went on with its own headers in their spelling, minus the hop-by-hop ones, and one Host: the
+    // service's (the proxy's own header, so its spelling is the client's: undici writes `host`).
     const names = seenByService.filter((_, i) => i % 2 === 0);
-    expect(names).toEqual(expect.arrayContaining(['X-Client-Id', 'x-api-key', 'Host']));
-    expect(names.map((n) => n.toLowerCase())).not.toContain('x-secret-hop');
-    expect(names.map((n) => n.toLowerCase())).not.toContain('te');
-    expect(seenByService[seenByService.indexOf('Host') + 1]).toBe(new URL(service.url).host);
+    expect(names).toEqual(expect.arrayContaining(['X-Client-Id', 'x-api-key']));
+    const lower = names.map((n) => n.toLowerCase());
+    expect(lower).not.toContain('x-secret-hop');
+    expect(lower).not.toContain('te');
+    expect(lower.filter((n) => n === 'host')).toHaveLength(1);
+    expect(seenByService[2 * lower.indexOf('host') + 1]).toBe(new URL(service.url).host);
   });
 
   it.each([1_000, 64 * 1024, 64 * 1024 + 1, 200_000])(

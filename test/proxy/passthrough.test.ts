@@ -207,4 +207,42 @@ describe('forwarding byte for byte', () => {
       expect(answer.body.equals(bytes(7))).toBe(true);
     },
   );
+
+  it('takes an Expect: 100-continue body in full and forwards it without the expectation; a 103 before the answer is not the answer', async () => {
+    let seen: { headers: string[]; body: string } | undefined;
+    const service = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        seen = { headers: req.rawHeaders, body: Buffer.concat(chunks).toString('utf8') };
+        res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+        res.writeHead(201, 'Made', { 'content-type': 'application/json', 'X-Order': '1' }).end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    closers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          service.closeAllConnections();
+          service.close(() => resolve());
+        }),
+    );
+    const proxy = await startProxy({
+      upstream: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
+      port: 0,
+      log: false,
+    });
+    closers.push(() => proxy.close());
+    const answer = await rawRequest(proxy.url, {
+      path: '/files/blob',
+      headers: { 'content-type': 'application/json', expect: '100-continue' },
+      body: '{"a":1}',
+    });
+    expect([answer.status, answer.statusMessage, answer.body.toString()]).toEqual([201, 'Made', '{"ok":true}']);
+    expect(comparableHeaders(answer.rawHeaders)).toEqual(
+      expect.arrayContaining(['content-type', 'application/json', 'X-Order', '1']),
+    );
+    expect(seen?.body).toBe('{"a":1}');
+    expect(seen?.headers.map((h) => h.toLowerCase())).not.toContain('expect');
+  });
 });

@@ -42,11 +42,17 @@ export interface CheckQueue {
   settle(): void;
 }
 
+/** Most answered exchanges waiting for their check before a push checks them at once (see {@link createCheckQueue}). */
+export const defaultMaxWaitingChecks = 256;
+
 /**
  * The queue that keeps the checks off the consumer's latency: `finishExchange` runs right after `res.end`, but a
  * check done there delays the next request already waiting on the socket (keep-alive clients send it as soon as the
  * answer arrives). Waiting exchanges are checked together in one `setImmediate`, after the poll phase that answered
  * them; a report read in between settles the queue first, so nothing is ever missing from what a reader sees.
+ * The queue is bounded: once `maxWaiting` exchanges wait (a burst answered in one turn of the event loop), the next
+ * push checks them all at once, so what waits never grows past the bound whatever the load (each waiting exchange
+ * holds its bodies).
  *
  * @example
  * const queue = createCheckQueue((seq, x) => checkSeen(ctx, seq, x), (error) => log.line(String(error), 'error'));
@@ -54,6 +60,7 @@ export interface CheckQueue {
 export function createCheckQueue(
   run: (seq: number, exchange: SeenExchange) => void,
   onError: (error: unknown, exchange: SeenExchange) => void,
+  maxWaiting = defaultMaxWaitingChecks,
 ): CheckQueue {
   let waiting: { seq: number; exchange: SeenExchange }[] = [];
   let scheduled = false;
@@ -76,6 +83,7 @@ export function createCheckQueue(
   return {
     push(seq, exchange) {
       waiting.push({ seq, exchange });
+      if (waiting.length >= maxWaiting) return settle();
       if (!scheduled) {
         scheduled = true;
         setImmediate(settle);

@@ -39,6 +39,29 @@ function targetOf(upstream: URL, pathAndQuery: string): URL | undefined {
   }
 }
 
+/** Targets kept per upstream; short ones only, so the cache stays small whatever the traffic. */
+const maxCachedTargets = 256;
+const maxCachedTargetLength = 512;
+const targetCaches = new WeakMap<URL, Map<string, URL | undefined>>();
+
+/**
+ * {@link targetOf}, kept per request target: a consumer sends the same few paths (`/graphql` above all), and a URL
+ * parse per request was a visible part of the proxy's own time. A URL is only read once made, so one serves many.
+ */
+function cachedTargetOf(upstream: URL, pathAndQuery: string): URL | undefined {
+  if (pathAndQuery.length > maxCachedTargetLength) return targetOf(upstream, pathAndQuery);
+  let cache = targetCaches.get(upstream);
+  if (!cache) {
+    cache = new Map();
+    targetCaches.set(upstream, cache);
+  }
+  if (cache.has(pathAndQuery)) return cache.get(pathAndQuery);
+  const url = targetOf(upstream, pathAndQuery);
+  if (cache.size >= maxCachedTargets) cache.clear();
+  cache.set(pathAndQuery, url);
+  return url;
+}
+
 function refuseTarget(res: ServerResponse): void {
   const body = JSON.stringify(
     restErrorBody(
@@ -119,7 +142,7 @@ export async function forwardRequest(ctx: ProxyContext, req: IncomingMessage, re
     );
     return refuseLargeBody(res, path, options.maxBodyBytes, options.assumptions);
   }
-  const url = targetOf(options.upstream, pathAndQuery);
+  const url = cachedTargetOf(options.upstream, pathAndQuery);
   if (!url) return refuseTarget(res);
   const requestHeaders = nextHopHeaders(req.rawHeaders, url);
   const outcome = await callUpstream(ctx.agents, {

@@ -99,6 +99,8 @@ export function createProxyLog(sink: ProxyLogSink, format: ProxyLogFormat, redac
     push(JSON.stringify({ time: new Date().toISOString(), level, ...redactor.value(fields) }), true);
   return {
     exchange(e) {
+      // Off (--quiet, log: false): not even the line is made, on every exchange.
+      if (!sink) return;
       const durationMs = Math.round(e.durationMs * 10) / 10;
       if (format === 'json') json(e.status >= 500 ? 'error' : e.status >= 400 ? 'warn' : 'info', { ...e, durationMs });
       else push(textExchange(e));

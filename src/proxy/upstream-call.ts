@@ -1,13 +1,15 @@
 /**
- * One HTTP exchange with a server the proxy forwards to (the service, or a webhook receiver), over node:http(s)
- * rather than fetch: fetch decompresses and normalises headers, and the consumer must get the service's exact bytes.
- * The answer's body is buffered up to a bound (the checker reads it, and a fault must be answered before any byte
- * went out), and the whole exchange has one deadline, so a slow or endless server holds only its own requests.
+ * One HTTP exchange with a server the proxy forwards to (the service, or a webhook receiver), over undici's
+ * dispatcher rather than node:http's client or fetch: fetch decompresses and normalises headers, and the consumer must
+ * get the service's exact bytes; node:http's `ClientRequest`, its agent and its streams cost the proxy about as much
+ * per request as its own server side (decision 0030). The dispatcher hands over the status, the raw header list in its
+ * order and spelling, and the body chunks, nothing more. The answer's body is buffered up to a bound (the checker reads
+ * it, and a fault must be answered before any byte went out), and the whole exchange has one deadline, so a slow or
+ * endless server holds only its own requests.
  *
  * @module
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Agent, type Dispatcher } from 'undici';
 
 /** An answer received in full. */
 export interface UpstreamAnswer {
@@ -46,24 +48,25 @@ export interface UpstreamRequest {
   readonly maxBodyBytes: number;
 }
 
-/** Keep-alive agents, one per protocol, shared by every call of one proxy. */
+/** The keep-alive connection pools of one proxy, for every origin it forwards to. */
 export interface UpstreamAgents {
-  readonly http: HttpAgent;
-  readonly https: HttpsAgent;
+  /** One undici agent: a pool per origin (the service, each webhook receiver), http and https alike. */
+  readonly dispatcher: Dispatcher;
   /** Closes every pooled connection. */
   destroy(): void;
 }
 
-/** Creates the connection pools of one proxy (keep-alive: a new TCP and TLS handshake per request is most of a hop). */
+/**
+ * Creates the connection pools of one proxy (keep-alive: a new TCP and TLS handshake per request is most of a hop).
+ * undici's own header and body time-outs are off: {@link callUpstream} keeps one deadline for the whole exchange.
+ */
 export function createUpstreamAgents(): UpstreamAgents {
-  const http = new HttpAgent({ keepAlive: true, scheduling: 'lifo' });
-  const https = new HttpsAgent({ keepAlive: true, scheduling: 'lifo' });
+  const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
   return {
-    http,
-    https,
+    dispatcher,
     destroy() {
-      http.destroy();
-      https.destroy();
+      // Requests still in flight end with an error their callers already answer as a fault.
+      dispatcher.destroy().catch(() => undefined);
     },
   };
 }
@@ -77,8 +80,13 @@ const unreachableCodes: ReadonlySet<string> = new Set([
   'EADDRNOTAVAIL',
 ]);
 
+function errorCode(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' ? code : 'ERROR';
+}
+
 function faultOf(error: NodeJS.ErrnoException, answered: boolean): UpstreamFault {
-  const code = error.code ?? 'ERROR';
+  const code = errorCode(error);
   if (!answered && unreachableCodes.has(code))
     return { ok: false, fault: 'unreachable', detail: `connection failed (${code})` };
   return {
@@ -86,6 +94,20 @@ function faultOf(error: NodeJS.ErrnoException, answered: boolean): UpstreamFault
     fault: 'reset',
     detail: answered ? `the connection broke during the answer (${code})` : `the connection broke (${code})`,
   };
+}
+
+/**
+ * Request headers as undici takes them: Content-Length is left out (undici writes the length of the buffered body,
+ * which node's server already held to the consumer's own Content-Length), and so is Expect: the whole body is already
+ * here, so there is nothing left to wait for (undici refuses the header rather than implement 100-continue).
+ */
+function dispatchHeaders(raw: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const lower = raw[i]!.toLowerCase();
+    if (lower !== 'content-length' && lower !== 'expect') out.push(raw[i]!, raw[i + 1]!);
+  }
+  return out;
 }
 
 /**
@@ -97,53 +119,74 @@ function faultOf(error: NodeJS.ErrnoException, answered: boolean): UpstreamFault
  */
 export function callUpstream(agents: UpstreamAgents, req: UpstreamRequest): Promise<UpstreamOutcome> {
   return new Promise((resolve) => {
-    const secure = req.url.protocol === 'https:';
     let settled = false;
     let answered = false;
+    let abort: ((error?: Error) => void) | undefined;
     const done = (outcome: UpstreamOutcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve(outcome);
     };
-    const options = {
-      method: req.method,
-      headers: req.rawHeaders as string[],
-      agent: secure ? agents.https : agents.http,
+    // Settles first, then drops the connection: the error undici reports for the abort finds the call settled.
+    const giveUp = (outcome: UpstreamFault) => {
+      done(outcome);
+      abort?.(new Error(outcome.detail));
     };
-    const outgoing = (secure ? httpsRequest : httpRequest)(req.url, options, (incoming: IncomingMessage) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      incoming.on('data', (chunk: Buffer) => {
+    const timer = setTimeout(
+      () => giveUp({ ok: false, fault: 'timeout', detail: `no complete answer within ${req.timeoutMs} ms` }),
+      req.timeoutMs,
+    );
+    let status = 502;
+    let statusMessage = '';
+    let rawHeaders: string[] = [];
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const handler: Dispatcher.DispatchHandlers = {
+      onConnect(abortRequest) {
+        abort = abortRequest;
+        if (settled) abortRequest(new Error('given up'));
+      },
+      onError(error) {
+        done(faultOf(error as NodeJS.ErrnoException, answered));
+      },
+      onHeaders(statusCode, headers, _resume, statusText) {
+        // 1xx answers (103 Early Hints) come before the final one, which is the answer.
+        if (statusCode < 200) return true;
+        answered = true;
+        status = statusCode;
+        statusMessage = statusText;
+        // latin1, as node:http reads header bytes: each byte one character, so writing them back keeps the bytes.
+        rawHeaders = headers.map((h) => h.toString('latin1'));
+        return true;
+      },
+      onData(chunk) {
         size += chunk.length;
         if (size > req.maxBodyBytes) {
-          done({ ok: false, fault: 'too-large', detail: `the answer passed ${req.maxBodyBytes} bytes` });
-          outgoing.destroy();
-          return;
+          giveUp({ ok: false, fault: 'too-large', detail: `the answer passed ${req.maxBodyBytes} bytes` });
+          return false;
         }
         chunks.push(chunk);
-      });
-      incoming.on('end', () =>
-        done({
-          ok: true,
-          status: incoming.statusCode ?? 502,
-          statusMessage: incoming.statusMessage ?? '',
-          rawHeaders: incoming.rawHeaders,
-          body: Buffer.concat(chunks, size),
-        }),
+        return true;
+      },
+      onComplete() {
+        done({ ok: true, status, statusMessage, rawHeaders, body: Buffer.concat(chunks, size) });
+      },
+    };
+    try {
+      agents.dispatcher.dispatch(
+        {
+          origin: req.url.origin,
+          path: `${req.url.pathname}${req.url.search}`,
+          method: req.method as Dispatcher.HttpMethod,
+          headers: dispatchHeaders(req.rawHeaders),
+          body: req.body,
+        },
+        handler,
       );
-      incoming.on('error', (error: NodeJS.ErrnoException) => done(faultOf(error, true)));
-      incoming.on('aborted', () => done(faultOf(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), true)));
-    });
-    const timer = setTimeout(() => {
-      done({ ok: false, fault: 'timeout', detail: `no complete answer within ${req.timeoutMs} ms` });
-      outgoing.destroy();
-    }, req.timeoutMs);
-    outgoing.on('error', (error: NodeJS.ErrnoException) => done(faultOf(error, answered)));
-    // Small bodies as latin1 strings: node joins them to the request head, so the request leaves in one write.
-    if (req.body !== undefined && req.body.length > 0 && req.body.length <= 64 * 1024)
-      outgoing.end(req.body.toString('latin1'), 'latin1');
-    else outgoing.end(req.body);
+    } catch (error) {
+      // A request undici refuses to write (a header value node's own parser let through): nothing was sent.
+      done({ ok: false, fault: 'unreachable', detail: `the request could not be sent (${errorCode(error)})` });
+    }
   });
 }

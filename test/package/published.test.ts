@@ -446,8 +446,12 @@ try {
     const installed = JSON.parse(
       await readFile(join(consumer(), 'node_modules/payment-contract-kit/package.json'), 'utf8'),
     );
-    expect(Object.keys(installed.dependencies).sort()).toEqual(['@graphql-typed-document-node/core', 'graphql-jit']);
-    // Exact versions: a consumer resolves the same two packages the lockfile here holds.
+    expect(Object.keys(installed.dependencies).sort()).toEqual([
+      '@graphql-typed-document-node/core',
+      'graphql-jit',
+      'undici',
+    ]);
+    // Exact versions: a consumer resolves the same packages the lockfile here holds.
     for (const version of Object.values(installed.dependencies)) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(existsSync(join(consumer(), 'node_modules/@graphql-tools'))).toBe(false);
   });

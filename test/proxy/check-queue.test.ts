@@ -48,6 +48,20 @@ describe('createCheckQueue', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(ran).toEqual([1, 2]);
   });
+
+  it('never holds more than its bound: the push that reaches it checks every waiting exchange at once', async () => {
+    const ran: number[] = [];
+    const queue = createCheckQueue((seq) => ran.push(seq), fail, 3);
+    queue.push(1, seen('/a'));
+    queue.push(2, seen('/b'));
+    expect(ran).toEqual([]);
+    queue.push(3, seen('/c'));
+    expect(ran).toEqual([1, 2, 3]);
+    queue.push(4, seen('/d'));
+    expect(ran).toEqual([1, 2, 3]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ran).toEqual([1, 2, 3, 4]);
+  });
 });
 
 describe('the proxy checks after answering', () => {

@@ -57,7 +57,12 @@ export function createDeliveryHeaders(options: DeliveryHeaderOptions): (d: Deliv
       'content-type': 'application/json',
       accept: 'application/json',
       'user-agent': 'payment-contract-kit-mock',
-      ...webhookHeaders(names, { signingKey: options.signingKey, clientId: d.clientId, deliveryId: d.id }),
+      ...webhookHeaders(names, {
+        signingKey: options.signingKey,
+        clientId: d.clientId,
+        deliveryId: d.id,
+        payload: d.payload,
+      }),
     };
     if (standardWebhooks)
       Object.assign(

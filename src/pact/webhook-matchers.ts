@@ -66,7 +66,7 @@ export function paymentStatusWebhookPayload(
  * webhookMetadata({ headerNames: { signingKey: 'x-signature-key' }, clientId: 'checkout-web' } satisfies WebhookMetadataOptions);
  */
 export interface WebhookMetadataOptions {
-  /** Header names, when yours differ from the kit's defaults (the same option as `verifyWebhook`'s). */
+  /** Header names, when yours differ from the kit's defaults (the same option as `checkWebhookSignature`'s). */
   headerNames?: Partial<Pick<WebhookHeaderNames, 'signingKey' | 'clientId'>>;
   /** @deprecated Use `headerNames.signingKey`; kept as an alias. */
   signingKeyHeader?: string;

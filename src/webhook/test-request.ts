@@ -37,7 +37,7 @@ export interface TestWebhookRequest {
 }
 
 /**
- * Builds a request that {@link verifyWebhook} accepts with the same key and client id.
+ * Builds a request that {@link checkWebhookSignature} accepts with the same key and client id.
  *
  * @example
  * const { headers, body } = buildTestWebhookRequest({

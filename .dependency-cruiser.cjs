@@ -1,5 +1,5 @@
 /**
- * Architecture rules, checked in the test run (`npm run check:architecture`, over src/ and test/): dependency-cruiser
+ * Architecture rules, checked in the test run (`npm run check:architecture`, over src/, test/, bench/ and scripts/): dependency-cruiser
  * reads the real imports, so a rule cannot drift from the code.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -25,6 +25,14 @@ module.exports = {
         "Tests import the mock's internals only through test/support/mock-internals/ (one module per part), so a move inside src/mock/internal changes one of those lists instead of every test that used the module. Import the name from the part's support module (add it there if it is new).",
       severity: 'error',
       from: { path: '^test/', pathNot: '^test/support/mock-internals/' },
+      to: { path: '^src/mock/internal/' },
+    },
+    {
+      name: 'bench-and-scripts-stay-off-mock-internals',
+      comment:
+        "The benchmarks (bench/) and the build and release scripts (scripts/) use the kit's public entries, src/internal, and, for what only the mock holds (the platform's crypto), the same support modules as the tests (test/support/mock-internals/), so a move inside src/mock/internal never breaks them unseen.",
+      severity: 'error',
+      from: { path: '^(bench|scripts)/' },
       to: { path: '^src/mock/internal/' },
     },
     {

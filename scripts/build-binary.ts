@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { inject } from 'postject';
-import { publishedSchemaFiles } from '../src/mock/internal/http/published-sources.ts';
+import { publishedSchemaFiles } from '../src/contract/guides.ts';
 
 const root = join(import.meta.dirname, '..');
 // The fuse Node's binary carries to say a blob may be injected (documented with single executable applications).

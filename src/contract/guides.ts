@@ -15,6 +15,18 @@
 export type GuideName = 'current' | 'legacy';
 
 /**
+ * The package file holding each guide's published SDL: what the mock serves at `/__pck/schema.graphql` and what the
+ * single executable embeds.
+ *
+ * @example
+ * readPackageFile(publishedSchemaFiles.legacy);
+ */
+export const publishedSchemaFiles: Readonly<Record<GuideName, string>> = {
+  current: 'schema.graphql',
+  legacy: 'generated/legacy/schema.graphql',
+};
+
+/**
  * The names the legacy guide's derivation touches (`src/schema/derive-legacy-schema.ts`), each difference written once.
  *
  * @example

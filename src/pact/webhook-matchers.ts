@@ -66,7 +66,7 @@ export function paymentStatusWebhookPayload(
  * webhookMetadata({ headerNames: { signingKey: 'x-signature-key' }, clientId: 'checkout-web' } satisfies WebhookMetadataOptions);
  */
 export interface WebhookMetadataOptions {
-  /** Header names, when yours differ from the kit's defaults (the same option as `verifyWebhook`'s). */
+  /** Header names, when yours differ from the kit's defaults (the same option as `checkWebhookSignature`'s). */
   headerNames?: Partial<Pick<WebhookHeaderNames, 'signingKey' | 'clientId'>>;
   /** @deprecated Use `headerNames.signingKey`; kept as an alias. */
   signingKeyHeader?: string;
@@ -85,12 +85,23 @@ export interface WebhookMetadataOptions {
  * m.withJSONContent(paymentStatusWebhookPayload()).withMetadata(webhookMetadata({ clientId: 'test-client' }))
  */
 export function webhookMetadata(options: WebhookMetadataOptions = {}): Metadata {
+  // Every role of the contract's list; the delivery id has no value here (one message stands for every delivery).
   const names = {
+    ...DEFAULT_WEBHOOK_HEADER_NAMES,
     signingKey: options.headerNames?.signingKey ?? options.signingKeyHeader ?? DEFAULT_WEBHOOK_HEADER_NAMES.signingKey,
     clientId: options.headerNames?.clientId ?? options.clientIdHeader ?? DEFAULT_WEBHOOK_HEADER_NAMES.clientId,
   };
-  return webhookHeaders(names, {
-    signingKey: text(options.signingKey ?? exampleValues.signingKey),
-    clientId: text(options.clientId ?? exampleValues.clientId),
+  // The names are literal keys; each value is any string (text()), with the example the kit's mock would send.
+  const example = webhookHeaders(names, {
+    signingKey: options.signingKey ?? exampleValues.signingKey,
+    clientId: options.clientId ?? exampleValues.clientId,
+    payload: {
+      amount: 100,
+      payment_gateway_fee: 1.8,
+      paid_at: exampleValues.paidAt,
+      status: exampleValues.statusSuccess,
+      uuid: exampleValues.paymentUuid,
+    },
   });
+  return Object.fromEntries(Object.entries(example).map(([name, value]) => [name, text(value)]));
 }

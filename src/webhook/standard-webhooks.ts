@@ -97,8 +97,8 @@ export function standardWebhookHeaders(input: StandardWebhookSignInput): Record<
   };
 }
 
-/** Input of {@link verifyStandardWebhook}. */
-export interface VerifyStandardWebhookInput {
+/** Input of {@link checkStandardWebhookSignature}. */
+export interface CheckStandardWebhookSignatureInput {
   /** Request headers: Node `IncomingHttpHeaders`, Fetch `Headers`, or a plain record. */
   readonly headers: HeadersLike;
   /** The raw request body, byte for byte as received. */
@@ -121,17 +121,17 @@ export interface StandardWebhookVerified {
 }
 
 /**
- * Verifies the Standard Webhooks signature of a request over its raw bytes. Returns a value for every expected
+ * Checks the Standard Webhooks signature of a request over its raw bytes. Returns a value for every expected
  * failure; throws only on misuse (no secret, a body that is not raw).
  *
  * @example
- * const result = verifyStandardWebhook({ headers: req.headers, rawBody, secret: process.env.WEBHOOK_SECRET! });
+ * const result = checkStandardWebhookSignature({ headers: req.headers, rawBody, secret: process.env.WEBHOOK_SECRET! });
  * if (!result.ok) return res.writeHead(400).end(result.error.message);
  */
-export function verifyStandardWebhook(
-  input: VerifyStandardWebhookInput,
+export function checkStandardWebhookSignature(
+  input: CheckStandardWebhookSignatureInput,
 ): StandardWebhookVerified | WebhookVerificationFailure {
-  const fn = 'verifyStandardWebhook';
+  const fn = 'checkStandardWebhookSignature';
   if (!input || !isHeadersLike(input.headers))
     throw new TypeError(kitMessage(`${fn}: pass { headers, rawBody, secret }; headers are missing.`));
   const key = secretKey(input.secret, fn);
@@ -184,3 +184,17 @@ export function verifyStandardWebhook(
     );
   return { ok: true, id: id!, timestamp };
 }
+
+/**
+ * The former name of {@link checkStandardWebhookSignature}, kept so existing receivers keep working.
+ *
+ * @deprecated Use `checkStandardWebhookSignature`: in this kit "verify" names Pact provider verification only.
+ */
+export const verifyStandardWebhook: typeof checkStandardWebhookSignature = checkStandardWebhookSignature;
+
+/**
+ * The former name of {@link CheckStandardWebhookSignatureInput}.
+ *
+ * @deprecated Use `CheckStandardWebhookSignatureInput`.
+ */
+export type VerifyStandardWebhookInput = CheckStandardWebhookSignatureInput;

@@ -37,7 +37,7 @@ export interface TestWebhookRequest {
 }
 
 /**
- * Builds a request that {@link verifyWebhook} accepts with the same key and client id.
+ * Builds a request that {@link checkWebhookSignature} accepts with the same key and client id.
  *
  * @example
  * const { headers, body } = buildTestWebhookRequest({
@@ -66,7 +66,7 @@ export function buildTestWebhookRequest(input: BuildTestWebhookRequestInput): Te
   const deliveryId = input.deliveryId ?? `whd_test_${randomUUID().replaceAll('-', '')}`;
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    ...webhookHeaders(names, { signingKey: input.signingKey, clientId: input.clientId, deliveryId }),
+    ...webhookHeaders(names, { signingKey: input.signingKey, clientId: input.clientId, deliveryId, payload }),
   };
   if (input.standardWebhooks)
     Object.assign(

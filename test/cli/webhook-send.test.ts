@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../src/assumptions.ts';
 import { feeList } from '../../src/mock/index.ts';
-import { verifyStandardWebhook, verifyWebhook } from '../../src/webhook/index.ts';
+import { checkStandardWebhookSignature, checkWebhookSignature } from '../../src/webhook/index.ts';
 
 const root = join(import.meta.dirname, '../..');
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -36,7 +36,12 @@ beforeAll(async () => {
     const body = Buffer.concat(chunks).toString('utf8');
     received.push({ headers: req.headers, body });
     if (req.url === '/gone') return void res.writeHead(410).end('endpoint retired');
-    const result = verifyWebhook({ headers: req.headers, rawBody: body, signingKey: 'my-key', clientId: 'my-client' });
+    const result = checkWebhookSignature({
+      headers: req.headers,
+      rawBody: body,
+      signingKey: 'my-key',
+      clientId: 'my-client',
+    });
     if (!result.ok) return void res.writeHead(401, { 'content-type': 'text/plain' }).end(result.error.code);
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ received: result.payload.uuid }));
   });
@@ -121,7 +126,7 @@ describe('payment-contract-kit webhook send', () => {
     ]);
     expect(code).toBe(0);
     const last = received.at(-1)!;
-    expect(verifyStandardWebhook({ headers: last.headers, rawBody: last.body, secret }).ok).toBe(true);
+    expect(checkStandardWebhookSignature({ headers: last.headers, rawBody: last.body, secret }).ok).toBe(true);
   });
 
   it('exits 1 and prints the answer when the receiver rejects the webhook', async () => {

@@ -1,5 +1,5 @@
 import { createPaymentClient } from '../../src/client/index.ts';
-import { verifyWebhook } from '../../src/webhook/index.ts';
+import { checkWebhookSignature } from '../../src/webhook/index.ts';
 
 const card = { full_name: 'Ada L', card_number: '4111111111111111', expiry_month: '12', expiry_year: '39', cvv: '123' };
 const contact = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
@@ -19,7 +19,7 @@ export async function pay(baseUrl: string) {
 // Your webhook endpoint, in any framework with Fetch's Request and Response.
 const webhookKeys = { signingKey: 'test-signing-key', clientId: 'test-client' };
 export async function onWebhook(request: Request): Promise<Response> {
-  const result = verifyWebhook({ headers: request.headers, rawBody: await request.text(), ...webhookKeys });
+  const result = checkWebhookSignature({ headers: request.headers, rawBody: await request.text(), ...webhookKeys });
   if (!result.ok) return new Response(result.error.message, { status: 401 });
   console.log(result.payload.uuid, result.payload.status); // 'success' or 'failure'
   return new Response(null, { status: 204 });

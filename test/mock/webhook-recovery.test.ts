@@ -2,8 +2,8 @@
 // are all visible as failed and all delivered by redelivery through the control API; and a mock closed with
 // deliveries pending reports every one of them (state and log), never dropping one silently.
 import { afterEach, describe, expect, it } from 'vitest';
+import { maskDigits } from '../../src/contract/card-masking.ts';
 import { type MockServer, startMockServer } from '../../src/mock/index.ts';
-import { maskDigits } from '../support/mock-internals/foundations.ts';
 import { post } from './helpers.ts';
 import { startReceiver, type TestReceiver } from './internal/webhooks/receiver.ts';
 import { createPayment, pool, until } from './payments-over-http.ts';

@@ -16,7 +16,7 @@ import {
   type MockHandlersOptions,
   type WebhookReceiver,
 } from '../../src/msw/index.ts';
-import { verifyWebhook } from '../../src/webhook/index.ts';
+import { checkWebhookSignature } from '../../src/webhook/index.ts';
 import { payInput, post } from '../mock/helpers.ts';
 
 const { retry, signingKeyHeader, clientIdHeader, deliveryIdHeader } = defaultAssumptions.webhook;
@@ -64,12 +64,12 @@ function scripted(statuses: (number | Response)[] = []) {
 }
 
 describe('in-process webhook receivers', () => {
-  it('calls the receiver with the headers and body of an HTTP delivery, which verifyWebhook accepts', async () => {
+  it('calls the receiver with the headers and body of an HTTP delivery, which checkWebhookSignature accepts', async () => {
     const verified: unknown[] = [];
     const mock = mockWith({
       webhookReceivers: [
         async (request) => {
-          const result = verifyWebhook({
+          const result = checkWebhookSignature({
             headers: request.headers,
             rawBody: await request.text(),
             signingKey: 'test-signing-key',

@@ -1,11 +1,11 @@
 // The whole path as an integrator sees it: a payment on the mock settles, the mock's dispatcher delivers the webhook
-// (retrying a failing receiver on the virtual clock), and a receiver built on verifyWebhook accepts it.
+// (retrying a failing receiver on the virtual clock), and a receiver built on checkWebhookSignature accepts it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../src/assumptions.ts';
 import { type MockServer, startMockServer, testCards } from '../../src/mock/index.ts';
-import { verifyWebhook, type WebhookVerified } from '../../src/webhook/index.ts';
+import { checkWebhookSignature, type WebhookVerified } from '../../src/webhook/index.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -55,7 +55,7 @@ it('a settled payment reaches a verifying receiver, through a 500 and a retry fi
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     if (calls++ === 0) return void res.writeHead(500).end('database busy');
-    const result = verifyWebhook({
+    const result = checkWebhookSignature({
       headers: req.headers,
       rawBody: Buffer.concat(chunks),
       signingKey: 'test-signing-key',
@@ -92,18 +92,18 @@ it('a settled payment reaches a verifying receiver, through a 500 and a retry fi
   });
 });
 
-it('with standardWebhooksSecret, the mock also signs deliveries that verifyWebhook checks over the raw body', async () => {
+it('with standardWebhooksSecret, the mock also signs deliveries that checkWebhookSignature checks over the raw body', async () => {
   const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-  const results: ReturnType<typeof verifyWebhook>[] = [];
+  const results: ReturnType<typeof checkWebhookSignature>[] = [];
   const receiver = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const rawBody = Buffer.concat(chunks);
     const common = { headers: req.headers, signingKey: 'test-signing-key', clientId: 'test-client' };
-    results.push(verifyWebhook({ ...common, rawBody, standardWebhooks: { secret } }));
+    results.push(checkWebhookSignature({ ...common, rawBody, standardWebhooks: { secret } }));
     // The same headers over a different body must fail: the signature binds the bytes.
     const swapped = Buffer.from(rawBody.toString('utf8').replace('"success"', '"failure"'));
-    results.push(verifyWebhook({ ...common, rawBody: swapped, standardWebhooks: { secret } }));
+    results.push(checkWebhookSignature({ ...common, rawBody: swapped, standardWebhooks: { secret } }));
     res.writeHead(204).end();
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildTestWebhookRequest, verifyStandardWebhook, verifyWebhook } from '../../src/webhook/index.ts';
+import {
+  buildTestWebhookRequest,
+  checkStandardWebhookSignature,
+  checkWebhookSignature,
+} from '../../src/webhook/index.ts';
 import { signStandardWebhook } from '../../src/webhook/standard-webhooks.ts';
 
 // The published test vector of the Standard Webhooks specification (the signing test of its reference libraries,
@@ -28,7 +32,7 @@ describe('Standard Webhooks test vector', () => {
   });
 
   it('verifies the published request at its own time', () => {
-    const result = verifyStandardWebhook({
+    const result = checkStandardWebhookSignature({
       headers: vectorHeaders,
       rawBody: vector.body,
       secret: vector.secret,
@@ -38,7 +42,7 @@ describe('Standard Webhooks test vector', () => {
   });
 
   it('finds the valid signature in a space-separated list (rotation), skipping other schemes', () => {
-    const result = verifyStandardWebhook({
+    const result = checkStandardWebhookSignature({
       headers: { ...vectorHeaders, 'webhook-signature': `v1a,abc v1,Zm9v ${vector.signature}` },
       rawBody: vector.body,
       secret: vector.secret,
@@ -48,7 +52,7 @@ describe('Standard Webhooks test vector', () => {
   });
 });
 
-describe('verifyStandardWebhook rejects', () => {
+describe('checkStandardWebhookSignature rejects', () => {
   it.each([
     [
       'a body re-serialised by a JSON parser',
@@ -123,19 +127,19 @@ describe('verifyStandardWebhook rejects', () => {
       /10 s tolerance/,
     ],
   ])('%s', (_name, given, code, message) => {
-    const result = verifyStandardWebhook({
+    const result = checkStandardWebhookSignature({
       headers: vectorHeaders,
       rawBody: vector.body,
       secret: vector.secret,
       now: atVectorTime,
       ...given,
-    } as Parameters<typeof verifyStandardWebhook>[0]);
+    } as Parameters<typeof checkStandardWebhookSignature>[0]);
     expect(result).toMatchObject({ ok: false, error: { code } });
     if (!result.ok) expect(result.error.message).toMatch(message);
   });
 
   it('accepts exactly at the edge of the tolerance', () => {
-    const result = verifyStandardWebhook({
+    const result = checkStandardWebhookSignature({
       headers: vectorHeaders,
       rawBody: vector.body,
       secret: vector.secret,
@@ -148,17 +152,17 @@ describe('verifyStandardWebhook rejects', () => {
     ['no secret', { secret: undefined }, /secret must be the Standard Webhooks secret/],
     ['an empty prefixed secret', { secret: 'whsec_' }, /holds no key bytes/],
   ])('throws on misuse: %s', (_name, given, message) => {
-    expect(() => verifyStandardWebhook({ headers: vectorHeaders, rawBody: vector.body, ...given } as never)).toThrow(
-      message,
-    );
+    expect(() =>
+      checkStandardWebhookSignature({ headers: vectorHeaders, rawBody: vector.body, ...given } as never),
+    ).toThrow(message);
   });
 });
 
-describe('verifyWebhook with standardWebhooks', () => {
+describe('checkWebhookSignature with standardWebhooks', () => {
   const secret = vector.secret;
   it('accepts a request built with the same secret', () => {
     const request = buildTestWebhookRequest({ signingKey: 'k', clientId: 'c', standardWebhooks: { secret } });
-    const result = verifyWebhook({
+    const result = checkWebhookSignature({
       headers: request.headers,
       rawBody: request.body,
       signingKey: 'k',
@@ -171,9 +175,9 @@ describe('verifyWebhook with standardWebhooks', () => {
   it('rejects a body swapped under valid header values, which the signing key header alone cannot see', () => {
     const request = buildTestWebhookRequest({ signingKey: 'k', clientId: 'c', standardWebhooks: { secret } });
     const forged = request.body.replace('"success"', '"failure"');
-    const plain = verifyWebhook({ headers: request.headers, rawBody: forged, signingKey: 'k', clientId: 'c' });
+    const plain = checkWebhookSignature({ headers: request.headers, rawBody: forged, signingKey: 'k', clientId: 'c' });
     expect(plain.ok).toBe(true);
-    const signed = verifyWebhook({
+    const signed = checkWebhookSignature({
       headers: request.headers,
       rawBody: forged,
       signingKey: 'k',
@@ -189,7 +193,7 @@ describe('verifyWebhook with standardWebhooks', () => {
       clientId: 'c',
       standardWebhooks: { secret, timestamp: 1_700_000_000 },
     });
-    const result = verifyWebhook({
+    const result = checkWebhookSignature({
       headers: request.headers,
       rawBody: request.body,
       signingKey: 'k',

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTestWebhookRequest, verifyWebhook } from '../../src/webhook/index.ts';
+import { buildTestWebhookRequest, checkWebhookSignature } from '../../src/webhook/index.ts';
 
 describe('buildTestWebhookRequest', () => {
   it('fills a sample payload and the kit header names', () => {
@@ -47,7 +47,7 @@ describe('a receiver on node:http, tested with buildTestWebhookRequest over real
     server = http.createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
-      const result = verifyWebhook({
+      const result = checkWebhookSignature({
         headers: req.headers,
         rawBody: Buffer.concat(chunks),
         signingKey: 'test-signing-key',

@@ -1,7 +1,7 @@
 // The team's webhook endpoint: verifies each payment status notification with the kit, then records the outcome.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhook } from 'payment-contract-kit/webhook';
+import { checkWebhookSignature } from 'payment-contract-kit/webhook';
 
 /** A running receiver: its URL and the outcomes it recorded by payment uuid. */
 export interface WebhookReceiver {
@@ -28,7 +28,7 @@ export async function startWebhookReceiver(
     }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const result = verifyWebhook({ headers: req.headers, rawBody: Buffer.concat(chunks), ...keys });
+    const result = checkWebhookSignature({ headers: req.headers, rawBody: Buffer.concat(chunks), ...keys });
     if (!result.ok) {
       res.writeHead(401).end(result.error.code);
       return;

@@ -19,8 +19,8 @@ import {
   typeFromAST,
 } from 'graphql/index.js';
 import { isPlainObject } from '../../internal/plain-object.ts';
+import { maskDigits } from '../card-masking.ts';
 import type { Finding } from './finding.ts';
-import { maskDigits } from './value-kind.ts';
 
 /** graphql-js ends some messages with the offending value (`…: "4111…"`); the reports leave the value out. */
 function withoutValue(message: string): string {

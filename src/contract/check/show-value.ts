@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { maskDigits } from './value-kind.ts';
+import { maskDigits } from '../card-masking.ts';
 
 /** Field and header names whose values are secrets: shown as their kind only. */
 const secretName = /(cvv|token|api[-_]?key|signing|secret|password|signature|authorization|cookie)/i;

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { maskDigits } from '../card-masking.ts';
 
 /** The kind of JSON value a schema position holds, in the terms both GraphQL and JSON Schema reduce to. */
 export type ValueKind = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'list' | 'any';
@@ -40,17 +41,6 @@ export function valueFits(kind: ValueKind, value: unknown): boolean {
     case 'object':
       return typeof value === 'object' && value !== null && !Array.isArray(value);
   }
-}
-
-/** A run of 12 to 19 digits, with the spaces or dashes card numbers are written with. */
-const longDigits = /\d(?:[ -]?\d){11,18}/g;
-
-/** Masks anything that may be a card number as the kit's request log does: first 6 and last 4 digits. */
-export function maskDigits(text: string): string {
-  return text.replace(longDigits, (run) => {
-    const digits = run.replace(/[ -]/g, '');
-    return `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
-  });
 }
 
 /**

@@ -1,13 +1,14 @@
 /**
  * The payment status webhook (spec 6): a JSON POST whose payload holds amount and payment_gateway_fee (numbers),
  * paid_at (an ISO 8601 string), status (a string, one of the ledger's final names), uuid (a string) and, when the
- * payment had one, the metadata object; headers carrying the signing key and the client id under the ledger's names,
- * and the delivery id header the ledger names.
+ * payment had one, the metadata object; the headers of the contract layer's list (`webhookHeaderRoles`: the signing
+ * key and the client id, which spec 6 promises, and the delivery id the kit assumes) under the ledger's names.
  *
  * @module
  */
 import type { Assumptions } from '../../assumptions.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
+import { type WebhookHeaderRole, webhookHeaderRoles } from '../webhook-headers.ts';
 import type { DriftList } from './drift-list.ts';
 import type { Exchange } from './exchange.ts';
 import { isJsonMediaType, mediaType, readJson } from './exchange-parts.ts';
@@ -17,62 +18,54 @@ const SPEC_6 = 'spec 6';
 // ISO 8601 date and time, with an optional fraction and a zone (Z or an offset).
 const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
 
-/** Header names that look like a signing key, a client id or a delivery id, for the observed names. */
-const looksLike = {
-  signingKeyHeader: /(sign|secret|webhook-key|hmac)/i,
-  clientIdHeader: /client/i,
-  deliveryIdHeader: /(delivery|event-id|webhook-id|idempot|request-id)/i,
-} as const;
-
-type HeaderRole = keyof typeof looksLike;
-
-const roleWords: Readonly<Record<HeaderRole, string>> = {
-  signingKeyHeader: 'signing key',
-  clientIdHeader: 'client id',
-  deliveryIdHeader: 'delivery id',
-};
-
-function checkHeader(role: HeaderRole, exchange: Exchange, a: Assumptions, list: DriftList, taken: Set<string>): void {
-  const name = a.webhook[role].toLowerCase();
+function checkHeader(
+  role: WebhookHeaderRole,
+  exchange: Exchange,
+  a: Assumptions,
+  list: DriftList,
+  taken: Set<string>,
+): void {
+  const row = webhookHeaderRoles[role];
+  const key = row.ledgerKey;
+  const name = a.webhook[key].toLowerCase();
   const headers = exchange.request.headers;
   if (headers[name]) {
     taken.add(name);
     return;
   }
   const candidate = Object.keys(headers).find(
-    (h) => !taken.has(h) && h !== 'content-type' && looksLike[role].test(h) && headers[h] !== '',
+    (h) => !taken.has(h) && h !== 'content-type' && row.looksLike.test(h) && headers[h] !== '',
   );
   if (candidate) {
     taken.add(candidate);
     list.assumption({
       side: 'request',
       path: `(header) ${name}`,
-      expected: `the ${roleWords[role]} in ${name} (ledger webhook.${role})`,
+      expected: `the ${row.label} in ${name} (ledger webhook.${key})`,
       actual: `(none); ${candidate} is present`,
       ledgerKey: 'webhook',
-      observed: { [role]: candidate },
-      message: `The service sends the webhook's ${roleWords[role]} in ${candidate}: set assumptions.webhook.${role} to "${candidate}" and read that header in your receiver.`,
+      observed: { [key]: candidate },
+      message: `The service sends the webhook's ${row.label} in ${candidate}: set assumptions.webhook.${key} to "${candidate}" and read that header in your receiver.`,
     });
     return;
   }
-  // Spec 6 promises the signing key and client id headers; the delivery id is the kit's own assumption.
-  if (role === 'deliveryIdHeader')
+  // Spec 6 promises the signing key and client id headers; a header the kit assumes (the delivery id) is advice.
+  if (row.whenAbsent !== undefined)
     list.assumption({
       side: 'request',
       path: `(header) ${name}`,
-      expected: `a delivery id in ${name} (ledger webhook.deliveryIdHeader)`,
+      expected: `a ${row.label} in ${name} (ledger webhook.${key})`,
       actual: '(none)',
       ledgerKey: 'webhook',
-      message:
-        'The service sends no delivery id the kit can see: recognise a duplicate webhook by its uuid and status in your receiver.',
+      message: row.whenAbsent,
     });
   else
     list.contract({
       side: 'request',
       path: `(header) ${name}`,
-      expected: `a header holding the ${roleWords[role]} (${SPEC_6}; named ${name} by the ledger)`,
+      expected: `a header holding the ${row.label} (${SPEC_6}; named ${name} by the ledger)`,
       actual: '(none)',
-      message: `The webhook carries no ${roleWords[role]} header; spec 6 says it does. Ask the service's operator which header carries it.`,
+      message: `The webhook carries no ${row.label} header; spec 6 says it does. Ask the service's operator which header carries it.`,
     });
 }
 
@@ -132,7 +125,7 @@ export function checkWebhookExchange(exchange: Exchange, a: Assumptions, list: D
       message: `The service sent the webhook as ${request.method}; spec 6 describes a POST with a JSON payload.`,
     });
   const taken = new Set<string>();
-  for (const role of ['signingKeyHeader', 'clientIdHeader', 'deliveryIdHeader'] as const)
+  for (const role of Object.keys(webhookHeaderRoles) as WebhookHeaderRole[])
     checkHeader(role, exchange, a, list, taken);
   const body = readJson(request);
   if (body.state !== 'json' || !isJsonMediaType(mediaType(request))) {

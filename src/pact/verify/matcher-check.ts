@@ -9,7 +9,7 @@ import { describeValue, type PositionType, type ValueKind } from '../../contract
 import type { Matcher } from './pact-model.ts';
 
 export type { PositionType, ValueKind } from '../../contract/check/value-kind.ts';
-export { describeValue, maskDigits, valueFits } from '../../contract/check/value-kind.ts';
+export { describeValue, valueFits } from '../../contract/check/value-kind.ts';
 
 const isNumberKind = (kind: ValueKind) => kind === 'number' || kind === 'integer' || kind === 'any';
 const isStringKind = (kind: ValueKind) => kind === 'string' || kind === 'any';

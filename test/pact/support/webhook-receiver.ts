@@ -1,8 +1,8 @@
 // The consumer under test in the webhook message contract: a receiver's handler, as a team would write it with the
-// kit's `verifyWebhook` (payment-contract-kit/webhook): both headers checked against the stored values (spec 6),
+// kit's `checkWebhookSignature` (payment-contract-kit/webhook): both headers checked against the stored values (spec 6),
 // then the payload. Pact hands the message over as parsed JSON, so the handler re-serialises it as the raw body.
 import type { PaymentStatusWebhookPayload } from '../../../src/index.ts';
-import { verifyWebhook } from '../../../src/webhook/index.ts';
+import { checkWebhookSignature } from '../../../src/webhook/index.ts';
 
 export interface ReceiverConfig {
   signingKey: string;
@@ -21,7 +21,7 @@ export function handlePaymentStatusWebhook(
 ): HandleResult {
   const stringHeaders: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) if (typeof value === 'string') stringHeaders[name] = value;
-  const result = verifyWebhook({
+  const result = checkWebhookSignature({
     headers: stringHeaders,
     rawBody: JSON.stringify(payload),
     signingKey: config.signingKey,

@@ -18,8 +18,6 @@ export {
   expiryProblems,
   isDigits,
   luhnValid,
-  maskCardNumber,
-  maskDigits,
 } from '../../../src/mock/internal/domain/cards.ts';
 export {
   createFeeCalculator,

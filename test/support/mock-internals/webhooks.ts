@@ -10,6 +10,7 @@
  * @module
  */
 export { retryAfterMs, retryDelayMs, retrySchedule } from '../../../src/mock/internal/webhooks/backoff.ts';
+export { createDeliveryHeaders } from '../../../src/mock/internal/webhooks/delivery-headers.ts';
 export {
   createWebhookDispatcher,
   type DeliveryCaps,

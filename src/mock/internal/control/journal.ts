@@ -12,9 +12,9 @@
  * @module
  */
 
+import { maskCardNumber, maskDigits } from '../../../contract/card-masking.ts';
 import { cardNumberFields } from '../../../contract/guides.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import { maskCardNumber, maskDigits } from '../domain/cards.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import type { RecordApplier, Recorder } from '../store/records.ts';
 import { createWaiters } from '../waiters.ts';

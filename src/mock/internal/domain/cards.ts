@@ -74,26 +74,3 @@ export function expiryProblems(month: string, year: string, nowMs: number): Expi
   else if (y === thisYear && m < now.getUTCMonth() + 1) problems.push({ field: 'expiry_month', reason: 'past' });
   return problems;
 }
-
-/**
- * Masks a card number for logs, state and answers: at most the first 6 and the last 4 digits stay visible
- * (the PCI DSS limit). Numbers shorter than 13 characters show only the last 4, and shorter than 8 nothing, so a
- * short or mistyped number is never shown almost whole.
- *
- * @example
- * maskCardNumber('4111111111111111') // '411111******1111'
- */
-export function maskCardNumber(cardNumber: string): string {
-  const n = cardNumber.length;
-  const tail = n >= 8 ? 4 : 0;
-  const head = n >= 13 ? 6 : 0;
-  return cardNumber.slice(0, head) + '*'.repeat(n - head - tail) + cardNumber.slice(n - tail);
-}
-
-// 12+ digits, possibly split by spaces or dashes: what a card number in a URL would look like.
-const longDigits = /\d(?:[ -]?\d){11,}/g;
-
-/** Masks card-number-like digit runs in `text`. */
-export function maskDigits(text: string): string {
-  return text.replace(longDigits, (run) => maskCardNumber(run.replace(/[ -]/g, '')));
-}

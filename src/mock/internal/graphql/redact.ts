@@ -9,8 +9,8 @@
  * @module
  */
 import { type DocumentNode, Kind, type ObjectFieldNode, type ValueNode, visit } from 'graphql/index.js';
+import { maskCardNumber, maskDigits } from '../../../contract/card-masking.ts';
 import { cardNumberFields } from '../../../contract/guides.ts';
-import { maskCardNumber, maskDigits } from '../domain/cards.ts';
 
 const cvvField = 'cvv';
 /** What a CVV is replaced with: nothing of its digits or length is left. */

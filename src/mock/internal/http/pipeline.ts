@@ -5,13 +5,13 @@
  * @module
  */
 
+import { maskDigits } from '../../../contract/card-masking.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { controlPrefix, servicePaths } from '../../../spec-names.ts';
 import type { MockLatency } from '../../options.ts';
 import type { Clock } from '../clock.ts';
 import type { FailureInjection } from '../control/failure-injection.ts';
 import type { Journal } from '../control/journal.ts';
-import { maskDigits } from '../domain/cards.ts';
 import type { SeededRandom } from '../random.ts';
 import { asUnavailable } from '../store/state-sync.ts';
 import type { BrowserGuard } from './browser-guard.ts';

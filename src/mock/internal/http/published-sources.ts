@@ -7,6 +7,8 @@
  *
  * @module
  */
+
+import { publishedSchemaFiles } from '../../../contract/guides.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { controlPrefix } from '../../../spec-names.ts';
 import type { MockGuide } from '../../options.ts';
@@ -19,12 +21,6 @@ import type { Router } from './router.ts';
 export const publishedSourcePaths = {
   schema: `${controlPrefix}schema.graphql`,
   openapi: `${controlPrefix}openapi.yaml`,
-} as const;
-
-/** Package file of each guide's published SDL. */
-export const publishedSchemaFiles = {
-  current: 'schema.graphql',
-  legacy: 'generated/legacy/schema.graphql',
 } as const;
 
 /** Reads a shipped file (the platform's reader); undefined where the runtime has no package files. */

@@ -8,8 +8,9 @@
  *
  * @module
  */
+
+import { maskDigits } from '../../../contract/card-masking.ts';
 import type { MockLogFormat } from '../../options.ts';
-import { maskDigits } from '../domain/cards.ts';
 import type { WebhookAttemptReport } from '../webhooks/delivery-attempts.ts';
 import type { RequestVerdict } from './outcome.ts';
 

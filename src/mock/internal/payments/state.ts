@@ -12,8 +12,9 @@
  * @module
  */
 import type { Assumptions } from '../../../assumptions.ts';
+import { maskCardNumber } from '../../../contract/card-masking.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import { detectCardType, maskCardNumber } from '../domain/cards.ts';
+import { detectCardType } from '../domain/cards.ts';
 import { type CardOutcome, cardOutcome } from '../domain/test-cards.ts';
 import { KeyQueue } from '../fifo.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';

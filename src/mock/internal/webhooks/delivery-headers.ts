@@ -20,7 +20,7 @@ export interface StandardWebhooksSigning {
 /**
  * The three Standard Webhooks headers of one attempt (https://www.standardwebhooks.com, version 1.0.0):
  * `webhook-signature` is `v1,` + base64 HMAC-SHA-256 of `${id}.${timestamp}.${body}` under the secret's key bytes.
- * Made with the platform's HMAC so the mock signs in a browser too; tests check it with `verifyStandardWebhook`.
+ * Made with the platform's HMAC so the mock signs in a browser too; tests check it with `checkStandardWebhookSignature`.
  */
 function standardWebhookHeaders(signing: StandardWebhooksSigning, id: string, timestamp: number, body: string) {
   const encoded = signing.secret.startsWith('whsec_') ? signing.secret.slice('whsec_'.length) : signing.secret;
@@ -57,7 +57,12 @@ export function createDeliveryHeaders(options: DeliveryHeaderOptions): (d: Deliv
       'content-type': 'application/json',
       accept: 'application/json',
       'user-agent': 'payment-contract-kit-mock',
-      ...webhookHeaders(names, { signingKey: options.signingKey, clientId: d.clientId, deliveryId: d.id }),
+      ...webhookHeaders(names, {
+        signingKey: options.signingKey,
+        clientId: d.clientId,
+        deliveryId: d.id,
+        payload: d.payload,
+      }),
     };
     if (standardWebhooks)
       Object.assign(

@@ -144,11 +144,13 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
     },
     message(payment) {
       // One event stands for every delivery of it, so a Pact message carries no delivery id.
+      const payload = paymentStatusPayload(payment);
       return {
-        payload: paymentStatusPayload(payment),
+        payload,
         headers: webhookHeaders(headerNames, {
           signingKey: signingKeyOf(payment.clientId),
           clientId: payment.clientId,
+          payload,
         }),
       };
     },

@@ -4,9 +4,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
+import { maskDigits } from '../../../../src/contract/card-masking.ts';
 import { createMockApp, type MockApp, type MockLogFormat, servicePaths } from '../../../../src/mock/index.ts';
 import { serviceHeaders } from '../../../../src/spec-names.ts';
-import { maskDigits } from '../../../support/mock-internals/foundations.ts';
 import { credentials } from '../../helpers.ts';
 
 const base = 'http://mock.test';

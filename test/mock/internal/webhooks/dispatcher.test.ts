@@ -2,7 +2,7 @@
 // the virtual clock, so the tests advance it instead of sleeping.
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAssumptions, type WebhookRetryPolicy } from '../../../../src/assumptions.ts';
-import { verifyStandardWebhook } from '../../../../src/webhook/standard-webhooks.ts';
+import { checkStandardWebhookSignature } from '../../../../src/webhook/standard-webhooks.ts';
 import { type Clock, createClock, createSeededRandom } from '../../../support/mock-internals/foundations.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
 import {
@@ -152,7 +152,7 @@ describe('createWebhookDispatcher: one attempt', () => {
     const d = await dispatcher.waitFor((x) => x.state === 'delivered');
     const got = r.received[0]!;
     expect(got.headers['webhook-id']).toBe(d.id);
-    const verified = verifyStandardWebhook({ headers: got.headers, rawBody: got.body, secret });
+    const verified = checkStandardWebhookSignature({ headers: got.headers, rawBody: got.body, secret });
     expect(verified).toEqual({ ok: true, id: d.id, timestamp: Number(got.headers['webhook-timestamp']) });
   });
 

@@ -1,4 +1,4 @@
-// Fuzzes the receiver helpers in process: verifyWebhook and verifyStandardWebhook with random headers and bodies.
+// Fuzzes the receiver helpers in process: checkWebhookSignature and checkStandardWebhookSignature with random headers and bodies.
 // They return failures as values; only misuse (no key, a parsed body, no headers object) throws, and then only a
 // TypeError with the kit's prefix. They never accept a request whose headers (or Standard Webhooks signature) do not
 // match the configured key and client id exactly.
@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { readHeader } from '../../src/internal/headers-like.ts';
 import {
   buildTestWebhookRequest,
+  checkStandardWebhookSignature,
+  checkWebhookSignature,
   DEFAULT_WEBHOOK_HEADER_NAMES,
-  verifyStandardWebhook,
-  verifyWebhook,
 } from '../../src/webhook/index.ts';
 import { fuzzSettings, fuzzTimeout } from './support/fuzz-settings.ts';
 
@@ -141,7 +141,7 @@ describe('webhook helper fuzz', () => {
             clientId,
             ...(useStandard ? { standardWebhooks: { secret, now: () => nowMs } } : {}),
           };
-          const result = verifyWebhook(input);
+          const result = checkWebhookSignature(input);
           if (!result.ok) {
             counts.rejected++;
             codes.set(result.error.code, (codes.get(result.error.code) ?? 0) + 1);
@@ -174,12 +174,12 @@ describe('webhook helper fuzz', () => {
   );
 
   it(
-    `verifyStandardWebhook alone: ${settings.runs} random requests, accepted only with a matching signature`,
+    `checkStandardWebhookSignature alone: ${settings.runs} random requests, accepted only with a matching signature`,
     () => {
       let accepted = 0;
       fc.assert(
         fc.property(standardHeaders, rawBody, fc.integer({ min: 0, max: 600 }), (headers, body, tolerance) => {
-          const result = verifyStandardWebhook({
+          const result = checkStandardWebhookSignature({
             headers,
             rawBody: body,
             secret,
@@ -212,7 +212,7 @@ describe('webhook helper fuzz', () => {
         }),
         (input) => {
           try {
-            const result = verifyWebhook(input as never);
+            const result = checkWebhookSignature(input as never);
             returned++;
             if (result.ok) {
               expect(readHeader(input.headers as never, names.signingKey)).toBeOneOf(
@@ -234,7 +234,7 @@ describe('webhook helper fuzz', () => {
   });
 
   it('rejects every single-byte change of the signing key and client id headers', () => {
-    expect(verifyWebhook({ headers: valid.headers, rawBody: valid.body, signingKey, clientId }).ok).toBe(true);
+    expect(checkWebhookSignature({ headers: valid.headers, rawBody: valid.body, signingKey, clientId }).ok).toBe(true);
     // Several replacements per position: a neighbour byte, the other letter case, NUL, space, a digit, DEL, 0xff.
     const replacements = (c: number) =>
       [...new Set([c ^ 1, c ^ 0x20, 0, 0x20, 0x30, 0x7f, 0xff])]
@@ -251,7 +251,7 @@ describe('webhook helper fuzz', () => {
           const changed = real.slice(0, i) + r + real.slice(i + 1);
           const headers = { ...valid.headers, [header]: changed };
           cases++;
-          const result = verifyWebhook({ headers, rawBody: valid.body, signingKey, clientId });
+          const result = checkWebhookSignature({ headers, rawBody: valid.body, signingKey, clientId });
           if (result.ok) accepted++;
           expect(result.ok, `${header} byte ${i} -> 0x${r.charCodeAt(0).toString(16)}`).toBe(false);
         }

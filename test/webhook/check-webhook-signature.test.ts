@@ -2,7 +2,11 @@ import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import {
   buildTestWebhookRequest,
+  type CheckWebhookSignatureInput,
+  checkStandardWebhookSignature,
+  checkWebhookSignature,
   type VerifyWebhookInput,
+  verifyStandardWebhook,
   verifyWebhook,
   type WebhookVerificationErrorCode,
 } from '../../src/webhook/index.ts';
@@ -26,7 +30,7 @@ function without<T extends object>(object: T, key: keyof T): Partial<T> {
   return rest as Partial<T>;
 }
 
-describe('verifyWebhook accepts the genuine request', () => {
+describe('checkWebhookSignature accepts the genuine request', () => {
   it.each([
     ['plain record, string body', { headers, rawBody: body }],
     ['Node IncomingHttpHeaders, Buffer body', { headers: { ...headers, host: 'x' }, rawBody: Buffer.from(body) }],
@@ -36,12 +40,12 @@ describe('verifyWebhook accepts the genuine request', () => {
       { headers: { 'X-Webhook-Signing-Key': signingKey, 'X-Client-Id': clientId }, rawBody: body },
     ],
   ])('%s', (_name, given) => {
-    const result = verifyWebhook({ ...given, signingKey, clientId } as VerifyWebhookInput);
+    const result = checkWebhookSignature({ ...given, signingKey, clientId } as CheckWebhookSignatureInput);
     expect(result).toMatchObject({ ok: true, payload });
   });
 
   it('returns the delivery id for deduplication', () => {
-    expect(verifyWebhook({ headers, rawBody: body, signingKey, clientId })).toEqual({
+    expect(checkWebhookSignature({ headers, rawBody: body, signingKey, clientId })).toEqual({
       ok: true,
       payload,
       deliveryId: 'whd_1',
@@ -49,7 +53,7 @@ describe('verifyWebhook accepts the genuine request', () => {
   });
 
   it('types the delivery id as a string, so the receivers in docs/webhooks.md deduplicate on it without a guard', () => {
-    const result = verifyWebhook({ headers, rawBody: body, signingKey, clientId });
+    const result = checkWebhookSignature({ headers, rawBody: body, signingKey, clientId });
     if (!result.ok) throw new Error(result.error.message);
     // Compiles under strict only while deliveryId is `string` (npm run typecheck covers test files).
     const alreadyHandled = (id: string) => id.startsWith('whd_');
@@ -58,24 +62,26 @@ describe('verifyWebhook accepts the genuine request', () => {
 
   it('derives the delivery id from the payment and its status when the header is missing', () => {
     const noId = without(headers, 'x-webhook-delivery-id');
-    const first = verifyWebhook({ headers: noId, rawBody: body, signingKey, clientId });
-    const retry = verifyWebhook({ headers: noId, rawBody: body, signingKey, clientId });
+    const first = checkWebhookSignature({ headers: noId, rawBody: body, signingKey, clientId });
+    const retry = checkWebhookSignature({ headers: noId, rawBody: body, signingKey, clientId });
     expect(first).toMatchObject({ ok: true, deliveryId: `${payload.uuid}:${payload.status}` });
     expect(retry).toEqual(first);
   });
 
   it('accepts any key of a list (key rotation)', () => {
-    expect(verifyWebhook({ headers, rawBody: body, signingKey: ['new-key', signingKey], clientId }).ok).toBe(true);
+    expect(checkWebhookSignature({ headers, rawBody: body, signingKey: ['new-key', signingKey], clientId }).ok).toBe(
+      true,
+    );
   });
 
   it('accepts a payload without metadata and keeps unknown extra fields', () => {
     const extra = { ...without(payload, 'metadata'), settled_by: 'x' };
-    const result = verifyWebhook({ headers, rawBody: withBody(extra), signingKey, clientId });
+    const result = checkWebhookSignature({ headers, rawBody: withBody(extra), signingKey, clientId });
     expect(result).toMatchObject({ ok: true, payload: extra });
   });
 
   it('reads custom header names', () => {
-    const result = verifyWebhook({
+    const result = checkWebhookSignature({
       headers: { 'x-sig': signingKey, 'x-cid': clientId },
       rawBody: body,
       signingKey,
@@ -87,7 +93,7 @@ describe('verifyWebhook accepts the genuine request', () => {
 
   it('accepts what buildTestWebhookRequest builds', () => {
     const request = buildTestWebhookRequest({ signingKey, clientId, payload: { status: 'failure' } });
-    const result = verifyWebhook({ headers: request.headers, rawBody: request.body, signingKey, clientId });
+    const result = checkWebhookSignature({ headers: request.headers, rawBody: request.body, signingKey, clientId });
     expect(result).toMatchObject({ ok: true, payload: { status: 'failure' } });
   });
 });
@@ -95,7 +101,7 @@ describe('verifyWebhook accepts the genuine request', () => {
 type Case = [
   string,
   {
-    given: Partial<VerifyWebhookInput>;
+    given: Partial<CheckWebhookSignatureInput>;
     want: { code: WebhookVerificationErrorCode; message: RegExp; header?: string; field?: string };
   },
 ];
@@ -255,9 +261,15 @@ const rejected: Case[] = [
   ],
 ];
 
-describe('verifyWebhook rejects, with a value', () => {
+describe('checkWebhookSignature rejects, with a value', () => {
   it.each(rejected)('%s', (_name, { given, want }) => {
-    const result = verifyWebhook({ headers, rawBody: body, signingKey, clientId, ...given } as VerifyWebhookInput);
+    const result = checkWebhookSignature({
+      headers,
+      rawBody: body,
+      signingKey,
+      clientId,
+      ...given,
+    } as CheckWebhookSignatureInput);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.code).toBe(want.code);
@@ -270,7 +282,7 @@ describe('verifyWebhook rejects, with a value', () => {
   });
 
   it('checks the headers before the body: a forged request learns nothing about the payload rules', () => {
-    const result = verifyWebhook({
+    const result = checkWebhookSignature({
       headers: { ...headers, 'x-webhook-signing-key': 'guess' },
       rawBody: 'not json',
       signingKey,
@@ -280,7 +292,7 @@ describe('verifyWebhook rejects, with a value', () => {
   });
 });
 
-describe('verifyWebhook throws on misuse', () => {
+describe('checkWebhookSignature throws on misuse', () => {
   it.each([
     ['no signing key', { signingKey: undefined }, /signingKey is required.*unset environment variable/],
     ['empty signing key', { signingKey: '' }, /signingKey is required.*got an empty string/],
@@ -290,7 +302,23 @@ describe('verifyWebhook throws on misuse', () => {
     ['no headers', { headers: undefined }, /headers must be the request's headers/],
   ])('%s', (_name, given, message) => {
     expect(() =>
-      verifyWebhook({ headers, rawBody: body, signingKey, clientId, ...given } as unknown as VerifyWebhookInput),
+      checkWebhookSignature({
+        headers,
+        rawBody: body,
+        signingKey,
+        clientId,
+        ...given,
+      } as unknown as CheckWebhookSignatureInput),
     ).toThrow(message);
+  });
+});
+
+describe('the former names', () => {
+  it('verifyWebhook and verifyStandardWebhook stay as aliases of the signature checks', () => {
+    expect(verifyWebhook).toBe(checkWebhookSignature);
+    expect(verifyStandardWebhook).toBe(checkStandardWebhookSignature);
+    const input: VerifyWebhookInput = { headers, rawBody: body, signingKey, clientId };
+    expect(verifyWebhook(input)).toEqual(checkWebhookSignature(input));
+    expect(verifyWebhook(input).ok).toBe(true);
   });
 });

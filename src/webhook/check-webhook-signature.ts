@@ -1,5 +1,5 @@
 /**
- * `verifyWebhook`: checks that a payment status webhook comes from the payment service for your client, and hands
+ * `checkWebhookSignature`: checks that a payment status webhook comes from the payment service for your client, and hands
  * back its typed payload.
  *
  * What the check proves: the service sends the signing key itself in a header (spec section 6), so a match proves the
@@ -21,14 +21,14 @@ import { kitMessage } from '../internal/messages.ts';
 import type { PaymentStatusWebhookPayload } from '../types/rest.ts';
 import { constantTimeEqual } from './internal/constant-time.ts';
 import { type RawBody, rawBodyBytes } from './internal/raw-body.ts';
-import { type VerifyStandardWebhookInput, verifyStandardWebhook } from './standard-webhooks.ts';
+import { type CheckStandardWebhookSignatureInput, checkStandardWebhookSignature } from './standard-webhooks.ts';
 import { failure, type WebhookVerificationFailure } from './verification-failure.ts';
 
 // The header names by role and their defaults are the contract layer's; re-exported for this module's importers.
 export { DEFAULT_WEBHOOK_HEADER_NAMES, type WebhookHeaderNames };
 
-/** Input of {@link verifyWebhook}. */
-export interface VerifyWebhookInput {
+/** Input of {@link checkWebhookSignature}. */
+export interface CheckWebhookSignatureInput {
   /** Request headers: Node `IncomingHttpHeaders`, Fetch `Headers`, or a plain record (any letter case). */
   readonly headers: HeadersLike;
   /** The raw request body as received: string, Buffer or Uint8Array, never a parsed object. */
@@ -40,7 +40,7 @@ export interface VerifyWebhookInput {
   /** Header names, when yours differ from the kit's defaults. */
   readonly headerNames?: Partial<WebhookHeaderNames>;
   /** Also require a valid Standard Webhooks signature (when the sender is configured with a `whsec_` secret). */
-  readonly standardWebhooks?: Omit<VerifyStandardWebhookInput, 'headers' | 'rawBody'>;
+  readonly standardWebhooks?: Omit<CheckStandardWebhookSignatureInput, 'headers' | 'rawBody'>;
 }
 
 /** An accepted webhook. */
@@ -56,27 +56,27 @@ export interface WebhookVerified {
   readonly deliveryId: string;
 }
 
-/** What {@link verifyWebhook} returns: the payload, or why the request was rejected. */
-export type VerifyWebhookResult = WebhookVerified | WebhookVerificationFailure;
+/** What {@link checkWebhookSignature} returns: the payload, or why the request was rejected. */
+export type CheckWebhookSignatureResult = WebhookVerified | WebhookVerificationFailure;
 
 function requireString(value: unknown, name: string, hint: string): void {
   if (typeof value !== 'string' || value.length === 0)
     throw new TypeError(
       kitMessage(
-        `verifyWebhook: ${name} is required and must be a non-empty string, got ${value === '' ? 'an empty string' : typeof value}. ${hint}`,
+        `checkWebhookSignature: ${name} is required and must be a non-empty string, got ${value === '' ? 'an empty string' : typeof value}. ${hint}`,
       ),
     );
 }
 
 /**
- * Verifies a payment status webhook: both headers (compared in constant time), then the body. Expected failures
+ * Checks a payment status webhook's signature: both headers (compared in constant time), then the body. Expected failures
  * are returned as `{ ok: false, error: { code, message } }`; only misuse (no signing key, a parsed body) throws.
  *
  * @example
  * // node:http
  * const chunks: Buffer[] = [];
  * for await (const chunk of req) chunks.push(chunk);
- * const result = verifyWebhook({
+ * const result = checkWebhookSignature({
  *   headers: req.headers, rawBody: Buffer.concat(chunks),
  *   signingKey: process.env.WEBHOOK_SIGNING_KEY!, clientId: process.env.CLIENT_ID!,
  * });
@@ -84,9 +84,11 @@ function requireString(value: unknown, name: string, hint: string): void {
  * await markPayment(result.payload.uuid, result.payload.status);
  * res.writeHead(204).end();
  */
-export function verifyWebhook(input: VerifyWebhookInput): VerifyWebhookResult {
+export function checkWebhookSignature(input: CheckWebhookSignatureInput): CheckWebhookSignatureResult {
   if (!input || typeof input !== 'object')
-    throw new TypeError(kitMessage('verifyWebhook: pass one object { headers, rawBody, signingKey, clientId }.'));
+    throw new TypeError(
+      kitMessage('checkWebhookSignature: pass one object { headers, rawBody, signingKey, clientId }.'),
+    );
   const keys = typeof input.signingKey === 'string' ? [input.signingKey] : input.signingKey;
   if (!Array.isArray(keys) || keys.length === 0) requireString(undefined, 'signingKey', signingKeyHint);
   for (const key of keys as readonly unknown[]) requireString(key, 'signingKey', signingKeyHint);
@@ -94,10 +96,10 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifyWebhookResult {
   if (!isHeadersLike(input.headers))
     throw new TypeError(
       kitMessage(
-        `verifyWebhook: headers must be the request's headers (req.headers, request.headers or a plain object), got ${typeof input.headers}.`,
+        `checkWebhookSignature: headers must be the request's headers (req.headers, request.headers or a plain object), got ${typeof input.headers}.`,
       ),
     );
-  const body = rawBodyBytes(input.rawBody, 'verifyWebhook');
+  const body = rawBodyBytes(input.rawBody, 'checkWebhookSignature');
   const names = { ...DEFAULT_WEBHOOK_HEADER_NAMES, ...input.headerNames };
 
   const sent = readWebhookHeaders(input.headers, names);
@@ -133,7 +135,7 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifyWebhookResult {
     );
 
   if (input.standardWebhooks) {
-    const signed = verifyStandardWebhook({ ...input.standardWebhooks, headers: input.headers, rawBody: body });
+    const signed = checkStandardWebhookSignature({ ...input.standardWebhooks, headers: input.headers, rawBody: body });
     if (!signed.ok) return signed;
   }
 
@@ -160,3 +162,24 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifyWebhookResult {
 
 const signingKeyHint =
   'Pass the webhook signing key the service operator issued to you, e.g. signingKey: process.env.WEBHOOK_SIGNING_KEY; an unset environment variable is the usual cause.';
+
+/**
+ * The former name of {@link checkWebhookSignature}, kept so existing receivers keep working.
+ *
+ * @deprecated Use `checkWebhookSignature`: in this kit "verify" names Pact provider verification only.
+ */
+export const verifyWebhook: typeof checkWebhookSignature = checkWebhookSignature;
+
+/**
+ * The former name of {@link CheckWebhookSignatureInput}.
+ *
+ * @deprecated Use `CheckWebhookSignatureInput`.
+ */
+export type VerifyWebhookInput = CheckWebhookSignatureInput;
+
+/**
+ * The former name of {@link CheckWebhookSignatureResult}.
+ *
+ * @deprecated Use `CheckWebhookSignatureResult`.
+ */
+export type VerifyWebhookResult = CheckWebhookSignatureResult;

@@ -13,3 +13,17 @@ export const operationTexts = {
     "ProcessPaymentRequest": "mutation ProcessPaymentRequest($input: ProcessPaymentInput!) { processPaymentRequest(input: $input) { amount payment_gateway_fee paid_at status { name } uuid } }"
   }
 } as const;
+
+/** The root field each operation selects, by guide and operation name: the part of the answer's data it returns. */
+export const operationRootFields = {
+  "current": {
+    "PaymentCreditCardFeeCalc": "paymentCreditCardFeeCalc",
+    "PaymentGatewayFeesCalc": "paymentGatewayFeesCalc",
+    "ProcessPaymentRequest": "processPaymentRequest"
+  },
+  "legacy": {
+    "PaymentCreditCardFeeCalc": "paymentCreditCardFeeCalc",
+    "PaymentGatewayFeesCalc": "paymentGatewayFeesCalc",
+    "ProcessPaymentRequest": "processPaymentRequest"
+  }
+} as const;

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { generate } from '@graphql-codegen/cli';
-import { Kind, parse, print } from 'graphql';
+import { buildSchema, type GraphQLObjectType, Kind, parse, print } from 'graphql';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { codegenConfig, generatedHeader } from '../codegen.ts';
 import { deriveLegacySchemaDocument } from '../src/schema/derive-legacy-schema.ts';
@@ -26,13 +26,15 @@ function oneLine(printed: string): string {
 }
 
 /**
- * The query text of every operation in operations/<guide>/, keyed by guide and operation name, on one line:
- * the client sends these strings, so it needs neither the printer nor the files at run time.
+ * The query text (on one line) and the root field of every operation in operations/<guide>/, keyed by guide and
+ * operation name: the client sends these strings, so it needs neither the printer nor the files at run time.
  */
 async function operationTextsModule(): Promise<string> {
   const guides: Record<string, Record<string, string>> = {};
+  const rootFields: Record<string, Record<string, string>> = {};
   for (const guide of ['current', 'legacy']) {
     const texts: Record<string, string> = {};
+    const fields: Record<string, string> = {};
     for (const file of (await readdir(join('operations', guide))).filter((f) => f.endsWith('.graphql')).sort()) {
       const document = parse(await readFile(join('operations', guide, file), 'utf8'));
       for (const definition of document.definitions) {
@@ -44,14 +46,63 @@ async function operationTextsModule(): Promise<string> {
         if (printed.includes('"'))
           throw new Error(`operations/${guide}/${file}: string literals in operations are not supported here.`);
         texts[definition.name.value] = oneLine(printed);
+        // The client returns this field of the answer's data, so each operation selects exactly one root field.
+        const roots = definition.selectionSet.selections;
+        if (roots.length !== 1 || roots[0]?.kind !== Kind.FIELD)
+          throw new Error(
+            `operations/${guide}/${file}: an operation selects exactly one root field (the client returns it).`,
+          );
+        fields[definition.name.value] = roots[0].name.value;
       }
     }
     guides[guide] = texts;
+    rootFields[guide] = fields;
   }
   return `${generatedHeader}
 
 /** Query text of each operation in operations/, by guide and operation name (on one line, as the client sends it). */
 export const operationTexts = ${JSON.stringify(guides, null, 2)} as const;
+
+/** The root field each operation selects, by guide and operation name: the part of the answer's data it returns. */
+export const operationRootFields = ${JSON.stringify(rootFields, null, 2)} as const;
+`;
+}
+
+/**
+ * The arguments and result type of every root field of the current guide, by root type, as types from the generated
+ * current types: the mock's resolver table is a mapped type over it, so a new root field without a resolver fails to
+ * compile instead of failing when a mock starts.
+ */
+function rootFieldsModule(sdl: string): string {
+  const schema = buildSchema(sdl);
+  const roots: [string, GraphQLObjectType | null | undefined][] = [
+    ['Query', schema.getQueryType()],
+    ['Mutation', schema.getMutationType()],
+    ['Subscription', schema.getSubscriptionType()],
+  ];
+  const blocks: string[] = [];
+  for (const [name, root] of roots) {
+    if (!root) continue;
+    if (root.name !== name) throw new Error(`schema.graphql: the ${name} root type must be named ${name}.`);
+    const rows = Object.values(root.getFields())
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((field) => {
+        // GraphQL Code Generator names the arguments type <Root><Field>Args, and writes none for a field without any.
+        const args =
+          field.args.length > 0
+            ? `Current.${name}${field.name[0]!.toUpperCase()}${field.name.slice(1)}Args`
+            : 'Record<string, never>';
+        return `    readonly ${field.name}: { readonly args: ${args}; readonly result: Current.${name}['${field.name}'] };`;
+      });
+    blocks.push(`  readonly ${name}: {\n${rows.join('\n')}\n  };`);
+  }
+  return `${generatedHeader}
+import type * as Current from './current/graphql.ts';
+
+/** Arguments and result of each root field of the current guide (schema.graphql), by root type and field name. */
+export interface RootFields {
+${blocks.join('\n')}
+}
 `;
 }
 
@@ -72,6 +123,7 @@ async function generateInto(outDir: string): Promise<void> {
   );
 
   await writeFile(join(outDir, 'operation-texts.ts'), await operationTextsModule());
+  await writeFile(join(outDir, 'root-fields.ts'), rootFieldsModule(currentSdl));
 
   await generate(codegenConfig(relative(root, outDir) || '.'), true);
 

@@ -6,6 +6,7 @@
  */
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { type Assumptions, defaultAssumptions } from '../assumptions.ts';
+import type { OperationName } from '../contract/operations.ts';
 import { credentialHeaders, serviceHeaders, servicePaths } from '../contract/service-names.ts';
 import type {
   PaymentCreditCardFeeCalcQuery,
@@ -25,7 +26,7 @@ import type {
 } from '../legacy.ts';
 import { readGraphqlAnswer } from './internal/graphql-answer.ts';
 import { type FetchLike, postJson } from './internal/http.ts';
-import { guideDocuments, operationText } from './internal/operation-text.ts';
+import { guideDocuments, operationText, rootFieldOf } from './internal/operation-text.ts';
 import { createTokenManager } from './internal/token-manager.ts';
 import { createMemoryTokenStore, type TokenStore } from './token-store.ts';
 
@@ -107,6 +108,37 @@ export interface PaymentClient<G extends PaymentClientGuide = 'current'> {
 }
 
 type AnyDocument = TypedDocumentNode<unknown, never>;
+
+/** The client's methods that each run one operation of `operations/`. */
+type NamedMethod = Exclude<keyof PaymentClient, 'guide' | 'execute' | 'accessToken' | 'close'>;
+
+/** How a named method runs its operation: which one, and how the method's argument becomes its variables. */
+interface NamedOperation<Argument> {
+  readonly operation: OperationName;
+  readonly variables: (argument: Argument) => object;
+}
+
+/**
+ * One row per named method. The method returns its operation's root field (generated from `operations/`); the
+ * interface {@link PaymentClient} declares its types. A method without a row, or a row without a method, fails to
+ * compile here.
+ */
+const namedOperations = {
+  feesFor: { operation: 'PaymentGatewayFeesCalc', variables: (amount) => ({ amount }) },
+  cardFee: { operation: 'PaymentCreditCardFeeCalc', variables: (variables) => variables },
+  processPayment: { operation: 'ProcessPaymentRequest', variables: (input) => ({ input }) },
+} satisfies { readonly [M in NamedMethod]: NamedOperation<Parameters<PaymentClient<PaymentClientGuide>[M]>[0]> };
+
+/** An operation of `operations/` no named method runs; `never` when each has one. */
+type OperationWithoutMethod = Exclude<OperationName, (typeof namedOperations)[NamedMethod]['operation']>;
+/**
+ * Fails to compile, naming the operation, when an operation of `operations/` has no row in `namedOperations` (and
+ * so no method of {@link PaymentClient}). Exported only so the check is not an unused declaration.
+ *
+ * @internal
+ */
+export type EveryOperationHasAMethod = AssertNone<OperationWithoutMethod>;
+type AssertNone<T extends never> = T;
 
 /** The name of the document's operation, sent as `operationName` and used in messages. */
 function operationName(document: AnyDocument): string | undefined {
@@ -217,22 +249,22 @@ export function createPaymentClient<G extends PaymentClientGuide = 'current'>(
     return outcome.data as TResult;
   }
 
+  // The one method maker: each named method runs its row's document and returns the operation's root field.
   const documents = guideDocuments[guide];
-  type Ops = GuideOperations[G];
+  const methods = Object.fromEntries(
+    (Object.keys(namedOperations) as NamedMethod[]).map((method) => {
+      const row = namedOperations[method] as NamedOperation<unknown>;
+      const field = rootFieldOf(guide, row.operation);
+      const run = async (argument: unknown) => {
+        const data = await execute(documents[row.operation] as AnyDocument, row.variables(argument) as never);
+        return (data as Record<string, unknown>)[field];
+      };
+      return [method, run];
+    }),
+  ) as unknown as Pick<PaymentClient<G>, NamedMethod>;
   return {
     guide,
-    async feesFor(amount) {
-      const data = await execute(documents.fees as AnyDocument, { amount } as never);
-      return (data as { paymentGatewayFeesCalc: Ops['fees'] }).paymentGatewayFeesCalc;
-    },
-    async cardFee(variables) {
-      const data = await execute(documents.cardFee as AnyDocument, variables as never);
-      return (data as { paymentCreditCardFeeCalc: Ops['cardFee'] }).paymentCreditCardFeeCalc;
-    },
-    async processPayment(input) {
-      const data = await execute(documents.payment as AnyDocument, { input } as never);
-      return (data as { processPaymentRequest: Ops['payment'] }).processPaymentRequest;
-    },
+    ...methods,
     execute,
     accessToken() {
       if (closed) return Promise.reject(new Error(kitMessage('This payment client was closed; create a new one.')));

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, print } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import { operationTexts } from '../../generated/operation-texts.ts';
 import {
   errorShapeText,
   graphqlError,
@@ -142,7 +143,9 @@ describe('operation texts', () => {
   it.each(['current', 'legacy'] as const)('%s: each text prints like its file in operations/', (guide) => {
     const dir = join(root, 'operations', guide);
     const files = readdirSync(dir).filter((f) => f.endsWith('.graphql'));
-    expect(files).toHaveLength(3);
+    // One generated text per file: a file the generator skipped (or a text left from a deleted file) shows here.
+    expect(files.length).toBeGreaterThan(0);
+    expect(files).toHaveLength(Object.keys(operationTexts[guide]).length);
     for (const file of files) {
       const document = parse(readFileSync(join(dir, file), 'utf8'));
       const definition = document.definitions[0];

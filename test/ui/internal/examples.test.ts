@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockApp, type MockApp } from '../../../src/mock/index.ts';
-import { examplesOf, type Guide } from '../../../src/ui/internal/examples.ts';
+import { examplesOf, exampleVariables, type Guide } from '../../../src/ui/internal/examples.ts';
 import { credentials, tokenPaths } from '../../mock/helpers.ts';
 
 const root = join(import.meta.dirname, '../../..');
@@ -55,5 +55,19 @@ describe.each(['current', 'legacy'] as const)('the %s guide', (guide) => {
     expect(Object.values(body.data)[0]).toBeTruthy();
     const [entry] = app.control.requests({ since: app.control.cursor() - 1 });
     expect(entry?.guide).toBe(guide);
+  });
+});
+
+describe('example variables', () => {
+  it('are found by the operation name in the text, whatever the file is called', () => {
+    const query =
+      'mutation ProcessPaymentRequest($input: ProcessPaymentInput!) { processPaymentRequest(input: $input) { uuid } }';
+    expect(examplesOf('legacy', [{ name: 'renamed', query }])[0]?.variables).toContain('"number": "4111111111111111"');
+  });
+
+  it("are empty for a document that is not one of the kit's operations", () => {
+    expect(exampleVariables('current', '{ paymentGatewayFeesCalc(amount: 1) { fees } }')).toEqual({});
+    expect(exampleVariables('current', 'query constructor { __typename }')).toEqual({});
+    expect(exampleVariables('current', 'query MyOwn { __typename }')).toEqual({});
   });
 });

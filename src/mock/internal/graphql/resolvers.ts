@@ -5,11 +5,11 @@
  *
  * @module
  */
-import type * as Current from '../../../../generated/current/graphql.ts';
+import type { RootFields } from '../../../../generated/root-fields.ts';
 import type { Assumptions } from '../../../assumptions.ts';
 import { type GraphqlErrorEntry, validationError } from '../../../contract/error-shapes.ts';
 import type { Clock } from '../clock.ts';
-import type { FeeCalculator, FeeListEntry } from '../domain/fees.ts';
+import type { FeeCalculator } from '../domain/fees.ts';
 import type { CardAccount, Guide, MockState, StoredPayment } from '../payments/state.ts';
 import type { SeededRandom } from '../random.ts';
 import {
@@ -22,12 +22,7 @@ import {
   validatePaymentInput,
 } from './validation/index.ts';
 import type { WireRequirements } from './wire-schema.ts';
-import type {
-  WireCardFeeCalcArgs,
-  WireCardValidationArgs,
-  WireFeesCalcArgs,
-  WireProcessPaymentArgs,
-} from './wire-types.ts';
+import type { Wire, WireArgOverrides, WireResultOverrides } from './wire-types.ts';
 
 /**
  * An error a resolver throws to answer with a prepared GraphQL error entry (7.2 or 7.3 shape). Its `extensions`
@@ -72,17 +67,20 @@ export interface ResolverDeps {
 
 type Resolver<Args, Result> = (parent: unknown, args: Args, ctx: ResolverContext) => Result;
 
-/** The resolver map, typed with the generated output types. */
-export interface MockResolvers {
-  Query: {
-    paymentGatewayFeesCalc: Resolver<WireFeesCalcArgs, readonly FeeListEntry[]>;
-    paymentCreditCardFeeCalc: Resolver<WireCardFeeCalcArgs, Current.CreditCardFee>;
-  };
-  Mutation: {
-    processPaymentRequest: Resolver<WireProcessPaymentArgs, Current.Payment>;
-    creditCardValidation: Resolver<WireCardValidationArgs, Current.CreditCardValidation>;
-  };
-}
+/** One root type's resolvers: one per field of the generated schema, with its wire arguments and answer type. */
+type RootResolvers<Fields> = {
+  readonly [F in keyof Fields]: Resolver<
+    F extends keyof WireArgOverrides ? WireArgOverrides[F] : Wire<Field<Fields, F>['args']>,
+    F extends keyof WireResultOverrides ? WireResultOverrides[F] : Field<Fields, F>['result']
+  >;
+};
+type Field<Fields, F extends keyof Fields> = Fields[F] & { readonly args: unknown; readonly result: unknown };
+
+/**
+ * The resolver map: a resolver for every root field of schema.graphql (generated/root-fields.ts), so a root field
+ * added to the schema without one fails to compile here, naming it.
+ */
+export type MockResolvers = { readonly [Root in keyof RootFields]: RootResolvers<RootFields[Root]> };
 
 /** Builds the resolvers over one engine's dependencies. */
 export function createResolvers(deps: ResolverDeps): MockResolvers {

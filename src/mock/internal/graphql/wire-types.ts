@@ -7,6 +7,7 @@
  */
 import type * as Current from '../../../../generated/current/graphql.ts';
 import type * as Legacy from '../../../../generated/legacy/graphql.ts';
+import type { FeeListEntry } from '../domain/fees.ts';
 
 /** A generated input type as it may arrive on the wire: any field missing or null, recursively. */
 export type Wire<T> = {
@@ -46,3 +47,22 @@ export type WireFeesCalcArgs = Current.QueryPaymentGatewayFeesCalcArgs;
 
 /** Arguments of the work-in-progress `creditCardValidation` on the wire. */
 export type WireCardValidationArgs = { input?: { credit_card?: WireCreditCardInput | null } | null };
+
+/**
+ * Root fields whose arguments arrive in another shape than `Wire<generated arguments>` (the resolver table's
+ * default): both guides' card and contact fields, the JSON metadata, and a required amount the schema enforces.
+ */
+export interface WireArgOverrides {
+  readonly paymentGatewayFeesCalc: WireFeesCalcArgs;
+  readonly paymentCreditCardFeeCalc: WireCardFeeCalcArgs;
+  readonly processPaymentRequest: WireProcessPaymentArgs;
+  readonly creditCardValidation: WireCardValidationArgs;
+}
+
+/**
+ * Root fields whose answer is wider than the current guide's type (the default): one answer serves both guides, and
+ * the engine's result mapping keeps the fields of the requesting guide.
+ */
+export interface WireResultOverrides {
+  readonly paymentGatewayFeesCalc: readonly FeeListEntry[];
+}

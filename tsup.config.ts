@@ -88,7 +88,7 @@ const builtins = new Set(builtinModules);
 const requiredBuiltins = {
   name: 'required-builtins',
   setup(build: PluginBuild) {
-    build.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
+    build.onResolve({ filter: /^[a-z0-9_:/]+$/ }, (args) => {
       const name = args.path.replace(/^node:/, '');
       // node:module stays an import: the banner's createRequire comes from it.
       if (!builtins.has(name) || name === 'module' || args.namespace === 'required-builtin') return undefined;

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../src/assumptions.ts';
 import { type MockServer, startMockServer } from '../../src/mock/index.ts';
-import { contact, post, reference, tokenPaths } from './helpers.ts';
+import { postJson as post } from '../support/http-json.ts';
+import { contact, reference, tokenPaths } from './helpers.ts';
 
 const reasons = defaultAssumptions.reasonCodes;
 /** Rounds over the 12 ordered pairs; 10 kinds × 12 pairs × 10 rounds = 1,200 attempts. */

@@ -16,6 +16,12 @@
 export const REPEAT_WINDOW_MS = 10_000;
 /** Lines of one kind written in full before the rest are counted: one delivery's whole schedule (8 attempts). */
 export const REPEAT_BURST = 10;
+/**
+ * Kinds followed at once. A kind's key holds client text (a GraphQL operation name), so a hostile client could
+ * name a new one per request: past this many, lines are written unfolded, as without folding, and memory stays
+ * bounded.
+ */
+export const MAX_KINDS = 256;
 
 /** One kind of line being folded: its family (what ends it), and how its summary reads. */
 interface Fold {
@@ -97,6 +103,7 @@ export function createRepeatFolder(
         fold.count += 1;
         return false;
       }
+      if (folds.size >= MAX_KINDS) return true;
       folds.set(key, { family, summary, shown: 1, count: 0 });
       families.set(family, (families.get(family) ?? 0) + 1);
       if (timer === undefined) {

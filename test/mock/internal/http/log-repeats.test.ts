@@ -164,6 +164,19 @@ describe('repeated lines during an outage', () => {
     ]);
   });
 
+  it('follows at most 256 kinds: a client naming a new operation per request cannot grow memory', () => {
+    const { log, lines } = collected();
+    for (let i = 0; i < 300; i++) {
+      log.request(payment(503, `Op${i}`));
+      log.request(payment(503, `Op${i}`));
+    }
+    const written = lines();
+    // 256 kinds folded (their second line counted), the other 44 written in full; close counts the folded ones.
+    expect(written).toHaveLength(256 + 44 * 2);
+    log.close();
+    expect(counts(lines())).toHaveLength(256);
+  });
+
   it('close writes what is still being counted; json summaries are warnings', () => {
     let text = '';
     const log = createRequestLog(

@@ -84,7 +84,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   const { assumptions, seed, clients } = opts;
   // The log's timestamps read the clock created below; it exists before anything can log a line.
   let now: () => number = Date.now;
-  const log = createRequestLog(opts.log, opts.logFormat, () => now());
+  const log = createRequestLog(opts.log, opts.logFormat, () => now(), { requests: opts.requestLog });
   // Scheduled work (settlement, webhook retries) runs in real timers: a failure there is logged as a bug, not thrown.
   const onTaskError = (e: unknown) =>
     log.line(kitMessage(`a scheduled task failed (a bug in the mock; please report it): ${errorDetail(e)}`));
@@ -190,7 +190,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
       await closeWebhooks(webhooks, (line) => log.line(line));
       await sync?.close();
       clock.dispose();
-      log.flush();
+      log.close();
     },
   };
   return { app, core, onWriteError };

@@ -110,8 +110,14 @@ export interface MockOptions {
   readonly latency?: MockLatency;
   /** Seed of everything the mock invents (ids, token ids, JWT secret). Default `payment-contract-kit`. */
   readonly seed?: string;
-  /** Request log sink; `false` turns the log off. Default: standard error. */
+  /** Request log sink; `false` turns the log off, the mock's own warnings included. Default: standard error. */
   readonly log?: MockLogSink | false;
+  /**
+   * The line of every request and webhook attempt. `false` (`--quiet`) keeps only the mock's own lines: warnings
+   * of refused or lost work (the pending-deliveries cap, a store that failed, a webhook that could not be built) and
+   * bugs. Default `true`.
+   */
+  readonly requestLog?: boolean;
   /**
    * Format of the request log: `text` (one readable line per request) or `json` (one JSON object per line: time,
    * level, method, path, operation, status, ms, client_id, reason). Default `text`.
@@ -251,10 +257,15 @@ export const mockOptionTable = {
       help: 'Request log format on standard error: text lines, or one JSON object per line.',
     },
   },
-  log: {
-    kind: logSinkKind,
-    shownDefault: 'standard error',
-    flag: { name: 'quiet', sets: false, help: 'No request log (standard error).' },
+  log: { kind: logSinkKind, shownDefault: 'standard error' },
+  requestLog: {
+    kind: yesNo,
+    default: true,
+    flag: {
+      name: 'quiet',
+      sets: false,
+      help: 'No line per request or webhook attempt; warnings of refused or lost work and errors still go to standard error.',
+    },
   },
   // Its flag is --max-body-bytes among the limit flags below (it sets assumptions.limits.maxBodyBytes, as this does).
   maxBodyBytes: { kind: wholeNumber(0), default: defaultAssumptions.limits.maxBodyBytes },
@@ -391,6 +402,7 @@ export interface ResolvedMockOptions {
   readonly latency: MockLatency | undefined;
   readonly seed: string;
   readonly log: MockLogSink | false;
+  readonly requestLog: boolean;
   readonly logFormat: MockLogFormat;
   readonly maxBodyBytes: number;
   readonly journalSize: number;

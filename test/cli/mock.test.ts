@@ -228,7 +228,7 @@ describe('parseMockArgs', () => {
         settleDelayMs: 0,
         latency: { minMs: 5, maxMs: 10 },
         seed: 's',
-        log: false,
+        requestLog: false,
         logFormat: 'json',
       },
     });

@@ -1,38 +1,16 @@
 /**
  * Creating many payments against a running mock over real HTTP, with a bounded number in flight: what the fault,
- * concurrency and control-API tests share. Requests go through node:http with one keep-alive agent, so a pool of N
- * requests reuses about N sockets (node's fetch costs about 2.5 times the CPU per request, measured on a loaded
- * 2-core machine, which matters at thousands of payments).
+ * concurrency and control-API tests share. Requests go through `test/support/http-json.ts` (node:http, one
+ * keep-alive agent), which matters at thousands of payments.
  *
  * @module
  */
-import http from 'node:http';
 import { print } from 'graphql';
 import { ProcessPaymentRequestDocument } from '../../src/index.ts';
+import { postJsonText } from '../support/http-json.ts';
 import { payInput } from './helpers.ts';
 
 const query = print(ProcessPaymentRequestDocument);
-// Free keep-alive sockets do not hold the process open; the mock's close() ends the busy ones.
-const agent = new http.Agent({ keepAlive: true });
-
-/** POSTs a JSON body and resolves with the status and the answer text. */
-function postJson(url: URL, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, {
-      method: 'POST',
-      agent,
-      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers },
-    });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.end(body);
-  });
-}
 
 /** Runs `task(i)` for i in [0, count) with at most `limit` running at once; resolves with the results in order. */
 export async function pool<T>(count: number, limit: number, task: (i: number) => Promise<T>): Promise<T[]> {
@@ -66,7 +44,7 @@ export async function createPayment(
   metadata: Record<string, unknown>,
   cardNumber?: string,
 ): Promise<string> {
-  const { status, text } = await postJson(
+  const { status, text } = await postJsonText(
     new URL('/graphql', baseUrl),
     { 'x-jwt-token': token },
     JSON.stringify({ query, variables: { input: { ...payInput(cardNumber), metadata } } }),

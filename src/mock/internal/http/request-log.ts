@@ -6,12 +6,19 @@
  *
  * Two formats: `text` (one readable line per request) and `json` (one JSON object per line, for log collectors).
  *
+ * During an outage the lines that repeat are folded (`log-repeats.ts`): a 503 of one route and operation, and a
+ * webhook attempt to one URL that ended the same way, are written 10 times, then summed up once per 10 s until a
+ * success of the same kind ends the outage. The mock's own lines (free-form: warnings of refused or lost work, bugs)
+ * are never folded, and stay on when request lines are off (`--quiet`).
+ *
  * @module
  */
 
 import { maskDigits } from '../../../contract/card-masking.ts';
+import { kitMessage } from '../../../internal/messages.ts';
 import type { MockLogFormat } from '../../options.ts';
 import type { WebhookAttemptReport } from '../webhooks/delivery-attempts.ts';
+import { createRepeatFolder, REPEAT_WINDOW_MS } from './log-repeats.ts';
 import type { RequestVerdict } from './outcome.ts';
 
 /** One answered request, as the log sees it. */
@@ -42,6 +49,18 @@ export interface RequestLog {
   line(text: string): void;
   /** Writes everything queued now. */
   flush(): void;
+  /** Writes the summaries of folded repeats, then everything queued (the mock is closing). */
+  close(): void;
+}
+
+/** What {@link createRequestLog} writes besides the mock's own lines. */
+export interface RequestLogOptions {
+  /** The line of every request and webhook attempt; `false` (`--quiet`) keeps only the mock's own lines. */
+  readonly requests?: boolean;
+  /** How long repeats of one line are counted before their summary is written (real ms). Default 10 s. */
+  readonly repeatWindowMs?: number;
+  /** Lines of one kind written in full before repeats are counted. Default 10. */
+  readonly repeatBurst?: number;
 }
 
 /** Log level of an answer by its status: a client mistake is a warning, a 5xx an error. */
@@ -91,19 +110,19 @@ function attemptResult(r: WebhookAttemptReport): string {
   return r.reason === undefined ? `${answer} ${r.state}` : `${answer} ${r.state} (${r.reason})`;
 }
 
-function attemptTextLine(r: WebhookAttemptReport): string {
+function attemptTextLine(r: WebhookAttemptReport, url: string): string {
   const next = r.nextAttemptAt === undefined ? '' : `, next attempt at ${new Date(r.nextAttemptAt).toISOString()}`;
-  return `WEBHOOK payment ${r.paymentUuid} -> ${safeUrl(r.url)} attempt ${r.attempt}: ${attemptResult(r)} ${r.ms}ms${next}`;
+  return `WEBHOOK payment ${r.paymentUuid} -> ${url} attempt ${r.attempt}: ${attemptResult(r)} ${r.ms}ms${next}`;
 }
 
-function attemptJsonLine(r: WebhookAttemptReport): string {
+function attemptJsonLine(r: WebhookAttemptReport, url: string): string {
   return JSON.stringify({
     time: new Date(r.at).toISOString(),
     level: r.state === 'delivered' ? 'info' : r.state === 'retry-scheduled' ? 'warn' : 'error',
     event: 'webhook-attempt',
     delivery_id: r.deliveryId,
     payment_uuid: r.paymentUuid,
-    url: safeUrl(r.url),
+    url,
     attempt: r.attempt,
     status: r.status ?? null,
     error: r.error === undefined ? null : maskDigits(r.error),
@@ -118,9 +137,14 @@ function attemptJsonLine(r: WebhookAttemptReport): string {
 const later: (task: () => void) => unknown =
   typeof globalThis.setImmediate === 'function' ? globalThis.setImmediate : (task) => setTimeout(task, 0);
 
+/** The fold of a request line: one route, operation and 503 verdict (a store that is down, for one). */
+const requestKey = (e: RequestLogEntry) => `${e.method} ${e.path} ${e.operationName ?? '-'} ${e.verdict.outcome}`;
+/** The start of every request fold a success of `e` ends: the same route and operation. */
+const routeOf = (e: RequestLogEntry) => `${e.method} ${e.path} ${e.operationName ?? '-'} `;
+
 /**
  * Creates a log writing to `sink`; with `sink === false` every call is a no-op. `now` stamps free-form lines in the
- * JSON format.
+ * JSON format. With `options.requests === false` only the mock's own lines are written.
  *
  * @example
  * const log = createRequestLog((chunk) => process.stderr.write(chunk), 'json');
@@ -131,8 +155,9 @@ export function createRequestLog(
   sink: ((chunk: string) => void) | false,
   format: MockLogFormat = 'text',
   now: () => number = Date.now,
+  options: RequestLogOptions = {},
 ): RequestLog {
-  if (sink === false) return { format, request() {}, webhookAttempt() {}, line() {}, flush() {} };
+  if (sink === false) return { format, request() {}, webhookAttempt() {}, line() {}, flush() {}, close() {} };
   let buffer = '';
   let scheduled = false;
   const flush = () => {
@@ -149,24 +174,58 @@ export function createRequestLog(
       later(flush);
     }
   };
-  return {
+  const line = (text: string) => {
+    const masked = maskDigits(text);
+    // Free-form lines are the mock's own problems: a bug (every such message says so) or a warning (a webhook
+    // that could not be delivered, a listener error the mock survives).
+    const level = masked.includes('a bug in the mock') ? 'error' : 'warn';
+    push(format === 'json' ? JSON.stringify({ time: new Date(now()).toISOString(), level, message: masked }) : masked);
+  };
+  const windowSeconds = (options.repeatWindowMs ?? REPEAT_WINDOW_MS) / 1000;
+  const folder = createRepeatFolder(line, options.repeatWindowMs, options.repeatBurst);
+  const log: RequestLog = {
     format,
     request(entry) {
+      if (entry.status === 503) {
+        const key = requestKey(entry);
+        const summary = (n: number) =>
+          kitMessage(
+            `${n} more answer${n === 1 ? '' : 's'} like "${key} 503" in the last ${windowSeconds} s (repeats are summed up here; GET /__pck/health says whether the store is reachable).`,
+          );
+        if (!folder.admit('request', key, summary)) return;
+      } else if (folder.folding('request')) {
+        const route = routeOf(entry);
+        folder.end('request', (key) => key.startsWith(route));
+      }
       // Known routes log their own fixed path; the app masks the path of unknown ones (maskDigits) beforehand.
       push(format === 'json' ? jsonLine(entry) : textLine(entry));
     },
     webhookAttempt(report) {
-      push(format === 'json' ? attemptJsonLine(report) : attemptTextLine(report));
+      const url = safeUrl(report.url);
+      if (report.state === 'delivered') {
+        if (folder.folding('webhook')) folder.end('webhook', (key) => key.startsWith(`${url} `));
+      } else {
+        const result = attemptResult(report);
+        const summary = (n: number) =>
+          kitMessage(
+            `${n} more webhook attempt${n === 1 ? '' : 's'} to ${url} ended "${result}" in the last ${windowSeconds} s (repeats are summed up here; GET /__pck/deliveries lists every attempt).`,
+          );
+        if (!folder.admit('webhook', `${url} ${result}`, summary)) return;
+      }
+      push(format === 'json' ? attemptJsonLine(report, url) : attemptTextLine(report, url));
     },
     line(text) {
-      const masked = maskDigits(text);
-      // Free-form lines are the mock's own problems: a bug (every such message says so) or a warning (a webhook
-      // that could not be delivered, a listener error the mock survives).
-      const level = masked.includes('a bug in the mock') ? 'error' : 'warn';
-      push(
-        format === 'json' ? JSON.stringify({ time: new Date(now()).toISOString(), level, message: masked }) : masked,
-      );
+      // The mock's own line may tell the end of an outage (the store answers again): the count of what it caused
+      // comes first.
+      if (folder.folding('request')) folder.end('request');
+      line(text);
     },
     flush,
+    close() {
+      folder.close();
+      flush();
+    },
   };
+  if (options.requests !== false) return log;
+  return { ...log, request() {}, webhookAttempt() {} };
 }

@@ -1,28 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createTokenService } from '../../../support/mock-internals/auth.ts';
-import { createClock, MockHttpError } from '../../../support/mock-internals/foundations.ts';
-import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
+import { MockHttpError } from '../../../support/mock-internals/foundations.ts';
+import { tokenServiceSetup } from '../../../support/token-service-setup.ts';
 
 // tokens.ts caches verified claims by token string; every check but the signature must still run per request.
-function setup(maxRefreshTokensPerClient?: number) {
-  const clock = createClock({ realNow: () => 1_700_000_000_000 });
-  const tokens = createTokenService({
-    assumptions: { tokenTtlSeconds: 600, repeatGenerateToken: 'reissue' },
-    clients: [
-      { clientId: 'a', apiKey: 'ka' },
-      { clientId: 'b', apiKey: 'kb' },
-    ],
-    clock,
-    seed: 's',
-    crypto: nodeCrypto,
-    ...(maxRefreshTokensPerClient === undefined ? {} : { maxRefreshTokensPerClient }),
-  });
-  return { tokens, clock };
-}
-
 describe('verified token cache', () => {
   it('rejects a cached token once it is revoked singly', () => {
-    const { tokens } = setup();
+    const { tokens } = tokenServiceSetup();
     const { token } = tokens.issue('a');
     expect(tokens.verify(token, undefined)).toEqual({ ok: true, clientId: 'a' });
     tokens.revoke('a', token);
@@ -30,7 +13,7 @@ describe('verified token cache', () => {
   });
 
   it('rejects a cached token once every token of its client is revoked', () => {
-    const { tokens } = setup();
+    const { tokens } = tokenServiceSetup();
     const { token } = tokens.issue('a');
     expect(tokens.verify(token, 'a')).toEqual({ ok: true, clientId: 'a' });
     tokens.revoke('a', undefined);
@@ -38,7 +21,7 @@ describe('verified token cache', () => {
   });
 
   it('rejects a cached token once the virtual clock passes its expiry', () => {
-    const { tokens, clock } = setup();
+    const { tokens, clock } = tokenServiceSetup();
     const { token } = tokens.issue('a');
     expect(tokens.verify(token, undefined)).toEqual({ ok: true, clientId: 'a' });
     clock.advance(600_000);
@@ -46,14 +29,14 @@ describe('verified token cache', () => {
   });
 
   it('still checks the client header of a cached token on every request', () => {
-    const { tokens } = setup();
+    const { tokens } = tokenServiceSetup();
     const { token } = tokens.issue('a');
     expect(tokens.verify(token, 'a')).toEqual({ ok: true, clientId: 'a' });
     expect(tokens.verify(token, 'b')).toMatchObject({ ok: false, reason: 'clientMismatch' });
   });
 
   it('does not cache refusals: a tampered token stays invalid, the genuine one stays valid', () => {
-    const { tokens } = setup();
+    const { tokens } = tokenServiceSetup();
     const { token } = tokens.issue('a');
     const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
     expect(tokens.verify(tampered, undefined)).toMatchObject({ ok: false, reason: 'invalidToken' });
@@ -62,7 +45,7 @@ describe('verified token cache', () => {
   });
 
   it('answers each token with its own client when requests alternate between tokens', () => {
-    const { tokens } = setup();
+    const { tokens } = tokenServiceSetup();
     const a = tokens.issue('a').token;
     const b = tokens.issue('b').token;
     for (let i = 0; i < 3; i++) {
@@ -74,7 +57,7 @@ describe('verified token cache', () => {
   });
 
   it('keeps verifying correctly past the cache bound', () => {
-    const { tokens } = setup();
+    const { tokens } = tokenServiceSetup();
     const issued = Array.from({ length: 2100 }, () => tokens.issue('a').token);
     for (const token of issued) expect(tokens.verify(token, undefined)).toEqual({ ok: true, clientId: 'a' });
     tokens.revoke('a', issued[0]);
@@ -83,7 +66,7 @@ describe('verified token cache', () => {
   });
 
   it('forgets the cache on reset: a token revoked before still verifies by signature after', () => {
-    const { tokens } = setup();
+    const { tokens } = tokenServiceSetup();
     const { token } = tokens.issue('a');
     tokens.verify(token, undefined);
     tokens.revoke('a', undefined);
@@ -95,7 +78,7 @@ describe('verified token cache', () => {
 
 describe('refresh token bound', () => {
   it('forgets the oldest unused refresh token first, skipping used ones', () => {
-    const { tokens } = setup(3);
+    const { tokens } = tokenServiceSetup({ maxRefreshTokensPerClient: 3 });
     const r1 = tokens.issue('a').refresh_token;
     const r2 = tokens.issue('a').refresh_token;
     const r3 = tokens.issue('a').refresh_token;
@@ -107,14 +90,14 @@ describe('refresh token bound', () => {
   });
 
   it('keeps working through many refresh cycles (used tokens do not pile up)', () => {
-    const { tokens } = setup(4);
+    const { tokens } = tokenServiceSetup({ maxRefreshTokensPerClient: 4 });
     let current = tokens.issue('a').refresh_token;
     for (let i = 0; i < 5000; i++) current = tokens.refresh('a', current).data.refresh_token;
     expect(tokens.refresh('a', current).data.refresh_token).toMatch(/^rt_/);
   });
 
   it('keeps an old unused refresh token however many others are issued and used meanwhile', () => {
-    const { tokens } = setup(3);
+    const { tokens } = tokenServiceSetup({ maxRefreshTokensPerClient: 3 });
     const kept = tokens.issue('a').refresh_token;
     let current = tokens.issue('a').refresh_token;
     for (let i = 0; i < 50; i++) current = tokens.refresh('a', current).data.refresh_token;
@@ -122,7 +105,7 @@ describe('refresh token bound', () => {
   });
 
   it('uses each refresh token once, for its own client only, and refuses look-alikes', () => {
-    const { tokens } = setup();
+    const { tokens } = tokenServiceSetup();
     const a = tokens.issue('a').refresh_token;
     const b = tokens.issue('b').refresh_token;
     expect(a).toMatch(/^rt_[0-9a-f]{32}$/);
@@ -147,7 +130,7 @@ describe('refresh token bound', () => {
   });
 
   it('refuses every refresh token issued before a revoke-all, and accepts the ones issued after', () => {
-    const { tokens } = setup();
+    const { tokens } = tokenServiceSetup();
     const before = [tokens.issue('a').refresh_token, tokens.issue('a').refresh_token];
     const other = tokens.issue('b').refresh_token;
     tokens.revoke('a', undefined);
@@ -158,7 +141,7 @@ describe('refresh token bound', () => {
   });
 
   it('gives the same refresh tokens after a reset, and refuses the old ones until they are issued again', () => {
-    const { tokens } = setup();
+    const { tokens } = tokenServiceSetup();
     const first = tokens.issue('a').refresh_token;
     tokens.reset();
     expect(() => tokens.refresh('a', first)).toThrow(MockHttpError);

@@ -5,26 +5,11 @@ import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import { createTokenService, tokenPairJson } from '../../../support/mock-internals/auth.ts';
 import { createClock, MockHttpError } from '../../../support/mock-internals/foundations.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
-
-function setup(repeatGenerateToken: 'reissue' | 'reject' = 'reissue') {
-  let real = 1_700_000_000_000;
-  const clock = createClock({ realNow: () => real });
-  const tokens = createTokenService({
-    assumptions: { tokenTtlSeconds: 600, repeatGenerateToken },
-    clients: [
-      { clientId: 'a', apiKey: 'ka' },
-      { clientId: 'b', apiKey: 'kb' },
-    ],
-    clock,
-    seed: 's',
-    crypto: nodeCrypto,
-  });
-  return { tokens, clock, tick: (ms: number) => (real += ms) };
-}
+import { tokenServiceSetup } from '../../../support/token-service-setup.ts';
 
 describe('token service', () => {
   it('signs HS256 JWTs that fast-jwt verifies with the seed-derived key', () => {
-    const { tokens } = setup();
+    const { tokens } = tokenServiceSetup();
     const pair = tokens.issue('a');
     const other = createTokenService({
       assumptions: defaultAssumptions,
@@ -64,7 +49,7 @@ describe('token service', () => {
   });
 
   it('expires on the virtual clock at exactly the TTL', () => {
-    const { tokens, clock } = setup();
+    const { tokens, clock } = tokenServiceSetup();
     const pair = tokens.issue('a');
     clock.advance(pair.expiration * 1000 - clock.now() - 1);
     expect(tokens.verify(pair.token, undefined)).toEqual({ ok: true, clientId: 'a' });
@@ -73,7 +58,7 @@ describe('token service', () => {
   });
 
   it('applies the generate-once policy only when rejecting', () => {
-    const strict = setup('reject').tokens;
+    const strict = tokenServiceSetup({ repeatGenerateToken: 'reject' }).tokens;
     strict.generate('a');
     expect(() => strict.generate('a')).toThrow(MockHttpError);
     expect(() => strict.generate('a')).toThrow(/use refresh-token/);
@@ -83,7 +68,7 @@ describe('token service', () => {
   });
 
   it('names the missing or wrong header', () => {
-    const { tokens } = setup();
+    const { tokens } = tokenServiceSetup();
     expect(() => tokens.authenticate(undefined, 'ka')).toThrow(/Missing header x-client-id/);
     expect(() => tokens.authenticate('a', undefined)).toThrow(/Missing header x-api-key/);
     expect(() => tokens.authenticate('a', 'kb')).toThrow(/Wrong x-api-key/);
@@ -91,7 +76,7 @@ describe('token service', () => {
   });
 
   it('mismatching x-client-id is a client mismatch', () => {
-    const { tokens } = setup();
+    const { tokens } = tokenServiceSetup();
     expect(tokens.verify(tokens.issue('a').token, 'b')).toMatchObject({ ok: false, reason: 'clientMismatch' });
   });
 });

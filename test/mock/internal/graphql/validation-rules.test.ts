@@ -1,16 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import type { GuideName } from '../../../../src/contract/guides.ts';
+import { checkCardNumber, luhnValid, testCards } from '../../../support/mock-internals/foundations.ts';
 import {
-  checkCardNumber,
-  createFeeCalculator,
-  luhnValid,
-  testCards,
-} from '../../../support/mock-internals/foundations.ts';
-import {
-  buildWireSchema,
   cardFeeCalcRules,
   cardNumberMessage,
   cardValidationRules,
@@ -29,20 +22,13 @@ import {
   validatePaymentInput,
   type Walk,
 } from '../../../support/mock-internals/graphql.ts';
-import { type CardAccountInput, createMockState } from '../../../support/mock-internals/payments.ts';
-import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
+import type { CardAccountInput } from '../../../support/mock-internals/payments.ts';
+import { requirements, validationSetup, validCard } from '../../../support/validation-setup.ts';
 
 // The rule tables of the mock's validation, held to the ledger (every input rule of ASSUMPTIONS.md has its rows)
 // and to the validators (every row is enforced, at its path, with its message, in table order).
 
-const requirements = {
-  current: buildWireSchema(currentSchemaSdl).requirements,
-  legacy: buildWireSchema(legacySchemaSdl).requirements,
-};
-// 15 June 2030 UTC.
-const NOW = Date.UTC(2030, 5, 15);
-const state = createMockState({ assumptions: defaultAssumptions, seed: 'seed', sha256Hex: nodeCrypto.sha256Hex });
-const deps = { assumptions: defaultAssumptions, state, fees: createFeeCalculator(defaultAssumptions), now: () => NOW };
+const { state, deps } = validationSetup();
 const request = (guide: GuideName): ValidationRequest => ({
   guide,
   clientId: 'c1',
@@ -51,13 +37,7 @@ const request = (guide: GuideName): ValidationRequest => ({
 });
 const bounds = defaultAssumptions.bounds;
 
-const card = {
-  full_name: 'Ada Lovelace',
-  card_number: testCards.visaSuccess.number,
-  expiry_month: '12',
-  expiry_year: '31',
-  cvv: '123',
-};
+const card = validCard;
 const cardIn = (guide: GuideName): Record<string, unknown> =>
   guide === 'current' ? { ...card } : { ...card, card_number: undefined, number: card.card_number };
 const contactIn = (guide: GuideName): Record<string, unknown> => ({

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { createFeeCalculator, testCards } from '../../../support/mock-internals/foundations.ts';
+import { testCards } from '../../../support/mock-internals/foundations.ts';
 import {
-  buildWireSchema,
   validationMessages as m,
   type Problems,
   validateCardFeeCalcArgs,
@@ -12,23 +10,12 @@ import {
   validatePaymentInput,
   type WirePaymentInput,
 } from '../../../support/mock-internals/graphql.ts';
-import { createMockState } from '../../../support/mock-internals/payments.ts';
-import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
+import { requirements, validationSetup, validCard } from '../../../support/validation-setup.ts';
 
-const current = buildWireSchema(currentSchemaSdl).requirements;
-const legacy = buildWireSchema(legacySchemaSdl).requirements;
-// 15 June 2030 UTC.
-const NOW = Date.UTC(2030, 5, 15);
-const state = createMockState({ assumptions: defaultAssumptions, seed: 'seed', sha256Hex: nodeCrypto.sha256Hex });
-const deps = { assumptions: defaultAssumptions, state, fees: createFeeCalculator(defaultAssumptions), now: () => NOW };
+const { current, legacy } = requirements;
+const { state, deps } = validationSetup();
 
-const card = {
-  full_name: 'Ada Lovelace',
-  card_number: testCards.visaSuccess.number,
-  expiry_month: '12',
-  expiry_year: '31',
-  cvv: '123',
-};
+const card = validCard;
 const contact = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
 const valid: WirePaymentInput = {
   amount: 100,

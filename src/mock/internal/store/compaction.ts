@@ -84,7 +84,10 @@ export function createCompactor(deps: CompactorDeps): Compactor {
     const fence = store.shared ? { key: compactionClaim, owner: me } : undefined;
     if (fence && !(await store.claim(fence.key, me, deps.leaseMs))) return false;
     const covers = store.shared && lastOwn !== undefined ? { origin: me, upTo: lastOwn } : undefined;
-    const done = (await store.compact(records, upTo, { covers, fence })) !== false;
+    // A replica less than a lease (and half a threshold of records) behind reads on; one further behind rebuilds.
+    const keepMs = store.shared ? deps.leaseMs : 0;
+    const keepMax = Math.floor((thresholds.records > 0 ? thresholds.records : 10_000) / 2);
+    const done = (await store.compact(records, upTo, { covers, fence, keepMs, keepMax })) !== false;
     if (done) made += 1;
     return done;
   }

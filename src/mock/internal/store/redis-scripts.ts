@@ -28,20 +28,33 @@ return 0
 /**
  * The end of a compaction (the snapshot was uploaded to a scratch list first). KEYS: the stream, the snapshot list,
  * the compaction hash, the scratch list, the claim key. ARGV: the stream id compacted up to (inclusive), the
- * snapshot's covered origin and the id it covers up to ('' for none), the claim owner ('' for no fence).
+ * snapshot's covered origin and the id it covers up to ('' for none), the claim owner ('' for no fence), and how
+ * many ms of entries before the id the stream keeps, and at most how many (a replica a little behind the compactor
+ * reads on from its position instead of rebuilding from the snapshot; only one behind the kept part has to).
  *
  * Atomically: refuses (-1) when the claim is no longer the owner's (a compactor that stalled past its lease) and
  * (-2) when a newer compaction already went past the id (a snapshot built from an older view would lose records);
- * else swaps the scratch list in as the snapshot, trims the stream up to and including the id (`XTRIM MINID`: the
- * stream keeps its last id, so new ids stay above every id given) and bumps the generation, which it returns. A
- * reader runs either before or after, never between: see the read script.
+ * else swaps the scratch list in as the snapshot, trims the stream before the kept part (`XTRIM MINID`: the stream
+ * keeps its last id, so new ids stay above every id given), notes the last id trimmed (a position before it is
+ * stale) and bumps the generation, which it returns. A reader runs either before or after, never between: see the
+ * read script.
  */
 export const compactScript = `
 local log, snap, meta, scratch, claim = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local upTo, origin, covers, owner = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local keepMs, keepMax = tonumber(ARGV[5]), tonumber(ARGV[6])
 local function parse(id)
   local ms, seq = string.match(id, '^(%d+)-(%d+)$')
   return tonumber(ms), tonumber(seq)
+end
+local function less(a, b)
+  local am, as = parse(a)
+  local bm, bs = parse(b)
+  return am < bm or (am == bm and as < bs)
+end
+local function next(id)
+  local ms, seq = parse(id)
+  return ms .. '-' .. (seq + 1)
 end
 if owner ~= '' and redis.call('GET', claim) ~= owner then
   redis.call('DEL', scratch)
@@ -62,7 +75,23 @@ if redis.call('EXISTS', scratch) == 1 then
   redis.call('RENAME', scratch, snap)
 end
 local ms, seq = parse(upTo)
-if redis.call('EXISTS', log) == 1 then redis.call('XTRIM', log, 'MINID', ms .. '-' .. (seq + 1)) end
+local minId = ms .. '-' .. (seq + 1)
+if keepMs > 0 and keepMax > 0 then
+  minId = math.max(0, ms - keepMs) .. '-0'
+  -- At most keepMax entries up to the compaction point stay, however many a busy lease brought.
+  local last = redis.call('XREVRANGE', log, upTo, '-', 'COUNT', keepMax + 1)
+  if #last > keepMax then
+    local cap = last[#last][1]
+    if not less(cap, minId) then minId = next(cap) end
+  end
+end
+local trimmed = redis.call('XREVRANGE', log, '(' .. minId, '-', 'COUNT', 1)
+if #trimmed > 0 then
+  redis.call('HSET', meta, 'trimmed', trimmed[1][1])
+  redis.call('XTRIM', log, 'MINID', minId)
+end
+-- The entries kept up to the compaction point are no backlog: the next compaction is due on what follows.
+redis.call('HSET', meta, 'kept', #redis.call('XRANGE', log, '-', upTo))
 local generation = redis.call('HINCRBY', meta, 'generation', 1)
 redis.call('HSET', meta, 'upTo', upTo, 'origin', origin, 'covers', covers)
 return generation
@@ -75,15 +104,15 @@ return generation
  * count.
  *
  * A position the last compaction made stale (a snapshot index or a covered tail id of an older generation, or a
- * stream id before the compaction point) reads from the snapshot's start. A snapshot read that runs out goes on with
+ * stream id before the last one trimmed) reads from the snapshot's start. A snapshot read that runs out goes on with
  * the stream after the compaction point. Returns: the generation, the compaction point, the covered origin and id,
- * the stream's length, whether the read started over, the first snapshot index read, the snapshot entries, the
+ * the stream's entries after the compaction point, whether the read started over, the first snapshot index read, the snapshot entries, the
  * stream entries.
  */
 export const readScript = `
 local log, snap, meta = KEYS[1], KEYS[2], KEYS[3]
 local mode, at, through, count = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
-local m = redis.call('HMGET', meta, 'generation', 'upTo', 'origin', 'covers')
+local m = redis.call('HMGET', meta, 'generation', 'upTo', 'origin', 'covers', 'trimmed', 'kept')
 local generation = m[1] or '0'
 local upTo = m[2]
 local function less(a, b)
@@ -100,7 +129,7 @@ elseif mode == 'snap' then
   if through == generation then index = tonumber(at) else index = 0 restarted = 1 end
 elseif through ~= '' and through ~= generation then
   index = 0 restarted = 1
-elseif upTo and less(at, upTo) then
+elseif m[5] and less(at, m[5]) then
   index = 0 restarted = 1
 end
 local snapEntries = {}
@@ -112,5 +141,6 @@ if index >= 0 then
 end
 local tail = {}
 if count > 0 then tail = redis.call('XRANGE', log, '(' .. from, '+', 'COUNT', count) end
-return {generation, upTo or '', m[3] or '', m[4] or '', redis.call('XLEN', log), restarted, index, snapEntries, tail}
+local backlog = redis.call('XLEN', log) - tonumber(m[6] or '0')
+return {generation, upTo or '', m[3] or '', m[4] or '', backlog, restarted, index, snapEntries, tail}
 `;

@@ -397,6 +397,8 @@ async function compact(
   const answer = await redis.pckCompact(
     ...[keys.log, keys.snapshot, keys.compaction, scratch, fence ? `${keys.claim(fence.key)}` : keys.compaction],
     ...[point, covers ? (options.covers?.origin ?? '') : '', covers, fence?.owner ?? ''],
+    String(Math.max(0, Math.floor(options.keepMs ?? 0))),
+    String(Math.max(0, Math.floor(options.keepMax ?? 0))),
   );
   return answer > 0;
 }

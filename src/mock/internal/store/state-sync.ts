@@ -359,14 +359,16 @@ function createReader(
     }
   }
 
-  /** One read at a time; a caller arriving during one waits for the next, which sees what it must. */
+  function start(own: boolean): Promise<void> {
+    reading = readAll(own).finally(() => {
+      reading = undefined;
+    });
+    return reading;
+  }
+
+  /** One read at a time (a replay included); a caller arriving during one waits for the next, which sees what it must. */
   function catchUp(): Promise<void> {
-    if (!reading) {
-      reading = readAll(false).finally(() => {
-        reading = undefined;
-      });
-      return reading;
-    }
+    if (!reading) return start(false);
     rereadQueued ??= reading
       .catch(() => undefined)
       .then(() => {
@@ -381,10 +383,11 @@ function createReader(
     reading: () => reading !== undefined,
     lastReset: () => lastReset,
     position: () => position,
-    /** Everything from the start, this process's own records included. */
-    replay() {
+    /** Everything from the start, this process's own records included, once no other read is under way. */
+    async replay() {
+      while (reading) await reading.catch(() => undefined);
       position = undefined;
-      return readAll(true);
+      return start(true);
     },
   };
 }

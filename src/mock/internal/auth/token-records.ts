@@ -90,6 +90,14 @@ function applyClientSnapshot(t: TokenRecordState, r: Parameters<RecordApplier['a
   }
 }
 
+/** The token service's `apply` and `snapshot` over `t`; `nowSec` tells the virtual time in seconds. */
+export function tokenRecords(
+  t: TokenRecordState,
+  nowSec: () => number,
+): { apply: RecordApplier['apply']; snapshot: () => RecordBody[] } {
+  return { apply: tokenApplier(t), snapshot: () => tokenSnapshot(t, nowSec()) };
+}
+
 /** The records that rebuild the token service's view (see the module comment); `nowSec` prunes expired revocations. */
 export function tokenSnapshot(t: TokenRecordState, nowSec: number): RecordBody[] {
   const out: RecordBody[] = [];

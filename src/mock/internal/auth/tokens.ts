@@ -43,7 +43,7 @@ import {
   revokeAll,
 } from './client-tokens.ts';
 import { createCredentialCheck } from './credentials.ts';
-import { BOOT_SPAN, newTokenMarks, tokenApplier, tokenSnapshot } from './token-records.ts';
+import { BOOT_SPAN, newTokenMarks, tokenRecords } from './token-records.ts';
 
 /** Why a token was not accepted (re-exported from access-token-check.ts, where the checks are). */
 export type { TokenCheck, TokenRejection } from './access-token-check.ts';
@@ -157,7 +157,6 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   }
 
   const recordState = { state, perClient, revoked, maxRefresh, ids, marks: newTokenMarks() };
-  const apply = tokenApplier(recordState);
 
   const tokenContext: AccessTokenContext = {
     decode: (token) => codec.decode(token),
@@ -220,17 +219,14 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       if (record) record({ t: 'tk.r', j: claims.jti, e: claims.exp });
     },
     issue: (clientId) => issue(clientId),
-    apply,
-    snapshot: () => tokenSnapshot(recordState, clock.now() / 1000),
+    ...tokenRecords(recordState, () => clock.now() / 1000),
     setIdBase(boot) {
       ids.base = boot * BOOT_SPAN;
       ids.next = 0;
     },
     verify: (token, clientIdHeader) => checkAccessToken(token, clientIdHeader, tokenContext),
     reset() {
-      perClient.clear();
-      revoked.clear();
-      recordState.marks.clear();
+      for (const map of [perClient, revoked, recordState.marks]) map.clear();
       codec.reset();
       ids.next = 0;
     },

@@ -224,28 +224,13 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): S
       }),
     compact: (snapshot, upTo) =>
       serial(async () => {
-        const log = await readLog(path);
-        const { text, kept } = compactedText(log, counters, snapshot, Number(upTo));
-        const tmp = `${path}.compact-${process.pid}`;
-        try {
-          const out = await io.open(tmp, 'w');
-          try {
-            await out.writeFile(text, 'utf8');
-            await out.sync();
-          } finally {
-            await out.close();
-          }
-          await handle?.close().catch(() => undefined);
-          handle = undefined;
-          await fsp.rename(tmp, path);
-        } catch (error) {
-          await fsp.rm(tmp, { force: true }).catch(() => undefined);
-          throw unavailable('compacting', path, error);
-        }
-        goodBytes = Buffer.byteLength(text);
+        await handle?.close().catch(() => undefined);
+        handle = undefined;
+        const done = await rewrite(path, io, counters, snapshot, Number(upTo));
+        goodBytes = done.goodBytes;
         mustCut = false;
-        last = log.last;
-        backlog = { records: kept.records, bytes: kept.bytes };
+        last = done.last;
+        backlog = done.backlog;
         return true;
       }),
     backlog: () => backlog,
@@ -274,6 +259,36 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): S
         await fsp.rm(`${path}.lock`, { force: true }).catch(() => undefined);
       }),
   };
+}
+
+/**
+ * Compaction: the snapshot, the counters and the records after `cut` to a new file, synced, renamed over the log
+ * (atomic on POSIX). Resolves with what the store tracks of the new log.
+ */
+async function rewrite(
+  path: string,
+  io: FileStoreIo,
+  counters: ReadonlyMap<string, number>,
+  snapshot: readonly StoreRecord[],
+  cut: number,
+): Promise<{ goodBytes: number; last: number; backlog: { records: number; bytes: number } }> {
+  const log = await readLog(path);
+  const { text, kept } = compactedText(log, counters, snapshot, cut);
+  const tmp = `${path}.compact-${process.pid}`;
+  try {
+    const out = await io.open(tmp, 'w');
+    try {
+      await out.writeFile(text, 'utf8');
+      await out.sync();
+    } finally {
+      await out.close();
+    }
+    await fsp.rename(tmp, path);
+  } catch (error) {
+    await fsp.rm(tmp, { force: true }).catch(() => undefined);
+    throw unavailable('compacting', path, error);
+  }
+  return { goodBytes: Buffer.byteLength(text), last: log.last, backlog: kept };
 }
 
 /** Reads and parses the log at `path` (empty when missing). */

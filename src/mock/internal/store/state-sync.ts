@@ -427,6 +427,62 @@ function lossCounter(log: (line: string) => void) {
 }
 
 /**
+ * The catching-up half: reads what others appended, and compacts by size. A read that meets a snapshot past this
+ * view (a compaction passed its position: this process stalled, or read nothing, while the store took more records
+ * than the compaction keeps) rebuilds the view: what this process appended goes first, then the view is emptied and
+ * rebuilt from the snapshot and what follows it, as at a restart. Requests wait for it, as for any catch-up.
+ */
+function createFollower(o: {
+  readonly deps: StateSyncDeps;
+  readonly reader: ReturnType<typeof createReader>;
+  readonly appender: Appender;
+  readonly replay: () => Promise<void>;
+  /** Open, not stale, not closed. */
+  readonly usable: () => boolean;
+}) {
+  const { deps, reader, appender } = o;
+  const behind = { rebuilding: undefined as Promise<void> | undefined, count: 0 };
+  const compactor = deps.snapshot
+    ? createCompactor({
+        ...{ store: deps.store, processId: deps.processId, leaseMs: deps.leaseMs, snapshot: deps.snapshot },
+        ...{ thresholds: deps.compactAfter ?? { records: 0, bytes: 0 }, flushed: appender.flushed, catchUp },
+        ...{ position: reader.position, log: deps.log, usable: () => o.usable() && !behind.rebuilding },
+      })
+    : undefined;
+
+  function catchUp(): Promise<void> {
+    if (behind.rebuilding) return behind.rebuilding;
+    return reader.catchUp().then(
+      () => compactor?.check(),
+      (error: unknown) => {
+        if (error instanceof SnapshotRestart) return fromSnapshot();
+        throw error;
+      },
+    );
+  }
+
+  function fromSnapshot(): Promise<void> {
+    behind.rebuilding ??= (async () => {
+      await appender.flush().catch(() => undefined);
+      if (!o.usable()) return;
+      deps.resetView();
+      await o.replay();
+      behind.count += 1;
+      deps.log(kitMessage('the state store was compacted past this process: its state was rebuilt from the snapshot.'));
+    })().finally(() => {
+      behind.rebuilding = undefined;
+    });
+    return behind.rebuilding;
+  }
+
+  const controls: Pick<StateSync, 'compact' | 'compactions'> = {
+    compact: () => compactor?.run() ?? Promise.resolve(false),
+    compactions: () => ({ made: compactor?.count() ?? 0, caughtUpFromSnapshot: behind.count }),
+  };
+  return { catchUp, compactor, controls };
+}
+
+/**
  * Creates the sync layer; nothing is opened until {@link StateSync.ready} or the first request.
  *
  * @example
@@ -445,60 +501,15 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
   let follow: ReturnType<typeof setInterval> | undefined;
   let unwatch: (() => void) | undefined;
   const lost = lossCounter(deps.log);
-  const appender = createAppender(
-    store,
-    me,
-    deps.followMs,
-    () => stale,
-    markStale,
-    () => compactor?.check(),
-  );
+  const appended = () => follower.compactor?.check();
+  const appender = createAppender(store, me, deps.followMs, () => stale, markStale, appended);
   const reader = createReader(store, me, deps, markStale);
+  const catchUp = () => follower.catchUp();
   const claims = createClaimRunner(store, me, deps.leaseMs, { catchUp, flush: appender.flush });
-  const behind = { rebuilding: undefined as Promise<void> | undefined, count: 0 };
-  const usable = () => opened && !stale && !closed && !behind.rebuilding;
-  const compactor = deps.snapshot
-    ? createCompactor({
-        ...{ store, processId: me, leaseMs: deps.leaseMs, snapshot: deps.snapshot, log: deps.log, usable },
-        ...{ thresholds: deps.compactAfter ?? { records: 0, bytes: 0 }, flushed: appender.flushed, catchUp },
-        position: reader.position,
-      })
-    : undefined;
+  const follower = createFollower({ deps, reader, appender, replay, usable: () => opened && !stale && !closed });
 
-  /** Reads what others appended; a read that meets a snapshot past this view rebuilds it (catchUpFromSnapshot). */
-  function catchUp(): Promise<void> {
-    if (behind.rebuilding) return behind.rebuilding;
-    return reader.catchUp().then(
-      () => compactor?.check(),
-      (error: unknown) => {
-        if (error instanceof SnapshotRestart) return catchUpFromSnapshot();
-        throw error;
-      },
-    );
-  }
-
-  /**
-   * A compaction passed this view's position (this process stalled, or read nothing, while the store took more
-   * records than a compaction's threshold): what this process appended goes first, then the view is emptied and
-   * rebuilt from the snapshot and what follows it, as at a restart. Requests wait for it, as for any catch-up.
-   */
-  function catchUpFromSnapshot(): Promise<void> {
-    behind.rebuilding ??= (async () => {
-      await appender.flush().catch(() => undefined);
-      if (stale) return;
-      deps.resetView();
-      await replay();
-      behind.count += 1;
-      deps.log(kitMessage('the state store was compacted past this process: its state was rebuilt from the snapshot.'));
-    })().finally(() => {
-      behind.rebuilding = undefined;
-    });
-    return behind.rebuilding;
-  }
-
-  // The view may hold changes the store never took: emptied at once (no timer may settle or deliver a payment
-  // whose caller got a 503), rebuilt from the store as soon as it answers.
-  // `deferredLost`: journal entries a failed append held (counted even when the view is already stale).
+  // The view may hold changes the store never took: emptied at once (no timer may settle or deliver a payment whose
+  // caller got a 503), rebuilt once the store answers. `deferredLost`: journal entries the failed append held.
   function markStale(error: StoreUnavailableError, deferredLost = 0): void {
     lost.count(deferredLost, error.reason);
     if (stale !== undefined || !opened) return;
@@ -586,8 +597,7 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     after: () => (appender.busy() ? appender.flush() : undefined),
     flush: appender.flush,
     deferredLost: lost.total,
-    compact: () => compactor?.run() ?? Promise.resolve(false),
-    compactions: () => ({ made: compactor?.count() ?? 0, caughtUpFromSnapshot: behind.count }),
+    ...follower.controls,
     async close() {
       closed = true;
       if (follow) clearInterval(follow);

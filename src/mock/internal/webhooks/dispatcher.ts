@@ -359,9 +359,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
     mirror(fields) {
       mirror.apply(fields);
     },
-    fields() {
-      return Array.from(store.all(), deliveryFields);
-    },
+    fields: () => Array.from(store.all(), deliveryFields),
     redeliver(id) {
       const d = store.get(id);
       const problem = redeliverProblem(d, id, closed) ?? guard.redeliverProblem(id);

@@ -204,12 +204,9 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
       const fields = r.d as DeliveryFields;
       (byClient.get(fields.c) ?? shared).mirror(fields);
     },
-    snapshot() {
-      const out: RecordBody[] = [];
-      // A delivery ended by closing is not recorded (another process takes it over), so neither is it here.
-      for (const d of all) for (const f of d.fields()) if (f.r !== 'closed') out.push({ t: 'dv', d: f });
-      return out;
-    },
+    // A delivery ended by closing is not recorded (another process takes it over), so neither is it here.
+    snapshot: () =>
+      all.flatMap((d) => d.fields().flatMap((f): RecordBody[] => (f.r === 'closed' ? [] : [{ t: 'dv', d: f }]))),
     async close() {
       return (await Promise.all(all.map((d) => d.close()))).flat();
     },

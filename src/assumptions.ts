@@ -162,6 +162,13 @@ export interface Assumptions {
     readonly leaseMs: number;
     /** How often a shared store is read without requests, and a failed store is probed again (ms). */
     readonly followIntervalMs: number;
+    /**
+     * Compaction: once the store holds this many records beyond its last snapshot, a process writes a new snapshot of
+     * the sandbox and drops the records it replaces (a Redis `XTRIM`, a file rewrite). 0 turns compaction by size off.
+     */
+    readonly compactAfterRecords: number;
+    /** Compaction as {@link Assumptions.store.compactAfterRecords}, by the bytes of those records. 0: off. */
+    readonly compactAfterBytes: number;
   };
   /** Rate limits: the service publishes none, so the mock enforces none. */
   readonly rateLimit: null;
@@ -263,7 +270,7 @@ export const defaultAssumptions: Assumptions = {
     },
   },
   settleDelayMs: 1_000,
-  store: { leaseMs: 3_000, followIntervalMs: 250 },
+  store: { leaseMs: 3_000, followIntervalMs: 250, compactAfterRecords: 20_000, compactAfterBytes: 32 * 1024 * 1024 },
   rateLimit: null,
   proxy: {
     maxBodyBytes: 10 * 1024 * 1024,

@@ -238,12 +238,17 @@ function bindStore(plan: StorePlan, p: StoreParts): StateSync {
     for (const part of view) part.reset();
   };
   const store = p.opts.assumptions.store;
+  const control = controlApplier(clock, resetView);
+  // The settlement keeps no state of its own: it reschedules from the payments' records.
+  const snapshots = [control, tokens, state, failures, journal, webhooks, progress];
   return plan.bind({
-    appliers: [controlApplier(clock, resetView), tokens, state, settlement, failures, journal, webhooks, progress],
+    appliers: [control, tokens, state, settlement, failures, journal, webhooks, progress],
     resetView,
     onBoot: p.onBoot,
     leaseMs: store.leaseMs,
     followMs: store.followIntervalMs,
     log: p.log,
+    snapshot: () => snapshots.flatMap((part) => part.snapshot()),
+    compactAfter: { records: store.compactAfterRecords, bytes: store.compactAfterBytes },
   });
 }

@@ -28,6 +28,8 @@ export interface Clock {
   schedule(delayMs: number, run: () => void): ScheduledTask;
   /** How many tasks are waiting. */
   pending(): number;
+  /** How far the clock was moved forward since it was made or last reset (ms): a state store's snapshot (issue 23). */
+  advanced(): number;
   /** Cancels every waiting task and resets the offset to zero. */
   reset(): void;
   /** Cancels every waiting task and disarms the real timer; the clock keeps telling time. */
@@ -145,6 +147,7 @@ export function createClock(options: ClockOptions = {}): Clock {
       arm();
       return task;
     },
+    advanced: () => offset - (options.offsetMs ?? 0),
     pending() {
       return heap.filter((t) => !t.cancelled).length;
     },

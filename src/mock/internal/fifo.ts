@@ -50,6 +50,11 @@ export class KeyQueue<K> {
     this.head = 0;
   }
 
+  /** The keys queued and not yet shifted, oldest first, stale ones included (a copy: not for hot paths). */
+  toArray(): K[] {
+    return this.items.slice(this.head);
+  }
+
   /** Empties the queue. */
   clear(): void {
     this.items = [];

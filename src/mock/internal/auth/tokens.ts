@@ -31,19 +31,19 @@ import type { MockClientConfig } from '../../options.ts';
 import type { Clock } from '../clock.ts';
 import { restError } from '../http-error.ts';
 import type { CryptoPrimitives } from '../platform/platform.ts';
-import { numberField, type RecordApplier, type Recorder, textField } from '../store/records.ts';
+import type { RecordApplier, Recorder, RecordSnapshot } from '../store/records.ts';
 import { type AccessTokenContext, checkAccessToken, type TokenCheck } from './access-token-check.ts';
 import { createAccessTokenCodec } from './access-token-codec.ts';
 import {
   type ClientTokens,
   consumeRefresh,
   issueRefresh,
-  keepRefresh,
   newClientTokens,
   refreshNumber,
   revokeAll,
 } from './client-tokens.ts';
 import { createCredentialCheck } from './credentials.ts';
+import { BOOT_SPAN, newTokenMarks, tokenRecords } from './token-records.ts';
 
 /** Why a token was not accepted (re-exported from access-token-check.ts, where the checks are). */
 export type { TokenCheck, TokenRejection } from './access-token-check.ts';
@@ -80,6 +80,8 @@ export interface TokenService {
   reset(): void;
   /** Takes back a token record (`tk.*`) of a state store (issue 23). */
   readonly apply: RecordApplier['apply'];
+  /** The records that rebuild this service's view (a state store's compaction; token-records.ts). */
+  readonly snapshot: RecordSnapshot['snapshot'];
   /**
    * With a state store: numbers this process's token ids and refresh tokens from `boot × 2³²` on, so no two
    * processes or restarts sharing a store hand out the same refresh token or token id.
@@ -102,9 +104,6 @@ export interface TokenServiceDeps {
   /** Receives a record of every change when a state store is configured (issue 23); undefined with memory. */
   readonly record?: Recorder | undefined;
 }
-
-/** Issue numbers a process may use per boot: 2³² (a refresh token holds 12 hex digits, 2⁴⁸). */
-const BOOT_SPAN = 2 ** 32;
 
 /**
  * Creates the token service of one mock instance.
@@ -157,7 +156,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     return { token, refresh_token, expiration };
   }
 
-  const apply = tokenApplier({ state, perClient, revoked, maxRefresh, ids });
+  const recordState = { state, perClient, revoked, maxRefresh, ids, marks: newTokenMarks() };
 
   const tokenContext: AccessTokenContext = {
     decode: (token) => codec.decode(token),
@@ -220,15 +219,14 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       if (record) record({ t: 'tk.r', j: claims.jti, e: claims.exp });
     },
     issue: (clientId) => issue(clientId),
-    apply,
+    ...tokenRecords(recordState, () => clock.now() / 1000),
     setIdBase(boot) {
       ids.base = boot * BOOT_SPAN;
       ids.next = 0;
     },
     verify: (token, clientIdHeader) => checkAccessToken(token, clientIdHeader, tokenContext),
     reset() {
-      perClient.clear();
-      revoked.clear();
+      for (const map of [perClient, revoked, recordState.marks]) map.clear();
       codec.reset();
       ids.next = 0;
     },
@@ -242,29 +240,4 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
 export function tokenPairJson(answer: TokenPairResponse): string {
   const d = answer.data;
   return `{"status":"SUCCESS","data":{"token":"${d.token}","refresh_token":"${d.refresh_token}","expiration":${d.expiration}}}`;
-}
-
-/** Replays token records; numbers of this process's own boot move its counters past them (a rebuild; issue 23). */
-function tokenApplier(t: {
-  readonly state: (clientId: string) => ClientTokens;
-  readonly perClient: ReadonlyMap<string, ClientTokens>;
-  readonly revoked: Map<string, number>;
-  readonly maxRefresh: number;
-  readonly ids: { next: number; readonly base: number };
-}): RecordApplier['apply'] {
-  return (r) => {
-    const base = t.ids.base;
-    const own = (n: number) => n >= base && n < base + BOOT_SPAN;
-    if (r.t === 'tk.i') {
-      const s = t.state(textField(r, 'c'));
-      if (r.g === 1) s.generated = true;
-      const n = numberField(r, 'n');
-      const j = numberField(r, 'j');
-      keepRefresh(s, n, t.maxRefresh);
-      if (own(n)) s.issued = Math.max(s.issued, n - base + 1);
-      if (own(j)) t.ids.next = Math.max(t.ids.next, j - base + 1);
-    } else if (r.t === 'tk.u') t.perClient.get(textField(r, 'c'))?.refresh.delete(numberField(r, 'n'));
-    else if (r.t === 'tk.ra') revokeAll(t.state(textField(r, 'c')));
-    else if (r.t === 'tk.r') t.revoked.set(textField(r, 'j'), numberField(r, 'e'));
-  };
 }

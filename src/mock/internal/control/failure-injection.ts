@@ -10,7 +10,7 @@ import { kitMessage } from '../../../internal/messages.ts';
 import { graphqlFailure } from '../http/error-mapping.ts';
 import type { Outcome } from '../http/outcome.ts';
 import type { RouteKind } from '../http/router.ts';
-import { numberField, type RecordApplier, type Recorder, textField } from '../store/records.ts';
+import { numberField, type RecordApplier, type Recorder, type RecordSnapshot, textField } from '../store/records.ts';
 
 /** Pending failures by path. */
 export interface FailureInjection {
@@ -28,6 +28,8 @@ export interface FailureInjection {
   reset(): void;
   /** Takes back a `fail` or `take` record of a state store (issue 23). */
   readonly apply: RecordApplier['apply'];
+  /** A `fail` and a `take` record per failure still armed (a state store's compaction, issue 23). */
+  readonly snapshot: RecordSnapshot['snapshot'];
 }
 
 /**
@@ -102,6 +104,14 @@ export function createFailureInjection(
       return answerOf(f, kind);
     },
     reset: () => failures.clear(),
+    snapshot() {
+      const out: ReturnType<RecordSnapshot['snapshot']> = [];
+      for (const [p, f] of failures) {
+        out.push({ t: 'fail', p, s: f.status, m: f.message ?? null, n: f.times, i: f.id });
+        if (f.used > 0) out.push({ t: 'take', p, i: f.id ?? null, k: f.used });
+      }
+      return out;
+    },
     apply(r) {
       const path = textField(r, 'p');
       if (r.t === 'fail') {

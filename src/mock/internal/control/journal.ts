@@ -16,7 +16,7 @@ import { maskCardNumber, maskDigits } from '../../../contract/card-masking.ts';
 import { cardNumberFields } from '../../../contract/guides.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
-import type { RecordApplier, Recorder } from '../store/records.ts';
+import type { RecordApplier, Recorder, RecordSnapshot } from '../store/records.ts';
 import { createWaiters } from '../waiters.ts';
 
 /** One answered request. */
@@ -91,6 +91,8 @@ export interface Journal {
   close(): void;
   /** Takes back a `jr` record of a state store (issue 23): another process's request joins this journal. */
   readonly apply: RecordApplier['apply'];
+  /** A `jr` record per kept entry, oldest first (a state store's compaction, issue 23). */
+  readonly snapshot: RecordSnapshot['snapshot'];
 }
 
 /**
@@ -184,6 +186,7 @@ export function createJournal(capacity: number, recorder?: Recorder): Journal {
     entries(since = 0) {
       return kept(since);
     },
+    snapshot: () => kept(0).map((e) => ({ t: 'jr', a: toJr(e) })),
     cursor() {
       return seq;
     },

@@ -20,7 +20,14 @@ import { KeyQueue } from '../fifo.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import { SeqList } from '../history/seq-list.ts';
 import { uuidV4FromHex } from '../random.ts';
-import { numberField, type RecordApplier, type Recorder, textField } from '../store/records.ts';
+import {
+  numberField,
+  type RecordApplier,
+  type RecordBody,
+  type Recorder,
+  type RecordSnapshot,
+  textField,
+} from '../store/records.ts';
 
 /** A card the mock knows for a client, from a card fee calculation, a payment or the control API. */
 export interface CardAccount {
@@ -160,6 +167,8 @@ export interface MockState {
   reset(): void;
   /** Takes back a `card`, `pay` or `set` record of a state store (issue 23). */
   readonly apply: RecordApplier['apply'];
+  /** The `card`, `pay` and `set` records that rebuild this state (a state store's compaction, issue 23). */
+  readonly snapshot: RecordSnapshot['snapshot'];
 }
 
 /** A kept payment and its sequence number in the history. */
@@ -291,6 +300,7 @@ export function createMockState(options: MockStateOptions): MockState {
       return p;
     },
     apply: (r) => applyStateRecord(r, { client, find, add, settle, maxCards }),
+    snapshot: () => stateSnapshot(clients, assumptions.statusNames.processing),
     reset() {
       clients.clear();
       seq = 0;
@@ -388,6 +398,33 @@ export function deriveCardAccountUid(
     sha256Hex(`${seed}\0${clientId}\0${card.card_number}\0${card.expiry_month}${card.expiry_year}`),
     '-',
   );
+}
+
+/**
+ * The records that rebuild `clients`: card accounts in their eviction order, payments in acceptance order as they
+ * were accepted (processing), then the settlements in settlement order, so eviction order survives a rebuild.
+ */
+function stateSnapshot(clients: ReadonlyMap<string, ClientState>, processing: string): RecordBody[] {
+  const out: RecordBody[] = [];
+  const accepted: [number, StoredPayment][] = [];
+  for (const c of clients.values()) {
+    for (const a of c.cards.values()) out.push({ t: 'card', a });
+    accepted.push(...c.accepted.oldestFirst());
+  }
+  accepted.sort((x, y) => x[0] - y[0]);
+  for (const [, p] of accepted) {
+    out.push({ t: 'pay', p: { ...p, status: processing, settledOutcome: undefined, settledAt: undefined } });
+  }
+  for (const c of clients.values()) {
+    const seen = new Set<string>();
+    for (const u of c.settled.toArray()) {
+      const p = c.payments.get(u)?.payment;
+      if (p === undefined || p.settledOutcome === undefined || seen.has(u)) continue;
+      seen.add(u);
+      out.push({ t: 'set', c: p.clientId, u, x: p.settledOutcome, at: p.settledAt });
+    }
+  }
+  return out;
 }
 
 /** Replays a `card`, `pay` or `set` record through the state's own operations (issue 23). */

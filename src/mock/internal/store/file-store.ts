@@ -64,6 +64,8 @@ interface ParsedLog {
   readonly counters: Map<string, number>;
   /** Position of the last record (the head's base when there is none). */
   readonly last: number;
+  /** Records and bytes after the snapshot of the last compaction (the whole log when never compacted). */
+  readonly backlog: { records: number; bytes: number };
 }
 
 /** Parses the log's bytes; a damaged line that is not the last throws. */
@@ -73,6 +75,8 @@ function parseLog(buffer: Buffer, path: string): ParsedLog {
   let position = 0;
   let offset = 0;
   let lineNo = 0;
+  /** Where the snapshot of the last compaction ends: records and bytes counted from there are the backlog. */
+  let snapshotEnd = { records: 0, bytes: 0, left: 0 };
   while (offset < buffer.length) {
     const end = buffer.indexOf(10, offset);
     lineNo += 1;
@@ -82,21 +86,32 @@ function parseLog(buffer: Buffer, path: string): ParsedLog {
     const good = end >= 0 && tab >= 0 && lineChecksum(json) === text.slice(tab + 1);
     if (!good) {
       if (end < 0 || end === buffer.length - 1)
-        return { goodBytes: offset, torn: true, records, counters, last: position };
+        return { goodBytes: offset, torn: true, records, counters, last: position, backlog: backlogOf(offset) };
       throw new StoreUnavailableError(
         `file-damaged: line ${lineNo} of ${path} fails its checksum and is not the last line (damage from outside the mock); restore a backup or move the file away to start empty`,
       );
     }
-    const value = JSON.parse(json) as { $?: string; name?: string; v?: number; base?: number };
+    const value = JSON.parse(json) as { $?: string; name?: string; v?: number; base?: number; n?: number };
     if (value.$ === 'count' && typeof value.name === 'string') counters.set(value.name, Number(value.v));
-    else if (value.$ === 'head') position = Number(value.base);
-    else {
+    else if (value.$ === 'head') {
+      position = Number(value.base);
+      // Heads written before compaction by size carry no snapshot length: their whole log counts.
+      snapshotEnd = { records: 0, bytes: end + 1, left: typeof value.n === 'number' ? value.n : 0 };
+    } else {
       position += 1;
       records.push({ position: String(position), record: value as unknown as StoreRecord });
+      if (snapshotEnd.left > 0) {
+        snapshotEnd.left -= 1;
+        snapshotEnd = { records: records.length, bytes: end + 1, left: snapshotEnd.left };
+      }
     }
     offset = end + 1;
   }
-  return { goodBytes: offset, torn: false, records, counters, last: position };
+  return { goodBytes: offset, torn: false, records, counters, last: position, backlog: backlogOf(offset) };
+
+  function backlogOf(goodBytes: number) {
+    return { records: records.length - snapshotEnd.records, bytes: Math.max(0, goodBytes - snapshotEnd.bytes) };
+  }
 }
 
 /** A Node file-system error as the store's refusal, naming the file and the likely fix. */
@@ -140,6 +155,9 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): S
   /** A failed write may have left part of a line: cut the file back to `goodBytes` before the next write. */
   let mustCut = false;
   let counters = new Map<string, number>();
+  /** Position of the last record, and the records and bytes beyond the last snapshot (compaction by size). */
+  let last = 0;
+  let backlog = { records: 0, bytes: 0 };
   const claims = new Map<string, { owner: string; until: number }>();
   /** Every operation runs after the one before: appends, compaction and counters never interleave. */
   let queue: Promise<unknown> = Promise.resolve();
@@ -178,6 +196,8 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): S
         const log = await readLog(path);
         goodBytes = log.goodBytes;
         counters = log.counters;
+        last = log.last;
+        backlog = log.backlog;
         // A torn last line (SIGKILL mid-write): cut it off before anything is appended after it.
         mustCut = log.torn;
       }),
@@ -187,6 +207,9 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): S
         let text = '';
         for (const r of records) text += line(r);
         await writeLines(text);
+        last += records.length;
+        backlog = { records: backlog.records + records.length, bytes: backlog.bytes + Buffer.byteLength(text) };
+        return String(last);
       }),
     readAfter: (position, limit) =>
       serial(async () => {
@@ -202,27 +225,16 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): S
       }),
     compact: (snapshot, upTo) =>
       serial(async () => {
-        const log = await readLog(path);
-        const text = compactedText(log, counters, snapshot, Number(upTo));
-        const tmp = `${path}.compact-${process.pid}`;
-        try {
-          const out = await io.open(tmp, 'w');
-          try {
-            await out.writeFile(text, 'utf8');
-            await out.sync();
-          } finally {
-            await out.close();
-          }
-          await handle?.close().catch(() => undefined);
-          handle = undefined;
-          await fsp.rename(tmp, path);
-        } catch (error) {
-          await fsp.rm(tmp, { force: true }).catch(() => undefined);
-          throw unavailable('compacting', path, error);
-        }
-        goodBytes = Buffer.byteLength(text);
+        await handle?.close().catch(() => undefined);
+        handle = undefined;
+        const done = await rewrite(path, io, counters, snapshot, Number(upTo));
+        goodBytes = done.goodBytes;
         mustCut = false;
+        last = done.last;
+        backlog = done.backlog;
+        return true;
       }),
+    backlog: () => backlog,
     claim(key, owner, leaseMs) {
       const t = now();
       const held = claims.get(key);
@@ -248,6 +260,36 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): S
         await fsp.rm(`${path}.lock`, { force: true }).catch(() => undefined);
       }),
   };
+}
+
+/**
+ * Compaction: the snapshot, the counters and the records after `cut` to a new file, synced, renamed over the log
+ * (atomic on POSIX). Resolves with what the store tracks of the new log.
+ */
+async function rewrite(
+  path: string,
+  io: FileStoreIo,
+  counters: ReadonlyMap<string, number>,
+  snapshot: readonly StoreRecord[],
+  cut: number,
+): Promise<{ goodBytes: number; last: number; backlog: { records: number; bytes: number } }> {
+  const log = await readLog(path);
+  const { text, kept } = compactedText(log, counters, snapshot, cut);
+  const tmp = `${path}.compact-${process.pid}`;
+  try {
+    const out = await io.open(tmp, 'w');
+    try {
+      await out.writeFile(text, 'utf8');
+      await out.sync();
+    } finally {
+      await out.close();
+    }
+    await fsp.rename(tmp, path);
+  } catch (error) {
+    await fsp.rm(tmp, { force: true }).catch(() => undefined);
+    throw unavailable('compacting', path, error);
+  }
+  return { goodBytes: Buffer.byteLength(text), last: log.last, backlog: kept };
 }
 
 /** Reads and parses the log at `path` (empty when missing). */
@@ -283,16 +325,25 @@ async function lock(path: string): Promise<void> {
   throw new StoreUnavailableError(`locked: could not take ${lockPath}; remove it if no mock uses ${path}`);
 }
 
-/** The compacted log: its head (the position the snapshot continues from), the counters, the snapshot, the rest. */
+/**
+ * The compacted log: its head (the position the snapshot continues from, and the snapshot's length), the counters,
+ * the snapshot, the rest; with the records and bytes of the rest (the new backlog).
+ */
 function compactedText(
   log: ParsedLog,
   counters: ReadonlyMap<string, number>,
   snapshot: readonly StoreRecord[],
   cut: number,
-): string {
-  let text = line({ $: 'head', base: cut - snapshot.length });
+): { text: string; kept: { records: number; bytes: number } } {
+  let text = line({ $: 'head', base: cut - snapshot.length, n: snapshot.length });
   for (const [name, v] of counters) text += line({ $: 'count', name, v });
   for (const r of snapshot) text += line(r);
-  for (const r of log.records) if (Number(r.position) > cut) text += line(r.record);
-  return text;
+  let rest = '';
+  let records = 0;
+  for (const r of log.records) {
+    if (Number(r.position) <= cut) continue;
+    rest += line(r.record);
+    records += 1;
+  }
+  return { text: text + rest, kept: { records, bytes: Buffer.byteLength(rest) } };
 }

@@ -12,6 +12,8 @@
  * - webhooks: `hk` a delivery finished (payment uuid `u`, `url`, final `s`); `dv` a delivery changed (`d`, its
  *   fields: id, state, attempts; webhooks/delivery-mirror.ts), so every replica lists it and a survivor takes it over
  *   with its id and attempt numbering;
+ * - tokens, in a snapshot only: `tk.m` the highest refresh number `n` of client `c` and token id number `j` a boot
+ *   handed out (so a process rebuilt from a snapshot never hands them out again);
  * - clock: `clk` moved forward (`ms`); failures: `fail` armed (`p`, status `s`, message `m`, times `n`), `take`
  *   one consumed (`p`); journal: `jr` a request answered (`a`, the journal's arguments); control: `rst` reset.
  *
@@ -34,6 +36,16 @@ export type Recorder = (record: RecordBody) => void;
 export interface RecordApplier {
   /** Applies `record` when it is one of this module's types; ignores any other. */
   apply(record: StoreRecord): void;
+}
+
+/**
+ * A module whose view can be written down as records (compaction, issue 23): applied in order to an empty view, the
+ * records of {@link RecordSnapshot.snapshot} rebuild what the module holds now. Records of the module's own types
+ * where they can say it; a type of its own where no change record does (the token id marks `tk.m`).
+ */
+export interface RecordSnapshot {
+  /** The records that rebuild this module's view (none when it holds nothing). */
+  snapshot(): RecordBody[];
 }
 
 /** Field `name` of `record` as a string ('' when missing or not a string: a record from a newer kit). */

@@ -13,9 +13,16 @@
  */
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
-import { claimScript, compactScript, releaseScript } from './redis-scripts.ts';
+import { claimScript, compactScript, readScript, releaseScript } from './redis-scripts.ts';
 import { createRedisWatcher } from './redis-watch.ts';
-import { type PositionedRecord, type SandboxStore, type StoreRecord, StoreUnavailableError } from './sandbox-store.ts';
+import {
+  type CompactOptions,
+  type PositionedRecord,
+  type SandboxStore,
+  type StoreBacklog,
+  type StoreRecord,
+  StoreUnavailableError,
+} from './sandbox-store.ts';
 
 /** Options of {@link createRedisStore}. */
 export interface RedisStoreOptions {
@@ -44,12 +51,19 @@ interface ScriptedClient extends RedisClient {
   pckClaim(key: string, owner: string, leaseMs: number): Promise<number>;
   pckRelease(key: string, owner: string): Promise<number>;
   pckCompact(...keysAndArgs: string[]): Promise<number>;
+  pckRead(...keysAndArgs: string[]): Promise<ReadReply>;
 }
+
+/** The read script's reply (redis-scripts.ts). */
+type ReadReply = [string, string, string, string, number, number, number, string[], [string, string[]][]];
 
 /** The keys of one sandbox under its prefix. */
 export interface RedisStoreKeys {
   readonly log: string;
-  readonly scratch: string;
+  /** The snapshot list of the last compaction (one JSON record per element). */
+  readonly snapshot: string;
+  /** Where a compactor uploads its snapshot before the swap (`id`: its own, so two never share one). */
+  scratch(id: string): string;
   readonly compaction: string;
   claim(key: string): string;
   counter(name: string): string;
@@ -59,7 +73,8 @@ export interface RedisStoreKeys {
 export function redisStoreKeys(prefix: string): RedisStoreKeys {
   return {
     log: `${prefix}log`,
-    scratch: `${prefix}log:compacting`,
+    snapshot: `${prefix}snapshot`,
+    scratch: (id) => `${prefix}snapshot:building:${id}`,
     compaction: `${prefix}compaction`,
     claim: (key) => `${prefix}claim:${key}`,
     counter: (name) => `${prefix}counter:${name}`,
@@ -88,6 +103,7 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
   // Listeners added before open, started by it (with their removal, for an unsubscribe called after open).
   const early = new Set<() => void>();
   const unwatchers = new Map<() => void, () => void>();
+  const seen = backlogMeter();
 
   function follow(redis: ScriptedClient, onAppend: () => void): () => void {
     watcher ??= createRedisWatcher(redis, keys.log, (record) => !ownOrigins.has(record.o));
@@ -145,20 +161,17 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
       // and a dropped connection or a time-out cannot tell whether Redis applied it before it died.
       const sent = redis.status === 'ready';
       for (const record of records) ownOrigins.add(record.o);
-      await appendBatch(redis, keys.log, records).catch((error: unknown) => {
+      return appendBatch(redis, keys.log, records).catch((error: unknown) => {
         throw error instanceof TypeError ? error : unavailable(error, sent);
       });
     },
     readAfter(position, limit) {
-      return run((redis) => readAfter(redis, keys, position, limit));
+      return run((redis) => readAfter(redis, keys, position, limit, seen));
     },
-    compact(snapshot, upTo) {
-      return run(async (redis) => {
-        const args = [keys.log, keys.scratch, keys.compaction, parsePosition(upTo).id];
-        for (const record of snapshot) args.push(serialize(record));
-        await redis.pckCompact(...args);
-      });
+    compact(snapshot, upTo, options) {
+      return run((redis) => compact(redis, keys, snapshot, upTo, options));
     },
+    backlog: () => seen.backlog(),
     claim(key, owner, leaseMs) {
       return run(
         async (redis) => (await redis.pckClaim(keys.claim(key), owner, Math.max(1, Math.ceil(leaseMs)))) === 1,
@@ -242,7 +255,8 @@ function clientOptions(options: RedisStoreOptions): RedisOptions {
     scripts: {
       pckClaim: { lua: claimScript, numberOfKeys: 1 },
       pckRelease: { lua: releaseScript, numberOfKeys: 1 },
-      pckCompact: { lua: compactScript, numberOfKeys: 3 },
+      pckCompact: { lua: compactScript, numberOfKeys: 5 },
+      pckRead: { lua: readScript, numberOfKeys: 3 },
     },
   };
 }
@@ -312,14 +326,14 @@ function serialize(record: StoreRecord): string {
   }
 }
 
-/** The replies of a MULTI, or its first error. */
-/** One MULTI transaction adding `records` to the stream `log`, in order. */
-async function appendBatch(redis: ScriptedClient, log: string, records: readonly StoreRecord[]): Promise<void> {
+/** One MULTI transaction adding `records` to the stream `log`, in order; resolves with the last one's id. */
+async function appendBatch(redis: ScriptedClient, log: string, records: readonly StoreRecord[]): Promise<string> {
   const batch = redis.multi();
   for (const record of records) batch.xadd(log, '*', 'r', serialize(record));
-  checkExec(await batch.exec());
+  return String(checkExec(await batch.exec()).at(-1));
 }
 
+/** The replies of a MULTI, or its first error. */
 function checkExec(results: [Error | null, unknown][] | null): unknown[] {
   // null: the transaction was discarded (the connection dropped under it).
   if (results === null) throw new Error('the MULTI transaction was discarded');
@@ -353,35 +367,110 @@ function compareIds(a: string, b: string): number {
   return as === bs ? 0 : as < bs ? -1 : 1;
 }
 
+/** Snapshot records uploaded per command while compacting (a bounded argument list per round trip). */
+const UPLOAD_CHUNK = 500;
+/** A scratch list a compactor died uploading expires after this long (ms); the stream was never touched. */
+const SCRATCH_TTL_MS = 600_000;
+
 /**
- * Reads after `position`, or from the start when a compaction replaced the records that position follows: a
- * snapshot position of an older generation, or a stream id before the compaction point. A reader that gets a
- * position of `0-1` back after one past it knows its view must be rebuilt.
+ * Compaction: the snapshot goes to a scratch list of this compaction's own (in chunks, pipelined), then one script
+ * checks the fence and the compaction point, swaps it in and trims the stream (redis-scripts.ts). A compactor that
+ * dies while uploading leaves an expiring scratch list and the store as it was.
+ */
+async function compact(
+  redis: ScriptedClient,
+  keys: RedisStoreKeys,
+  snapshot: readonly StoreRecord[],
+  upTo: string,
+  options: CompactOptions = {},
+): Promise<boolean> {
+  const point = parsePosition(upTo).id;
+  const covers = options.covers ? parsePosition(options.covers.upTo).id : '';
+  const scratch = keys.scratch(globalThis.crypto.randomUUID());
+  const upload = redis.pipeline();
+  for (let i = 0; i < snapshot.length; i += UPLOAD_CHUNK) {
+    upload.rpush(scratch, ...snapshot.slice(i, i + UPLOAD_CHUNK).map(serialize));
+    if (i === 0) upload.pexpire(scratch, SCRATCH_TTL_MS);
+  }
+  if (snapshot.length > 0) checkExec(await upload.exec());
+  const fence = options.fence;
+  const answer = await redis.pckCompact(
+    ...[keys.log, keys.snapshot, keys.compaction, scratch, fence ? `${keys.claim(fence.key)}` : keys.compaction],
+    ...[point, covers ? (options.covers?.origin ?? '') : '', covers, fence?.owner ?? ''],
+    String(Math.max(0, Math.floor(options.keepMs ?? 0))),
+    String(Math.max(0, Math.floor(options.keepMax ?? 0))),
+  );
+  return answer > 0;
+}
+
+/** What the reads saw of the stream's length and its records' size: when to compact, without a round trip. */
+function backlogMeter() {
+  let records = 0;
+  let bytesRead = 0;
+  let entriesRead = 0;
+  return {
+    saw(length: number, entries: readonly [string, string[]][]) {
+      records = length;
+      for (const [, fields] of entries) bytesRead += (fields[1]?.length ?? 0) + 24;
+      entriesRead += entries.length;
+    },
+    backlog(): StoreBacklog {
+      return { records, bytes: entriesRead === 0 ? 0 : Math.round((records * bytesRead) / entriesRead) };
+    },
+  };
+}
+
+/**
+ * Reads after `position` in one script (atomic against a compaction). A position a compaction made stale starts
+ * over from the snapshot, its first record marked `start`: the reader rebuilds its view. Positions: a stream id; a
+ * snapshot entry `0-<n>:<generation>`; a stream id read through a snapshot, while its covered records may follow,
+ * `<id>:<generation>` (those records, already in the snapshot, come back as a `snap.covered` record of no module).
  */
 async function readAfter(
-  redis: RedisClient,
+  redis: ScriptedClient,
   keys: RedisStoreKeys,
   position: string | undefined,
   limit: number,
+  seen: ReturnType<typeof backlogMeter>,
 ): Promise<readonly PositionedRecord[]> {
   const count = Math.max(1, Math.floor(limit));
   const parsed = position === undefined ? undefined : parsePosition(position);
-  const batch = redis.multi().hmget(keys.compaction, 'generation', 'upTo');
-  batch.xrange(keys.log, parsed ? `(${parsed.id}` : '-', '+', 'COUNT', count);
-  const [meta, firstEntries] = checkExec(await batch.exec());
-  const [generationText, upTo] = meta as [string | null, string | null];
-  const generation = Number(generationText ?? 0);
-  let entries = firstEntries as [string, string[]][];
-  if (parsed && isStale(parsed, generation, upTo)) {
-    entries = (await redis.xrange(keys.log, '-', '+', 'COUNT', count)) as [string, string[]][];
+  const snapIndex = parsed?.generation !== undefined && parsed.id.startsWith('0-') ? parsed.id.slice(2) : undefined;
+  const args =
+    parsed === undefined
+      ? ['start', '0', '']
+      : snapIndex !== undefined
+        ? ['snap', snapIndex, String(parsed.generation)]
+        : ['after', parsed.id, parsed.generation === undefined ? '' : String(parsed.generation)];
+  const reply = await redis.pckRead(keys.log, keys.snapshot, keys.compaction, ...args, String(count));
+  const [generation, , origin, covers, length, restarted, index, snapEntries, tail] = reply;
+  seen.saw(length, tail);
+  const out: PositionedRecord[] = [];
+  const first = Number(index);
+  snapEntries.forEach((json, i) => {
+    const start = i === 0 && restarted === 1;
+    out.push({
+      position: `0-${first + i + 1}:${generation}`,
+      record: parseEntry(json),
+      snapshot: start ? 'start' : true,
+    });
+  });
+  if (restarted === 1 && snapEntries.length === 0) {
+    // An empty snapshot still empties the view of a reader whose position was compacted away.
+    out.push({ position: `0-0:${generation}`, record: { t: 'snap.empty', o: '' }, snapshot: 'start' });
   }
-  return entries.map(([id, fields]) => ({
-    position: id.startsWith('0-') ? `${id}:${generation}` : id,
-    record: JSON.parse(fields[1] ?? 'null') as StoreRecord,
-  }));
+  const through = first >= 0 || parsed?.generation !== undefined;
+  for (const [id, fields] of tail) {
+    const covered = through && covers !== '' && compareIds(id, covers) <= 0;
+    const record = parseEntry(fields[1]);
+    out.push({
+      position: covered ? `${id}:${generation}` : id,
+      record: covered && record.o === origin ? { t: 'snap.covered', o: origin } : record,
+    });
+  }
+  return out;
 }
 
-function isStale(position: ParsedPosition, generation: number, upTo: string | null): boolean {
-  if (position.generation !== undefined) return position.generation !== generation;
-  return upTo !== null && compareIds(position.id, upTo) < 0;
+function parseEntry(json: string | undefined): StoreRecord {
+  return JSON.parse(json ?? 'null') as StoreRecord;
 }

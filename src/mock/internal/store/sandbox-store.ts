@@ -17,6 +17,37 @@ export interface StoreRecord {
 export interface PositionedRecord {
   readonly position: string;
   readonly record: StoreRecord;
+  /**
+   * Set on a record of a snapshot (compaction): a reader applies it whatever its origin. `start` marks the first
+   * record of a read that started over from the snapshot because the reader's position was compacted away: the
+   * reader empties its view before applying it.
+   */
+  readonly snapshot?: true | 'start';
+}
+
+/** What {@link SandboxStore.compact} may be told besides the snapshot. */
+export interface CompactOptions {
+  /**
+   * Records of origin `origin` up to position `upTo` (after the compaction point) that the snapshot already holds:
+   * a reader that starts from the snapshot skips them. A shared store's compactor holds its own latest changes in
+   * its view before they are all in the store.
+   */
+  readonly covers?: { readonly origin: string; readonly upTo: string } | undefined;
+  /**
+   * How many ms of records before `upTo` a shared store keeps (default 0: none), at most `keepMax` of them: a reader a little behind the
+   * compactor reads on from its own position; only one behind the kept part starts over from the snapshot.
+   */
+  readonly keepMs?: number | undefined;
+  /** At most this many of the kept records (default 0: none kept). */
+  readonly keepMax?: number | undefined;
+  /** The claim (key, owner) the compaction runs under: refused unless still held at the swap (fencing). */
+  readonly fence?: { readonly key: string; readonly owner: string } | undefined;
+}
+
+/** Records and bytes a store holds beyond its last snapshot, as last seen (no round trip). */
+export interface StoreBacklog {
+  readonly records: number;
+  readonly bytes: number;
 }
 
 /**
@@ -44,17 +75,23 @@ export interface SandboxStore {
   /** Connects or opens; rejects when the store cannot be used at all. */
   open(): Promise<void>;
   /**
-   * Appends in order; resolves once the store acknowledged them durably. A rejection means not kept, unless its
-   * `mayHaveApplied` says the store may have kept them without answering.
+   * Appends in order; resolves once the store acknowledged them durably, with the position of the last one
+   * (undefined from a store that cannot say). A rejection means not kept, unless its `mayHaveApplied` says the store
+   * may have kept them without answering.
    */
-  append(records: readonly StoreRecord[]): Promise<void>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a store that cannot say a position resolves with nothing.
+  append(records: readonly StoreRecord[]): Promise<string | undefined | void>;
   /** Records after `position` (undefined: from the start), oldest first, at most `limit`. */
   readAfter(position: string | undefined, limit: number): Promise<readonly PositionedRecord[]>;
   /**
    * Replaces every record up to and including `upTo` with `snapshot` (compaction). A reader whose position is
-   * before `upTo` must read again from the start.
+   * before `upTo` reads again from the start of the snapshot. Resolves false when refused: the fence's claim was
+   * lost, or a compaction past `upTo` was already made (nothing changed then).
    */
-  compact(snapshot: readonly StoreRecord[], upTo: string): Promise<void>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a store that never refuses resolves with nothing.
+  compact(snapshot: readonly StoreRecord[], upTo: string, options?: CompactOptions): Promise<boolean | void>;
+  /** Records and bytes beyond the last snapshot as last seen, to decide when to compact (absent: never by size). */
+  backlog?(): StoreBacklog;
   /** Holds once-only work `key` for `leaseMs` as `owner`: true when held now (a holder claiming again renews). */
   claim(key: string, owner: string, leaseMs: number): Promise<boolean>;
   /** Gives up a claim `owner` holds (no-op otherwise). */

@@ -10,6 +10,7 @@
  */
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { OnceOnly } from '../payments/settlement.ts';
+import { type CompactionThresholds, createCompactor } from './compaction.ts';
 import type { RecordApplier, RecordBody } from './records.ts';
 import { type SandboxStore, type StoreRecord, StoreUnavailableError } from './sandbox-store.ts';
 
@@ -30,6 +31,10 @@ export interface StateSyncDeps {
   readonly followMs: number;
   /** Writes a line to the mock's log. */
   readonly log: (line: string) => void;
+  /** Every module's snapshot records, in the appliers' order (compaction; none: never compact by size). */
+  readonly snapshot?: (() => readonly RecordBody[]) | undefined;
+  /** When to compact (`Assumptions.store.compactAfterRecords` / `compactAfterBytes`). */
+  readonly compactAfter?: CompactionThresholds | undefined;
 }
 
 /** The sync layer as the pipeline, the composition root and the settlement see it. */
@@ -51,6 +56,13 @@ export interface StateSync {
   flush(): Promise<void>;
   /** Journal entries lost to failed appends (logged as they go; their requests had been answered). */
   deferredLost(): number;
+  /**
+   * Compacts the store now: a snapshot of this process's view replaces the records it covers. Resolves false when
+   * this process did not (another holds the claim, the view is stale, or the store refused a stale snapshot).
+   */
+  compact(): Promise<boolean>;
+  /** Compactions this process made, and views it rebuilt because a compaction passed its position. */
+  compactions(): { readonly made: number; readonly caughtUpFromSnapshot: number };
   /** Stops following and renewing, appends what is buffered and closes the store. */
   close(): Promise<void>;
 }
@@ -89,6 +101,11 @@ interface Appender {
   drop(): number;
   /** The last append, settled either way. */
   settled(): Promise<void>;
+  /**
+   * Flushes now and resolves with the position of the last record appended so far (undefined when the store cannot
+   * say or nothing was appended): every record made before the call is at or before it.
+   */
+  flushed(): Promise<string | undefined>;
 }
 
 function createAppender(
@@ -97,18 +114,20 @@ function createAppender(
   deferMs: number,
   refused: () => StoreUnavailableError | undefined,
   onFailure: (e: StoreUnavailableError, deferredOnly: number) => void,
+  onAppended: () => void,
 ): Appender {
   let buffer: StoreRecord[] = [];
   /** Records in `buffer` an answer waits for (the others are deferred types). */
   let urgent = 0;
   let flushQueued = false;
   let deferTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The last append (each one starts after the one before). */
-  let chain: Promise<void> = Promise.resolve();
+  /** The last append (each one starts after the one before), resolving with the last position appended so far. */
+  let chain: Promise<string | undefined> = Promise.resolve(undefined);
+  let lastPosition: string | undefined;
   /** Appends under way that hold records an answer waits for. */
   let appending = 0;
 
-  function flush(): Promise<void> {
+  function flush(): Promise<string | undefined> {
     flushQueued = false;
     if (deferTimer !== undefined) {
       clearTimeout(deferTimer);
@@ -126,12 +145,15 @@ function createAppender(
         const down = refused();
         if (down) throw down;
         try {
-          await store.append(batch);
+          const at = await store.append(batch);
+          if (typeof at === 'string') lastPosition = at;
         } catch (error) {
           const e = asUnavailable(error);
           onFailure(e, holds ? 0 : batch.length);
           throw e;
         }
+        onAppended();
+        return lastPosition;
       })
       .finally(() => {
         if (holds) appending -= 1;
@@ -164,7 +186,8 @@ function createAppender(
         if (flushQueued) flush().catch(() => undefined);
       });
     },
-    flush,
+    flush: () => flush().then(() => undefined),
+    flushed: flush,
     busy: () => urgent > 0 || appending > 0,
     drop() {
       const lost = buffer.length - urgent;
@@ -175,7 +198,11 @@ function createAppender(
       deferTimer = undefined;
       return lost;
     },
-    settled: () => chain.catch(() => undefined),
+    settled: () =>
+      chain.then(
+        () => undefined,
+        () => undefined,
+      ),
   };
 }
 
@@ -282,11 +309,19 @@ function createClaimRunner(
   };
 }
 
+/** A read met the start of a snapshot after the reader's position was compacted away: rebuild the view. */
+class SnapshotRestart extends Error {
+  constructor() {
+    super('the store was compacted past this reader: its view is rebuilt from the snapshot');
+    this.name = 'SnapshotRestart';
+  }
+}
+
 /** The reading half: records after the last position read, applied in order. */
 function createReader(
   store: SandboxStore,
   me: string,
-  appliers: readonly RecordApplier[],
+  deps: { readonly appliers: readonly RecordApplier[]; readonly resetView: () => void },
   onFailure: (e: StoreUnavailableError) => void,
 ) {
   let position: string | undefined;
@@ -297,7 +332,9 @@ function createReader(
 
   /**
    * Reads and applies everything after `position`. Records of this process are already in the view, except in a
-   * replay after the view was emptied (`own`).
+   * replay after the view was emptied (`own`), and in a snapshot (another process wrote them down). A read that
+   * starts over from a snapshot throws {@link SnapshotRestart} before applying anything, unless replaying: then the
+   * view is emptied and the snapshot applied.
    */
   async function readAll(own: boolean): Promise<void> {
     for (;;) {
@@ -309,23 +346,29 @@ function createReader(
         onFailure(e);
         throw e;
       }
-      for (const { position: at, record: r } of batch) {
+      if (batch[0]?.snapshot === 'start' && position !== undefined) {
+        if (!own) throw new SnapshotRestart();
+        deps.resetView();
+      }
+      for (const { position: at, record: r, snapshot } of batch) {
         position = at;
         if (r.t === 'rst') lastReset = at;
-        if (own || r.o !== me) for (const a of appliers) a.apply(r);
+        if (own || snapshot !== undefined || r.o !== me) for (const a of deps.appliers) a.apply(r);
       }
       if (batch.length < READ_BATCH) return;
     }
   }
 
-  /** One read at a time; a caller arriving during one waits for the next, which sees what it must. */
+  function start(own: boolean): Promise<void> {
+    reading = readAll(own).finally(() => {
+      reading = undefined;
+    });
+    return reading;
+  }
+
+  /** One read at a time (a replay included); a caller arriving during one waits for the next, which sees what it must. */
   function catchUp(): Promise<void> {
-    if (!reading) {
-      reading = readAll(false).finally(() => {
-        reading = undefined;
-      });
-      return reading;
-    }
+    if (!reading) return start(false);
     rereadQueued ??= reading
       .catch(() => undefined)
       .then(() => {
@@ -339,10 +382,12 @@ function createReader(
     catchUp,
     reading: () => reading !== undefined,
     lastReset: () => lastReset,
-    /** Everything from the start, this process's own records included. */
-    replay() {
+    position: () => position,
+    /** Everything from the start, this process's own records included, once no other read is under way. */
+    async replay() {
+      while (reading) await reading.catch(() => undefined);
       position = undefined;
-      return readAll(true);
+      return start(true);
     },
   };
 }
@@ -382,6 +427,62 @@ function lossCounter(log: (line: string) => void) {
 }
 
 /**
+ * The catching-up half: reads what others appended, and compacts by size. A read that meets a snapshot past this
+ * view (a compaction passed its position: this process stalled, or read nothing, while the store took more records
+ * than the compaction keeps) rebuilds the view: what this process appended goes first, then the view is emptied and
+ * rebuilt from the snapshot and what follows it, as at a restart. Requests wait for it, as for any catch-up.
+ */
+function createFollower(o: {
+  readonly deps: StateSyncDeps;
+  readonly reader: ReturnType<typeof createReader>;
+  readonly appender: Appender;
+  readonly replay: () => Promise<void>;
+  /** Open, not stale, not closed. */
+  readonly usable: () => boolean;
+}) {
+  const { deps, reader, appender } = o;
+  const behind = { rebuilding: undefined as Promise<void> | undefined, count: 0 };
+  const compactor = deps.snapshot
+    ? createCompactor({
+        ...{ store: deps.store, processId: deps.processId, leaseMs: deps.leaseMs, snapshot: deps.snapshot },
+        ...{ thresholds: deps.compactAfter ?? { records: 0, bytes: 0 }, flushed: appender.flushed, catchUp },
+        ...{ position: reader.position, log: deps.log, usable: () => o.usable() && !behind.rebuilding },
+      })
+    : undefined;
+
+  function catchUp(): Promise<void> {
+    if (behind.rebuilding) return behind.rebuilding;
+    return reader.catchUp().then(
+      () => compactor?.check(),
+      (error: unknown) => {
+        if (error instanceof SnapshotRestart) return fromSnapshot();
+        throw error;
+      },
+    );
+  }
+
+  function fromSnapshot(): Promise<void> {
+    behind.rebuilding ??= (async () => {
+      await appender.flush().catch(() => undefined);
+      if (!o.usable()) return;
+      deps.resetView();
+      await o.replay();
+      behind.count += 1;
+      deps.log(kitMessage('the state store was compacted past this process: its state was rebuilt from the snapshot.'));
+    })().finally(() => {
+      behind.rebuilding = undefined;
+    });
+    return behind.rebuilding;
+  }
+
+  const controls: Pick<StateSync, 'compact' | 'compactions'> = {
+    compact: () => compactor?.run() ?? Promise.resolve(false),
+    compactions: () => ({ made: compactor?.count() ?? 0, caughtUpFromSnapshot: behind.count }),
+  };
+  return { catchUp, compactor, controls };
+}
+
+/**
  * Creates the sync layer; nothing is opened until {@link StateSync.ready} or the first request.
  *
  * @example
@@ -400,14 +501,15 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
   let follow: ReturnType<typeof setInterval> | undefined;
   let unwatch: (() => void) | undefined;
   const lost = lossCounter(deps.log);
-  const appender = createAppender(store, me, deps.followMs, () => stale, markStale);
-  const reader = createReader(store, me, deps.appliers, markStale);
-  const catchUp = reader.catchUp;
+  const appended = () => follower.compactor?.check();
+  const appender = createAppender(store, me, deps.followMs, () => stale, markStale, appended);
+  const reader = createReader(store, me, deps, markStale);
+  const catchUp = () => follower.catchUp();
   const claims = createClaimRunner(store, me, deps.leaseMs, { catchUp, flush: appender.flush });
+  const follower = createFollower({ deps, reader, appender, replay, usable: () => opened && !stale && !closed });
 
-  // The view may hold changes the store never took: emptied at once (no timer may settle or deliver a payment
-  // whose caller got a 503), rebuilt from the store as soon as it answers.
-  // `deferredLost`: journal entries a failed append held (counted even when the view is already stale).
+  // The view may hold changes the store never took: emptied at once (no timer may settle or deliver a payment whose
+  // caller got a 503), rebuilt once the store answers. `deferredLost`: journal entries the failed append held.
   function markStale(error: StoreUnavailableError, deferredLost = 0): void {
     lost.count(deferredLost, error.reason);
     if (stale !== undefined || !opened) return;
@@ -495,6 +597,7 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     after: () => (appender.busy() ? appender.flush() : undefined),
     flush: appender.flush,
     deferredLost: lost.total,
+    ...follower.controls,
     async close() {
       closed = true;
       if (follow) clearInterval(follow);

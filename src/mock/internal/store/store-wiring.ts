@@ -9,7 +9,7 @@
 import { kitMessage } from '../../../internal/messages.ts';
 import type { OnceOnly } from '../payments/settlement.ts';
 import type { SeededRandom } from '../random.ts';
-import type { RecordApplier, Recorder } from './records.ts';
+import type { RecordApplier, Recorder, RecordSnapshot } from './records.ts';
 import type { SandboxStore } from './sandbox-store.ts';
 import { createStateSync, type StateSync, type StateSyncDeps } from './state-sync.ts';
 import { parseStoreUrl } from './store-url.ts';
@@ -98,9 +98,19 @@ export function switchableRandom(initial: SeededRandom): SwitchableRandom {
   };
 }
 
-/** The control records: `clk` moves the clock, `rst` empties the view (as reset does; the id sources keep going). */
-export function controlApplier(clock: { advance(ms: number): number }, resetView: () => void): RecordApplier {
+/**
+ * The control records: `clk` moves the clock, `rst` empties the view (as reset does; the id sources keep going). Its
+ * snapshot is one `clk`: how far the clock was moved since the last reset.
+ */
+export function controlApplier(
+  clock: { advance(ms: number): number; advanced(): number },
+  resetView: () => void,
+): RecordApplier & RecordSnapshot {
   return {
+    snapshot() {
+      const ms = clock.advanced();
+      return ms > 0 ? [{ t: 'clk', ms }] : [];
+    },
     apply(r) {
       if (r.t === 'clk' && typeof r.ms === 'number' && r.ms >= 0) clock.advance(r.ms);
       else if (r.t === 'rst') resetView();

@@ -8,10 +8,10 @@
 import type { OnceOnly } from '../payments/settlement.ts';
 import type { MockState, StoredPayment } from '../payments/state.ts';
 import type { WebhookFanout } from '../webhooks/fanout.ts';
-import { type RecordApplier, type Recorder, textField } from './records.ts';
+import { type RecordApplier, type RecordBody, type Recorder, type RecordSnapshot, textField } from './records.ts';
 
 /** The progress tracker. */
-export interface WebhookProgress extends RecordApplier {
+export interface WebhookProgress extends RecordApplier, RecordSnapshot {
   /** Whether `payment` still has a URL its webhook has not finished at. */
   pending(payment: StoredPayment): boolean;
   /** The fan-out's `onFinished`: records the end of a delivery. */
@@ -79,6 +79,16 @@ export function createWebhookProgress(deps: WebhookProgressDeps): WebhookProgres
         const p = state.payment(textField(r, 'c'), textField(r, 'u'));
         if (p && pending(p)) takeOver(p);
       }
+    },
+    snapshot() {
+      // An `hk` per URL finished: of payments still in progress, and of those done (every URL of their client).
+      const out: RecordBody[] = [];
+      for (const [u, urls] of partial) for (const url of urls) out.push({ t: 'hk', u, url, s: 'finished' });
+      for (const p of state.payments()) {
+        if (!done.has(p)) continue;
+        for (const url of webhooks.urlsOf(p.clientId)) out.push({ t: 'hk', u: p.uuid, url, s: 'finished' });
+      }
+      return out;
     },
     reset() {
       partial.clear();

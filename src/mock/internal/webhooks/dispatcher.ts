@@ -37,7 +37,7 @@ import { createWaiters } from '../waiters.ts';
 import { createAttemptRunner, type WebhookAttemptReport } from './delivery-attempts.ts';
 import { createDeliveryHeaders, type StandardWebhooksSigning } from './delivery-headers.ts';
 import { createDeliveryLanes } from './delivery-lanes.ts';
-import { createDeliveryMirror, type DeliveryFields, type DeliveryMirror } from './delivery-mirror.ts';
+import { createDeliveryMirror, type DeliveryFields, type DeliveryMirror, deliveryFields } from './delivery-mirror.ts';
 import {
   type Delivery,
   type DeliveryRecord,
@@ -149,6 +149,8 @@ export interface WebhookDispatcher {
   redeliver(id: string): RedeliverResult;
   /** Takes in another process's delivery as recorded by its `onChange` (a `dv` record of a state store). */
   mirror(fields: DeliveryFields): void;
+  /** Every kept delivery as the fields of a `dv` record, oldest first (a state store's compaction, issue 23). */
+  fields(): DeliveryFields[];
   /** Aborts everything in flight and forgets every delivery. */
   reset(): void;
   /**
@@ -357,6 +359,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
     mirror(fields) {
       mirror.apply(fields);
     },
+    fields: () => Array.from(store.all(), deliveryFields),
     redeliver(id) {
       const d = store.get(id);
       const problem = redeliverProblem(d, id, closed) ?? guard.redeliverProblem(id);

@@ -13,7 +13,7 @@ import type { MockClientConfig } from '../../options.ts';
 import type { Clock } from '../clock.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import type { StoredPayment } from '../payments/state.ts';
-import type { RecordApplier, Recorder } from '../store/records.ts';
+import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../store/records.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
 import { type DeliveryFields, deliveryFields } from './delivery-mirror.ts';
 import { type Delivery, snapshot } from './delivery-record.ts';
@@ -58,6 +58,8 @@ export interface WebhookFanout {
   reset(): void;
   /** Takes back a `dv` record of a state store (issue 23): another process's delivery joins the history. */
   readonly apply: RecordApplier['apply'];
+  /** A `dv` record per kept delivery of every dispatcher (a state store's compaction, issue 23). */
+  readonly snapshot: RecordSnapshot['snapshot'];
   /** Closes every dispatcher; resolves with the deliveries that closing ended undelivered. */
   close(): Promise<readonly DeliveryRecord[]>;
 }
@@ -204,6 +206,9 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
       const fields = r.d as DeliveryFields;
       (byClient.get(fields.c) ?? shared).mirror(fields);
     },
+    // A delivery ended by closing is not recorded (another process takes it over), so neither is it here.
+    snapshot: () =>
+      all.flatMap((d) => d.fields().flatMap((f): RecordBody[] => (f.r === 'closed' ? [] : [{ t: 'dv', d: f }]))),
     async close() {
       return (await Promise.all(all.map((d) => d.close()))).flat();
     },

@@ -1,0 +1,122 @@
+/**
+ * The token service's side of a state store (issue 23): replaying `tk.*` records, and writing its view down as a
+ * snapshot for compaction. Split from tokens.ts, whose hot paths never run any of this (with `memory:` nothing is
+ * recorded or replayed).
+ *
+ * A snapshot says per client its generate-once flag, its revocation generation and its unused refresh tokens
+ * (`tk.s`), the singly revoked tokens not yet expired (`tk.r`), and per boot the highest refresh and token id numbers
+ * handed out (`tk.m`): a process rebuilt from a snapshot moves its counters past its own marks, so it never hands out
+ * a refresh token or token id twice, even once the records that issued them are compacted away.
+ *
+ * @module
+ */
+import { numberField, type RecordApplier, type RecordBody, textField } from '../store/records.ts';
+import { type ClientTokens, keepRefresh, revokeAll } from './client-tokens.ts';
+
+/** Issue numbers a process may use per boot: 2³² (a refresh token holds 12 hex digits, 2⁴⁸). */
+export const BOOT_SPAN = 2 ** 32;
+
+/** The token service's state a store replays into and snapshots. */
+export interface TokenRecordState {
+  readonly state: (clientId: string) => ClientTokens;
+  readonly perClient: ReadonlyMap<string, ClientTokens>;
+  readonly revoked: Map<string, number>;
+  readonly maxRefresh: number;
+  readonly ids: { next: number; readonly base: number };
+  /** Highest numbers other boots handed out, by boot base: token id `j`, refresh number `n` per client. */
+  readonly marks: Map<number, { j: number; readonly n: Map<string, number> }>;
+}
+
+/** An empty mark table for {@link TokenRecordState.marks}. */
+export function newTokenMarks(): TokenRecordState['marks'] {
+  return new Map();
+}
+
+function mark(t: TokenRecordState, clientId: string, n: number, j: number): void {
+  for (const [value, isToken] of [
+    [n, false],
+    [j, true],
+  ] as const) {
+    if (!Number.isFinite(value) || value < 0) continue;
+    const base = Math.floor(value / BOOT_SPAN) * BOOT_SPAN;
+    let m = t.marks.get(base);
+    if (!m) {
+      m = { j: -1, n: new Map() };
+      t.marks.set(base, m);
+    }
+    if (isToken) m.j = Math.max(m.j, value);
+    else m.n.set(clientId, Math.max(m.n.get(clientId) ?? -1, value));
+  }
+}
+
+/** Replays token records; numbers of this process's own boot move its counters past them (a rebuild; issue 23). */
+export function tokenApplier(t: TokenRecordState): RecordApplier['apply'] {
+  return (r) => {
+    const base = t.ids.base;
+    const own = (n: number) => n >= base && n < base + BOOT_SPAN;
+    const passOwn = (s: ClientTokens | undefined, n: number, j: number) => {
+      if (s && own(n)) s.issued = Math.max(s.issued, n - base + 1);
+      if (own(j)) t.ids.next = Math.max(t.ids.next, j - base + 1);
+      mark(t, textField(r, 'c'), n, j);
+    };
+    if (r.t === 'tk.i') {
+      const s = t.state(textField(r, 'c'));
+      if (r.g === 1) s.generated = true;
+      const n = numberField(r, 'n');
+      keepRefresh(s, n, t.maxRefresh);
+      passOwn(s, n, numberField(r, 'j'));
+    } else if (r.t === 'tk.u') t.perClient.get(textField(r, 'c'))?.refresh.delete(numberField(r, 'n'));
+    else if (r.t === 'tk.ra') revokeAll(t.state(textField(r, 'c')));
+    else if (r.t === 'tk.r') t.revoked.set(textField(r, 'j'), numberField(r, 'e'));
+    else if (r.t === 'tk.m') {
+      const c = textField(r, 'c');
+      passOwn(c === '' ? undefined : t.state(c), numberField(r, 'n'), numberField(r, 'j'));
+    } else if (r.t === 'tk.s') applyClientSnapshot(t, r);
+  };
+}
+
+function applyClientSnapshot(t: TokenRecordState, r: Parameters<RecordApplier['apply']>[0]): void {
+  const s = t.state(textField(r, 'c'));
+  s.generated = r.g === 1;
+  const gen = numberField(r, 'v');
+  s.gen = Number.isFinite(gen) ? gen : 0;
+  s.refresh.clear();
+  s.order.clear();
+  if (!Array.isArray(r.r)) return;
+  for (const pair of r.r as unknown[]) {
+    if (!Array.isArray(pair) || typeof pair[0] !== 'number' || typeof pair[1] !== 'number') continue;
+    s.refresh.set(pair[0], pair[1]);
+    s.order.push(pair[0]);
+  }
+}
+
+/** The token service's `apply` and `snapshot` over `t`; `nowSec` tells the virtual time in seconds. */
+export function tokenRecords(
+  t: TokenRecordState,
+  nowSec: () => number,
+): { apply: RecordApplier['apply']; snapshot: () => RecordBody[] } {
+  return { apply: tokenApplier(t), snapshot: () => tokenSnapshot(t, nowSec()) };
+}
+
+/** The records that rebuild the token service's view (see the module comment); `nowSec` prunes expired revocations. */
+export function tokenSnapshot(t: TokenRecordState, nowSec: number): RecordBody[] {
+  const out: RecordBody[] = [];
+  for (const [c, s] of t.perClient) {
+    out.push({ t: 'tk.s', c, g: s.generated ? 1 : 0, v: s.gen, r: Array.from(s.refresh) });
+  }
+  for (const [j, e] of t.revoked) if (e > nowSec) out.push({ t: 'tk.r', j, e });
+  const ownJ = t.ids.next > 0 ? t.ids.base + t.ids.next - 1 : -1;
+  const marks = new Map(t.marks);
+  const own = { j: Math.max(ownJ, marks.get(t.ids.base)?.j ?? -1), n: new Map(marks.get(t.ids.base)?.n) };
+  for (const [c, s] of t.perClient)
+    if (s.issued > 0) own.n.set(c, Math.max(own.n.get(c) ?? -1, t.ids.base + s.issued - 1));
+  if (own.j >= 0 || own.n.size > 0) marks.set(t.ids.base, own);
+  for (const m of marks.values()) {
+    // One record per client of the boot; the token id mark rides on the first (a boot that only issued ids: on ``).
+    const clients = m.n.size > 0 ? Array.from(m.n) : [['', -1] as [string, number]];
+    clients.forEach(([c, n], i) => {
+      out.push({ t: 'tk.m', c, n, j: i === 0 ? m.j : -1 });
+    });
+  }
+  return out;
+}

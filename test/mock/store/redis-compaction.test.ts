@@ -1,0 +1,207 @@
+// Compaction of a Redis-shared sandbox by size (issue 23, decision 0029): the stream stays bounded under a long run,
+// a replica that joins after the trims sees the whole sandbox from the snapshot, and a replica the trim passed while
+// it read nothing rebuilds its view from the snapshot without losing or repeating anything.
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildNodeMockApp } from '../../../src/mock/app.ts';
+import type { MockApp } from '../../../src/mock/control-types.ts';
+import { createRedisStore, type SandboxStore } from '../../support/mock-internals/store.ts';
+import { startRedisServer, type TestRedisServer } from '../../support/redis-server.ts';
+import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
+import { pool } from '../payments-over-http.ts';
+
+const threshold = 400;
+let redis: TestRedisServer;
+let probe: Redis;
+let apps: MockApp[] = [];
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  probe = new Redis(redis.url, { lazyConnect: true });
+  await probe.connect();
+});
+
+afterEach(async () => {
+  for (const app of apps) await app.close();
+  apps = [];
+});
+
+afterAll(async () => {
+  probe?.disconnect();
+  await redis?.close();
+});
+
+/** A replica on `prefix`; `follow: false` hides the store's watch and slows its poll, so it reads only on requests. */
+async function replica(prefix: string, options: { follow?: boolean } = {}) {
+  const hooks: string[] = [];
+  const base = createRedisStore(redis.url, { keyPrefix: prefix });
+  const store: SandboxStore = options.follow === false ? { ...withoutWatch(base) } : base;
+  const app = buildNodeMockApp(
+    {
+      log: false,
+      store,
+      settleDelayMs: 60_000,
+      assumptions: {
+        store: {
+          leaseMs: 1_000,
+          followIntervalMs: options.follow === false ? 600_000 : 20,
+          compactAfterRecords: threshold,
+          compactAfterBytes: 0,
+        },
+      },
+    },
+    {
+      webhookReceivers: [
+        async (request) => {
+          hooks.push(((await request.json()) as { uuid: string }).uuid);
+          return new Response(null, { status: 204 });
+        },
+      ],
+    },
+  );
+  apps.push(app);
+  await app.ready();
+  return { app, hooks, client: sandboxClient((r) => app.fetch(r)) };
+}
+
+function withoutWatch(store: SandboxStore): SandboxStore {
+  return {
+    kind: store.kind,
+    shared: store.shared,
+    open: () => store.open(),
+    append: (records) => store.append(records),
+    readAfter: (position, limit) => store.readAfter(position, limit),
+    compact: (snapshot, upTo, options) => store.compact(snapshot, upTo, options),
+    backlog: () => store.backlog?.() ?? { records: 0, bytes: 0 },
+    claim: (key, owner, leaseMs) => store.claim(key, owner, leaseMs),
+    release: (key, owner) => store.release(key, owner),
+    increment: (name) => store.increment(name),
+    close: () => store.close(),
+  };
+}
+
+async function waitUntil(done: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const generation = async (prefix: string) => Number((await probe.hget(`${prefix}compaction`, 'generation')) ?? 0);
+
+describe('Redis store compaction', () => {
+  it('keeps the stream under its bound over thousands of requests; a replica joining after the trims sees the whole sandbox', async () => {
+    const prefix = `c-${randomUUID()}:`;
+    const a = await replica(prefix);
+    const b = await replica(prefix);
+    // State made before any trim, which the snapshot must carry: a card account, a refresh token, a revocation.
+    const uid = (
+      await a.client.control('card-accounts', {
+        clientId: 'test-client',
+        card: { card_number: '4111111111111111', expiry_month: '12', expiry_year: '39' },
+      })
+    ).body.card_account_uid as string;
+    const first = (await a.client.generate()).body.data;
+    const kept = (await b.client.refresh(first.refresh_token)).body.data;
+    const revoked = (await a.client.refresh(kept.refresh_token)).body.data;
+    expect((await a.client.revoke(revoked.token)).status).toBe(200);
+    const token = (await b.client.refresh(revoked.refresh_token)).body.data.token as string;
+    const spare = (await a.client.refresh((await a.client.generate()).body.data.refresh_token)).body.data;
+
+    let longest = 0;
+    const uuids: string[] = [];
+    for (let round = 0; round < 6; round++) {
+      const paid = await pool(250, 8, async (i) => paidUuid(await (i % 2 ? b : a).client.pay(token)));
+      for (const u of paid) if (u) uuids.push(u);
+      await a.client.control('clock/advance', { ms: 60_000 });
+      await b.client.read('health');
+      longest = Math.max(longest, await probe.xlen(`${prefix}log`));
+    }
+    await waitUntil(() => new Set([...a.hooks, ...b.hooks]).size === uuids.length, 'every webhook delivered');
+    const trims = await generation(prefix);
+    console.log(
+      `redis compaction: ${uuids.length} payments over 2 replicas, ${trims} compactions, longest stream ${longest} entries (threshold ${threshold}), snapshot ${await probe.llen(`${prefix}snapshot`)} records`,
+    );
+    expect(uuids).toHaveLength(1_500);
+    expect(trims).toBeGreaterThanOrEqual(3);
+    // Compaction runs after the backlog passes the threshold; a burst in flight meanwhile adds a little.
+    expect(longest).toBeLessThan(threshold * 3);
+
+    // Pending settlements across the join: accepted now, due after the survivors are gone.
+    const pending = await pool(10, 5, async () => paidUuid(await a.client.pay(token)));
+    const c = await replica(prefix);
+    const aNow = a.app.control.now();
+    expect(c.app.control.now()).toBeGreaterThanOrEqual(aNow - 1_000);
+    await a.client.read('health');
+    await waitUntil(() => c.app.control.payments().length === a.app.control.payments().length, 'C caught up');
+    await waitUntil(
+      () => c.app.control.payments().filter((p) => p.status === 'success').length === 1_500,
+      'C saw every settlement',
+      5_000,
+    );
+    expect(c.app.control.payments().filter((p) => p.status === 'success')).toHaveLength(1_500);
+    expect(c.app.control.deliveries().length).toBe(a.app.control.deliveries().length);
+    // Tokens: the unused refresh token works on C once, the used one does not, the revoked access token stays so.
+    expect((await c.client.refresh(first.refresh_token)).status).toBe(401);
+    expect((await c.client.pay(revoked.token)).body.errors[0].extensions.reason).toBe('TOKEN_REVOKED');
+    expect((await c.client.refresh(spare.refresh_token)).status).toBe(200);
+    expect((await a.client.refresh(spare.refresh_token)).status).toBe(401);
+    // The card account made before every trim pays on C.
+    const byAccount = await c.client.pay(token, {
+      amount: 100,
+      fees: 1.8,
+      credit_card: { card_account_uid: uid },
+      contact: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+      payment_reference: { description: 'Order 1', reference_no: 'R-1' },
+    });
+    expect(paidUuid(byAccount), JSON.stringify(byAccount.body)).toBeDefined();
+
+    // A and B go: C settles and delivers what they left pending.
+    await a.app.close();
+    await b.app.close();
+    apps = apps.filter((x) => x !== a.app && x !== b.app);
+    await c.client.control('clock/advance', { ms: 60_000 });
+    await waitUntil(
+      () => pending.every((u) => c.hooks.includes(u as string)),
+      'C delivered the pending webhooks',
+      15_000,
+    );
+    expect(c.hooks.filter((u) => pending.includes(u))).toHaveLength(10);
+  });
+
+  it('a replica the trims passed while it read nothing rebuilds from the snapshot: nothing lost, nothing twice', async () => {
+    const prefix = `c-${randomUUID()}:`;
+    const a = await replica(prefix);
+    const b = await replica(prefix, { follow: false });
+    const token = (await b.client.generate()).body.data.token as string;
+    const own = paidUuid(await b.client.pay(token));
+    expect(own).toBeDefined();
+    const before = await generation(prefix);
+    // B reads nothing from here: A alone makes enough records for several compactions.
+    const paid = await pool(600, 8, async () => paidUuid(await a.client.pay(token)));
+    await a.client.control('clock/advance', { ms: 60_000 });
+    await waitUntil(async () => (await generation(prefix)) >= before + 2, 'two compactions');
+    // A delivers B's payment too: B reads nothing, so A settles it when A's clock makes it due.
+    await waitUntil(() => new Set(a.hooks).size === paid.length + 1, 'A delivered every webhook');
+    // B's next request catches up: its position was compacted away, so it rebuilds from the snapshot.
+    expect((await b.client.read('health')).status).toBe(200);
+    // Known gap (see the docs): the request that finds the view compacted away can be answered before the rebuild
+    // has read the records after the snapshot; the view converges within a read or two.
+    await waitUntil(
+      () => b.app.control.payments().length === 601 && b.app.control.payments().every((p) => p.status === 'success'),
+      'B rebuilt',
+      5_000,
+    );
+    const listed = b.app.control.payments().map((p) => p.uuid);
+    expect(listed).toHaveLength(601);
+    expect(new Set(listed)).toEqual(new Set([own, ...paid]));
+    expect(b.app.control.payments().every((p) => p.status === 'success')).toBe(true);
+    expect(b.app.control.now()).toBeGreaterThanOrEqual(a.app.control.now() - 1_000);
+    // B's own token and payment survived the rebuild; its payment was settled and delivered once in the sandbox.
+    expect(paidUuid(await b.client.pay(token))).toBeDefined();
+    const hooks = [...a.hooks, ...b.hooks];
+    expect(hooks.filter((u) => u === own)).toHaveLength(1);
+  });
+});

@@ -17,7 +17,6 @@ import type { MockApp, MockDelivery } from '../../../src/mock/control-types.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
 import { startChildMock } from './fixtures/child-mock.ts';
 
-const childPath = join(import.meta.dirname, 'fixtures/file-store-child.ts');
 const idHeader = defaultAssumptions.webhook.deliveryIdHeader.toLowerCase();
 let child: ChildProcess | undefined;
 let app: MockApp | undefined;
@@ -31,7 +30,7 @@ afterEach(async () => {
 });
 
 function startChild(file: string, hook: string): Promise<string> {
-  const started = startChildMock(childPath, [file, hook]);
+  const started = startChildMock(file, hook);
   child = started.child;
   return started.url;
 }

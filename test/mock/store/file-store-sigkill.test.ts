@@ -14,7 +14,6 @@ import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
 import { pool } from '../payments-over-http.ts';
 import { startChildMock } from './fixtures/child-mock.ts';
 
-const childPath = join(import.meta.dirname, 'fixtures/file-store-child.ts');
 let child: ChildProcess | undefined;
 let app: MockApp | undefined;
 let dir: string | undefined;
@@ -25,7 +24,7 @@ afterEach(async () => {
 });
 
 function startChild(file: string): Promise<string> {
-  const started = startChildMock(childPath, [file]);
+  const started = startChildMock(file);
   child = started.child;
   return started.url;
 }

@@ -18,6 +18,8 @@ import { type Received, type Reply, startReceiver, type TestReceiver } from './r
 
 const policy: WebhookRetryPolicy = defaultAssumptions.webhook.retry;
 const cleanups: (() => Promise<void> | void)[] = [];
+/** This test's receivers: `drain` tells a hanging attempt from one still on its way by asking them. */
+const receivers: TestReceiver[] = [];
 
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -25,7 +27,11 @@ afterEach(async () => {
 
 async function receiver(): Promise<TestReceiver> {
   const r = await startReceiver();
-  cleanups.push(() => r.close());
+  receivers.push(r);
+  cleanups.push(() => {
+    receivers.splice(receivers.indexOf(r), 1);
+    return r.close();
+  });
   return r;
 }
 
@@ -79,15 +85,23 @@ async function until(condition: () => boolean, timeoutMs = 2_000): Promise<boole
   return true;
 }
 
-/** Drives the clock through every retry until nothing is pending; hanging attempts are timed out by the clock. */
+/**
+ * Drives the clock through every retry until nothing is pending. An attempt still sending is waited for until the
+ * receiver holds it unanswered ('hang'); only then is it timed out on the clock, so a slow machine never turns an
+ * attempt on its way into a time-out.
+ */
 async function drain(dispatcher: WebhookDispatcher, clock: Clock, retry = policy): Promise<void> {
+  const sending = () => dispatcher.deliveries().filter((d) => d.state === 'sending').length;
+  const hanging = () => receivers.reduce((n, r) => n + r.hanging.size, 0);
   for (let step = 0; step < 10_000; step++) {
-    await until(() => !dispatcher.deliveries().some((d) => d.state === 'sending'), 300);
-    const list = dispatcher.deliveries();
-    if (list.some((d) => d.state === 'sending')) {
+    if (!(await until(() => sending() <= hanging(), 20_000)))
+      throw new Error(`drain: ${sending()} attempts still sending, ${hanging()} held by the receivers`);
+    if (sending() > 0) {
       clock.advance(retry.attemptTimeoutMs);
+      await until(() => hanging() === 0 || sending() === 0, 20_000);
       continue;
     }
+    const list = dispatcher.deliveries();
     const due = list.filter((d) => d.state === 'retry-scheduled').map((d) => d.nextAttemptAt!);
     if (due.length === 0) return;
     clock.advance(Math.max(0, Math.min(...due) - clock.now()));

@@ -26,6 +26,8 @@ export interface TestReceiver {
   received: Received[];
   /** Requests whose 2xx answer was written out completely: what the sender can know was accepted. */
   acknowledged: Received[];
+  /** Requests answered 'hang' whose connection is still open: attempts only the sender's time-out can end. */
+  hanging: Set<Received>;
   /** Scripted behaviour; receives the request and how many requests came before it. */
   reply: (r: Received, index: number) => Reply;
   /** Stops listening and drops open connections (connection refused from now on). */
@@ -42,6 +44,7 @@ export async function startReceiver(port = 0): Promise<TestReceiver> {
     port: 0,
     received: [],
     acknowledged: [],
+    hanging: new Set(),
     reply: () => ({ status: 200 }),
     stop,
     start: () => listen(receiver.port),
@@ -65,7 +68,11 @@ export async function startReceiver(port = 0): Promise<TestReceiver> {
         receiver.received.push(r);
         const reply = receiver.reply(r, index);
         r.answer = reply;
-        if (reply === 'hang') return;
+        if (reply === 'hang') {
+          receiver.hanging.add(r);
+          res.on('close', () => receiver.hanging.delete(r));
+          return;
+        }
         if (reply === 'reset') {
           res.writeHead(200, { 'content-length': '100' });
           res.write('{"partial":', () => res.socket?.resetAndDestroy());

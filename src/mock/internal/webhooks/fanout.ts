@@ -165,22 +165,11 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
       const sources = all.flatMap((d) => d.store.sources(filter));
       return collectPage(sources, q, (d) => deliveryMatches(d, filter), snapshot);
     },
-    deliveryCounts() {
-      const counts = all.map((d) => d.store.counts());
-      const sum = (pick: (c: DeliveryCounts) => number) => counts.reduce((n, c) => n + pick(c), 0);
-      const byState = { ...counts[0]!.byState };
-      for (const c of counts.slice(1))
-        for (const k of Object.keys(byState) as (keyof typeof byState)[]) byState[k] += c.byState[k];
-      return {
-        byState,
-        kept: sum((c) => c.kept),
-        pending: sum((c) => c.pending),
-        evicted: sum((c) => c.evicted),
-        refused: sum((c) => c.refused),
-        version: sum((c) => c.version),
+    deliveryCounts: () =>
+      sumCounts(
+        all.map((d) => d.store.counts()),
         caps,
-      };
-    },
+      ),
     waitFor(predicate, options) {
       if (all.length === 1) return shared.waitFor(predicate, options);
       // The first dispatcher to match wins; the others' waits time out later and are silenced here.
@@ -212,6 +201,26 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
     async close() {
       return (await Promise.all(all.map((d) => d.close()))).flat();
     },
+  };
+}
+
+/** The counts of every dispatcher's store, summed into the sandbox's. */
+function sumCounts(
+  counts: readonly DeliveryCounts[],
+  caps: Assumptions['history'],
+): DeliveryCounts & { readonly caps: Assumptions['history'] } {
+  const sum = (pick: (c: DeliveryCounts) => number) => counts.reduce((n, c) => n + pick(c), 0);
+  const byState = { ...counts[0]!.byState };
+  for (const c of counts.slice(1))
+    for (const k of Object.keys(byState) as (keyof typeof byState)[]) byState[k] += c.byState[k];
+  return {
+    byState,
+    kept: sum((c) => c.kept),
+    pending: sum((c) => c.pending),
+    evicted: sum((c) => c.evicted),
+    refused: sum((c) => c.refused),
+    version: sum((c) => c.version),
+    caps,
   };
 }
 

@@ -8,6 +8,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockHandlers, type MockHandlers } from '../../src/msw/index.ts';
 import { paidUuid, sandboxClient } from '../support/sandbox-client.ts';
+import { uuidReceiverInto } from '../support/uuid-receiver.ts';
 
 const server = setupServer();
 const base = 'http://store-mock.test';
@@ -35,12 +36,7 @@ async function handlersOn(file: string, hooks: string[]): Promise<MockHandlers> 
     log: false,
     store: `file:${file}`,
     settleDelayMs: 5_000,
-    webhookReceivers: [
-      async (request) => {
-        hooks.push(((await request.json()) as { uuid: string }).uuid);
-        return new Response(null, { status: 204 });
-      },
-    ],
+    webhookReceivers: [uuidReceiverInto(hooks)],
   });
   open.push(mock);
   await mock.ready();

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -18,6 +18,25 @@ async function mock(guide: 'current' | 'legacy', webhookUrls: string[]): Promise
   const m = await startMockServer({ port: 0, guide, log: false, realNow: frozen, webhookUrls, settleDelayMs: 1000 });
   closers.push(() => m.close());
   return m;
+}
+
+/** Listens with `service` on a free port and starts the proxy in front of it; both close in teardown. */
+async function proxyInFrontOf(service: Server) {
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        service.closeAllConnections();
+        service.close(() => resolve());
+      }),
+  );
+  const proxy = await startProxy({
+    upstream: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
+    port: 0,
+    log: false,
+  });
+  closers.push(() => proxy.close());
+  return proxy;
 }
 
 function comparable(a: RawAnswer) {
@@ -183,20 +202,7 @@ describe('forwarding byte for byte', () => {
           res.end(answer);
         });
       });
-      await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
-      closers.push(
-        () =>
-          new Promise<void>((resolve) => {
-            service.closeAllConnections();
-            service.close(() => resolve());
-          }),
-      );
-      const proxy = await startProxy({
-        upstream: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
-        port: 0,
-        log: false,
-      });
-      closers.push(() => proxy.close());
+      const proxy = await proxyInFrontOf(service);
       const answer = await rawRequest(proxy.url, {
         path: '/files/blob',
         headers: { 'content-type': 'application/octet-stream' },
@@ -219,20 +225,7 @@ describe('forwarding byte for byte', () => {
         res.writeHead(201, 'Made', { 'content-type': 'application/json', 'X-Order': '1' }).end('{"ok":true}');
       });
     });
-    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
-    closers.push(
-      () =>
-        new Promise<void>((resolve) => {
-          service.closeAllConnections();
-          service.close(() => resolve());
-        }),
-    );
-    const proxy = await startProxy({
-      upstream: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
-      port: 0,
-      log: false,
-    });
-    closers.push(() => proxy.close());
+    const proxy = await proxyInFrontOf(service);
     const answer = await rawRequest(proxy.url, {
       path: '/files/blob',
       headers: { 'content-type': 'application/json', expect: '100-continue' },

@@ -10,6 +10,7 @@ import { buildNodeMockApp } from '../../../src/mock/app.ts';
 import type { MockApp } from '../../../src/mock/control-types.ts';
 import type { MockOptions } from '../../../src/mock/options.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
+import { uuidReceiverInto } from '../../support/uuid-receiver.ts';
 import { contact, reference } from '../helpers.ts';
 
 let dir: string;
@@ -28,12 +29,7 @@ async function start(file: string, hooks: string[], options: MockOptions = {}) {
   const app = buildNodeMockApp(
     { log: false, store: `file:${file}`, settleDelayMs: 5_000, ...options },
     {
-      webhookReceivers: [
-        async (request) => {
-          hooks.push(((await request.json()) as { uuid: string }).uuid);
-          return new Response(null, { status: 204 });
-        },
-      ],
+      webhookReceivers: [uuidReceiverInto(hooks)],
     },
   );
   apps.push(app);

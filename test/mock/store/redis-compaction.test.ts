@@ -9,6 +9,7 @@ import type { MockApp } from '../../../src/mock/control-types.ts';
 import { createRedisStore, type SandboxStore } from '../../support/mock-internals/store.ts';
 import { startRedisServer, type TestRedisServer } from '../../support/redis-server.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
+import { uuidReceiverInto } from '../../support/uuid-receiver.ts';
 import { pool } from '../payments-over-http.ts';
 
 const threshold = 400;
@@ -52,12 +53,7 @@ async function replica(prefix: string, options: { follow?: boolean } = {}) {
       },
     },
     {
-      webhookReceivers: [
-        async (request) => {
-          hooks.push(((await request.json()) as { uuid: string }).uuid);
-          return new Response(null, { status: 204 });
-        },
-      ],
+      webhookReceivers: [uuidReceiverInto(hooks)],
     },
   );
   apps.push(app);

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { compareRuns, type RunFile, renderComparison, selfBaselineChecks } from '../../bench/compare-runs.ts';
+
+const r = (median: number, min: number, max: number) => ({ median, min, max, pairs: 12, flagged: [] });
+const run = (paired: RunFile['summary']['paired']): RunFile => ({ summary: { paired } });
+
+describe('compareRuns', () => {
+  it('says which figures agree within their spreads and skips what one run lacks', () => {
+    const first = run({
+      'cpu-vs-ref:fees-list:mock': r(1.3, 1.2, 1.5),
+      'cpu-vs-ref:process-payment:mock': r(2.7, 2.6, 2.8),
+      'cold-vs-ref:mock': r(1.9, 1.8, 2.0),
+    });
+    const second = run({
+      'cpu-vs-ref:fees-list:mock': r(1.35, 1.25, 1.45),
+      'cpu-vs-ref:process-payment:mock': r(3.0, 2.9, 3.1),
+    });
+    const figures = compareRuns(first, second);
+    expect(figures.map((f) => [f.key, f.agree])).toEqual([
+      ['cpu-vs-ref:fees-list:mock', true],
+      ['cpu-vs-ref:process-payment:mock', false],
+    ]);
+    expect(renderComparison(figures, [])).toContain('1 of 2 figures agree');
+  });
+
+  it('leaves the baseline server and NaN figures out', () => {
+    const both = run({
+      'cpu-vs-ref:fees-list:baseline': r(1.3, 1.2, 1.4),
+      'mock-cpu-vs:fees-list:baseline': r(1, 0.9, 1.1),
+      'rps-vs-ref:fees-list:proxy': r(Number.NaN, Number.NaN, Number.NaN),
+    });
+    expect(compareRuns(both, both)).toEqual([]);
+  });
+});
+
+describe('selfBaselineChecks', () => {
+  it('judges each mock ÷ baseline figure against 0.95–1.05', () => {
+    const checks = selfBaselineChecks(
+      run({
+        'mock-cpu-vs:fees-list:baseline': r(1.02, 0.9, 1.1),
+        'mock-rps-vs:fees-list:baseline': r(0.93, 0.8, 1.0),
+        'cpu-vs-ref:fees-list:mock': r(1.3, 1.2, 1.4),
+      }),
+    );
+    expect(checks.map((c) => [c.key, c.withinBand])).toEqual([
+      ['mock-cpu-vs:fees-list:baseline', true],
+      ['mock-rps-vs:fees-list:baseline', false],
+    ]);
+    expect(renderComparison([], checks)).toContain('1 of 2 read within the band');
+  });
+});

@@ -4,7 +4,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import { availableParallelism, cpus } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 
 /** The CPU model name, from /proc/cpuinfo when readable, else from os.cpus(). */
 export function cpuModel(): string {
@@ -20,4 +20,9 @@ export function cpuModel(): string {
 /** Cores this process may run on. */
 export function coreCount(): number {
   return availableParallelism();
+}
+
+/** The one-minute load average: a run's figures are meant to be read from a quiet host (decision 0002). */
+export function hostLoad(): number {
+  return loadavg()[0] ?? 0;
 }

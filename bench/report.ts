@@ -529,6 +529,8 @@ export interface RunContext {
   readonly node: string;
   readonly pinning: string;
   readonly settings: string;
+  /** The host's one-minute load average when the run started (older summaries lack it). */
+  readonly loadAtStart?: number;
 }
 
 /** Everything one run produced, as written to summary.json. */
@@ -767,7 +769,8 @@ function sharedStoreSection(result: SharedStoreResult, table: typeof renderTextT
 }
 
 function machineLine(c: RunContext): string {
-  return `${c.cpu}, ${c.cores} cores, Node ${c.node}; ${c.pinning}; ${c.settings}; ${c.date}`;
+  const load = c.loadAtStart === undefined ? '' : `; load ${c.loadAtStart.toFixed(1)} at start`;
+  return `${c.cpu}, ${c.cores} cores, Node ${c.node}; ${c.pinning}; ${c.settings}${load}; ${c.date}`;
 }
 
 /** The report for the terminal. */

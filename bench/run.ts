@@ -26,7 +26,7 @@ import { type ColdStartRun, measureColdStarts } from './cold-start.ts';
 import { type InProcessResult, measureInProcess } from './in-process.ts';
 import { type LatencyPoint, measureLatencyCurve } from './latency-curve.ts';
 import { runLoad } from './load.ts';
-import { coreCount, cpuModel } from './machine.ts';
+import { coreCount, cpuModel, hostLoad } from './machine.ts';
 import type { PairedRatio } from './paired.ts';
 import { measurePaymentMemory } from './payments-memory.ts';
 import { pinSelf, planCores, procCpuSeconds, type ServerProcess, startServer, waitIdle } from './processes.ts';
@@ -42,6 +42,7 @@ import {
   summarize,
   type WorkloadRun,
 } from './report.ts';
+import { roundOrder } from './round-order.ts';
 import {
   buildReferences,
   mockEntry,
@@ -97,6 +98,7 @@ const settings = {
 };
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+const loadAtStart = hostLoad();
 
 const selected = flags.only ? workloads.filter((w) => flags.only!.split(',').includes(w.id)) : [...workloads];
 if (selected.length === 0) throw new Error(`[payment-contract-kit] bench: --only matched no workload.`);
@@ -245,8 +247,8 @@ async function runWorkload(workload: Workload): Promise<WorkloadRun> {
         log(`${workload.id}: time budget reached, ${round} round(s) kept`);
         break;
       }
-      // Rotate the order every round, so no server always runs first or last.
-      const order = live().map((_, i, all) => all[(i + round) % all.length]!);
+      // A balanced design, not a rotation: no server always runs first or last, or always right after the same one.
+      const order = roundOrder(live(), round);
       for (const server of order) {
         const proc = procs.get(server)!;
         const proxyPid = server === 'proxy' ? proxyPidOf(proc) : undefined;
@@ -377,6 +379,7 @@ const summary = summarize(
     node: process.version,
     pinning: withMock ? `${pinning}; ${mockVia}` : pinning,
     settings: `${settings.rounds} × ${settings.seconds} s rounds after ${settings.warmupSeconds} s warm-up, ${settings.connections} connections${quick ? ', --quick' : ''}`,
+    loadAtStart,
   },
   {
     workloads: workloadRuns,

@@ -418,4 +418,11 @@ describe('rendering', () => {
       "| generate-token: server CPU per request ≤ 1.15 × (a)'s | 2.00× | 2.00–2.00, 2 pairs | ≤ 1.15 | 0.57× | FAIL |",
     );
   });
+
+  it('names the load the host had when the run started, when it was read', () => {
+    expect(renderMarkdown(summarize({ ...context, loadAtStart: 1.23 }, { workloads: [], coldStart: {} }))).toMatch(
+      /Machine: .*; load 1\.2 at start; /,
+    );
+    expect(renderMarkdown(summary)).not.toContain('at start');
+  });
 });

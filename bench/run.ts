@@ -44,6 +44,7 @@ import {
 } from './report.ts';
 import {
   buildReferences,
+  isProxyServer,
   mockEntry,
   profileDir,
   root,
@@ -249,7 +250,7 @@ async function runWorkload(workload: Workload): Promise<WorkloadRun> {
       const order = live().map((_, i, all) => all[(i + round) % all.length]!);
       for (const server of order) {
         const proc = procs.get(server)!;
-        const proxyPid = server === 'proxy' ? proxyPidOf(proc) : undefined;
+        const proxyPid = isProxyServer(server) ? proxyPidOf(proc) : undefined;
         const proxyBefore = proxyPid === undefined ? null : procCpuSeconds(proxyPid);
         const cpuBefore = proc.cpuSeconds();
         const sample = await once(server, settings.seconds);
@@ -257,7 +258,7 @@ async function runWorkload(workload: Workload): Promise<WorkloadRun> {
         const proxyAfter = proxyPid === undefined ? null : procCpuSeconds(proxyPid);
         const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
         const proxyCpu = proxyBefore === null || proxyAfter === null ? null : proxyAfter - proxyBefore;
-        rounds.get(server)!.push(roundFrom(sample, cpu, server === 'proxy' ? proxyCpu : undefined));
+        rounds.get(server)!.push(roundFrom(sample, cpu, isProxyServer(server) ? proxyCpu : undefined));
         peak.set(server, proc.peakRssKb());
         // Let deferred work (settlements) finish before the next server's round starts on the same core.
         await waitIdle(proc);

@@ -129,6 +129,9 @@ export function finishExchange(ctx: ProxyContext, x: SeenExchange): void {
   ctx.queue.push(ctx.drifts.nextSeq(), x);
 }
 
+/** Check results whose exchange's fees were observed (the check cache returns the same object for the same exchange). */
+const feesRead = new WeakSet<ExchangeCheck>();
+
 /**
  * Checks, records and logs one answered exchange (the queue's work).
  *
@@ -158,7 +161,10 @@ export function checkSeen(ctx: ProxyContext, seq: number, x: SeenExchange): void
     { seq, method: x.method, path: ctx.redactor.text(pathOnly), operationName, status: x.status },
     found,
   );
-  if (x.answered && exchange.response && responseBody?.includes('Calc')) {
+  // A check result the cache handed out before stands for the same exchange, whose fees were observed then: a fee
+  // list repeated thousands of times is read once.
+  if (x.answered && exchange.response && responseBody?.includes('Calc') && !feesRead.has(check)) {
+    feesRead.add(check);
     // Not JSON: the checker reported it.
     const answer = readJson(exchange.response);
     if (answer.state === 'json') for (const fee of feeObservations(answer.value)) ctx.drifts.observeFee(fee);

@@ -157,10 +157,15 @@ export function checkSeen(ctx: ProxyContext, seq: number, x: SeenExchange): void
   const found = [...check.drifts.map((d) => withReasonCase(d, exchange)), ...x.extraDrifts];
   const operationName = check.operationName ?? operationNameOf(requestBody);
   const pathOnly = x.path.split('?')[0]!;
-  const entries = ctx.drifts.add(
-    { seq, method: x.method, path: ctx.redactor.text(pathOnly), operationName, status: x.status },
-    found,
-  );
+  // The path is redacted only for a drift to keep: with many tokens remembered, redacting is a regex of thousands of
+  // alternatives, and most exchanges have no drift.
+  const entries =
+    found.length === 0
+      ? []
+      : ctx.drifts.add(
+          { seq, method: x.method, path: ctx.redactor.text(pathOnly), operationName, status: x.status },
+          found,
+        );
   // A check result the cache handed out before stands for the same exchange, whose fees were observed then: a fee
   // list repeated thousands of times is read once.
   if (x.answered && exchange.response && responseBody?.includes('Calc') && !feesRead.has(check)) {

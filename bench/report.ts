@@ -149,6 +149,13 @@ export const proxyVsMockKey = (workload: string) => `proxy-vs-mock:${workload}`;
 export const proxyPairCpuKey = (workload: string) => `proxy-pair-cpu-vs-mock:${workload}`;
 /** The paired figure of the proxy process's own CPU per request ÷ the mock's alone, round by round. */
 export const proxyOwnCpuKey = (workload: string) => `proxy-own-cpu-vs-mock:${workload}`;
+/**
+ * The paired figure of the proxy process's own CPU per request ÷ the bare passthrough's (server `proxy-floor`, the
+ * same mock behind it), round by round: how far the checks and the byte-for-byte care sit above forwarding alone.
+ */
+export const proxyOwnCpuVsFloorKey = (workload: string) => `proxy-own-cpu-vs-floor:${workload}`;
+/** The paired figure of the bare passthrough's own CPU per request ÷ the mock's alone: any Node proxy's floor. */
+export const floorOwnCpuKey = (workload: string) => `proxy-floor-own-cpu-vs-mock:${workload}`;
 /** The paired figure of a server's cold start ÷ the reference's, run by run. */
 export const coldVsRefKey = (server: string) => `cold-vs-ref:${server}`;
 
@@ -192,6 +199,13 @@ export function pairedFigures(runs: readonly WorkloadRun[], cold: ColdStart): Re
       out[proxyPairCpuKey(workload.id)] = pairedRatio(cpu(proxy), cpu(mock));
       out[proxyOwnCpuKey(workload.id)] = pairedRatio(proxy.rounds.map(proxyCpuPerRequest), cpu(mock));
     }
+    const floor = byServer.get('proxy-floor');
+    if (floor && mock) out[floorOwnCpuKey(workload.id)] = pairedRatio(floor.rounds.map(proxyCpuPerRequest), cpu(mock));
+    if (floor && proxy)
+      out[proxyOwnCpuVsFloorKey(workload.id)] = pairedRatio(
+        proxy.rounds.map(proxyCpuPerRequest),
+        floor.rounds.map(proxyCpuPerRequest),
+      );
     for (const run of usableRuns) {
       if (ref && run !== ref) {
         out[cpuVsRefKey(workload.id, run.server)] = pairedRatio(cpu(run), cpu(ref));
@@ -437,8 +451,8 @@ export function versusRows(runs: readonly WorkloadRun[], figures: Readonly<Recor
   const rows: string[][] = [];
   for (const workload of runs) {
     for (const run of workload.runs) {
-      // The proxy has a table of its own (proxyRows): it fronts the mock rather than replacing it.
-      if (run.server === 'proxy') continue;
+      // The proxy and its floor have a table of their own (proxyRows): they front the mock rather than replace it.
+      if (run.server === 'proxy' || run.server === 'proxy-floor') continue;
       const cpu = figures[mockCpuVsKey(workload.id, run.server)];
       const rps = figures[mockRpsVsKey(workload.id, run.server)];
       if (!cpu && !rps) continue;
@@ -453,20 +467,29 @@ export const versusHeaders = ['workload', 'mock compared with', 'mock CPU per re
 /**
  * The proxy's table (issue 21): per workload, the pair's req/s ÷ the mock's alone (both on the server core, so the
  * proxy and its mock share it), the pair's CPU per request ÷ the mock's, and the proxy process's own CPU per request
- * ÷ the mock's (what it costs on a core of its own), with the proxy's own microseconds per request.
+ * ÷ the mock's (what it costs on a core of its own), with the proxy's own microseconds per request; then the same
+ * against the floor (the bare passthrough, when it ran): the proxy's own CPU ÷ the floor's, the floor's ÷ the mock's,
+ * and the floor's microseconds per request.
  */
 export function proxyRows(runs: readonly WorkloadRun[], figures: Readonly<Record<string, PairedRatio>>): string[][] {
   const rows: string[][] = [];
   for (const workload of runs) {
     const proxy = workload.runs.find((r) => r.server === 'proxy' && usable(r));
     if (!proxy || !figures[proxyVsMockKey(workload.id)]) continue;
-    const own = median(proxy.rounds.flatMap((r) => proxyCpuPerRequest(r) ?? []));
+    const micros = (run: ServerRun | undefined) => {
+      const own = median(run?.rounds.flatMap((r) => proxyCpuPerRequest(r) ?? []) ?? []);
+      return Number.isFinite(own) ? (own * 1e6).toFixed(1) : '-';
+    };
+    const floor = workload.runs.find((r) => r.server === 'proxy-floor' && usable(r));
     rows.push([
       workload.id,
       formatPairedOrDash(figures[proxyVsMockKey(workload.id)]),
       formatPairedOrDash(figures[proxyPairCpuKey(workload.id)]),
       formatPairedOrDash(figures[proxyOwnCpuKey(workload.id)]),
-      Number.isFinite(own) ? (own * 1e6).toFixed(1) : '-',
+      micros(proxy),
+      formatPairedOrDash(figures[proxyOwnCpuVsFloorKey(workload.id)]),
+      formatPairedOrDash(figures[floorOwnCpuKey(workload.id)]),
+      micros(floor),
     ]);
   }
   return rows;
@@ -478,6 +501,9 @@ export const proxyHeaders = [
   "pair CPU per request ÷ the mock's",
   "proxy's own CPU per request ÷ the mock's",
   'proxy CPU µs per request',
+  "proxy's own CPU ÷ the floor's (bare passthrough)",
+  "floor's own CPU ÷ the mock's",
+  'floor CPU µs per request',
 ];
 
 /** The cold start table: medians per server, and each server ÷ (a) paired run by run. */

@@ -45,6 +45,7 @@ import {
 import { roundOrder } from './round-order.ts';
 import {
   buildReferences,
+  isProxyServer,
   mockEntry,
   profileDir,
   root,
@@ -251,7 +252,7 @@ async function runWorkload(workload: Workload): Promise<WorkloadRun> {
       const order = roundOrder(live(), round);
       for (const server of order) {
         const proc = procs.get(server)!;
-        const proxyPid = server === 'proxy' ? proxyPidOf(proc) : undefined;
+        const proxyPid = isProxyServer(server) ? proxyPidOf(proc) : undefined;
         const proxyBefore = proxyPid === undefined ? null : procCpuSeconds(proxyPid);
         const cpuBefore = proc.cpuSeconds();
         const sample = await once(server, settings.seconds);
@@ -259,7 +260,7 @@ async function runWorkload(workload: Workload): Promise<WorkloadRun> {
         const proxyAfter = proxyPid === undefined ? null : procCpuSeconds(proxyPid);
         const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
         const proxyCpu = proxyBefore === null || proxyAfter === null ? null : proxyAfter - proxyBefore;
-        rounds.get(server)!.push(roundFrom(sample, cpu, server === 'proxy' ? proxyCpu : undefined));
+        rounds.get(server)!.push(roundFrom(sample, cpu, isProxyServer(server) ? proxyCpu : undefined));
         peak.set(server, proc.peakRssKb());
         // Let deferred work (settlements) finish before the next server's round starts on the same core.
         await waitIdle(proc);

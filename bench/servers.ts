@@ -19,6 +19,7 @@ export type ServerId =
   | 'mock'
   | 'baseline'
   | 'proxy'
+  | 'proxy-floor'
   | 'rest-token'
   | 'rest-token-signed'
   | 'graphql-execute'
@@ -28,16 +29,20 @@ export type ServerId =
 
 /**
  * Whether a server speaks the service as the kit's mock does: the build under test, the `--baseline` build it is
- * compared with, or the validating proxy in front of the mock.
+ * compared with, or a proxy in front of the mock (the validating one, or the bare passthrough that is its floor).
  */
-export const isMockServer = (id: ServerId): id is 'mock' | 'baseline' | 'proxy' =>
-  id === 'mock' || id === 'baseline' || id === 'proxy';
+export const isMockServer = (id: ServerId): id is 'mock' | 'baseline' | 'proxy' | 'proxy-floor' =>
+  id === 'mock' || id === 'baseline' || id === 'proxy' || id === 'proxy-floor';
+
+/** Whether a server is a proxy in front of the mock (its own process's CPU is read apart from the mock's). */
+export const isProxyServer = (id: ServerId): id is 'proxy' | 'proxy-floor' => id === 'proxy' || id === 'proxy-floor';
 
 /** How each server is named in tables. */
 export const serverLabels: Readonly<Record<ServerId, string>> = {
   mock: 'mock (payment-contract-kit)',
   baseline: 'mock, baseline build (--baseline)',
   proxy: 'proxy (checks on) in front of the mock',
+  'proxy-floor': '(f) bare passthrough (node:http + undici Pool, no checks) in front of the mock',
   'rest-token': '(a) node:http, fixed token pair',
   'rest-token-signed': '(a′) node:http + HS256 sign (informational)',
   'graphql-execute': '(b) node:http + graphql-js execute',
@@ -96,7 +101,7 @@ const launcherOut = join(outDir, 'mock-launcher.mjs');
  */
 export async function buildReferences(): Promise<void> {
   const entryPoints = Object.values(referenceScripts).map((name) => join(root, 'bench', 'references', `${name}.ts`));
-  entryPoints.push(join(root, 'bench', 'gc-probe.ts'));
+  entryPoints.push(join(root, 'bench', 'gc-probe.ts'), join(root, 'bench', 'references', 'bare-passthrough.ts'));
   // The launcher is built whenever the mock's source exists: it starts the mock when the CLI is not built, and for
   // --profile, because the CLI bundle is minified and its profiles name functions `aa` and `_`.
   if (existsSync(join(root, 'src', 'mock', 'index.ts'))) entryPoints.push(launcherSource);
@@ -151,9 +156,15 @@ export async function serverCommand(
       return { command: process.execPath, args: [...node, baselineCli, ...mockCliArgs], address: 'stdout' };
     }
     case 'proxy':
+    case 'proxy-floor':
       return {
         command: process.execPath,
-        args: [...node, join(outDir, 'references', `${referenceScripts[id]}.mjs`), cliPath],
+        args: [
+          ...node,
+          join(outDir, 'references', `${referenceScripts.proxy}.mjs`),
+          cliPath,
+          ...(id === 'proxy-floor' ? ['--floor'] : []),
+        ],
         address: 'stdout',
       };
     case 'prism': {

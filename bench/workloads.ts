@@ -313,7 +313,7 @@ export const workloads: readonly Workload[] = [
   singleRequestWorkload(
     'fees-list',
     'paymentGatewayFeesCalc (fee list)',
-    ['mock', 'proxy', 'graphql-execute', 'yoga', 'apollo'],
+    ['mock', 'proxy', 'proxy-floor', 'graphql-execute', 'yoga', 'apollo'],
     (_s, session) => gqlRequest(session, queries.fees, feesVariables),
   ),
   singleRequestWorkload('card-fee', 'paymentCreditCardFeeCalc (card fee)', ['mock', 'yoga', 'apollo'], (_s, session) =>
@@ -322,7 +322,7 @@ export const workloads: readonly Workload[] = [
   singleRequestWorkload(
     'process-payment',
     'processPaymentRequest (full validation)',
-    ['mock', 'proxy', 'graphql-execute', 'yoga', 'apollo'],
+    ['mock', 'proxy', 'proxy-floor', 'graphql-execute', 'yoga', 'apollo'],
     (server, session) =>
       server === 'graphql-execute'
         ? gqlRequest(session, queries.fees, feesVariables)

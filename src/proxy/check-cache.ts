@@ -3,7 +3,8 @@
  * a query a test suite repeats, a webhook retried) costs a map lookup instead of a second check: checking is most of
  * the proxy's work per request. The checker is a pure function of the exchange and the proxy's fixed options; the
  * key is the whole exchange except the answer's `Date` header, which only the token endpoints' check reads, so
- * token exchanges are never cached.
+ * token exchanges are never cached. Nor are GraphQL mutations: a payment's answer carries a new transaction id every
+ * time, so its 2-3 KB key would only ever miss (and push repeating exchanges out of the cache).
  *
  * @module
  */
@@ -23,9 +24,42 @@ function headerKey(headers: Readonly<Record<string, string>>): string {
   return out;
 }
 
+/** Whether `c` can continue a GraphQL name (so `mutationX` is not the keyword). */
+const nameChar = /[_0-9A-Za-z]/;
+
+/**
+ * Whether a GraphQL request's JSON text holds a document that starts with `mutation`, read without parsing it: the
+ * `"query"` string's first token after white space, commas and `#` comments (the kit's own operation files open with
+ * one). A linear scan; a body it misreads is only cached or not, never checked differently.
+ *
+ * @example
+ * isMutationRequest('{"query":"# Pays.\\nmutation Pay { ... }"}') // true
+ */
+export function isMutationRequest(body: string): boolean {
+  const at = body.indexOf('"query"');
+  if (at < 0) return false;
+  let i = at + 7;
+  while (body[i] === ' ' || body[i] === ':') i++;
+  if (body[i] !== '"') return false;
+  i++;
+  for (;;) {
+    const c = body[i];
+    if (c === ' ' || c === ',' || c === '\t') i++;
+    else if (c === '\\' && (body[i + 1] === 'n' || body[i + 1] === 'r' || body[i + 1] === 't')) i += 2;
+    else if (c === '#') {
+      // A comment runs to the end of its line: the next escaped line break, or the end of the string.
+      const end = body.indexOf('\\n', i);
+      if (end < 0) return false;
+      i = end + 2;
+    } else return body.startsWith('mutation', i) && !nameChar.test(body[i + 8] ?? '');
+  }
+}
+
 function keyOf(exchange: Exchange): string | undefined {
   const { request, response } = exchange;
   if (tokenPaths.some((p) => request.url.startsWith(p))) return undefined;
+  if (request.body !== undefined && request.url.startsWith(servicePaths.graphql) && isMutationRequest(request.body))
+    return undefined;
   const key = [
     exchange.kind ?? 'http',
     request.method,

@@ -129,6 +129,9 @@ export function finishExchange(ctx: ProxyContext, x: SeenExchange): void {
   ctx.queue.push(ctx.drifts.nextSeq(), x);
 }
 
+/** Check results whose exchange's fees were observed (the check cache returns the same object for the same exchange). */
+const feesRead = new WeakSet<ExchangeCheck>();
+
 /**
  * Checks, records and logs one answered exchange (the queue's work).
  *
@@ -154,11 +157,19 @@ export function checkSeen(ctx: ProxyContext, seq: number, x: SeenExchange): void
   const found = [...check.drifts.map((d) => withReasonCase(d, exchange)), ...x.extraDrifts];
   const operationName = check.operationName ?? operationNameOf(requestBody);
   const pathOnly = x.path.split('?')[0]!;
-  const entries = ctx.drifts.add(
-    { seq, method: x.method, path: ctx.redactor.text(pathOnly), operationName, status: x.status },
-    found,
-  );
-  if (x.answered && exchange.response && responseBody?.includes('Calc')) {
+  // The path is redacted only for a drift to keep: with many tokens remembered, redacting is a regex of thousands of
+  // alternatives, and most exchanges have no drift.
+  const entries =
+    found.length === 0
+      ? []
+      : ctx.drifts.add(
+          { seq, method: x.method, path: ctx.redactor.text(pathOnly), operationName, status: x.status },
+          found,
+        );
+  // A check result the cache handed out before stands for the same exchange, whose fees were observed then: a fee
+  // list repeated thousands of times is read once.
+  if (x.answered && exchange.response && responseBody?.includes('Calc') && !feesRead.has(check)) {
+    feesRead.add(check);
     // Not JSON: the checker reported it.
     const answer = readJson(exchange.response);
     if (answer.state === 'json') for (const fee of feeObservations(answer.value)) ctx.drifts.observeFee(fee);

@@ -83,26 +83,54 @@ export function nextHopHeaders(raw: readonly string[], target: URL): string[] {
   return kept;
 }
 
+/** The answer last found to be JSON on each service path, per upstream (see {@link readAnswer}). */
+const lastJsonAnswers = new WeakMap<URL, Map<string, { readonly body: Buffer; readonly heads: string }>>();
+
+/** The answer's Content-Type and Content-Encoding, which decide how its body is read. */
+function readingHeaders(raw: readonly string[]): { type: string; heads: string } {
+  let type = '';
+  let encoding = '';
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (name === 'content-type' && !type) type = raw[i + 1]!;
+    else if (name === 'content-encoding' && !encoding) encoding = raw[i + 1]!;
+  }
+  return { type, heads: `${type}\u0000${encoding}` };
+}
+
 /**
  * Reads an answer on a service path before it is handed on: why it cannot be handed on as the service's (a body that
  * is not JSON, such as a gateway's HTML error page), or its parsed body, which the checks then reuse instead of
- * parsing it again. An empty body is handed on (the checker judges it: revoke-token's body is not shown).
+ * parsing it again. An empty body is handed on (the checker judges it: revoke-token's body is not shown). An answer
+ * byte-identical to the last JSON one on its path, with the same type and encoding (a fee list repeats), is known to
+ * be JSON without a parse; the check cache then knows the exchange, so nothing parses it at all.
  */
-function readAnswer(path: string, answer: UpstreamAnswer, maxBytes: number): { notJson?: string; json?: unknown } {
+function readAnswer(
+  upstream: URL,
+  path: string,
+  answer: UpstreamAnswer,
+  maxBytes: number,
+): { notJson?: string; json?: unknown } {
   if (!servicePathSet.has(path) || answer.body.length === 0) return {};
+  const { type, heads } = readingHeaders(answer.rawHeaders);
+  let last = lastJsonAnswers.get(upstream);
+  const seen = last?.get(path);
+  if (seen && seen.heads === heads && seen.body.equals(answer.body)) return {};
   const body = decodedBody(answer.rawHeaders, answer.body, maxBytes);
   if (body === undefined) return { notJson: `a ${answer.status} answer whose Content-Encoding could not be undone` };
-  const type = (() => {
-    for (let i = 0; i < answer.rawHeaders.length; i += 2)
-      if (answer.rawHeaders[i]!.toLowerCase() === 'content-type') return answer.rawHeaders[i + 1]!;
-    return '';
-  })();
   if (/^\s*text\/html/i.test(type)) return { notJson: `a ${answer.status} answer of type ${type}` };
+  let json: unknown;
   try {
-    return { json: JSON.parse(body.toString('utf8')) as unknown };
+    json = JSON.parse(body.toString('utf8')) as unknown;
   } catch {
     return { notJson: `a ${answer.status} answer whose body is not JSON (${type || 'no content type'})` };
   }
+  if (!last) {
+    last = new Map();
+    lastJsonAnswers.set(upstream, last);
+  }
+  last.set(path, { body: answer.body, heads });
+  return { json };
 }
 
 /** Bodies up to this size go out in one write with the head; larger ones are written as they are (no copy). */
@@ -157,7 +185,7 @@ export async function forwardRequest(ctx: ProxyContext, req: IncomingMessage, re
   let json: unknown;
   if (!outcome.ok) fault = { kind: outcome.fault, detail: outcome.detail };
   else {
-    const read = readAnswer(path, outcome, options.maxBodyBytes);
+    const read = readAnswer(options.upstream, path, outcome, options.maxBodyBytes);
     if (read.notJson !== undefined) fault = { kind: 'not-json', detail: read.notJson };
     json = read.json;
   }

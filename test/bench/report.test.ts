@@ -6,10 +6,12 @@ import {
   cpuPerRequest,
   cpuVsRefKey,
   evaluateTarget,
+  floorOwnCpuKey,
   median,
   mockCpuVsKey,
   pairedFigures,
   proxyOwnCpuKey,
+  proxyOwnCpuVsFloorKey,
   proxyPairCpuKey,
   type RoundResult,
   renderMarkdown,
@@ -408,6 +410,46 @@ describe('rendering', () => {
     );
     // The proxy is not listed among the mock's peers: it fronts the mock.
     expect(text).not.toMatch(/mock compared with[\s\S]*proxy \(checks on\)/);
+  });
+
+  it("sets the proxy's own CPU beside the floor's (the bare passthrough in front of the same mock)", () => {
+    // Mock alone: 100 µs per request. Proxy: 200 µs of its own. Floor: 0.45 core at 4,500 req/s, 100 µs of its own.
+    const result = summarize(context, {
+      workloads: [
+        {
+          id: 'fees-list',
+          title: 'fee list',
+          runs: [
+            { ...run('mock', []), rounds: [round(9000, { serverCpu: 0.9 }), round(9000, { serverCpu: 0.9 })] },
+            {
+              ...run('proxy', []),
+              rounds: [round(3000, { serverCpu: 0.9, proxyCpu: 0.6 }), round(3000, { serverCpu: 0.9, proxyCpu: 0.6 })],
+            },
+            {
+              ...run('proxy-floor', []),
+              rounds: [round(4500, { serverCpu: 0.9, proxyCpu: 0.45 }), round(5000, { serverCpu: 1, proxyCpu: 0.6 })],
+            },
+            { ...run('rest-token', []), rounds: [round(20000), round(20000)] },
+          ],
+        },
+      ],
+      coldStart: {},
+    });
+    // Round 2: the floor took 120 µs, so the proxy's 200 µs is 1.67× it.
+    const vsFloor = result.paired[proxyOwnCpuVsFloorKey('fees-list')];
+    expect([vsFloor?.min, vsFloor?.max, vsFloor?.pairs]).toEqual([expect.closeTo(200 / 120), expect.closeTo(2), 2]);
+    const floorVsMock = result.paired[floorOwnCpuKey('fees-list')];
+    expect([floorVsMock?.min, floorVsMock?.max, floorVsMock?.pairs]).toEqual([
+      expect.closeTo(1),
+      expect.closeTo(1.2),
+      2,
+    ]);
+    const text = renderText(result);
+    expect(text).toMatch(
+      /fees-list\s+0\.33×.*\s200\.0\s+1\.83× \(1\.67–2\.00, 2 pairs\)\s+1\.10× \(1\.00–1\.20, 2 pairs\)\s+110\.0/,
+    );
+    // Neither the proxy nor its floor is listed among the mock's peers.
+    expect(text).not.toMatch(/mock compared with[\s\S]*bare passthrough/);
   });
 
   it('renders Markdown for the README with the machine line', () => {

@@ -121,6 +121,33 @@ describe('the service failing the proxy', () => {
     expect((await slow).status).toBe(200);
   });
 
+  it('reads a repeated answer as JSON only while its bytes, type and encoding all repeat', async () => {
+    // The same bytes every time; the service changes only the type, then the encoding, of the third and fourth.
+    const bytes = JSON.stringify({ data: { paymentGatewayFeesCalc: [] } });
+    const heads = [
+      { 'content-type': 'application/json' },
+      { 'content-type': 'application/json' },
+      { 'content-type': 'text/html' },
+      { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      { 'content-type': 'application/json' },
+    ];
+    let call = 0;
+    const service = await startStandIn((req, _body, res) => {
+      if (req.url !== servicePaths.graphql) return sendJson(res, 200, tokenPair);
+      res.writeHead(200, heads[call++ % heads.length]).end(bytes);
+    });
+    closers.push(() => service.close());
+    const proxy = await proxyTo(service.url);
+    const statuses: number[] = [];
+    for (let i = 0; i < heads.length; i++) statuses.push((await post(proxy, servicePaths.graphql, graphqlBody)).status);
+    expect(statuses).toEqual([200, 200, 502, 502, 200]);
+    const upstream = proxy.report().drifts.filter((d) => d.kind === 'upstream');
+    expect(upstream.map((d) => [d.exchange.seq, d.actual])).toEqual([
+      [3, expect.stringMatching(/^not-json: a 200 answer of type text\/html/)],
+      [4, expect.stringMatching(/^not-json: a 200 answer whose Content-Encoding could not be undone/)],
+    ]);
+  });
+
   it("refuses a consumer body over the bound with 413 in the path's shape, without forwarding it", async () => {
     const service = await faultyService('hang');
     const proxy = await proxyTo(service.url);

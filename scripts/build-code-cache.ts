@@ -24,11 +24,12 @@ const silent = process.argv.includes('--silent');
 async function child(): Promise<void> {
   limitHeapGrowth();
   const compiled = compileWithCache(script, readFileSync(script, 'latin1'), undefined);
-  const code = await compiled.command.run(['--port', '0', '--quiet']);
+  const write = () =>
+    writeCodeCache(cacheFile, compiled.script.createCachedData(), (line) => {
+      throw new Error(line);
+    });
+  const code = await compiled.command.run(['--port', '0', '--quiet'], { afterCleanStop: write });
   if (code !== 0) throw new Error(`[payment-contract-kit] build-code-cache: the mock stopped with code ${code}.`);
-  writeCodeCache(cacheFile, compiled.script.createCachedData(), (line) => {
-    throw new Error(line);
-  });
 }
 
 /** The first answers a user's test would ask for: a token, then the fee list. */

@@ -19,7 +19,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { debuglog } from 'node:util';
@@ -32,6 +32,11 @@ import { limitHeapGrowth } from './heap-growth.ts';
 export interface CliCommand {
   /** Runs the command with the arguments after its name; resolves with an exit code, or never for servers. */
   run(argv: readonly string[]): Promise<number | undefined>;
+}
+
+/** The mock script's exports: commands/mock.ts's `run`, with its hook for a clean stop. */
+interface MockScript {
+  run(argv: readonly string[], hooks?: { afterCleanStop?: () => void }): Promise<number | undefined>;
 }
 
 /** The environment variable that picks the cache: a folder, `off`, or unset for the shipped one. */
@@ -83,7 +88,7 @@ function readOrUndefined(path: string): Buffer | undefined {
 
 /** What {@link compileWithCache} compiled: the command, and whether a cache was offered and taken. */
 export interface CompiledScript {
-  readonly command: CliCommand;
+  readonly command: MockScript;
   readonly script: Script;
   /** True when V8 took the cache offered; false when none was offered or it was refused. */
   readonly cacheAccepted: boolean;
@@ -99,10 +104,19 @@ export function compileWithCache(path: string, source: string, cachedData: Buffe
   const script = new Script(wrapped, { filename: path, ...(cachedData ? { cachedData } : {}) });
   const module = { exports: {} as Record<string, unknown> };
   script.runInThisContext()(module.exports, createRequire(path), module, path, dirname(path));
-  const command = module.exports as unknown as CliCommand;
+  const command = module.exports as unknown as MockScript;
   if (typeof command.run !== 'function')
     throw new Error(kitMessage(`${path} exports no run(): rebuild the kit (npm run build).`));
   return { command, script, cacheAccepted: cachedData !== undefined && !script.cachedDataRejected };
+}
+
+/** Removes a half-written cache; a folder that could not take the file may not let it be removed either. */
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // Nothing was written there, or nothing more can be done: the warning below says what to fix.
+  }
 }
 
 /**
@@ -116,6 +130,7 @@ export function writeCodeCache(file: string, data: Buffer, warn: (line: string) 
     writeFileSync(partial, data);
     renameSync(partial, file);
   } catch (error) {
+    removeQuietly(partial);
     warn(
       kitMessage(
         `could not write the code cache ${file} (${error instanceof Error ? error.message : String(error)}): set ${codeCacheVariable} to a writable folder, or to "off".\n`,
@@ -150,12 +165,9 @@ export function loadMockCommand(
     cachedData === undefined ? 'none' : compiled.cacheAccepted ? 'accepted' : 'rejected',
   );
   if (setting.kind !== 'folder' || compiled.cacheAccepted) return compiled.command;
-  return {
-    async run(argv) {
-      const code = await compiled.command.run(argv);
-      // After a clean stop: the cache then holds what start-up and the first answers compiled.
-      if (code === 0) writeCodeCache(cacheFile, compiled.script.createCachedData(), (l) => process.stderr.write(l));
-      return code;
-    },
-  };
+  // After a clean stop of a mock that served (not after --help): the cache then holds what start-up and the first
+  // answers compiled.
+  const afterCleanStop = () =>
+    writeCodeCache(cacheFile, compiled.script.createCachedData(), (line) => process.stderr.write(line));
+  return { run: (argv) => compiled.command.run(argv, { afterCleanStop }) };
 }

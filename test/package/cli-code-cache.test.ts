@@ -114,6 +114,16 @@ describe('the built CLI', () => {
     expect(await readdir(folder)).toEqual([name]);
   }, 120_000);
 
+  it('writes no folder cache after --help (only a mock that served)', async () => {
+    const folder = join(dir, 'help');
+    const child = spawn(process.execPath, [launcher, 'mock', '--help'], {
+      stdio: 'ignore',
+      env: { ...process.env, PCK_CODE_CACHE: folder },
+    });
+    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
+    await expect(readdir(folder)).rejects.toThrow(/ENOENT/);
+  }, 60_000);
+
   it('answers over a cache of garbage bytes, then replaces it with one V8 takes', async () => {
     const folder = join(dir, 'garbage');
     // Learn the file name from a first run, then overwrite the file with garbage.

@@ -39,6 +39,9 @@ const graphqlTools = [
 // --silent to tsup, and the pages' build honours it too.
 const buildUi = `tsx scripts/build-ui.ts${process.argv.includes('--silent') ? ' --silent' : ''}`;
 
+// The mock script's shipped V8 code cache (scripts/build-code-cache.ts), made once the script is built.
+const buildCodeCache = `tsx scripts/build-code-cache.ts${process.argv.includes('--silent') ? ' --silent' : ''}`;
+
 // The browser and worker builds of the msw and mock entries (package.json `browser` and `worker` conditions): the isomorphic core
 // on the web platform, with no Node built-in. @noble/hashes (its hashing) is bundled in, so consumers install nothing
 // more; graphql and msw stay external, the consumer's copies.
@@ -145,6 +148,48 @@ export default defineConfig([
     banner: {
       js: "import { createRequire as __pckCreateRequire } from 'node:module'; const require = __pckCreateRequire(import.meta.url);",
     },
+  },
+  {
+    // The mock command as one CommonJS script, for the V8 code cache of src/cli/code-cache.ts (decision 0036): Node 20
+    // caches compiled code for scripts only. Dynamic imports are inlined (a script run by vm has no module loader);
+    // the optional Redis client stays a require of the consumer's ioredis. Built-ins are plain requires in CommonJS.
+    entry: { mock: 'src/cli/commands/mock.ts' },
+    onSuccess: buildCodeCache,
+    outDir: 'dist/cli',
+    format: ['cjs'],
+    outExtension: () => ({ js: '.cjs' }),
+    dts: false,
+    clean: false,
+    target: 'node20',
+    platform: 'node',
+    splitting: false,
+    minify: true,
+    noExternal: ['graphql', 'graphql-jit', ...graphqlTools, ...armor],
+    esbuildPlugins: [graphqlEsm],
+    removeNodeProtocol: false,
+    esbuildOptions(options) {
+      options.mainFields = ['module', 'main'];
+      options.supported = { ...options.supported, 'dynamic-import': false };
+      // The script is decoded as latin1 (code-cache.ts): every character outside ASCII escaped.
+      options.charset = 'ascii';
+      // package-files.ts reads `import.meta.url` in ESM and `__filename` here, where import.meta is empty.
+      options.logOverride = { ...options.logOverride, 'empty-import-meta': 'silent' };
+    },
+  },
+  {
+    // The executable (package.json `bin`): CommonJS, so `mock` starts without Node's ES module loader (launcher.ts).
+    // Its import() of the ES module CLI stays an import().
+    entry: { launcher: 'src/cli/launcher.ts' },
+    outDir: 'dist/cli',
+    format: ['cjs'],
+    outExtension: () => ({ js: '.cjs' }),
+    dts: false,
+    clean: false,
+    target: 'node20',
+    platform: 'node',
+    splitting: false,
+    minify: true,
+    removeNodeProtocol: false,
   },
   {
     entry: browserEntries,

@@ -11,7 +11,7 @@ import { ensureBuilt, root } from './support/packed-kit.ts';
 
 let dir = '';
 beforeAll(async () => {
-  await ensureBuilt(['dist/cli/index.js']);
+  await ensureBuilt(['dist/cli/index.js', 'dist/cli/launcher.cjs']);
   dir = await mkdtemp(join(tmpdir(), 'pck-start-up-'));
 }, 600_000);
 afterAll(async () => {
@@ -19,18 +19,16 @@ afterAll(async () => {
 });
 
 /** Starts the built CLI's mock with a preload that writes `process.moduleLoadList` at exit; answers that list. */
-async function modulesAfter(requests: (url: string) => Promise<void>): Promise<string[]> {
+async function modulesAfter(entry: string, requests: (url: string) => Promise<void>): Promise<string[]> {
   const out = join(dir, `modules-${Date.now()}.txt`);
   const preload = join(dir, 'record-modules.cjs');
   await writeFile(
     preload,
     `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join('\\n')));`,
   );
-  const child = spawn(
-    process.execPath,
-    ['--require', preload, join(root, 'dist/cli/index.js'), 'mock', '--port', '0', '--quiet'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, ['--require', preload, join(root, entry), 'mock', '--port', '0', '--quiet'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -50,26 +48,31 @@ async function modulesAfter(requests: (url: string) => Promise<void>): Promise<s
   return (await readFile(out, 'utf8')).split('\n');
 }
 
-it('answers a token and a fee list without loading TLS or fs/promises', async () => {
-  const modules = await modulesAfter(async (url) => {
-    const headers = {
-      'content-type': 'application/json',
-      'x-client-id': defaultCredentials.clientId,
-      'x-api-key': defaultCredentials.apiKey,
-    };
-    const token = (await (await fetch(url + servicePaths.generateToken, { method: 'POST', headers })).json()) as {
-      data: { token: string };
-    };
-    const query = await readFile(join(root, 'operations/current/payment-gateway-fees-calc.graphql'), 'utf8');
-    const fees = await fetch(url + servicePaths.graphql, {
-      method: 'POST',
-      headers: { ...headers, 'x-jwt-token': token.data.token },
-      body: JSON.stringify({ query, variables: { amount: 100 } }),
+// The executable (package.json `bin`, the mock through the V8 code cache) and the ES module CLI (without the cache).
+it.each(['dist/cli/launcher.cjs', 'dist/cli/index.js'])(
+  '%s answers a token and a fee list without loading TLS or fs/promises',
+  async (entry) => {
+    const modules = await modulesAfter(entry, async (url) => {
+      const headers = {
+        'content-type': 'application/json',
+        'x-client-id': defaultCredentials.clientId,
+        'x-api-key': defaultCredentials.apiKey,
+      };
+      const token = (await (await fetch(url + servicePaths.generateToken, { method: 'POST', headers })).json()) as {
+        data: { token: string };
+      };
+      const query = await readFile(join(root, 'operations/current/payment-gateway-fees-calc.graphql'), 'utf8');
+      const fees = await fetch(url + servicePaths.graphql, {
+        method: 'POST',
+        headers: { ...headers, 'x-jwt-token': token.data.token },
+        body: JSON.stringify({ query, variables: { amount: 100 } }),
+      });
+      expect(fees.status).toBe(200);
     });
-    expect(fees.status).toBe(200);
-  });
-  // The preload itself and the mock's HTTP server are there: the list is the real one.
-  expect(modules).toContain('NativeModule http');
-  expect(modules).toContain('NativeModule crypto');
-  expect(modules.filter((m) => /^NativeModule (https|tls|_tls_wrap|fs\/promises)$/.test(m))).toEqual([]);
-}, 60_000);
+    // The preload itself and the mock's HTTP server are there: the list is the real one.
+    expect(modules).toContain('NativeModule http');
+    expect(modules).toContain('NativeModule crypto');
+    expect(modules.filter((m) => /^NativeModule (https|tls|_tls_wrap|fs\/promises)$/.test(m))).toEqual([]);
+  },
+  60_000,
+);

@@ -129,8 +129,10 @@ describe('packed tarball', () => {
   // about 0.15 MB), the checker's own entry and chunks (issue 21) and the msw entry's browser build (dist/browser,
   // minified ESM, issue 28, about 0.19 MB) come on top. The docs pages (about 0.16 MB, the README's manual moved
   // there) and the state store (the sync layer, file and Redis stores, about 0.03 MB in each of the mock's ESM and
-  // CommonJS chunks and in the CLI) took it from 6.13 to 6.41 MB. Crossing this means something unintended got packed.
-  const unpackedBudget = 6_600_000;
+  // CommonJS chunks and in the CLI) took it from 6.13 to 6.41 MB. The mock command as one CommonJS script for the V8
+  // code cache (dist/cli/mock.cjs, 0.74 MB) and its cache for the Node that built the package (0.93 MB; decision
+  // 0036) took it to 7.94 MB. Crossing this means something unintended got packed.
+  const unpackedBudget = 8_100_000;
 
   let files: { path: string; size: number }[] = [];
   let unpackedSize = 0;
@@ -242,6 +244,8 @@ describe('root, legacy and client entries have no runtime dependency', () => {
     'dist/proxy.cjs',
     'dist/check.js',
     'dist/check.cjs',
+    // The launcher; not the CLI's bundles, whose code generators name their helpers' files in generated code (below).
+    'dist/cli/launcher.cjs',
   ])('%s loads only Node built-ins, dependencies and peers', async (file) => {
     const strays = (await externalImports(join(root, file))).filter(
       (spec) => !isBuiltin(spec) && !installed.has(packageOf(spec)),
@@ -250,18 +254,23 @@ describe('root, legacy and client entries have no runtime dependency', () => {
   });
 
   // msw is an optional peer of the msw entry alone: the shared chunks must not pull it into the others.
-  it.each(['dist/mock.js', 'dist/mock.cjs', 'dist/webhook.js', 'dist/pact.js', 'dist/pact.cjs', 'dist/cli/index.js'])(
-    '%s does not load msw; only dist/msw.* does',
-    async (file) => {
-      expect((await externalImports(join(root, file))).filter((spec) => packageOf(spec) === 'msw')).toEqual([]);
-      expect(await externalImports(join(root, 'dist/msw.js'))).toContain('msw');
-    },
-  );
+  it.each([
+    'dist/mock.js',
+    'dist/mock.cjs',
+    'dist/webhook.js',
+    'dist/pact.js',
+    'dist/pact.cjs',
+    'dist/cli/index.js',
+    'dist/cli/mock.cjs',
+  ])('%s does not load msw; only dist/msw.* does', async (file) => {
+    expect((await externalImports(join(root, file))).filter((spec) => packageOf(spec) === 'msw')).toEqual([]);
+    expect(await externalImports(join(root, 'dist/msw.js'))).toContain('msw');
+  });
 
   // The CLI bundles the GraphQL stack, whose code generators name their own helpers' files in generated code; of
   // the devDependencies, it must at least carry graphql-armor's rules inside itself.
-  it('dist/cli/index.js bundles the GraphQL limit rules', async () => {
-    const imports = await externalImports(join(root, 'dist/cli/index.js'));
+  it.each(['dist/cli/index.js', 'dist/cli/mock.cjs'])('%s bundles the GraphQL limit rules', async (file) => {
+    const imports = await externalImports(join(root, file));
     expect(imports.filter((spec) => spec.startsWith('@escape.tech/'))).toEqual([]);
   });
 });

@@ -159,11 +159,17 @@ export function startFailure(error: unknown, options: MockOptions): string {
   return first.startsWith(kitPrefix) ? first : kitMessage(`mock: ${first}`);
 }
 
+/** What the caller of {@link run} may add (code-cache.ts). */
+export interface MockRunHooks {
+  /** Called once after a mock that served stopped cleanly (not after --help or a failed start). */
+  readonly afterCleanStop?: () => void;
+}
+
 /**
  * Runs the mock command. Resolves with 0 after a clean stop (SIGINT / SIGTERM), 2 on a usage mistake, 1 when the
  * mock cannot start (port in use, ...).
  */
-export async function run(argv: readonly string[]): Promise<number | undefined> {
+export async function run(argv: readonly string[], hooks: MockRunHooks = {}): Promise<number | undefined> {
   const parsed = parseCommandLine(() => parseMockArgs(argv, process.env), mockHelp, process);
   if (typeof parsed === 'number') return parsed;
   // A sandbox runs for days with bounded histories: keep RSS near its live data (heap-growth.ts).
@@ -189,6 +195,7 @@ export async function run(argv: readonly string[]): Promise<number | undefined> 
         () => {
           // Everything is closed; should a stray handle keep the loop alive, exit anyway rather than hang.
           setTimeout(() => process.exit(0), 1000).unref();
+          hooks.afterCleanStop?.();
           resolve(0);
         },
         (error: unknown) => {

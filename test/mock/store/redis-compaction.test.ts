@@ -202,4 +202,31 @@ describe('Redis store compaction', () => {
     const hooks = [...a.hooks, ...b.hooks];
     expect(hooks.filter((u) => u === own)).toHaveLength(1);
   });
+
+  it('a replica that rebuilds keeps each change of its own once, those not yet appended included', async () => {
+    const prefix = `c-${randomUUID()}:`;
+    const a = await replica(prefix);
+    const b = await replica(prefix, { follow: false });
+    // B moves the clock by an hour (a direct control call: no read). B has read nothing since the store was empty,
+    // so its position is still none; A reads the move, and its snapshots carry it.
+    const hour = 3_600_000;
+    b.app.control.advanceClock(hour);
+    await waitUntil(() => a.app.control.now() - Date.now() > hour / 2, 'A read the move');
+    const token = (await a.client.generate()).body.data.token as string;
+    const before = await generation(prefix);
+    await pool(600, 8, async () => paidUuid(await a.client.pay(token)));
+    await waitUntil(async () => (await generation(prefix)) >= before + 2, 'two compactions');
+    // In one tick, a second move (its record waits for the next flush), then a request: B's view already holds both
+    // moves, and a clock move is not idempotent. B's rebuilt clock and A's agree.
+    b.app.control.advanceClock(60_000);
+    const first = await b.client.read('payments?limit=1');
+    expect(first.status).toBe(200);
+    expect(first.body.counts).toMatchObject({ kept: 600 });
+    await a.client.read('health');
+    const [aNow, bNow] = [a.app.control.now(), b.app.control.now()];
+    expect(Math.abs(aNow - bNow)).toBeLessThan(30_000);
+    expect(bNow - Date.now()).toBeGreaterThan(hour);
+    expect(bNow - Date.now()).toBeLessThan(2 * hour);
+    expect(b.logged('was compacted past this process')).toBe(1);
+  });
 });

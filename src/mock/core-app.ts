@@ -35,7 +35,6 @@ import { createMockState } from './internal/payments/state.ts';
 import type { MockPlatform } from './internal/platform/platform.ts';
 import { createProviderStates } from './internal/provider-states/setup.ts';
 import { createSeededRandom } from './internal/random.ts';
-import { deliverWhenDurable } from './internal/store/deliver-when-durable.ts';
 import type { StateSync } from './internal/store/state-sync.ts';
 import {
   controlApplier,
@@ -121,11 +120,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     record,
   });
   if (plan) progress = createWebhookProgress({ state, webhooks, once: () => plan.once, record: plan.record });
-  const deliver = (p: Parameters<typeof webhooks.deliver>[0]) => webhooks.deliver(p);
-  // With a store, a webhook announces only a settlement the store already holds (any replica can then show it).
-  const settled = plan
-    ? deliverWhenDurable({ sync: () => sync, current: (u) => state.payment(undefined, u), deliver })
-    : deliver;
+  const settled = (p: Parameters<typeof webhooks.deliver>[0]) => webhooks.deliver(p);
   const settlement = createSettlement({
     ...{ assumptions, clock, state, settled, onError: (line: string) => log.line(line) },
     ...(plan ? { once: plan.once, hooksPending: (p: Parameters<typeof settled>[0]) => progress!.pending(p) } : {}),

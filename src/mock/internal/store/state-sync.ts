@@ -221,8 +221,6 @@ function createClaimRunner(
   o: { readonly catchUp: () => Promise<void>; readonly flush: () => Promise<void> },
 ): ClaimRunner {
   const held = new Map<string, () => boolean>();
-  /** Claims whose work is done, renewed until its outcome is durable. */
-  const finishing = new Set<string>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let renew: ReturnType<typeof setInterval> | undefined;
   let closed = false;
@@ -272,18 +270,16 @@ function createClaimRunner(
 
   function renewAll(): void {
     for (const [k, still] of held) {
-      if (still()) continue;
-      // Done: renewed until its outcome is durable (appends queue behind each other, and may take longer than a
-      // lease), once more then, and left to lapse (see attempt).
-      held.delete(k);
-      finishing.add(k);
-      o.flush()
-        .then(() => store.claim(k, me, leaseMs))
-        .catch(() => undefined)
-        .finally(() => finishing.delete(k));
+      if (still()) store.claim(k, me, leaseMs).catch(() => undefined);
+      else {
+        // Done: durable, renewed once more, then left to lapse (see attempt).
+        held.delete(k);
+        o.flush()
+          .then(() => store.claim(k, me, leaseMs))
+          .catch(() => undefined);
+      }
     }
-    for (const k of [...held.keys(), ...finishing]) store.claim(k, me, leaseMs).catch(() => undefined);
-    if (held.size === 0 && finishing.size === 0 && renew) {
+    if (held.size === 0 && renew) {
       clearInterval(renew);
       renew = undefined;
     }

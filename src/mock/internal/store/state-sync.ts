@@ -346,7 +346,10 @@ function createReader(
         onFailure(e);
         throw e;
       }
-      if (batch[0]?.snapshot === 'start' && position !== undefined) {
+      // Compacted past this reader; or a reader that has read nothing yet (the store was empty at its start) meets a
+      // snapshot, which may carry this process's own changes its view already holds (a clock move applied twice).
+      const first = batch[0]?.snapshot;
+      if ((first === 'start' && position !== undefined) || (first !== undefined && position === undefined && !own)) {
         if (!own) throw new SnapshotRestart();
         deps.resetView();
       }

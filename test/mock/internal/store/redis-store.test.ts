@@ -294,6 +294,40 @@ describe('createRedisStore: compaction', () => {
   });
 });
 
+describe('createRedisStore: covered records', () => {
+  it("marks the compactor's own records up to covers as covered for a reader from the snapshot, whatever its page size", async () => {
+    const prefix = `t-${randomUUID()}:`;
+    const [compactor, writer] = await Promise.all([openStore({ keyPrefix: prefix }), openStore({ keyPrefix: prefix })]);
+    await writer.append([record('w', 1)]);
+    const point = (await readAll(compactor)).at(-1)?.position as string;
+    // After the point, the compactor's own records (already in its snapshot) interleave with another's: a page of a
+    // new reader can end on another's record, so its next position is a stream id of no covered record.
+    for (const n of [1, 2, 3]) {
+      await compactor.append([record('c', n, { clk: true })]);
+      await writer.append([record('w', n + 1)]);
+    }
+    const all = await readAll(writer);
+    const covers = all.filter((entry) => entry.record.o === 'c').at(-1)?.position as string;
+    await compactor.append([record('c', 4)]);
+    const snapshot = [record('c', 100, { snapshot: true }), record('c', 101, { snapshot: true })];
+    expect(await compactor.compact(snapshot, point, { covers: { origin: 'c', upTo: covers } })).toBe(true);
+    const want = ['c100', 'c101', 'covered', 'w2', 'covered', 'w3', 'covered', 'w4', 'c4'];
+    for (const page of [1, 2, 3, 4, 1000]) {
+      const read = (await readAll(compactor, undefined, page)).map((entry) =>
+        entry.record.t === 'snap.covered' ? 'covered' : `${entry.record.o}${entry.record.n}`,
+      );
+      expect(read, `page size ${page}`).toEqual(want);
+    }
+    // Why: every position up to covers, another's records' included, carries the generation the reader came through.
+    const positions = (await readAll(compactor, undefined, 1)).map((entry) => entry.position);
+    expect(positions.slice(0, 7).every((position) => /:1$/.test(position))).toBe(true);
+    expect(positions.slice(7).every((position) => /^\d+-\d+$/.test(position))).toBe(true);
+    // A reader that never read the snapshot (it was at the point) applies those records as the changes they are.
+    const onward = (await readAll(writer, point, 1)).map((entry) => `${entry.record.o}${entry.record.n}`);
+    expect(onward).toEqual(['c1', 'w2', 'c2', 'w3', 'c3', 'w4', 'c4']);
+  });
+});
+
 describe('createRedisStore: compaction under load', () => {
   it('compacts an empty store to a snapshot', async () => {
     const store = await openStore();

@@ -21,8 +21,8 @@ import type { Assumptions } from '../../../assumptions.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
 import { KeyQueue } from '../fifo.ts';
-import type { RecordApplier } from '../store/records.ts';
-import type { MockState, SettlementOutcome, StoredPayment } from './state.ts';
+import type { RecordApplier, RecordBody } from '../store/records.ts';
+import { finalOutcome, type MockState, type SettlementOutcome, type StoredPayment } from './state.ts';
 
 /**
  * Once-only work with a state store (issue 23): `work` runs in the one process that wins the claim on `key`; a
@@ -30,7 +30,23 @@ import type { MockState, SettlementOutcome, StoredPayment } from './state.ts';
  * work. `holdWhile` keeps the claim renewed after the work (its webhook is still being delivered).
  */
 export interface OnceOnly {
-  run(key: string, job: { needed(): boolean; work(): void; holdWhile?(): boolean }): void;
+  // biome-ignore lint/suspicious/noConfusingVoidType: work with no fenced outcome returns nothing.
+  run(key: string, job: { needed(): boolean; work(): FencedWork | undefined | void; holdWhile?(): boolean }): void;
+}
+
+/**
+ * Once-only work whose outcome is fenced (decision 0034): `records` go to the store only while the claim is still
+ * this process's; `commit` then changes the view and starts the side effects (the webhook). A holder that stalled
+ * past its lease is refused and never commits: no local change, nothing sent.
+ */
+export interface FencedWork {
+  readonly records: readonly RecordBody[];
+  commit(): void;
+}
+
+/** The claim under which a payment is settled and its webhooks delivered, once in the sandbox. */
+export function settleClaim(uuid: string): string {
+  return `settle:${uuid}`;
 }
 
 /** Outcome of {@link Settlement.settleNow}. */
@@ -92,9 +108,9 @@ export function createSettlement(deps: SettlementDeps): Settlement {
       return;
     }
     const unsettled = () => state.payment(undefined, uuid)?.settledOutcome === undefined;
-    once.run(`settle:${uuid}`, {
+    once.run(settleClaim(uuid), {
       needed: unsettled,
-      work: () => finish(uuid, undefined, undefined),
+      work: () => fencedFinish(uuid),
       holdWhile: () => {
         const p = state.payment(undefined, uuid);
         return p !== undefined && deps.hooksPending?.(p) === true;
@@ -128,22 +144,46 @@ export function createSettlement(deps: SettlementDeps): Settlement {
     }
   }
 
+  /**
+   * A due settlement under its claim (a state store): the `set` record first, the view and the webhook only once
+   * the store took it while the claim was still this process's.
+   */
+  function fencedFinish(uuid: string): FencedWork | undefined {
+    const p = state.payment(undefined, uuid);
+    if (!p || p.settledOutcome !== undefined) return undefined;
+    const record = { t: 'set', c: p.clientId, u: uuid, x: finalOutcome(p), at: clock.now() };
+    return {
+      records: [record],
+      commit() {
+        // Reset, evicted or settled through the control API meanwhile: nothing of this settlement is left to do.
+        if (state.payment(undefined, uuid) !== p || p.settledOutcome !== undefined) return;
+        state.apply({ ...record, o: '' });
+        handOver(p);
+      },
+    };
+  }
+
   function finish(uuid: string, outcome: SettlementOutcome | undefined, clientId?: string): SettleResult {
     const before = state.payment(clientId, uuid);
     if (!before) return { ok: false, problem: 'unknown' };
     if (before.settledOutcome !== undefined) return { ok: false, problem: 'already-settled', payment: before };
     const payment = state.settlePayment(before.clientId, uuid, outcome)!;
+    handOver(payment);
+    return { ok: true, payment };
+  }
+
+  /** Hands a settled payment to the webhooks; never throws (settlement runs in clock tasks). */
+  function handOver(payment: StoredPayment): void {
     try {
       deps.settled(payment);
     } catch (error) {
       // One payment's webhook trouble must not stop the rest of the batch, nor escape the clock task.
       deps.onError?.(
         kitMessage(
-          `payment ${uuid} settled as ${payment.status}, but handing over its webhook failed (a bug in the mock; please report it): ${errorLine(error)}`,
+          `payment ${payment.uuid} settled as ${payment.status}, but handing over its webhook failed (a bug in the mock; please report it): ${errorLine(error)}`,
         ),
       );
     }
-    return { ok: true, payment };
   }
 
   return {

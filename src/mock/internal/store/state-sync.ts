@@ -9,7 +9,7 @@
  * @module
  */
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
-import type { OnceOnly } from '../payments/settlement.ts';
+import type { FencedWork, OnceOnly } from '../payments/settlement.ts';
 import { type CompactionThresholds, createCompactor } from './compaction.ts';
 import type { RecordApplier, RecordBody } from './records.ts';
 import { type SandboxStore, type StoreRecord, StoreUnavailableError } from './sandbox-store.ts';
@@ -39,8 +39,11 @@ export interface StateSyncDeps {
 
 /** The sync layer as the pipeline, the composition root and the settlement see it. */
 export interface StateSync {
-  /** Every module's recorder: buffers the record and flushes it soon. */
-  record(body: RecordBody): void;
+  /**
+   * Every module's recorder: buffers the record and flushes it soon. `claim`: the once-only work the record is an
+   * outcome of (`settle:<uuid>`); while this process holds that claim the append is fenced by it.
+   */
+  record(body: RecordBody, claim?: string): void;
   /** Once-only work through the store's claims. */
   readonly once: OnceOnly;
   /** Resolves when the store is open and the view replayed; rejects with {@link StoreUnavailableError}. */
@@ -56,6 +59,11 @@ export interface StateSync {
   flush(): Promise<void>;
   /** Journal entries lost to failed appends (logged as they go; their requests had been answered). */
   deferredLost(): number;
+  /**
+   * Records of once-only work the store refused because this process no longer held their claim (it stalled past
+   * its lease and another process took the work over; decision 0034). Each refusal is logged once.
+   */
+  fencedOut(): number;
   /**
    * Compacts the store now: a snapshot of this process's view replaces the records it covers. Resolves false when
    * this process did not (another holds the claim, the view is stale, or the store refused a stale snapshot).
@@ -80,7 +88,8 @@ export function asUnavailable(error: unknown): StoreUnavailableError {
 interface Job {
   readonly key: string;
   readonly needed: () => boolean;
-  readonly work: () => void;
+  // biome-ignore lint/suspicious/noConfusingVoidType: work with no fenced outcome returns nothing.
+  readonly work: () => FencedWork | undefined | void;
   readonly holdWhile?: (() => boolean) | undefined;
 }
 
@@ -93,7 +102,13 @@ const deferredTypes: ReadonlySet<string> = new Set(['jr']);
 
 /** The appending half: records buffered, appended in order, one batch at a time. */
 interface Appender {
-  record(body: RecordBody): void;
+  /** Buffers `body`; `fence`: the claim its append is conditional on (decision 0034). */
+  record(body: RecordBody, fence?: string): void;
+  /**
+   * Appends `bodies` (not yet applied to the view) only while `fence` is held: resolves true when appended, false
+   * when the store refused them because the claim was lost; rejects when the store is down.
+   */
+  commit(bodies: readonly RecordBody[], fence: string): Promise<boolean>;
   flush(): Promise<void>;
   /** Whether records an answer must wait for are buffered, or an append of such records is under way. */
   busy(): boolean;
@@ -108,6 +123,13 @@ interface Appender {
   flushed(): Promise<string | undefined>;
 }
 
+/** A batch's fenced records the store refused: their claims, and whether any was already applied to the view. */
+interface FenceLoss {
+  readonly keys: ReadonlySet<string>;
+  readonly records: number;
+  readonly applied: boolean;
+}
+
 function createAppender(
   store: SandboxStore,
   me: string,
@@ -115,8 +137,16 @@ function createAppender(
   refused: () => StoreUnavailableError | undefined,
   onFailure: (e: StoreUnavailableError, deferredOnly: number) => void,
   onAppended: () => void,
+  onFenceLost: (loss: FenceLoss) => void,
 ): Appender {
   let buffer: StoreRecord[] = [];
+  /** The claim each buffered record is fenced by (undefined: none); kept only while one is (`fencedCount`). */
+  let fences: (string | undefined)[] = [];
+  let fencedCount = 0;
+  /** Records of `commit`, not yet in the view: a refusal of only those changes nothing here. */
+  const uncommitted = new WeakSet<StoreRecord>();
+  /** The claims whose records the last batch lost (read by `commit` right after its batch). */
+  const lostBy = new WeakMap<Promise<string | undefined>, ReadonlySet<string>>();
   /** Records in `buffer` an answer waits for (the others are deferred types). */
   let urgent = 0;
   let flushQueued = false;
@@ -135,18 +165,27 @@ function createAppender(
     }
     if (buffer.length === 0) return chain;
     const batch = buffer;
+    const batchFences = fencedCount > 0 ? fences : undefined;
     const holds = urgent > 0;
     buffer = [];
+    fences = [];
+    fencedCount = 0;
     urgent = 0;
     if (holds) appending += 1;
-    const p = chain
+    const p: Promise<string | undefined> = chain
       .catch(() => undefined)
       .then(async () => {
         const down = refused();
         if (down) throw down;
         try {
-          const at = await store.append(batch);
-          if (typeof at === 'string') lastPosition = at;
+          if (batchFences && store.appendFenced) {
+            const answer = await store.appendFenced(batch, batchFences, me);
+            if (answer.position !== undefined) lastPosition = answer.position;
+            if (answer.lost.length > 0) lostBy.set(p, lose(batch, batchFences, answer.lost));
+          } else {
+            const at = await store.append(batch);
+            if (typeof at === 'string') lastPosition = at;
+          }
         } catch (error) {
           const e = asUnavailable(error);
           onFailure(e, holds ? 0 : batch.length);
@@ -162,10 +201,42 @@ function createAppender(
     return p;
   }
 
+  /** Reports the refused records of a batch; returns their claims. */
+  function lose(batch: readonly StoreRecord[], batchFences: readonly (string | undefined)[], lost: readonly number[]) {
+    const keys = new Set<string>();
+    let applied = false;
+    for (const i of lost) {
+      const key = batchFences[i];
+      if (key !== undefined) keys.add(key);
+      if (!uncommitted.has(batch[i]!)) applied = true;
+    }
+    onFenceLost({ keys, records: lost.length, applied });
+    return keys;
+  }
+
+  function push(body: RecordBody, fence: string | undefined): StoreRecord {
+    (body as { o?: string }).o = me;
+    buffer.push(body as StoreRecord);
+    if (fence !== undefined || fencedCount > 0) {
+      // The fence list runs beside the buffer only from the first fenced record of a batch on.
+      if (fencedCount === 0) fences = new Array<string | undefined>(buffer.length - 1).fill(undefined);
+      fences.push(fence);
+      if (fence !== undefined) fencedCount += 1;
+    }
+    return body as StoreRecord;
+  }
+
   return {
-    record(body) {
-      (body as { o?: string }).o = me;
-      buffer.push(body as StoreRecord);
+    commit(bodies, fence) {
+      for (const body of bodies) {
+        uncommitted.add(push(body, fence));
+        urgent += 1;
+      }
+      const p = flush();
+      return p.then(() => !lostBy.get(p)?.has(fence));
+    },
+    record(body, fence) {
+      push(body, fence);
       if (deferredTypes.has(body.t)) {
         // Appended with the next batch, or on its own after a while: never a round trip of its own per request.
         if (!flushQueued && deferTimer === undefined) {
@@ -192,6 +263,8 @@ function createAppender(
     drop() {
       const lost = buffer.length - urgent;
       buffer = [];
+      fences = [];
+      fencedCount = 0;
       urgent = 0;
       flushQueued = false;
       if (deferTimer !== undefined) clearTimeout(deferTimer);
@@ -209,6 +282,10 @@ function createAppender(
 /** The claiming half: once-only jobs, retried after the lease when held elsewhere, and claims held and renewed. */
 interface ClaimRunner {
   attempt(job: Job): Promise<void>;
+  /** Whether this process believes it holds `key` now (a stalled holder may still believe it: the store decides). */
+  holds(key: string): boolean;
+  /** Stops renewing `key`: the store refused a record fenced by it (another process holds the work now). */
+  lost(key: string): void;
   /** Runs `run` after `ms` of real time (unless closed). */
   later(run: () => void, ms: number): void;
   close(): Promise<void>;
@@ -218,9 +295,15 @@ function createClaimRunner(
   store: SandboxStore,
   me: string,
   leaseMs: number,
-  o: { readonly catchUp: () => Promise<void>; readonly flush: () => Promise<void> },
+  o: {
+    readonly catchUp: () => Promise<void>;
+    readonly flush: () => Promise<void>;
+    readonly commit: (bodies: readonly RecordBody[], fence: string) => Promise<boolean>;
+  },
 ): ClaimRunner {
   const held = new Map<string, () => boolean>();
+  // A renewal never takes a free key back (a stalled holder must not regain a claim another may have used).
+  const renewClaim = (key: string) => (store.renew ?? store.claim).call(store, key, me, leaseMs);
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let renew: ReturnType<typeof setInterval> | undefined;
   let closed = false;
@@ -255,12 +338,18 @@ function createClaimRunner(
         // lapse, so this read sees it.
         if (store.shared) await o.catchUp();
         if (!job.needed()) return;
-        job.work();
+        const outcome = job.work();
+        // Fenced (decision 0034): the outcome goes to the store only while the claim is still this process's, and
+        // changes the view (and starts its side effects) only once the store took it.
+        if (outcome) {
+          if (!(await o.commit(outcome.records, job.key))) return;
+          outcome.commit();
+        }
         await o.flush();
       } finally {
         held.delete(job.key);
       }
-      await store.claim(job.key, me, leaseMs);
+      if (!(await renewClaim(job.key))) return;
       if (job.holdWhile?.()) hold(job.key, job.holdWhile);
     } catch {
       // The store is down (logged by the flush or the read): try again after the lease.
@@ -270,12 +359,18 @@ function createClaimRunner(
 
   function renewAll(): void {
     for (const [k, still] of held) {
-      if (still()) store.claim(k, me, leaseMs).catch(() => undefined);
+      if (still())
+        renewClaim(k)
+          .then((ok) => {
+            // Lapsed (this process stalled past its lease): another may hold it; stop renewing.
+            if (!ok && held.get(k) === still) held.delete(k);
+          })
+          .catch(() => undefined);
       else {
         // Done: durable, renewed once more, then left to lapse (see attempt).
         held.delete(k);
         o.flush()
-          .then(() => store.claim(k, me, leaseMs))
+          .then(() => renewClaim(k))
           .catch(() => undefined);
       }
     }
@@ -299,6 +394,10 @@ function createClaimRunner(
   return {
     attempt,
     later,
+    holds: (key) => held.has(key),
+    lost(key) {
+      held.delete(key);
+    },
     async close() {
       closed = true;
       if (renew) clearInterval(renew);
@@ -426,6 +525,23 @@ function lossCounter(log: (line: string) => void) {
   };
 }
 
+/** Counts and logs the records a fenced append refused (decision 0034): once per refusal, naming the work. */
+function fenceLossCounter(log: (line: string) => void) {
+  let total = 0;
+  return {
+    total: () => total,
+    count(loss: FenceLoss): void {
+      total += loss.records;
+      const work = [...loss.keys].join(', ');
+      log(
+        kitMessage(
+          `this process lost its claim on ${work} (it stalled past its lease, e.g. a long GC pause or a stopped process) and another replica took the work over: the store refused ${loss.records} record${loss.records === 1 ? '' : 's'} of it and this process dropped ${loss.records === 1 ? 'it' : 'them'}${loss.applied ? ', rebuilding its state from the store' : ''}. Nothing is done twice in the sandbox's records; a webhook attempt already sent may reach the receiver again from the other replica (receivers de-duplicate by uuid and status). If this repeats, raise store.leaseMs.`,
+        ),
+      );
+    },
+  };
+}
+
 /**
  * The catching-up half: reads what others appended, and compacts by size. A read that meets a snapshot past this
  * view (a compaction passed its position: this process stalled, or read nothing, while the store took more records
@@ -455,18 +571,23 @@ function createFollower(o: {
     return reader.catchUp().then(
       () => compactor?.check(),
       (error: unknown) => {
-        if (error instanceof SnapshotRestart) return fromSnapshot();
+        if (error instanceof SnapshotRestart) return rebuildView(true);
         throw error;
       },
     );
   }
 
-  function fromSnapshot(): Promise<void> {
+  /**
+   * Rebuilds the view from the store: `compacted`, because a compaction passed this process's position; else because
+   * the store refused fenced records the view already held (decision 0034: the view drops them, taking the store's).
+   */
+  function rebuildView(compacted: boolean): Promise<void> {
     behind.rebuilding ??= (async () => {
       await appender.flush().catch(() => undefined);
       if (!o.usable()) return;
       deps.resetView();
       await o.replay();
+      if (!compacted) return;
       behind.count += 1;
       deps.log(kitMessage('the state store was compacted past this process: its state was rebuilt from the snapshot.'));
     })().finally(() => {
@@ -479,7 +600,7 @@ function createFollower(o: {
     compact: () => compactor?.run() ?? Promise.resolve(false),
     compactions: () => ({ made: compactor?.count() ?? 0, caughtUpFromSnapshot: behind.count }),
   };
-  return { catchUp, compactor, controls };
+  return { catchUp, compactor, controls, rebuildView };
 }
 
 /**
@@ -502,10 +623,26 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
   let unwatch: (() => void) | undefined;
   const lost = lossCounter(deps.log);
   const appended = () => follower.compactor?.check();
-  const appender = createAppender(store, me, deps.followMs, () => stale, markStale, appended);
+  const fenced = fenceLossCounter(deps.log);
+  const appender = createAppender(
+    store,
+    me,
+    deps.followMs,
+    () => stale,
+    markStale,
+    appended,
+    (loss) => {
+      for (const key of loss.keys) claims.lost(key);
+      fenced.count(loss);
+      // Records the view already held (a delivery's outcome) were refused: the view takes the store's instead.
+      if (loss.applied) void follower.rebuildView(false).catch(() => undefined);
+    },
+  );
   const reader = createReader(store, me, deps, markStale);
   const catchUp = () => follower.catchUp();
-  const claims = createClaimRunner(store, me, deps.leaseMs, { catchUp, flush: appender.flush });
+  const claims = createClaimRunner(store, me, deps.leaseMs, {
+    ...{ catchUp, flush: appender.flush, commit: appender.commit },
+  });
   const follower = createFollower({ deps, reader, appender, replay, usable: () => opened && !stale && !closed });
 
   // The view may hold changes the store never took: emptied at once (no timer may settle or deliver a payment whose
@@ -584,7 +721,8 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
   }
 
   return {
-    record: appender.record,
+    // A record of once-only work is fenced by its claim while this process holds it (decision 0034).
+    record: (body, claim) => appender.record(body, claim !== undefined && claims.holds(claim) ? claim : undefined),
     once: {
       run: (key, job) => (replaying || !opened ? deferred.push({ key, ...job }) : claims.attempt({ key, ...job })),
     },
@@ -597,6 +735,7 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     after: () => (appender.busy() ? appender.flush() : undefined),
     flush: appender.flush,
     deferredLost: lost.total,
+    fencedOut: fenced.total,
     ...follower.controls,
     async close() {
       closed = true;

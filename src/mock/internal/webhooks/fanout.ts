@@ -12,6 +12,7 @@ import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { MockClientConfig } from '../../options.ts';
 import type { Clock } from '../clock.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
+import { settleClaim } from '../payments/settlement.ts';
 import type { StoredPayment } from '../payments/state.ts';
 import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../store/records.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
@@ -252,7 +253,9 @@ export async function closeWebhooks(webhooks: WebhookFanout, logLine: (line: str
 function deliveryRecorder(record: Recorder): (d: Delivery) => void {
   const dirty = new Set<Delivery>();
   const flush = () => {
-    for (const d of dirty) if (d.reason !== 'closed') record({ t: 'dv', d: deliveryFields(d) });
+    // Fenced by the payment's settle claim while this process holds it (decision 0034).
+    for (const d of dirty)
+      if (d.reason !== 'closed') record({ t: 'dv', d: deliveryFields(d) }, settleClaim(d.paymentUuid));
     dirty.clear();
   };
   return (d) => {

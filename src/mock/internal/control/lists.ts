@@ -76,7 +76,8 @@ function httpStatus(raw: string | undefined, route: string): number | undefined 
 export function registerListRoutes(add: Add, control: MockControl, guide: string): void {
   add('GET', '/__pck/health', () => {
     const history = control.history();
-    return ok({ ok: true, now: control.now(), guide, history, warnings: historyWarnings(history) });
+    const store = control.store();
+    return ok({ ok: true, now: control.now(), guide, history, warnings: historyWarnings(history), store });
   });
   add('GET', '/__pck/payments', (req) => {
     const route = 'GET /__pck/payments';

@@ -60,8 +60,8 @@ export interface StateSync {
   /** Journal entries lost to failed appends (logged as they go; their requests had been answered). */
   deferredLost(): number;
   /**
-   * Records of once-only work the store refused because this process no longer held their claim (it stalled past
-   * its lease and another process took the work over; decision 0034). Each refusal is logged once.
+   * Pieces of once-only work (claims) whose records the store refused because this process no longer held the claim
+   * (it stalled past its lease and another process took the work over; decision 0034). Each is logged once.
    */
   fencedOut(): number;
   /**
@@ -525,17 +525,30 @@ function lossCounter(log: (line: string) => void) {
   };
 }
 
-/** Counts and logs the records a fenced append refused (decision 0034): once per refusal, naming the work. */
+/** Claims whose refusal is remembered, so a work's later refused records are not counted or logged again. */
+const FENCE_LOSSES_REMEMBERED = 1024;
+
+/**
+ * Counts and logs the work a fenced append refused (decision 0034): once per claim, however many of its records
+ * (a delivery's change and its end may come in two batches).
+ */
 function fenceLossCounter(log: (line: string) => void) {
   let total = 0;
+  const reported = new Set<string>();
   return {
     total: () => total,
     count(loss: FenceLoss): void {
-      total += loss.records;
-      const work = [...loss.keys].join(', ');
+      const fresh = [...loss.keys].filter((k) => !reported.has(k));
+      if (fresh.length === 0) return;
+      for (const k of fresh) {
+        reported.add(k);
+        // Oldest first out: a Set iterates in insertion order.
+        if (reported.size > FENCE_LOSSES_REMEMBERED) reported.delete(reported.values().next().value as string);
+      }
+      total += fresh.length;
       log(
         kitMessage(
-          `this process lost its claim on ${work} (it stalled past its lease, e.g. a long GC pause or a stopped process) and another replica took the work over: the store refused ${loss.records} record${loss.records === 1 ? '' : 's'} of it and this process dropped ${loss.records === 1 ? 'it' : 'them'}${loss.applied ? ', rebuilding its state from the store' : ''}. Nothing is done twice in the sandbox's records; a webhook attempt already sent may reach the receiver again from the other replica (receivers de-duplicate by uuid and status). If this repeats, raise store.leaseMs.`,
+          `this process lost its claim on ${fresh.join(', ')} (it stalled past its lease, e.g. a long GC pause or a stopped process) and another replica took the work over: the store refused its record${loss.records === 1 ? '' : 's'} of that work and this process dropped ${loss.records === 1 ? 'it' : 'them'}${loss.applied ? ', rebuilding its state from the store' : ''}. Nothing is recorded twice; a webhook attempt already sent may reach the receiver again from the other replica (receivers de-duplicate by uuid and status). If this repeats, raise store.leaseMs.`,
         ),
       );
     },

@@ -69,7 +69,11 @@ export interface MockStoreStatus {
 /** The counters of every history and their caps, kept as entries come and go (reading them scans nothing). */
 export interface MockHistory {
   readonly payments: PaymentCounts;
-  readonly deliveries: DeliveryCounts & { readonly caps: Assumptions['history'] };
+  /**
+   * The sandbox's deliveries (with a shared store, other replicas' too); `pendingHere`: the unfinished ones this
+   * process sends, which its `history.maxPendingDeliveries` caps.
+   */
+  readonly deliveries: DeliveryCounts & { readonly caps: Assumptions['history']; readonly pendingHere: number };
   readonly requests: {
     /** Requests kept in the journal. */
     readonly kept: number;

@@ -10,12 +10,18 @@ import type { MockApp } from '../../../src/mock/control-types.ts';
 import { createRedisStore, type SandboxStore, type StoreRecord } from '../../support/mock-internals/store.ts';
 import { startRedisServer, type TestRedisServer } from '../../support/redis-server.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
+import { type Stallable, stallableStore } from '../../support/stallable-store.ts';
 
 const leaseMs = 300;
 let redis: TestRedisServer;
 let probe: Redis;
 let apps: MockApp[] = [];
 const stalls: Stallable[] = [];
+const stallable = (base: SandboxStore) => {
+  const s = stallableStore(base);
+  stalls.push(s);
+  return s;
+};
 
 beforeAll(async () => {
   redis = await startRedisServer();
@@ -33,64 +39,6 @@ afterAll(async () => {
   probe?.disconnect();
   await redis?.close();
 });
-
-interface Stallable {
-  readonly store: SandboxStore;
-  /** Stalls at the first fenced append that `when` picks (before it reaches Redis). */
-  stallWhen(when: (records: readonly StoreRecord[], fences: readonly (string | undefined)[]) => boolean): void;
-  stallNow(): void;
-  stalled(): boolean;
-  resume(): void;
-}
-
-/** `base` whose every call can be held at a gate: a replica that stopped, as Redis sees it. */
-function stallable(base: SandboxStore): Stallable {
-  let gate: Promise<void> | undefined;
-  let open = () => {};
-  let trigger: Parameters<Stallable['stallWhen']>[0] | undefined;
-  const stallNow = () => {
-    gate ??= new Promise<void>((resolve) => {
-      open = () => {
-        gate = undefined;
-        resolve();
-      };
-    });
-  };
-  const held = <T>(call: () => Promise<T>): Promise<T> => (gate ? gate.then(call) : call());
-  const store: SandboxStore = {
-    kind: base.kind,
-    shared: base.shared,
-    open: () => base.open(),
-    append: (records) => held(() => base.append(records)),
-    appendFenced(records, fences, owner) {
-      if (trigger?.(records, fences)) {
-        trigger = undefined;
-        stallNow();
-      }
-      return held(() => base.appendFenced!(records, fences, owner));
-    },
-    readAfter: (position, limit) => held(() => base.readAfter(position, limit)),
-    compact: (snapshot, upTo, options) => held(() => base.compact(snapshot, upTo, options)),
-    backlog: () => base.backlog?.() ?? { records: 0, bytes: 0 },
-    claim: (key, owner, ms) => held(() => base.claim(key, owner, ms)),
-    renew: (key, owner, ms) => held(() => base.renew!(key, owner, ms)),
-    release: (key, owner) => held(() => base.release(key, owner)),
-    increment: (name) => held(() => base.increment(name)),
-    watch: (onAppend) => base.watch?.(onAppend) ?? (() => {}),
-    close: () => base.close(),
-  };
-  const s: Stallable = {
-    store,
-    stallWhen(when) {
-      trigger = when;
-    },
-    stallNow,
-    stalled: () => gate !== undefined,
-    resume: () => open(),
-  };
-  stalls.push(s);
-  return s;
-}
 
 /** A receiver that counts each payment's webhooks; while `hold` is set, it keeps the answer until released. */
 function receiver() {

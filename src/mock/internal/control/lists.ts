@@ -28,7 +28,8 @@ const ok = (body: unknown): Outcome => ({ status: 200, body });
 export function historyWarnings(h: MockHistory): string[] {
   const d = h.deliveries;
   const warnings: string[] = [];
-  if (d.pending >= d.caps.maxPendingDeliveries)
+  // The cap is per process: other replicas' pending deliveries are theirs to cap.
+  if (d.pendingHere >= d.caps.maxPendingDeliveries)
     warnings.push(
       kitMessage(
         `pending webhook deliveries are at their cap (${d.caps.maxPendingDeliveries}): new ones are refused (failed, pending-cap) until some finish. Bring the receiver back and advance the clock, or raise --max-pending-deliveries.`,

@@ -71,6 +71,24 @@ function storeStatus(store: StoreControl | undefined): MockStoreStatus {
   };
 }
 
+/** The handle's state store methods (issue 23): all answer at once with memory. */
+function storeMethods(store: ControlDeps['store']): Pick<MockControl, 'store' | 'durable' | 'compactNow'> {
+  return {
+    store: () => storeStatus(store?.()),
+    async durable() {
+      await store?.()
+        ?.flush()
+        .catch((error: unknown) => {
+          throw notDurable(error);
+        });
+    },
+    compactNow: async () =>
+      (await store?.()
+        ?.compact()
+        .catch(() => false)) ?? false,
+  };
+}
+
 /** A store fault as `durable()` rejects with it: what was not kept, and what to do. */
 function notDurable(error: unknown): Error {
   const reason = (error as { reason?: string }).reason ?? String(error);
@@ -190,20 +208,7 @@ export function createControl(deps: ControlDeps): MockControl {
         requests: { kept: journal.size(), capacity: deps.journalSize, cursor: journal.cursor() },
       };
     },
-    store: () => storeStatus(deps.store?.()),
-    async durable() {
-      await deps
-        .store?.()
-        ?.flush()
-        .catch((error: unknown) => {
-          throw notDurable(error);
-        });
-    },
-    compactNow: async () =>
-      (await deps
-        .store?.()
-        ?.compact()
-        .catch(() => false)) ?? false,
+    ...storeMethods(deps.store),
     waitForDelivery: (predicate, o) => webhooks.waitFor(predicate, o),
     redeliver(id) {
       if (typeof id !== 'string' || id === '') throw bad('redeliver needs the id of a delivery (see deliveries()).');

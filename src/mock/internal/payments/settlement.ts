@@ -110,7 +110,7 @@ export function createSettlement(deps: SettlementDeps): Settlement {
     const unsettled = () => state.payment(undefined, uuid)?.settledOutcome === undefined;
     once.run(settleClaim(uuid), {
       needed: unsettled,
-      work: () => fencedFinish(uuid),
+      work: () => fencedSettlement(state, uuid, clock.now(), (p) => handOverSettled(deps, p)),
       holdWhile: () => {
         const p = state.payment(undefined, uuid);
         return p !== undefined && deps.hooksPending?.(p) === true;
@@ -144,46 +144,13 @@ export function createSettlement(deps: SettlementDeps): Settlement {
     }
   }
 
-  /**
-   * A due settlement under its claim (a state store): the `set` record first, the view and the webhook only once
-   * the store took it while the claim was still this process's.
-   */
-  function fencedFinish(uuid: string): FencedWork | undefined {
-    const p = state.payment(undefined, uuid);
-    if (!p || p.settledOutcome !== undefined) return undefined;
-    const record = { t: 'set', c: p.clientId, u: uuid, x: finalOutcome(p), at: clock.now() };
-    return {
-      records: [record],
-      commit() {
-        // Reset, evicted or settled through the control API meanwhile: nothing of this settlement is left to do.
-        if (state.payment(undefined, uuid) !== p || p.settledOutcome !== undefined) return;
-        state.apply({ ...record, o: '' });
-        handOver(p);
-      },
-    };
-  }
-
   function finish(uuid: string, outcome: SettlementOutcome | undefined, clientId?: string): SettleResult {
     const before = state.payment(clientId, uuid);
     if (!before) return { ok: false, problem: 'unknown' };
     if (before.settledOutcome !== undefined) return { ok: false, problem: 'already-settled', payment: before };
     const payment = state.settlePayment(before.clientId, uuid, outcome)!;
-    handOver(payment);
+    handOverSettled(deps, payment);
     return { ok: true, payment };
-  }
-
-  /** Hands a settled payment to the webhooks; never throws (settlement runs in clock tasks). */
-  function handOver(payment: StoredPayment): void {
-    try {
-      deps.settled(payment);
-    } catch (error) {
-      // One payment's webhook trouble must not stop the rest of the batch, nor escape the clock task.
-      deps.onError?.(
-        kitMessage(
-          `payment ${payment.uuid} settled as ${payment.status}, but handing over its webhook failed (a bug in the mock; please report it): ${errorLine(error)}`,
-        ),
-      );
-    }
   }
 
   return {
@@ -209,6 +176,44 @@ export function createSettlement(deps: SettlementDeps): Settlement {
       batches.clear();
       lastBatch = undefined;
       epoch++;
+    },
+  };
+}
+
+/** Hands a settled payment to the webhooks; never throws (settlement runs in clock tasks). */
+function handOverSettled(deps: SettlementDeps, payment: StoredPayment): void {
+  try {
+    deps.settled(payment);
+  } catch (error) {
+    // One payment's webhook trouble must not stop the rest of the batch, nor escape the clock task.
+    deps.onError?.(
+      kitMessage(
+        `payment ${payment.uuid} settled as ${payment.status}, but handing over its webhook failed (a bug in the mock; please report it): ${errorLine(error)}`,
+      ),
+    );
+  }
+}
+
+/**
+ * A due settlement under its claim (a state store): the `set` record first, the view and the webhook only once the
+ * store took it while the claim was still this process's (decision 0034).
+ */
+function fencedSettlement(
+  state: MockState,
+  uuid: string,
+  at: number,
+  handOver: (payment: StoredPayment) => void,
+): FencedWork | undefined {
+  const p = state.payment(undefined, uuid);
+  if (!p || p.settledOutcome !== undefined) return undefined;
+  const record = { t: 'set', c: p.clientId, u: uuid, x: finalOutcome(p), at };
+  return {
+    records: [record],
+    commit() {
+      // Reset, evicted or settled through the control API meanwhile: nothing of this settlement is left to do.
+      if (state.payment(undefined, uuid) !== p || p.settledOutcome !== undefined) return;
+      state.apply({ ...record, o: '' });
+      handOver(p);
     },
   };
 }

@@ -150,6 +150,19 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
     }
   }
 
+  /**
+   * An append. Not ready: ioredis refuses at once (no offline queue), so nothing was sent. Ready: the command went out,
+   * and a dropped connection or a time-out cannot tell whether Redis applied it before it died.
+   */
+  function sending<T>(records: readonly StoreRecord[], send: (redis: ScriptedClient) => Promise<T>): Promise<T> {
+    const redis = connected();
+    const sent = redis.status === 'ready';
+    for (const record of records) ownOrigins.add(record.o);
+    return send(redis).catch((error: unknown) => {
+      throw error instanceof TypeError ? error : unavailable(error, sent);
+    });
+  }
+
   return {
     kind: 'redis',
     shared: true,
@@ -166,22 +179,10 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
     },
     async append(records) {
       if (records.length === 0) return;
-      const redis = connected();
-      // Not ready: ioredis refuses at once (no offline queue), so nothing was sent. Ready: the transaction went out,
-      // and a dropped connection or a time-out cannot tell whether Redis applied it before it died.
-      const sent = redis.status === 'ready';
-      for (const record of records) ownOrigins.add(record.o);
-      return appendBatch(redis, keys.log, records).catch((error: unknown) => {
-        throw error instanceof TypeError ? error : unavailable(error, sent);
-      });
+      return sending(records, (redis) => appendBatch(redis, keys.log, records));
     },
     appendFenced(records, fences, owner) {
-      const redis = connected();
-      const sent = redis.status === 'ready';
-      for (const record of records) ownOrigins.add(record.o);
-      return appendFencedBatch(redis, keys, records, fences, owner).catch((error: unknown) => {
-        throw error instanceof TypeError ? error : unavailable(error, sent);
-      });
+      return sending(records, (redis) => appendFencedBatch(redis, keys, records, fences, owner));
     },
     readAfter(position, limit) {
       return run((redis) => readAfter(redis, keys, position, limit, seen));
@@ -190,21 +191,7 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
       return run((redis) => compact(redis, keys, snapshot, upTo, options));
     },
     backlog: () => seen.backlog(),
-    claim(key, owner, leaseMs) {
-      return run(
-        async (redis) => (await redis.pckClaim(keys.claim(key), owner, Math.max(1, Math.ceil(leaseMs)))) === 1,
-      );
-    },
-    renew(key, owner, leaseMs) {
-      return run(
-        async (redis) => (await redis.pckRenew(keys.claim(key), owner, Math.max(1, Math.ceil(leaseMs)))) === 1,
-      );
-    },
-    release(key, owner) {
-      return run(async (redis) => {
-        await redis.pckRelease(keys.claim(key), owner);
-      });
-    },
+    ...claimMethods(run, keys),
     increment(name) {
       return run((redis) => redis.incr(keys.counter(name)));
     },
@@ -228,6 +215,24 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
       client = undefined;
       if (redis) await closeClient(redis);
     },
+  };
+}
+
+/** Claims, renewals and releases: one script each, owner-checked on the server. */
+function claimMethods(
+  run: <T>(work: (redis: ScriptedClient) => Promise<T>) => Promise<T>,
+  keys: RedisStoreKeys,
+): Pick<SandboxStore, 'claim' | 'renew' | 'release'> {
+  const lease = (ms: number) => Math.max(1, Math.ceil(ms));
+  return {
+    claim: (key, owner, leaseMs) =>
+      run(async (redis) => (await redis.pckClaim(keys.claim(key), owner, lease(leaseMs))) === 1),
+    renew: (key, owner, leaseMs) =>
+      run(async (redis) => (await redis.pckRenew(keys.claim(key), owner, lease(leaseMs))) === 1),
+    release: (key, owner) =>
+      run(async (redis) => {
+        await redis.pckRelease(keys.claim(key), owner);
+      }),
   };
 }
 

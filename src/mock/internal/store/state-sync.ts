@@ -12,7 +12,12 @@ import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { FencedWork, OnceOnly } from '../payments/settlement.ts';
 import { type CompactionThresholds, createCompactor } from './compaction.ts';
 import type { RecordApplier, RecordBody } from './records.ts';
-import { type SandboxStore, type StoreRecord, StoreUnavailableError } from './sandbox-store.ts';
+import {
+  type FencedAppendResult,
+  type SandboxStore,
+  type StoreRecord,
+  StoreUnavailableError,
+} from './sandbox-store.ts';
 
 /** What the sync layer drives. */
 export interface StateSyncDeps {
@@ -130,6 +135,59 @@ interface FenceLoss {
   readonly applied: boolean;
 }
 
+const nothing = () => undefined;
+
+/** The claims of the records buffered for one batch: kept beside the buffer only from its first fenced record on. */
+function createFenceList() {
+  let fences: (string | undefined)[] = [];
+  let count = 0;
+  return {
+    /** Notes the fence of the record about to be buffered after `before` others. */
+    push(fence: string | undefined, before: number): void {
+      if (fence === undefined && count === 0) return;
+      if (count === 0) fences = new Array<string | undefined>(before).fill(undefined);
+      fences.push(fence);
+      if (fence !== undefined) count += 1;
+    },
+    /** The batch's fences (undefined: none fenced), starting afresh for the next batch. */
+    take(): readonly (string | undefined)[] | undefined {
+      const out = count > 0 ? fences : undefined;
+      fences = [];
+      count = 0;
+      return out;
+    },
+  };
+}
+
+/** One batch to the store: fenced when it holds a fenced record and the store can fence (decision 0034). */
+async function appendBatch(
+  store: SandboxStore,
+  me: string,
+  batch: readonly StoreRecord[],
+  fences: readonly (string | undefined)[] | undefined,
+): Promise<FencedAppendResult> {
+  if (fences && store.appendFenced) return store.appendFenced(batch, fences, me);
+  const at = await store.append(batch);
+  return { position: typeof at === 'string' ? at : undefined, lost: [] };
+}
+
+/** What a refusal of `lost` (indexes into `batch`) means: the claims, and whether the view already held them. */
+function fenceLoss(
+  batch: readonly StoreRecord[],
+  fences: readonly (string | undefined)[],
+  lost: readonly number[],
+  uncommitted: WeakSet<StoreRecord>,
+): FenceLoss {
+  const keys = new Set<string>();
+  let applied = false;
+  for (const i of lost) {
+    const key = fences[i];
+    if (key !== undefined) keys.add(key);
+    if (!uncommitted.has(batch[i]!)) applied = true;
+  }
+  return { keys, records: lost.length, applied };
+}
+
 function createAppender(
   store: SandboxStore,
   me: string,
@@ -140,9 +198,7 @@ function createAppender(
   onFenceLost: (loss: FenceLoss) => void,
 ): Appender {
   let buffer: StoreRecord[] = [];
-  /** The claim each buffered record is fenced by (undefined: none); kept only while one is (`fencedCount`). */
-  let fences: (string | undefined)[] = [];
-  let fencedCount = 0;
+  const fences = createFenceList();
   /** Records of `commit`, not yet in the view: a refusal of only those changes nothing here. */
   const uncommitted = new WeakSet<StoreRecord>();
   /** The claims whose records the last batch lost (read by `commit` right after its batch). */
@@ -165,11 +221,9 @@ function createAppender(
     }
     if (buffer.length === 0) return chain;
     const batch = buffer;
-    const batchFences = fencedCount > 0 ? fences : undefined;
+    const batchFences = fences.take();
     const holds = urgent > 0;
     buffer = [];
-    fences = [];
-    fencedCount = 0;
     urgent = 0;
     if (holds) appending += 1;
     const p: Promise<string | undefined> = chain
@@ -178,13 +232,12 @@ function createAppender(
         const down = refused();
         if (down) throw down;
         try {
-          if (batchFences && store.appendFenced) {
-            const answer = await store.appendFenced(batch, batchFences, me);
-            if (answer.position !== undefined) lastPosition = answer.position;
-            if (answer.lost.length > 0) lostBy.set(p, lose(batch, batchFences, answer.lost));
-          } else {
-            const at = await store.append(batch);
-            if (typeof at === 'string') lastPosition = at;
+          const answer = await appendBatch(store, me, batch, batchFences);
+          if (answer.position !== undefined) lastPosition = answer.position;
+          if (answer.lost.length > 0 && batchFences) {
+            const loss = fenceLoss(batch, batchFences, answer.lost, uncommitted);
+            lostBy.set(p, loss.keys);
+            onFenceLost(loss);
           }
         } catch (error) {
           const e = asUnavailable(error);
@@ -201,28 +254,10 @@ function createAppender(
     return p;
   }
 
-  /** Reports the refused records of a batch; returns their claims. */
-  function lose(batch: readonly StoreRecord[], batchFences: readonly (string | undefined)[], lost: readonly number[]) {
-    const keys = new Set<string>();
-    let applied = false;
-    for (const i of lost) {
-      const key = batchFences[i];
-      if (key !== undefined) keys.add(key);
-      if (!uncommitted.has(batch[i]!)) applied = true;
-    }
-    onFenceLost({ keys, records: lost.length, applied });
-    return keys;
-  }
-
   function push(body: RecordBody, fence: string | undefined): StoreRecord {
     (body as { o?: string }).o = me;
+    fences.push(fence, buffer.length);
     buffer.push(body as StoreRecord);
-    if (fence !== undefined || fencedCount > 0) {
-      // The fence list runs beside the buffer only from the first fenced record of a batch on.
-      if (fencedCount === 0) fences = new Array<string | undefined>(buffer.length - 1).fill(undefined);
-      fences.push(fence);
-      if (fence !== undefined) fencedCount += 1;
-    }
     return body as StoreRecord;
   }
 
@@ -263,19 +298,14 @@ function createAppender(
     drop() {
       const lost = buffer.length - urgent;
       buffer = [];
-      fences = [];
-      fencedCount = 0;
+      fences.take();
       urgent = 0;
       flushQueued = false;
       if (deferTimer !== undefined) clearTimeout(deferTimer);
       deferTimer = undefined;
       return lost;
     },
-    settled: () =>
-      chain.then(
-        () => undefined,
-        () => undefined,
-      ),
+    settled: () => chain.then(nothing, nothing),
   };
 }
 
@@ -529,15 +559,19 @@ function lossCounter(log: (line: string) => void) {
 const FENCE_LOSSES_REMEMBERED = 1024;
 
 /**
- * Counts and logs the work a fenced append refused (decision 0034): once per claim, however many of its records
- * (a delivery's change and its end may come in two batches).
+ * Handles what a fenced append refused (decision 0034): the claims are no longer renewed (`lost`), a view that
+ * already held the refused records (a delivery's outcome) is rebuilt from the store (`rebuild`), and the work is
+ * counted and logged once per claim, however many of its records (a delivery's change and its end may come in two
+ * batches).
  */
-function fenceLossCounter(log: (line: string) => void) {
+function fenceLossCounter(log: (line: string) => void, lost: (key: string) => void, rebuild: () => Promise<void>) {
   let total = 0;
   const reported = new Set<string>();
   return {
     total: () => total,
     count(loss: FenceLoss): void {
+      for (const key of loss.keys) lost(key);
+      if (loss.applied) void rebuild().catch(() => undefined);
       const fresh = [...loss.keys].filter((k) => !reported.has(k));
       if (fresh.length === 0) return;
       for (const k of fresh) {
@@ -616,6 +650,25 @@ function createFollower(o: {
   return { catchUp, compactor, controls, rebuildView };
 }
 
+/** After a store fault: drops what was never acknowledged, probes the store, and replays it into an emptied view. */
+async function rebuildAfterFault(
+  store: SandboxStore,
+  appender: Appender,
+  resetView: () => void,
+  replay: () => Promise<void>,
+): Promise<void> {
+  appender.drop();
+  await appender.settled();
+  // Is the store back? A write probes it (a read may work on a full or read-only disk).
+  try {
+    await store.increment('probe');
+  } catch (error) {
+    throw asUnavailable(error);
+  }
+  resetView();
+  await replay();
+}
+
 /**
  * Creates the sync layer; nothing is opened until {@link StateSync.ready} or the first request.
  *
@@ -636,7 +689,6 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
   let unwatch: (() => void) | undefined;
   const lost = lossCounter(deps.log);
   const appended = () => follower.compactor?.check();
-  const fenced = fenceLossCounter(deps.log);
   const appender = createAppender(
     store,
     me,
@@ -644,22 +696,15 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     () => stale,
     markStale,
     appended,
-    (loss) => {
-      for (const key of loss.keys) claims.lost(key);
-      fenced.count(loss);
-      // Records the view already held (a delivery's outcome) were refused: the view takes the store's instead.
-      if (loss.applied) void follower.rebuildView(false).catch(() => undefined);
-    },
+    (l) => fenced.count(l),
   );
   const reader = createReader(store, me, deps, markStale);
   const catchUp = () => follower.catchUp();
-  const claims = createClaimRunner(store, me, deps.leaseMs, {
-    ...{ catchUp, flush: appender.flush, commit: appender.commit },
-  });
+  const claims = createClaimRunner(store, me, deps.leaseMs, { catchUp, ...appender });
   const follower = createFollower({ deps, reader, appender, replay, usable: () => opened && !stale && !closed });
+  const fenced = fenceLossCounter(deps.log, claims.lost, () => follower.rebuildView(false));
 
-  // The view may hold changes the store never took: emptied at once (no timer may settle or deliver a payment whose
-  // caller got a 503), rebuilt once the store answers. `deferredLost`: journal entries the failed append held.
+  // Emptied at once (no timer may act on a change its caller got a 503 for), rebuilt once the store answers.
   function markStale(error: StoreUnavailableError, deferredLost = 0): void {
     lost.count(deferredLost, error.reason);
     if (stale !== undefined || !opened) return;
@@ -719,22 +764,12 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
   }
 
   async function rebuild(): Promise<void> {
-    appender.drop();
-    await appender.settled();
-    // Is the store back? A write probes it (a read may work on a full or read-only disk).
-    try {
-      await store.increment('probe');
-    } catch (error) {
-      throw asUnavailable(error);
-    }
-    deps.resetView();
-    await replay();
+    await rebuildAfterFault(store, appender, deps.resetView, replay);
     stale = undefined;
     deps.log(kitMessage('the state store answers again: state rebuilt from it; requests are served again.'));
   }
 
   return {
-    // A record of once-only work is fenced by its claim while this process holds it (decision 0034).
     record: (body, claim) => appender.record(body, claim !== undefined && claims.holds(claim) ? claim : undefined),
     once: {
       run: (key, job) => (replaying || !opened ? deferred.push({ key, ...job }) : claims.attempt({ key, ...job })),

@@ -277,8 +277,7 @@ function abortInFlight(d: Delivery, reason: 'reset' | 'closed'): boolean {
  * await dispatcher.waitFor((d) => d.paymentUuid === payment.uuid && d.state === 'delivered');
  */
 export function createWebhookDispatcher(opts: WebhookDispatcherOptions): WebhookDispatcher {
-  const clock = opts.clock;
-  const policy = opts.retry;
+  const { clock, retry: policy } = opts;
   const caps = opts.history ?? defaultAssumptions.history;
   const eventType = opts.eventType ?? defaultAssumptions.webhook.eventType;
   const headerNames: WebhookHeaderNames = { ...DEFAULT_WEBHOOK_HEADER_NAMES, ...opts.headers };
@@ -287,9 +286,6 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const targets = checkedTargets(opts);
   let ownSeq = 0;
   const store = createDeliveryStore({ maxFinished: caps.maxDeliveries, nextSeq: opts.nextSeq ?? (() => ++ownSeq) });
-  // The cap counts this process's own unfinished deliveries: other replicas' (mirrors) are theirs to send and cap.
-  const own = opts.onChange ? () => store.pending() - mirror.pending() : () => store.pending();
-  const guard = createPendingGuard(store, own, caps.maxPendingDeliveries, report);
 
   const transport = opts.transport;
   const waiters = createWaiters<DeliveryRecord>();
@@ -297,6 +293,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const onChange = opts.onChange;
   const { offer, changed } = changeListeners(waiters, onChange);
   const mirror = createDeliveryMirror(store, offer);
+  const guard = createPendingGuard(store, ownPending(store, onChange && mirror), caps.maxPendingDeliveries, report);
   const setState = opts.onFinished ? telling(guard.setState, opts.onFinished) : guard.setState;
   const lanes = createDeliveryLanes({
     clock,
@@ -327,7 +324,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
 
   return {
     store,
-    ownPending: own,
+    ownPending: guard.own,
     enqueue(event, skipUrls) {
       if (targets.length === 0) return;
       // A payload that cannot be serialised is a failed delivery, not an exception in the caller (settlement runs
@@ -471,6 +468,7 @@ function createPendingGuard(store: DeliveryStore, own: () => number, cap: number
   let atCap = false;
   let refusedThisEpisode = 0;
   return {
+    own,
     full: () => own() >= cap,
     refuse(d: Delivery) {
       store.refused();
@@ -510,6 +508,14 @@ function createPendingGuard(store: DeliveryStore, own: () => number, cap: number
       refusedThisEpisode = 0;
     },
   };
+}
+
+/**
+ * What the pending cap counts: this process's own unfinished deliveries. Other replicas' (mirrors, with a state
+ * store) are theirs to send and to cap.
+ */
+function ownPending(store: DeliveryStore, mirror: DeliveryMirror | undefined): () => number {
+  return mirror ? () => store.pending() - mirror.pending() : () => store.pending();
 }
 
 /** `setState` that also tells `onFinished` when a delivery ends, unless closing the mock ended it. */

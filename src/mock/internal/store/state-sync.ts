@@ -137,6 +137,51 @@ interface FenceLoss {
 
 const nothing = () => undefined;
 
+/** The timer that flushes deferred records on their own after `deferMs` (unref'd; one at a time). */
+function createDeferTimer(deferMs: number, flush: () => Promise<unknown>) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return {
+    arm(): void {
+      if (timer !== undefined) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        flush().catch(nothing);
+      }, deferMs);
+      (timer as { unref?: () => void }).unref?.();
+    },
+    clear(): void {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
+
+/** A flush that took the buffer, as `commit` waits for it (boxed: a promise would be adopted, not passed on). */
+interface TakenBatch {
+  readonly p: Promise<string | undefined>;
+}
+
+/** `commit` callers waiting for the flush that takes their records, so the commits of many payments share a batch. */
+function createTakers() {
+  let waiting: ((batch: TakenBatch) => void)[] = [];
+  const took = (p: Promise<string | undefined>) => {
+    const now = waiting;
+    waiting = [];
+    for (const take of now) take({ p });
+  };
+  return {
+    /** The flush that takes what is buffered now. */
+    next: () => new Promise<TakenBatch>((resolve) => waiting.push(resolve)),
+    took,
+    /** The buffer was dropped (a store fault): its commits fail as the fault did. */
+    dropped(): void {
+      const gone = Promise.reject(new StoreUnavailableError('the records were dropped: the state store failed'));
+      gone.catch(nothing);
+      took(gone);
+    },
+  };
+}
+
 /** The claims of the records buffered for one batch: kept beside the buffer only from its first fenced record on. */
 function createFenceList() {
   let fences: (string | undefined)[] = [];
@@ -206,19 +251,17 @@ function createAppender(
   /** Records in `buffer` an answer waits for (the others are deferred types). */
   let urgent = 0;
   let flushQueued = false;
-  let deferTimer: ReturnType<typeof setTimeout> | undefined;
+  const deferred = createDeferTimer(deferMs, () => flush());
   /** The last append (each one starts after the one before), resolving with the last position appended so far. */
   let chain: Promise<string | undefined> = Promise.resolve(undefined);
   let lastPosition: string | undefined;
   /** Appends under way that hold records an answer waits for. */
   let appending = 0;
+  const takers = createTakers();
 
   function flush(): Promise<string | undefined> {
     flushQueued = false;
-    if (deferTimer !== undefined) {
-      clearTimeout(deferTimer);
-      deferTimer = undefined;
-    }
+    deferred.clear();
     if (buffer.length === 0) return chain;
     const batch = buffer;
     const batchFences = fences.take();
@@ -251,7 +294,17 @@ function createAppender(
         if (holds) appending -= 1;
       });
     chain = p;
+    takers.took(p);
     return p;
+  }
+
+  /** Flushes in a microtask (records made in the same task share the batch). */
+  function soon(): void {
+    if (flushQueued) return;
+    flushQueued = true;
+    queueMicrotask(() => {
+      if (flushQueued) flush().catch(() => undefined);
+    });
   }
 
   function push(body: RecordBody, fence: string | undefined): StoreRecord {
@@ -267,30 +320,20 @@ function createAppender(
         uncommitted.add(push(body, fence));
         urgent += 1;
       }
-      const p = flush();
-      return p.then(() => !lostBy.get(p)?.has(fence));
+      soon();
+      return takers.next().then(({ p }) => p.then(() => !lostBy.get(p)?.has(fence)));
     },
     record(body, fence) {
       push(body, fence);
       if (deferredTypes.has(body.t)) {
         // Appended with the next batch, or on its own after a while: never a round trip of its own per request.
-        if (!flushQueued && deferTimer === undefined) {
-          deferTimer = setTimeout(() => {
-            deferTimer = undefined;
-            flush().catch(() => undefined);
-          }, deferMs);
-          (deferTimer as { unref?: () => void }).unref?.();
-        }
+        if (!flushQueued) deferred.arm();
         return;
       }
       urgent += 1;
-      if (flushQueued) return;
-      flushQueued = true;
       // Work outside requests (settlement, webhooks, direct control calls) is appended soon; a failure there is
       // already logged and marks the view stale.
-      queueMicrotask(() => {
-        if (flushQueued) flush().catch(() => undefined);
-      });
+      soon();
     },
     flush: () => flush().then(() => undefined),
     flushed: flush,
@@ -301,8 +344,8 @@ function createAppender(
       fences.take();
       urgent = 0;
       flushQueued = false;
-      if (deferTimer !== undefined) clearTimeout(deferTimer);
-      deferTimer = undefined;
+      deferred.clear();
+      takers.dropped();
       return lost;
     },
     settled: () => chain.then(nothing, nothing),

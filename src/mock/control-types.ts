@@ -42,10 +42,38 @@ export type MockPage<T> = Page<T>;
 /** A payment on a page, with its sequence number (the cursor). */
 export type MockPagedPayment = Readonly<PagedPayment>;
 
+/**
+ * The state store as one process sees it (`GET /__pck/health` shows it as `store`; issue 23). With `memory:` every
+ * count is 0.
+ */
+export interface MockStoreStatus {
+  /** `memory`, `file` or `redis`. */
+  readonly kind: 'memory' | 'file' | 'redis';
+  /**
+   * Journal entries this process could not write to the store (their requests had been answered; other replicas
+   * and a restart do not list them). Each loss is also logged.
+   */
+  readonly lostJournalEntries: number;
+  /**
+   * Settlements and webhook deliveries whose outcome the store refused from this process because it no longer held
+   * their claim: it stalled past `store.leaseMs` and another replica took the work over (fencing). Each is logged
+   * once.
+   */
+  readonly fencedOut: number;
+  /** Compactions this process made. */
+  readonly compactions: number;
+  /** Times this process rebuilt its state from a snapshot because a compaction passed its position. */
+  readonly rebuiltFromSnapshot: number;
+}
+
 /** The counters of every history and their caps, kept as entries come and go (reading them scans nothing). */
 export interface MockHistory {
   readonly payments: PaymentCounts;
-  readonly deliveries: DeliveryCounts & { readonly caps: Assumptions['history'] };
+  /**
+   * The sandbox's deliveries (with a shared store, other replicas' too); `pendingHere`: the unfinished ones this
+   * process sends, which its `history.maxPendingDeliveries` caps.
+   */
+  readonly deliveries: DeliveryCounts & { readonly caps: Assumptions['history']; readonly pendingHere: number };
   readonly requests: {
     /** Requests kept in the journal. */
     readonly kept: number;
@@ -134,6 +162,26 @@ export interface MockControl {
   deliveryPage(query?: MockPageQuery & DeliveryFilter): MockPage<MockDelivery>;
   /** Counters and caps of every history (what `GET /__pck/health` shows), read without a scan. */
   history(): MockHistory;
+  /** The state store's counters as this process sees them (what `GET /__pck/health` shows as `store`). */
+  store(): MockStoreStatus;
+  /**
+   * Resolves once every change made so far on this process (by these methods too: reset, clock moves, injected
+   * failures, settlements, card accounts) is durable in the state store, so every replica's next request sees it;
+   * rejects when the store did not take it (the change is not kept; retry once the store is back). The methods
+   * themselves stay synchronous (they were before stores existed); the HTTP control API waits on its own. Resolves at
+   * once with `memory:`.
+   *
+   * @example
+   * app.control.advanceClock(60_000);
+   * await app.control.durable(); // every replica's next request sees the new time
+   */
+  durable(): Promise<void>;
+  /**
+   * Compacts the state store now (a snapshot of this process's view replaces the records it covers), whatever the
+   * `store.compactAfter*` thresholds say: resolves true when this process compacted, false when it did not
+   * (`memory:`, another replica is compacting, or the store is down). An operator's or a test's switch.
+   */
+  compactNow(): Promise<boolean>;
   /** Resolves with the first delivery matching, now or later. */
   waitForDelivery(
     predicate: (delivery: MockDelivery) => boolean,

@@ -147,6 +147,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     journalSize: opts.journalSize,
     resettable: [...resettable, journal, webhooks, failures, ...(progress ? [progress] : [])],
     record,
+    store: plan ? () => (sync ? { kind: plan.store.kind, ...sync } : undefined) : undefined,
   });
   const sync = plan
     ? bindStore(plan, {

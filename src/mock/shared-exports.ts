@@ -23,6 +23,7 @@ export type {
   MockRequestMatcher,
   MockRequestRecord,
   MockServer,
+  MockStoreStatus,
 } from './control-types.ts';
 export type { JournalFilter as MockRequestFilter } from './internal/control/journal.ts';
 export { type CardOutcome, type TestCard, type TestCardName, testCards } from './internal/domain/test-cards.ts';

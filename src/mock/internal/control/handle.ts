@@ -7,7 +7,7 @@
 import type { Assumptions } from '../../../assumptions.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { servicePaths } from '../../../spec-names.ts';
-import type { MockControl, MockRequestMatcher, MockRequestRecord } from '../../control-types.ts';
+import type { MockControl, MockRequestMatcher, MockRequestRecord, MockStoreStatus } from '../../control-types.ts';
 import type { TokenService } from '../auth/tokens.ts';
 import { type Clock, maxClockTime } from '../clock.ts';
 import { checkCardNumber } from '../domain/card-number.ts';
@@ -43,6 +43,61 @@ export interface ControlDeps {
   readonly resettable: readonly { reset(): void }[];
   /** Receives `rst` and `clk` records when a state store is configured (issue 23); undefined with memory. */
   readonly record?: Recorder | undefined;
+  /** The state store's side of the handle (issue 23), bound once the store is: undefined with memory. */
+  readonly store?: (() => StoreControl | undefined) | undefined;
+}
+
+/** What the handle asks of a state store's sync layer. */
+export interface StoreControl {
+  readonly kind: 'file' | 'redis';
+  /** Every record made so far, durable; rejects with the store's fault. */
+  flush(): Promise<void>;
+  compact(): Promise<boolean>;
+  deferredLost(): number;
+  fencedOut(): number;
+  compactions(): { readonly made: number; readonly caughtUpFromSnapshot: number };
+}
+
+/** The store's counters, all 0 with memory. */
+function storeStatus(store: StoreControl | undefined): MockStoreStatus {
+  if (!store) return { kind: 'memory', lostJournalEntries: 0, fencedOut: 0, compactions: 0, rebuiltFromSnapshot: 0 };
+  const { made, caughtUpFromSnapshot } = store.compactions();
+  return {
+    kind: store.kind,
+    lostJournalEntries: store.deferredLost(),
+    fencedOut: store.fencedOut(),
+    compactions: made,
+    rebuiltFromSnapshot: caughtUpFromSnapshot,
+  };
+}
+
+/** The handle's state store methods (issue 23): all answer at once with memory. */
+function storeMethods(store: ControlDeps['store']): Pick<MockControl, 'store' | 'durable' | 'compactNow'> {
+  return {
+    store: () => storeStatus(store?.()),
+    async durable() {
+      await store?.()
+        ?.flush()
+        .catch((error: unknown) => {
+          throw notDurable(error);
+        });
+    },
+    compactNow: async () =>
+      (await store?.()
+        ?.compact()
+        .catch(() => false)) ?? false,
+  };
+}
+
+/** A store fault as `durable()` rejects with it: what was not kept, and what to do. */
+function notDurable(error: unknown): Error {
+  const reason = (error as { reason?: string }).reason ?? String(error);
+  return new Error(
+    kitMessage(
+      `the state store did not take the latest changes (${reason}): they are not kept, and other replicas will not see them. The mock rebuilds its state once the store is back; make the change again then.`,
+    ),
+    { cause: error },
+  );
 }
 
 function toPredicate(
@@ -153,6 +208,7 @@ export function createControl(deps: ControlDeps): MockControl {
         requests: { kept: journal.size(), capacity: deps.journalSize, cursor: journal.cursor() },
       };
     },
+    ...storeMethods(deps.store),
     waitForDelivery: (predicate, o) => webhooks.waitFor(predicate, o),
     redeliver(id) {
       if (typeof id !== 'string' || id === '') throw bad('redeliver needs the id of a delivery (see deliveries()).');

@@ -28,7 +28,8 @@ const ok = (body: unknown): Outcome => ({ status: 200, body });
 export function historyWarnings(h: MockHistory): string[] {
   const d = h.deliveries;
   const warnings: string[] = [];
-  if (d.pending >= d.caps.maxPendingDeliveries)
+  // The cap is per process: other replicas' pending deliveries are theirs to cap.
+  if (d.pendingHere >= d.caps.maxPendingDeliveries)
     warnings.push(
       kitMessage(
         `pending webhook deliveries are at their cap (${d.caps.maxPendingDeliveries}): new ones are refused (failed, pending-cap) until some finish. Bring the receiver back and advance the clock, or raise --max-pending-deliveries.`,
@@ -76,7 +77,8 @@ function httpStatus(raw: string | undefined, route: string): number | undefined 
 export function registerListRoutes(add: Add, control: MockControl, guide: string): void {
   add('GET', '/__pck/health', () => {
     const history = control.history();
-    return ok({ ok: true, now: control.now(), guide, history, warnings: historyWarnings(history) });
+    const store = control.store();
+    return ok({ ok: true, now: control.now(), guide, history, warnings: historyWarnings(history), store });
   });
   add('GET', '/__pck/payments', (req) => {
     const route = 'GET /__pck/payments';

@@ -6,7 +6,7 @@
  *
  * | Method | Path | Body / query | Answer |
  * |---|---|---|---|
- * | GET | /__pck/health | | `{ ok, now, guide, history, warnings }` (see lists.ts) |
+ * | GET | /__pck/health | | `{ ok, now, guide, history, warnings, store }` (see lists.ts) |
  * | POST | /__pck/reset | | `{ ok }` |
  * | GET | /__pck/clock | | `{ now, iso }` |
  * | POST | /__pck/clock/advance | `{ ms }` | `{ now, iso }`; 400 unless 0 <= ms and the date stays valid |

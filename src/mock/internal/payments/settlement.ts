@@ -21,8 +21,8 @@ import type { Assumptions } from '../../../assumptions.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
 import { KeyQueue } from '../fifo.ts';
-import type { RecordApplier } from '../store/records.ts';
-import type { MockState, SettlementOutcome, StoredPayment } from './state.ts';
+import type { RecordApplier, RecordBody } from '../store/records.ts';
+import { finalOutcome, type MockState, type SettlementOutcome, type StoredPayment } from './state.ts';
 
 /**
  * Once-only work with a state store (issue 23): `work` runs in the one process that wins the claim on `key`; a
@@ -30,7 +30,23 @@ import type { MockState, SettlementOutcome, StoredPayment } from './state.ts';
  * work. `holdWhile` keeps the claim renewed after the work (its webhook is still being delivered).
  */
 export interface OnceOnly {
-  run(key: string, job: { needed(): boolean; work(): void; holdWhile?(): boolean }): void;
+  // biome-ignore lint/suspicious/noConfusingVoidType: work with no fenced outcome returns nothing.
+  run(key: string, job: { needed(): boolean; work(): FencedWork | undefined | void; holdWhile?(): boolean }): void;
+}
+
+/**
+ * Once-only work whose outcome is fenced (decision 0034): `records` go to the store only while the claim is still
+ * this process's; `commit` then changes the view and starts the side effects (the webhook). A holder that stalled
+ * past its lease is refused and never commits: no local change, nothing sent.
+ */
+export interface FencedWork {
+  readonly records: readonly RecordBody[];
+  commit(): void;
+}
+
+/** The claim under which a payment is settled and its webhooks delivered, once in the sandbox. */
+export function settleClaim(uuid: string): string {
+  return `settle:${uuid}`;
 }
 
 /** Outcome of {@link Settlement.settleNow}. */
@@ -92,9 +108,9 @@ export function createSettlement(deps: SettlementDeps): Settlement {
       return;
     }
     const unsettled = () => state.payment(undefined, uuid)?.settledOutcome === undefined;
-    once.run(`settle:${uuid}`, {
+    once.run(settleClaim(uuid), {
       needed: unsettled,
-      work: () => finish(uuid, undefined, undefined),
+      work: () => fencedSettlement(state, uuid, clock.now(), (p) => handOverSettled(deps, p)),
       holdWhile: () => {
         const p = state.payment(undefined, uuid);
         return p !== undefined && deps.hooksPending?.(p) === true;
@@ -133,16 +149,7 @@ export function createSettlement(deps: SettlementDeps): Settlement {
     if (!before) return { ok: false, problem: 'unknown' };
     if (before.settledOutcome !== undefined) return { ok: false, problem: 'already-settled', payment: before };
     const payment = state.settlePayment(before.clientId, uuid, outcome)!;
-    try {
-      deps.settled(payment);
-    } catch (error) {
-      // One payment's webhook trouble must not stop the rest of the batch, nor escape the clock task.
-      deps.onError?.(
-        kitMessage(
-          `payment ${uuid} settled as ${payment.status}, but handing over its webhook failed (a bug in the mock; please report it): ${errorLine(error)}`,
-        ),
-      );
-    }
+    handOverSettled(deps, payment);
     return { ok: true, payment };
   }
 
@@ -169,6 +176,44 @@ export function createSettlement(deps: SettlementDeps): Settlement {
       batches.clear();
       lastBatch = undefined;
       epoch++;
+    },
+  };
+}
+
+/** Hands a settled payment to the webhooks; never throws (settlement runs in clock tasks). */
+function handOverSettled(deps: SettlementDeps, payment: StoredPayment): void {
+  try {
+    deps.settled(payment);
+  } catch (error) {
+    // One payment's webhook trouble must not stop the rest of the batch, nor escape the clock task.
+    deps.onError?.(
+      kitMessage(
+        `payment ${payment.uuid} settled as ${payment.status}, but handing over its webhook failed (a bug in the mock; please report it): ${errorLine(error)}`,
+      ),
+    );
+  }
+}
+
+/**
+ * A due settlement under its claim (a state store): the `set` record first, the view and the webhook only once the
+ * store took it while the claim was still this process's (decision 0034).
+ */
+function fencedSettlement(
+  state: MockState,
+  uuid: string,
+  at: number,
+  handOver: (payment: StoredPayment) => void,
+): FencedWork | undefined {
+  const p = state.payment(undefined, uuid);
+  if (!p || p.settledOutcome !== undefined) return undefined;
+  const record = { t: 'set', c: p.clientId, u: uuid, x: finalOutcome(p), at };
+  return {
+    records: [record],
+    commit() {
+      // Reset, evicted or settled through the control API meanwhile: nothing of this settlement is left to do.
+      if (state.payment(undefined, uuid) !== p || p.settledOutcome !== undefined) return;
+      state.apply({ ...record, o: '' });
+      handOver(p);
     },
   };
 }

@@ -294,7 +294,7 @@ export function createMockState(options: MockStateOptions): MockState {
     settlePayment(clientId, uuid, outcome) {
       const p = find(clientId, uuid);
       if (!p || p.settledOutcome !== undefined) return p;
-      const final: SettlementOutcome = outcome ?? (p.outcome === 'failure' ? 'failure' : 'success');
+      const final = finalOutcome(p, outcome);
       settle(p, final, now());
       if (record) record({ t: 'set', c: p.clientId, u: uuid, x: final, at: p.settledAt });
       return p;
@@ -454,4 +454,9 @@ function applyStateRecord(
     if (p && p.settledOutcome === undefined)
       ops.settle(p, r.x === 'failure' ? 'failure' : 'success', numberField(r, 'at'));
   }
+}
+
+/** The outcome a payment settles with: `outcome` when given (the control API), else the one its card asks for. */
+export function finalOutcome(p: StoredPayment, outcome?: SettlementOutcome): SettlementOutcome {
+  return outcome ?? (p.outcome === 'failure' ? 'failure' : 'success');
 }

@@ -29,8 +29,11 @@ export interface RecordBody {
   readonly [field: string]: unknown;
 }
 
-/** Where a module hands the records of its changes (only when a state store is configured). */
-export type Recorder = (record: RecordBody) => void;
+/**
+ * Where a module hands the records of its changes (only when a state store is configured). `claim`: the once-only
+ * work the record is an outcome of (`settle:<uuid>`), so its append is fenced by that claim (decision 0034).
+ */
+export type Recorder = (record: RecordBody, claim?: string) => void;
 
 /** A module that takes back records: performs exactly the change a record describes, with no side effect beyond it. */
 export interface RecordApplier {

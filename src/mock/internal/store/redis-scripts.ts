@@ -19,6 +19,45 @@ end
 return 0
 `;
 
+/**
+ * Renews `KEYS[1]` for `ARGV[2]` ms only while owner `ARGV[1]` still holds it (1), else 0. Unlike the claim script it
+ * never takes a free key: a holder that stalled past its lease must learn it lost the claim, not quietly get it back
+ * while another process may already have done the work (fencing, decision 0034).
+ */
+export const renewScript = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+`;
+
+/**
+ * A fenced append (decision 0034). KEYS: the stream, then the claim keys the batch's records are fenced by. ARGV:
+ * the owner, then per record the 1-based index of its claim among KEYS[2..] (0: not fenced) and its JSON. Appends,
+ * in order, every record that is not fenced or whose claim the owner still holds; a record whose claim is gone
+ * (lapsed, or taken by another process) is not appended. Returns the last id appended ('' for none) and the
+ * 1-based indexes of the records refused.
+ */
+export const appendFencedScript = `
+local owner = ARGV[1]
+local held = {}
+for i = 2, #KEYS do held[i - 1] = redis.call('GET', KEYS[i]) == owner end
+local last = ''
+local lost = {}
+local n = 0
+for i = 2, #ARGV, 2 do
+  n = n + 1
+  local k = tonumber(ARGV[i])
+  if k == 0 or held[k] then
+    last = redis.call('XADD', KEYS[1], '*', 'r', ARGV[i + 1])
+  else
+    lost[#lost + 1] = n
+  end
+end
+return {last, lost}
+`;
+
 /** Deletes `KEYS[1]` only while owner `ARGV[1]` holds it (a lapsed claim taken by another stays theirs). */
 export const releaseScript = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end

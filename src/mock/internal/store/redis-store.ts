@@ -13,10 +13,18 @@
  */
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
-import { claimScript, compactScript, readScript, releaseScript } from './redis-scripts.ts';
+import {
+  appendFencedScript,
+  claimScript,
+  compactScript,
+  readScript,
+  releaseScript,
+  renewScript,
+} from './redis-scripts.ts';
 import { createRedisWatcher } from './redis-watch.ts';
 import {
   type CompactOptions,
+  type FencedAppendResult,
   type PositionedRecord,
   type SandboxStore,
   type StoreBacklog,
@@ -50,6 +58,8 @@ export const defaultRedisKeyPrefix = 'pck:';
 interface ScriptedClient extends RedisClient {
   pckClaim(key: string, owner: string, leaseMs: number): Promise<number>;
   pckRelease(key: string, owner: string): Promise<number>;
+  pckRenew(key: string, owner: string, leaseMs: number): Promise<number>;
+  pckAppendFenced(keyCount: number, ...keysAndArgs: string[]): Promise<[string, number[]]>;
   pckCompact(...keysAndArgs: string[]): Promise<number>;
   pckRead(...keysAndArgs: string[]): Promise<ReadReply>;
 }
@@ -140,6 +150,19 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
     }
   }
 
+  /**
+   * An append. Not ready: ioredis refuses at once (no offline queue), so nothing was sent. Ready: the command went out,
+   * and a dropped connection or a time-out cannot tell whether Redis applied it before it died.
+   */
+  function sending<T>(records: readonly StoreRecord[], send: (redis: ScriptedClient) => Promise<T>): Promise<T> {
+    const redis = connected();
+    const sent = redis.status === 'ready';
+    for (const record of records) ownOrigins.add(record.o);
+    return send(redis).catch((error: unknown) => {
+      throw error instanceof TypeError ? error : unavailable(error, sent);
+    });
+  }
+
   return {
     kind: 'redis',
     shared: true,
@@ -156,14 +179,10 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
     },
     async append(records) {
       if (records.length === 0) return;
-      const redis = connected();
-      // Not ready: ioredis refuses at once (no offline queue), so nothing was sent. Ready: the transaction went out,
-      // and a dropped connection or a time-out cannot tell whether Redis applied it before it died.
-      const sent = redis.status === 'ready';
-      for (const record of records) ownOrigins.add(record.o);
-      return appendBatch(redis, keys.log, records).catch((error: unknown) => {
-        throw error instanceof TypeError ? error : unavailable(error, sent);
-      });
+      return sending(records, (redis) => appendBatch(redis, keys.log, records));
+    },
+    appendFenced(records, fences, owner) {
+      return sending(records, (redis) => appendFencedBatch(redis, keys, records, fences, owner));
     },
     readAfter(position, limit) {
       return run((redis) => readAfter(redis, keys, position, limit, seen));
@@ -172,16 +191,7 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
       return run((redis) => compact(redis, keys, snapshot, upTo, options));
     },
     backlog: () => seen.backlog(),
-    claim(key, owner, leaseMs) {
-      return run(
-        async (redis) => (await redis.pckClaim(keys.claim(key), owner, Math.max(1, Math.ceil(leaseMs)))) === 1,
-      );
-    },
-    release(key, owner) {
-      return run(async (redis) => {
-        await redis.pckRelease(keys.claim(key), owner);
-      });
-    },
+    ...claimMethods(run, keys),
     increment(name) {
       return run((redis) => redis.incr(keys.counter(name)));
     },
@@ -205,6 +215,24 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
       client = undefined;
       if (redis) await closeClient(redis);
     },
+  };
+}
+
+/** Claims, renewals and releases: one script each, owner-checked on the server. */
+function claimMethods(
+  run: <T>(work: (redis: ScriptedClient) => Promise<T>) => Promise<T>,
+  keys: RedisStoreKeys,
+): Pick<SandboxStore, 'claim' | 'renew' | 'release'> {
+  const lease = (ms: number) => Math.max(1, Math.ceil(ms));
+  return {
+    claim: (key, owner, leaseMs) =>
+      run(async (redis) => (await redis.pckClaim(keys.claim(key), owner, lease(leaseMs))) === 1),
+    renew: (key, owner, leaseMs) =>
+      run(async (redis) => (await redis.pckRenew(keys.claim(key), owner, lease(leaseMs))) === 1),
+    release: (key, owner) =>
+      run(async (redis) => {
+        await redis.pckRelease(keys.claim(key), owner);
+      }),
   };
 }
 
@@ -255,6 +283,9 @@ function clientOptions(options: RedisStoreOptions): RedisOptions {
     scripts: {
       pckClaim: { lua: claimScript, numberOfKeys: 1 },
       pckRelease: { lua: releaseScript, numberOfKeys: 1 },
+      pckRenew: { lua: renewScript, numberOfKeys: 1 },
+      // The number of claim keys varies per batch: given as the first argument.
+      pckAppendFenced: { lua: appendFencedScript },
       pckCompact: { lua: compactScript, numberOfKeys: 5 },
       pckRead: { lua: readScript, numberOfKeys: 3 },
     },
@@ -331,6 +362,34 @@ async function appendBatch(redis: ScriptedClient, log: string, records: readonly
   const batch = redis.multi();
   for (const record of records) batch.xadd(log, '*', 'r', serialize(record));
   return String(checkExec(await batch.exec()).at(-1));
+}
+
+/** One script call appending `records` in order, each fenced one only while `owner` holds its claim. */
+async function appendFencedBatch(
+  redis: ScriptedClient,
+  keys: RedisStoreKeys,
+  records: readonly StoreRecord[],
+  fences: readonly (string | undefined)[],
+  owner: string,
+): Promise<FencedAppendResult> {
+  const claimKeys: string[] = [];
+  const indexOf = new Map<string, number>();
+  const args: string[] = [owner];
+  records.forEach((record, i) => {
+    const fence = fences[i];
+    let k = 0;
+    if (fence !== undefined) {
+      k = indexOf.get(fence) ?? 0;
+      if (k === 0) {
+        claimKeys.push(keys.claim(fence));
+        k = claimKeys.length;
+        indexOf.set(fence, k);
+      }
+    }
+    args.push(String(k), serialize(record));
+  });
+  const [last, lost] = await redis.pckAppendFenced(1 + claimKeys.length, keys.log, ...claimKeys, ...args);
+  return { position: last === '' ? undefined : last, lost: lost.map((n) => n - 1) };
 }
 
 /** The replies of a MULTI, or its first error. */

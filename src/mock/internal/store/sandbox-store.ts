@@ -44,6 +44,14 @@ export interface CompactOptions {
   readonly fence?: { readonly key: string; readonly owner: string } | undefined;
 }
 
+/** The answer of {@link SandboxStore.appendFenced}. */
+export interface FencedAppendResult {
+  /** Position of the last record appended (undefined when none was). */
+  readonly position: string | undefined;
+  /** Indexes (0-based, into the records given) of the records refused because their claim was no longer held. */
+  readonly lost: readonly number[];
+}
+
 /** Records and bytes a store holds beyond its last snapshot, as last seen (no round trip). */
 export interface StoreBacklog {
   readonly records: number;
@@ -81,6 +89,17 @@ export interface SandboxStore {
    */
   // biome-ignore lint/suspicious/noConfusingVoidType: a store that cannot say a position resolves with nothing.
   append(records: readonly StoreRecord[]): Promise<string | undefined | void>;
+  /**
+   * Appends in order, in one atomic step, every record that is not fenced (`fences[i]` undefined) or whose claim
+   * `fences[i]` `owner` still holds; refuses the others (decision 0034: a holder that stalled past its lease must not
+   * record an outcome after another process took the work over). Absent on a store only one process writes (file):
+   * no other holder can exist there.
+   */
+  appendFenced?(
+    records: readonly StoreRecord[],
+    fences: readonly (string | undefined)[],
+    owner: string,
+  ): Promise<FencedAppendResult>;
   /** Records after `position` (undefined: from the start), oldest first, at most `limit`. */
   readAfter(position: string | undefined, limit: number): Promise<readonly PositionedRecord[]>;
   /**
@@ -94,6 +113,11 @@ export interface SandboxStore {
   backlog?(): StoreBacklog;
   /** Holds once-only work `key` for `leaseMs` as `owner`: true when held now (a holder claiming again renews). */
   claim(key: string, owner: string, leaseMs: number): Promise<boolean>;
+  /**
+   * Extends a claim `owner` still holds: true when held, false when it lapsed or another holds it (never takes a free
+   * key, unlike {@link SandboxStore.claim}). Absent: renewals claim again.
+   */
+  renew?(key: string, owner: string, leaseMs: number): Promise<boolean>;
   /** Gives up a claim `owner` holds (no-op otherwise). */
   release(key: string, owner: string): Promise<void>;
   /** Adds one to the shared counter `name` and returns the new value. */

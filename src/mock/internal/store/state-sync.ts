@@ -9,10 +9,15 @@
  * @module
  */
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
-import type { OnceOnly } from '../payments/settlement.ts';
+import type { FencedWork, OnceOnly } from '../payments/settlement.ts';
 import { type CompactionThresholds, createCompactor } from './compaction.ts';
 import type { RecordApplier, RecordBody } from './records.ts';
-import { type SandboxStore, type StoreRecord, StoreUnavailableError } from './sandbox-store.ts';
+import {
+  type FencedAppendResult,
+  type SandboxStore,
+  type StoreRecord,
+  StoreUnavailableError,
+} from './sandbox-store.ts';
 
 /** What the sync layer drives. */
 export interface StateSyncDeps {
@@ -39,8 +44,11 @@ export interface StateSyncDeps {
 
 /** The sync layer as the pipeline, the composition root and the settlement see it. */
 export interface StateSync {
-  /** Every module's recorder: buffers the record and flushes it soon. */
-  record(body: RecordBody): void;
+  /**
+   * Every module's recorder: buffers the record and flushes it soon. `claim`: the once-only work the record is an
+   * outcome of (`settle:<uuid>`); while this process holds that claim the append is fenced by it.
+   */
+  record(body: RecordBody, claim?: string): void;
   /** Once-only work through the store's claims. */
   readonly once: OnceOnly;
   /** Resolves when the store is open and the view replayed; rejects with {@link StoreUnavailableError}. */
@@ -56,6 +64,11 @@ export interface StateSync {
   flush(): Promise<void>;
   /** Journal entries lost to failed appends (logged as they go; their requests had been answered). */
   deferredLost(): number;
+  /**
+   * Pieces of once-only work (claims) whose records the store refused because this process no longer held the claim
+   * (it stalled past its lease and another process took the work over; decision 0034). Each is logged once.
+   */
+  fencedOut(): number;
   /**
    * Compacts the store now: a snapshot of this process's view replaces the records it covers. Resolves false when
    * this process did not (another holds the claim, the view is stale, or the store refused a stale snapshot).
@@ -80,7 +93,8 @@ export function asUnavailable(error: unknown): StoreUnavailableError {
 interface Job {
   readonly key: string;
   readonly needed: () => boolean;
-  readonly work: () => void;
+  // biome-ignore lint/suspicious/noConfusingVoidType: work with no fenced outcome returns nothing.
+  readonly work: () => FencedWork | undefined | void;
   readonly holdWhile?: (() => boolean) | undefined;
 }
 
@@ -93,7 +107,13 @@ const deferredTypes: ReadonlySet<string> = new Set(['jr']);
 
 /** The appending half: records buffered, appended in order, one batch at a time. */
 interface Appender {
-  record(body: RecordBody): void;
+  /** Buffers `body`; `fence`: the claim its append is conditional on (decision 0034). */
+  record(body: RecordBody, fence?: string): void;
+  /**
+   * Appends `bodies` (not yet applied to the view) only while `fence` is held: resolves true when appended, false
+   * when the store refused them because the claim was lost; rejects when the store is down.
+   */
+  commit(bodies: readonly RecordBody[], fence: string): Promise<boolean>;
   flush(): Promise<void>;
   /** Whether records an answer must wait for are buffered, or an append of such records is under way. */
   busy(): boolean;
@@ -108,6 +128,111 @@ interface Appender {
   flushed(): Promise<string | undefined>;
 }
 
+/** A batch's fenced records the store refused: their claims, and whether any was already applied to the view. */
+interface FenceLoss {
+  readonly keys: ReadonlySet<string>;
+  readonly records: number;
+  readonly applied: boolean;
+}
+
+const nothing = () => undefined;
+
+/** The timer that flushes deferred records on their own after `deferMs` (unref'd; one at a time). */
+function createDeferTimer(deferMs: number, flush: () => Promise<unknown>) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return {
+    arm(): void {
+      if (timer !== undefined) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        flush().catch(nothing);
+      }, deferMs);
+      (timer as { unref?: () => void }).unref?.();
+    },
+    clear(): void {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
+
+/** A flush that took the buffer, as `commit` waits for it (boxed: a promise would be adopted, not passed on). */
+interface TakenBatch {
+  readonly p: Promise<string | undefined>;
+}
+
+/** `commit` callers waiting for the flush that takes their records, so the commits of many payments share a batch. */
+function createTakers() {
+  let waiting: ((batch: TakenBatch) => void)[] = [];
+  const took = (p: Promise<string | undefined>) => {
+    const now = waiting;
+    waiting = [];
+    for (const take of now) take({ p });
+  };
+  return {
+    /** The flush that takes what is buffered now. */
+    next: () => new Promise<TakenBatch>((resolve) => waiting.push(resolve)),
+    took,
+    /** The buffer was dropped (a store fault): its commits fail as the fault did. */
+    dropped(): void {
+      const gone = Promise.reject(new StoreUnavailableError('the records were dropped: the state store failed'));
+      gone.catch(nothing);
+      took(gone);
+    },
+  };
+}
+
+/** The claims of the records buffered for one batch: kept beside the buffer only from its first fenced record on. */
+function createFenceList() {
+  let fences: (string | undefined)[] = [];
+  let count = 0;
+  return {
+    /** Notes the fence of the record about to be buffered after `before` others. */
+    push(fence: string | undefined, before: number): void {
+      if (fence === undefined && count === 0) return;
+      if (count === 0) fences = new Array<string | undefined>(before).fill(undefined);
+      fences.push(fence);
+      if (fence !== undefined) count += 1;
+    },
+    /** The batch's fences (undefined: none fenced), starting afresh for the next batch. */
+    take(): readonly (string | undefined)[] | undefined {
+      const out = count > 0 ? fences : undefined;
+      fences = [];
+      count = 0;
+      return out;
+    },
+  };
+}
+
+/** One batch to the store: fenced when it holds a fenced record and the store can fence (decision 0034). */
+async function appendBatch(
+  store: SandboxStore,
+  me: string,
+  batch: readonly StoreRecord[],
+  fences: readonly (string | undefined)[] | undefined,
+): Promise<FencedAppendResult> {
+  if (fences && store.appendFenced) return store.appendFenced(batch, fences, me);
+  const at = await store.append(batch);
+  return { position: typeof at === 'string' ? at : undefined, lost: [] };
+}
+
+/** What a refusal of `lost` (indexes into `batch`) means: the claims, and whether the view already held them. */
+function fenceLoss(
+  batch: readonly StoreRecord[],
+  fences: readonly (string | undefined)[],
+  lost: readonly number[],
+  uncommitted: WeakSet<StoreRecord>,
+): FenceLoss {
+  const keys = new Set<string>();
+  let applied = false;
+  for (const i of lost) {
+    const key = fences[i];
+    if (key !== undefined) keys.add(key);
+    if (!uncommitted.has(batch[i]!)) applied = true;
+  }
+  return { keys, records: lost.length, applied };
+}
+
 function createAppender(
   store: SandboxStore,
   me: string,
@@ -115,38 +240,48 @@ function createAppender(
   refused: () => StoreUnavailableError | undefined,
   onFailure: (e: StoreUnavailableError, deferredOnly: number) => void,
   onAppended: () => void,
+  onFenceLost: (loss: FenceLoss) => void,
 ): Appender {
   let buffer: StoreRecord[] = [];
+  const fences = createFenceList();
+  /** Records of `commit`, not yet in the view: a refusal of only those changes nothing here. */
+  const uncommitted = new WeakSet<StoreRecord>();
+  /** The claims whose records the last batch lost (read by `commit` right after its batch). */
+  const lostBy = new WeakMap<Promise<string | undefined>, ReadonlySet<string>>();
   /** Records in `buffer` an answer waits for (the others are deferred types). */
   let urgent = 0;
   let flushQueued = false;
-  let deferTimer: ReturnType<typeof setTimeout> | undefined;
+  const deferred = createDeferTimer(deferMs, () => flush());
   /** The last append (each one starts after the one before), resolving with the last position appended so far. */
   let chain: Promise<string | undefined> = Promise.resolve(undefined);
   let lastPosition: string | undefined;
   /** Appends under way that hold records an answer waits for. */
   let appending = 0;
+  const takers = createTakers();
 
   function flush(): Promise<string | undefined> {
     flushQueued = false;
-    if (deferTimer !== undefined) {
-      clearTimeout(deferTimer);
-      deferTimer = undefined;
-    }
+    deferred.clear();
     if (buffer.length === 0) return chain;
     const batch = buffer;
+    const batchFences = fences.take();
     const holds = urgent > 0;
     buffer = [];
     urgent = 0;
     if (holds) appending += 1;
-    const p = chain
+    const p: Promise<string | undefined> = chain
       .catch(() => undefined)
       .then(async () => {
         const down = refused();
         if (down) throw down;
         try {
-          const at = await store.append(batch);
-          if (typeof at === 'string') lastPosition = at;
+          const answer = await appendBatch(store, me, batch, batchFences);
+          if (answer.position !== undefined) lastPosition = answer.position;
+          if (answer.lost.length > 0 && batchFences) {
+            const loss = fenceLoss(batch, batchFences, answer.lost, uncommitted);
+            lostBy.set(p, loss.keys);
+            onFenceLost(loss);
+          }
         } catch (error) {
           const e = asUnavailable(error);
           onFailure(e, holds ? 0 : batch.length);
@@ -159,32 +294,46 @@ function createAppender(
         if (holds) appending -= 1;
       });
     chain = p;
+    takers.took(p);
     return p;
   }
 
+  /** Flushes in a microtask (records made in the same task share the batch). */
+  function soon(): void {
+    if (flushQueued) return;
+    flushQueued = true;
+    queueMicrotask(() => {
+      if (flushQueued) flush().catch(() => undefined);
+    });
+  }
+
+  function push(body: RecordBody, fence: string | undefined): StoreRecord {
+    (body as { o?: string }).o = me;
+    fences.push(fence, buffer.length);
+    buffer.push(body as StoreRecord);
+    return body as StoreRecord;
+  }
+
   return {
-    record(body) {
-      (body as { o?: string }).o = me;
-      buffer.push(body as StoreRecord);
+    commit(bodies, fence) {
+      for (const body of bodies) {
+        uncommitted.add(push(body, fence));
+        urgent += 1;
+      }
+      soon();
+      return takers.next().then(({ p }) => p.then(() => !lostBy.get(p)?.has(fence)));
+    },
+    record(body, fence) {
+      push(body, fence);
       if (deferredTypes.has(body.t)) {
         // Appended with the next batch, or on its own after a while: never a round trip of its own per request.
-        if (!flushQueued && deferTimer === undefined) {
-          deferTimer = setTimeout(() => {
-            deferTimer = undefined;
-            flush().catch(() => undefined);
-          }, deferMs);
-          (deferTimer as { unref?: () => void }).unref?.();
-        }
+        if (!flushQueued) deferred.arm();
         return;
       }
       urgent += 1;
-      if (flushQueued) return;
-      flushQueued = true;
       // Work outside requests (settlement, webhooks, direct control calls) is appended soon; a failure there is
       // already logged and marks the view stale.
-      queueMicrotask(() => {
-        if (flushQueued) flush().catch(() => undefined);
-      });
+      soon();
     },
     flush: () => flush().then(() => undefined),
     flushed: flush,
@@ -192,23 +341,24 @@ function createAppender(
     drop() {
       const lost = buffer.length - urgent;
       buffer = [];
+      fences.take();
       urgent = 0;
       flushQueued = false;
-      if (deferTimer !== undefined) clearTimeout(deferTimer);
-      deferTimer = undefined;
+      deferred.clear();
+      takers.dropped();
       return lost;
     },
-    settled: () =>
-      chain.then(
-        () => undefined,
-        () => undefined,
-      ),
+    settled: () => chain.then(nothing, nothing),
   };
 }
 
 /** The claiming half: once-only jobs, retried after the lease when held elsewhere, and claims held and renewed. */
 interface ClaimRunner {
   attempt(job: Job): Promise<void>;
+  /** Whether this process believes it holds `key` now (a stalled holder may still believe it: the store decides). */
+  holds(key: string): boolean;
+  /** Stops renewing `key`: the store refused a record fenced by it (another process holds the work now). */
+  lost(key: string): void;
   /** Runs `run` after `ms` of real time (unless closed). */
   later(run: () => void, ms: number): void;
   close(): Promise<void>;
@@ -218,9 +368,15 @@ function createClaimRunner(
   store: SandboxStore,
   me: string,
   leaseMs: number,
-  o: { readonly catchUp: () => Promise<void>; readonly flush: () => Promise<void> },
+  o: {
+    readonly catchUp: () => Promise<void>;
+    readonly flush: () => Promise<void>;
+    readonly commit: (bodies: readonly RecordBody[], fence: string) => Promise<boolean>;
+  },
 ): ClaimRunner {
   const held = new Map<string, () => boolean>();
+  // A renewal never takes a free key back (a stalled holder must not regain a claim another may have used).
+  const renewClaim = (key: string) => (store.renew ?? store.claim).call(store, key, me, leaseMs);
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let renew: ReturnType<typeof setInterval> | undefined;
   let closed = false;
@@ -255,12 +411,18 @@ function createClaimRunner(
         // lapse, so this read sees it.
         if (store.shared) await o.catchUp();
         if (!job.needed()) return;
-        job.work();
+        const outcome = job.work();
+        // Fenced (decision 0034): the outcome goes to the store only while the claim is still this process's, and
+        // changes the view (and starts its side effects) only once the store took it.
+        if (outcome) {
+          if (!(await o.commit(outcome.records, job.key))) return;
+          outcome.commit();
+        }
         await o.flush();
       } finally {
         held.delete(job.key);
       }
-      await store.claim(job.key, me, leaseMs);
+      if (!(await renewClaim(job.key))) return;
       if (job.holdWhile?.()) hold(job.key, job.holdWhile);
     } catch {
       // The store is down (logged by the flush or the read): try again after the lease.
@@ -270,12 +432,18 @@ function createClaimRunner(
 
   function renewAll(): void {
     for (const [k, still] of held) {
-      if (still()) store.claim(k, me, leaseMs).catch(() => undefined);
+      if (still())
+        renewClaim(k)
+          .then((ok) => {
+            // Lapsed (this process stalled past its lease): another may hold it; stop renewing.
+            if (!ok && held.get(k) === still) held.delete(k);
+          })
+          .catch(() => undefined);
       else {
         // Done: durable, renewed once more, then left to lapse (see attempt).
         held.delete(k);
         o.flush()
-          .then(() => store.claim(k, me, leaseMs))
+          .then(() => renewClaim(k))
           .catch(() => undefined);
       }
     }
@@ -299,6 +467,10 @@ function createClaimRunner(
   return {
     attempt,
     later,
+    holds: (key) => held.has(key),
+    lost(key) {
+      held.delete(key);
+    },
     async close() {
       closed = true;
       if (renew) clearInterval(renew);
@@ -429,6 +601,40 @@ function lossCounter(log: (line: string) => void) {
   };
 }
 
+/** Claims whose refusal is remembered, so a work's later refused records are not counted or logged again. */
+const FENCE_LOSSES_REMEMBERED = 1024;
+
+/**
+ * Handles what a fenced append refused (decision 0034): the claims are no longer renewed (`lost`), a view that
+ * already held the refused records (a delivery's outcome) is rebuilt from the store (`rebuild`), and the work is
+ * counted and logged once per claim, however many of its records (a delivery's change and its end may come in two
+ * batches).
+ */
+function fenceLossCounter(log: (line: string) => void, lost: (key: string) => void, rebuild: () => Promise<void>) {
+  let total = 0;
+  const reported = new Set<string>();
+  return {
+    total: () => total,
+    count(loss: FenceLoss): void {
+      for (const key of loss.keys) lost(key);
+      if (loss.applied) void rebuild().catch(() => undefined);
+      const fresh = [...loss.keys].filter((k) => !reported.has(k));
+      if (fresh.length === 0) return;
+      for (const k of fresh) {
+        reported.add(k);
+        // Oldest first out: a Set iterates in insertion order.
+        if (reported.size > FENCE_LOSSES_REMEMBERED) reported.delete(reported.values().next().value as string);
+      }
+      total += fresh.length;
+      log(
+        kitMessage(
+          `this process lost its claim on ${fresh.join(', ')} (it stalled past its lease, e.g. a long GC pause or a stopped process) and another replica took the work over: the store refused its record${loss.records === 1 ? '' : 's'} of that work and this process dropped ${loss.records === 1 ? 'it' : 'them'}${loss.applied ? ', rebuilding its state from the store' : ''}. Nothing is recorded twice; a webhook attempt already sent may reach the receiver again from the other replica (receivers de-duplicate by uuid and status). If this repeats, raise store.leaseMs.`,
+        ),
+      );
+    },
+  };
+}
+
 /**
  * The catching-up half: reads what others appended, and compacts by size. A read that meets a snapshot past this
  * view (a compaction passed its position: this process stalled, or read nothing, while the store took more records
@@ -458,18 +664,23 @@ function createFollower(o: {
     return reader.catchUp().then(
       () => compactor?.check(),
       (error: unknown) => {
-        if (error instanceof SnapshotRestart) return fromSnapshot();
+        if (error instanceof SnapshotRestart) return rebuildView(true);
         throw error;
       },
     );
   }
 
-  function fromSnapshot(): Promise<void> {
+  /**
+   * Rebuilds the view from the store: `compacted`, because a compaction passed this process's position; else because
+   * the store refused fenced records the view already held (decision 0034: the view drops them, taking the store's).
+   */
+  function rebuildView(compacted: boolean): Promise<void> {
     behind.rebuilding ??= (async () => {
       await appender.flush().catch(() => undefined);
       if (!o.usable()) return;
       deps.resetView();
       await o.replay();
+      if (!compacted) return;
       behind.count += 1;
       deps.log(kitMessage('the state store was compacted past this process: its state was rebuilt from the snapshot.'));
     })().finally(() => {
@@ -482,7 +693,26 @@ function createFollower(o: {
     compact: () => compactor?.run() ?? Promise.resolve(false),
     compactions: () => ({ made: compactor?.count() ?? 0, caughtUpFromSnapshot: behind.count }),
   };
-  return { catchUp, compactor, controls };
+  return { catchUp, compactor, controls, rebuildView };
+}
+
+/** After a store fault: drops what was never acknowledged, probes the store, and replays it into an emptied view. */
+async function rebuildAfterFault(
+  store: SandboxStore,
+  appender: Appender,
+  resetView: () => void,
+  replay: () => Promise<void>,
+): Promise<void> {
+  appender.drop();
+  await appender.settled();
+  // Is the store back? A write probes it (a read may work on a full or read-only disk).
+  try {
+    await store.increment('probe');
+  } catch (error) {
+    throw asUnavailable(error);
+  }
+  resetView();
+  await replay();
 }
 
 /**
@@ -505,14 +735,22 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
   let unwatch: (() => void) | undefined;
   const lost = lossCounter(deps.log);
   const appended = () => follower.compactor?.check();
-  const appender = createAppender(store, me, deps.followMs, () => stale, markStale, appended);
+  const appender = createAppender(
+    store,
+    me,
+    deps.followMs,
+    () => stale,
+    markStale,
+    appended,
+    (l) => fenced.count(l),
+  );
   const reader = createReader(store, me, deps, markStale);
   const catchUp = () => follower.catchUp();
-  const claims = createClaimRunner(store, me, deps.leaseMs, { catchUp, flush: appender.flush });
+  const claims = createClaimRunner(store, me, deps.leaseMs, { catchUp, ...appender });
   const follower = createFollower({ deps, reader, appender, replay, usable: () => opened && !stale && !closed });
+  const fenced = fenceLossCounter(deps.log, claims.lost, () => follower.rebuildView(false));
 
-  // The view may hold changes the store never took: emptied at once (no timer may settle or deliver a payment whose
-  // caller got a 503), rebuilt once the store answers. `deferredLost`: journal entries the failed append held.
+  // Emptied at once (no timer may act on a change its caller got a 503 for), rebuilt once the store answers.
   function markStale(error: StoreUnavailableError, deferredLost = 0): void {
     lost.count(deferredLost, error.reason);
     if (stale !== undefined || !opened) return;
@@ -572,22 +810,13 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
   }
 
   async function rebuild(): Promise<void> {
-    appender.drop();
-    await appender.settled();
-    // Is the store back? A write probes it (a read may work on a full or read-only disk).
-    try {
-      await store.increment('probe');
-    } catch (error) {
-      throw asUnavailable(error);
-    }
-    deps.resetView();
-    await replay();
+    await rebuildAfterFault(store, appender, deps.resetView, replay);
     stale = undefined;
     deps.log(kitMessage('the state store answers again: state rebuilt from it; requests are served again.'));
   }
 
   return {
-    record: appender.record,
+    record: (body, claim) => appender.record(body, claim !== undefined && claims.holds(claim) ? claim : undefined),
     once: {
       run: (key, job) => (replaying || !opened ? deferred.push({ key, ...job }) : claims.attempt({ key, ...job })),
     },
@@ -600,6 +829,7 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     after: () => (appender.busy() ? appender.flush() : undefined),
     flush: appender.flush,
     deferredLost: lost.total,
+    fencedOut: fenced.total,
     ...follower.controls,
     async close() {
       closed = true;

@@ -57,9 +57,9 @@ export function planStore(option: string | SandboxStore, openStore: StoreOpener 
   return {
     store,
     processId,
-    record: (r) => {
+    record: (r, claim) => {
       if (!sync) throw early();
-      sync.record(r);
+      sync.record(r, claim);
     },
     once: {
       run(key, job) {

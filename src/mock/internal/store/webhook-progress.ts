@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { OnceOnly } from '../payments/settlement.ts';
+import { type OnceOnly, settleClaim } from '../payments/settlement.ts';
 import type { MockState, StoredPayment } from '../payments/state.ts';
 import type { WebhookFanout } from '../webhooks/fanout.ts';
 import { type RecordApplier, type RecordBody, type Recorder, type RecordSnapshot, textField } from './records.ts';
@@ -60,7 +60,7 @@ export function createWebhookProgress(deps: WebhookProgressDeps): WebhookProgres
 
   /** Another process settled `p` (or did before a restart): deliver what it has not, once its claim runs out. */
   function takeOver(p: StoredPayment): void {
-    deps.once().run(`settle:${p.uuid}`, {
+    deps.once().run(settleClaim(p.uuid), {
       needed: () => state.payment(undefined, p.uuid) === p && pending(p),
       work: () => webhooks.deliver(p, partial.get(p.uuid)),
       holdWhile: () => pending(p),
@@ -70,7 +70,7 @@ export function createWebhookProgress(deps: WebhookProgressDeps): WebhookProgres
   return {
     pending,
     finished(d) {
-      deps.record({ t: 'hk', u: d.paymentUuid, url: d.url, s: d.state });
+      deps.record({ t: 'hk', u: d.paymentUuid, url: d.url, s: d.state }, settleClaim(d.paymentUuid));
       mark(d.paymentUuid, d.url);
     },
     apply(r) {

@@ -60,6 +60,8 @@ export interface DeliveryMirror {
   adopt(paymentUuid: string, url: string, target: URL): Delivery | undefined;
   /** Whether `d` is another process's delivery (not sent here, not ended by closing here). */
   isMirror(d: Delivery): boolean;
+  /** Unfinished deliveries of other processes held here (not this process's to send, nor to count against its cap). */
+  pending(): number;
   /** Makes `d` this process's own (a redelivery here): records of other processes no longer change it. */
   own(d: Delivery): void;
   clear(): void;
@@ -131,6 +133,7 @@ export function createDeliveryMirror(store: DeliveryStore, offer: (d: Delivery) 
       return d;
     },
     isMirror: (d) => mirrors.has(d),
+    pending: () => open.size,
     own(d) {
       if (!mirrors.delete(d)) return;
       if (open.get(keyOf(d.paymentUuid, d.url)) === d) open.delete(keyOf(d.paymentUuid, d.url));

@@ -143,6 +143,8 @@ export interface WebhookDispatcher {
   deliveries(): readonly DeliveryRecord[];
   /** The bounded, indexed history (pages and counters). */
   readonly store: DeliveryStore;
+  /** Unfinished deliveries this process sends (other replicas' mirrors left out): what the pending cap counts. */
+  ownPending(): number;
   /** Resolves with the first delivery (now or later) matching `predicate`; rejects after `timeoutMs`. */
   waitFor(predicate: (delivery: DeliveryRecord) => boolean, options?: WaitForOptions): Promise<DeliveryRecord>;
   /** Sends a finished delivery (`failed`, `gone` or `delivered`) again, with the same delivery id. */
@@ -275,8 +277,7 @@ function abortInFlight(d: Delivery, reason: 'reset' | 'closed'): boolean {
  * await dispatcher.waitFor((d) => d.paymentUuid === payment.uuid && d.state === 'delivered');
  */
 export function createWebhookDispatcher(opts: WebhookDispatcherOptions): WebhookDispatcher {
-  const clock = opts.clock;
-  const policy = opts.retry;
+  const { clock, retry: policy } = opts;
   const caps = opts.history ?? defaultAssumptions.history;
   const eventType = opts.eventType ?? defaultAssumptions.webhook.eventType;
   const headerNames: WebhookHeaderNames = { ...DEFAULT_WEBHOOK_HEADER_NAMES, ...opts.headers };
@@ -285,7 +286,6 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const targets = checkedTargets(opts);
   let ownSeq = 0;
   const store = createDeliveryStore({ maxFinished: caps.maxDeliveries, nextSeq: opts.nextSeq ?? (() => ++ownSeq) });
-  const guard = createPendingGuard(store, caps.maxPendingDeliveries, report);
 
   const transport = opts.transport;
   const waiters = createWaiters<DeliveryRecord>();
@@ -293,6 +293,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const onChange = opts.onChange;
   const { offer, changed } = changeListeners(waiters, onChange);
   const mirror = createDeliveryMirror(store, offer);
+  const guard = createPendingGuard(store, ownPending(store, onChange && mirror), caps.maxPendingDeliveries, report);
   const setState = opts.onFinished ? telling(guard.setState, opts.onFinished) : guard.setState;
   const lanes = createDeliveryLanes({
     clock,
@@ -323,6 +324,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
 
   return {
     store,
+    ownPending: guard.own,
     enqueue(event, skipUrls) {
       if (targets.length === 0) return;
       // A payload that cannot be serialised is a failed delivery, not an exception in the caller (settlement runs
@@ -461,12 +463,13 @@ function endPending(
  * refusal count. The line is written once per episode, not once per refusal (an outage refuses thousands); an
  * episode ends when pending work is a tenth below the cap, so a queue hovering at the cap does not log every change.
  */
-function createPendingGuard(store: DeliveryStore, cap: number, report: (line: string) => void) {
+function createPendingGuard(store: DeliveryStore, own: () => number, cap: number, report: (line: string) => void) {
   const clearsAt = cap - Math.max(1, Math.floor(cap / 10));
   let atCap = false;
   let refusedThisEpisode = 0;
   return {
-    full: () => store.pending() >= cap,
+    own,
+    full: () => own() >= cap,
     refuse(d: Delivery) {
       store.refused();
       refusedThisEpisode += 1;
@@ -480,18 +483,18 @@ function createPendingGuard(store: DeliveryStore, cap: number, report: (line: st
     },
     setState(d: Delivery, state: Delivery['state']) {
       store.setState(d, state);
-      if (atCap && store.pending() <= clearsAt) {
+      if (atCap && own() <= clearsAt) {
         atCap = false;
         report(
           kitMessage(
-            `webhook deliveries: ${store.pending()} are pending, below the cap of ${cap} again; ${refusedThisEpisode} were refused meanwhile (failed, pending-cap): list them with GET /__pck/deliveries?state=failed and redeliver them.`,
+            `webhook deliveries: ${own()} are pending, below the cap of ${cap} again; ${refusedThisEpisode} were refused meanwhile (failed, pending-cap): list them with GET /__pck/deliveries?state=failed and redeliver them.`,
           ),
         );
         refusedThisEpisode = 0;
       }
     },
     redeliverProblem(id: string): RedeliverResult | undefined {
-      if (store.pending() < cap) return undefined;
+      if (own() < cap) return undefined;
       return {
         ok: false,
         problem: 'at-cap',
@@ -505,6 +508,14 @@ function createPendingGuard(store: DeliveryStore, cap: number, report: (line: st
       refusedThisEpisode = 0;
     },
   };
+}
+
+/**
+ * What the pending cap counts: this process's own unfinished deliveries. Other replicas' (mirrors, with a state
+ * store) are theirs to send and to cap.
+ */
+function ownPending(store: DeliveryStore, mirror: DeliveryMirror | undefined): () => number {
+  return mirror ? () => store.pending() - mirror.pending() : () => store.pending();
 }
 
 /** `setState` that also tells `onFinished` when a delivery ends, unless closing the mock ended it. */

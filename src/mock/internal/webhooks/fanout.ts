@@ -12,6 +12,7 @@ import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { MockClientConfig } from '../../options.ts';
 import type { Clock } from '../clock.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
+import { settleClaim } from '../payments/settlement.ts';
 import type { StoredPayment } from '../payments/state.ts';
 import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../store/records.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
@@ -34,6 +35,13 @@ export interface WebhookMessage {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+/** The delivery counters of one mock: the sandbox's, this process's own pending ones, and the caps. */
+export type SandboxDeliveryCounts = DeliveryCounts & {
+  readonly caps: Assumptions['history'];
+  /** Unfinished deliveries this process sends (what its pending cap counts); `pending` adds other replicas'. */
+  readonly pendingHere: number;
+};
+
 /** All dispatchers of one mock instance, used as one. */
 export interface WebhookFanout {
   /** Hands the settled payment's payload to its client's dispatcher (to every URL but those in `skipUrls`). */
@@ -50,7 +58,7 @@ export interface WebhookFanout {
   /** A page of deliveries of every dispatcher, newest first unless `query.after` is given; checked (400 on a mistake). */
   deliveryPage(query?: PageQuery, filter?: DeliveryFilter): Page<DeliveryRecord>;
   /** The counters of every dispatcher, added up, with the caps they apply. */
-  deliveryCounts(): DeliveryCounts & { readonly caps: Assumptions['history'] };
+  deliveryCounts(): SandboxDeliveryCounts;
   /** First delivery (now or later) matching `predicate`, from any dispatcher. */
   waitFor(predicate: (d: DeliveryRecord) => boolean, options?: { timeoutMs?: number }): Promise<DeliveryRecord>;
   /** Redelivers by id; a value says why not (unknown id, still in progress, closed). */
@@ -165,11 +173,13 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
       const sources = all.flatMap((d) => d.store.sources(filter));
       return collectPage(sources, q, (d) => deliveryMatches(d, filter), snapshot);
     },
-    deliveryCounts: () =>
-      sumCounts(
+    deliveryCounts: () => ({
+      ...sumCounts(
         all.map((d) => d.store.counts()),
         caps,
       ),
+      pendingHere: all.reduce((n, d) => n + d.ownPending(), 0),
+    }),
     waitFor(predicate, options) {
       if (all.length === 1) return shared.waitFor(predicate, options);
       // The first dispatcher to match wins; the others' waits time out later and are silenced here.
@@ -252,7 +262,9 @@ export async function closeWebhooks(webhooks: WebhookFanout, logLine: (line: str
 function deliveryRecorder(record: Recorder): (d: Delivery) => void {
   const dirty = new Set<Delivery>();
   const flush = () => {
-    for (const d of dirty) if (d.reason !== 'closed') record({ t: 'dv', d: deliveryFields(d) });
+    // Fenced by the payment's settle claim while this process holds it (decision 0034).
+    for (const d of dirty)
+      if (d.reason !== 'closed') record({ t: 'dv', d: deliveryFields(d) }, settleClaim(d.paymentUuid));
     dirty.clear();
   };
   return (d) => {

@@ -171,6 +171,38 @@ describe('createRedisStore: claims and counters', () => {
     expect(await a.claim('deliver:d1:2', 'process-a', 10_000)).toBe(false);
   });
 
+  it('renews a claim only for the owner still holding it, and never takes a free key back', async () => {
+    const prefix = `t-${randomUUID()}:`;
+    const [a, b] = await Promise.all([openStore({ keyPrefix: prefix }), openStore({ keyPrefix: prefix })]);
+    expect(await a.renew?.('settle:p1', 'process-a', 10_000)).toBe(false);
+    expect(await a.claim('settle:p1', 'process-a', 10_000)).toBe(true);
+    expect(await a.renew?.('settle:p1', 'process-a', 10_000)).toBe(true);
+    expect(await b.renew?.('settle:p1', 'process-b', 10_000)).toBe(false);
+    await a.release('settle:p1', 'process-a');
+    // A stalled holder waking up after its claim is gone: the renewal says so instead of taking it again.
+    expect(await a.renew?.('settle:p1', 'process-a', 10_000)).toBe(false);
+    expect(await b.claim('settle:p1', 'process-b', 10_000)).toBe(true);
+  });
+
+  it('appends a fenced batch in order, refusing only the records whose claim the owner lost', async () => {
+    const prefix = `t-${randomUUID()}:`;
+    const [a, b] = await Promise.all([openStore({ keyPrefix: prefix }), openStore({ keyPrefix: prefix })]);
+    expect(await a.claim('settle:held', 'process-a', 10_000)).toBe(true);
+    expect(await b.claim('settle:taken', 'process-b', 10_000)).toBe(true);
+    const batch = [record('a', 1), record('a', 2), record('a', 3), record('a', 4), record('a', 5)];
+    const fences = [undefined, 'settle:held', 'settle:taken', 'settle:free', 'settle:held'];
+    const answer = await a.appendFenced!(batch, fences, 'process-a');
+    expect(answer.lost).toEqual([2, 3]);
+    const kept = await readAll(b);
+    expect(kept.map((entry) => entry.record.n)).toEqual([1, 2, 5]);
+    expect(answer.position).toBe(kept.at(-1)?.position);
+    // Nothing fenced held: nothing appended, no position.
+    expect(await a.appendFenced!([record('a', 6)], ['settle:taken'], 'process-a')).toEqual({
+      position: undefined,
+      lost: [0],
+    });
+  });
+
   it('counts up once per increment across processes', async () => {
     const prefix = `t-${randomUUID()}:`;
     const [a, b] = await Promise.all([openStore({ keyPrefix: prefix }), openStore({ keyPrefix: prefix })]);

@@ -1,0 +1,180 @@
+// Two replicas on a real Redis (issue 23): the pending-deliveries cap counts each replica's own deliveries only, a
+// direct `app.control.*` change is durable (every replica's next request sees it) once `control.durable()` resolves,
+// and `control.compactNow()` compacts whatever the thresholds say.
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildNodeMockApp } from '../../../src/mock/app.ts';
+import type { MockApp } from '../../../src/mock/control-types.ts';
+import type { MockOptions } from '../../../src/mock/options.ts';
+import { servicePaths } from '../../../src/spec-names.ts';
+import { createRedisStore, type SandboxStore } from '../../support/mock-internals/store.ts';
+import { startRedisServer, type TestRedisServer } from '../../support/redis-server.ts';
+import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
+import { type Stallable, stallableStore } from '../../support/stallable-store.ts';
+
+let redis: TestRedisServer;
+let probe: Redis;
+let apps: MockApp[] = [];
+const stalls: Stallable[] = [];
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  probe = new Redis(redis.url, { lazyConnect: true });
+  await probe.connect();
+});
+
+afterEach(async () => {
+  for (const s of stalls.splice(0)) s.resume();
+  for (const app of apps) await app.close();
+  apps = [];
+});
+
+afterAll(async () => {
+  probe?.disconnect();
+  await redis?.close();
+});
+
+async function replica(
+  store: SandboxStore | string,
+  receiver: (request: Request) => Promise<Response> = async () => new Response(null, { status: 204 }),
+  options: Partial<MockOptions> = {},
+) {
+  const app = buildNodeMockApp(
+    {
+      log: false,
+      store,
+      settleDelayMs: 1_000,
+      ...options,
+      assumptions: { store: { leaseMs: 3_000, followIntervalMs: 20 }, ...options.assumptions },
+    },
+    { webhookReceivers: [receiver] },
+  );
+  apps.push(app);
+  await app.ready();
+  return { app, client: sandboxClient((r) => app.fetch(r)) };
+}
+
+async function waitUntil(done: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const redisOf = (prefix: string) => createRedisStore(redis.url, { keyPrefix: prefix });
+
+describe('replicas on Redis: control and caps', () => {
+  it("counts only a replica's own unfinished deliveries against its maxPendingDeliveries", async () => {
+    const prefix = `rc-${randomUUID()}:`;
+    // Every attempt fails (500): a delivery stays pending, waiting for a retry on the virtual clock.
+    const failing = async () => new Response(null, { status: 500 });
+    const capped = { assumptions: { history: { maxPendingDeliveries: 2 } } } as Partial<MockOptions>;
+    const a = await replica(redisOf(prefix), failing, capped);
+    const token = (await a.client.generate()).body.data.token as string;
+    const own = [paidUuid(await a.client.pay(token)), paidUuid(await a.client.pay(token))];
+    a.app.control.advanceClock(1_000);
+    await waitUntil(() => a.app.control.history().deliveries.pendingHere === 2, 'A has 2 pending deliveries');
+    expect(a.app.control.deliveries().map((d) => d.paymentUuid)).toEqual(expect.arrayContaining(own));
+
+    // B joins: it lists A's two pending deliveries (the sandbox's), but they are A's to cap.
+    const b = await replica(redisOf(prefix), failing, capped);
+    await waitUntil(async () => (await b.client.read('health')).body.history.deliveries.pending === 2, 'B sees them');
+    const health = (await b.client.read('health')).body;
+    expect(health.history.deliveries.pendingHere).toBe(0);
+    expect(health.warnings).toEqual([]);
+    const mine = paidUuid(await b.client.pay(token)) as string;
+    b.app.control.settlePayment(mine);
+    const delivery = b.app.control.deliveries().find((d) => d.paymentUuid === mine);
+    expect(delivery?.state).not.toBe('failed');
+    expect(delivery?.reason).toBeUndefined();
+    expect(b.app.control.history().deliveries.refused).toBe(0);
+
+    // A, at its own cap, still refuses its next one: the cap works, per replica.
+    const third = paidUuid(await a.client.pay(token)) as string;
+    a.app.control.settlePayment(third);
+    expect(a.app.control.deliveries().find((d) => d.paymentUuid === third)).toMatchObject({
+      state: 'failed',
+      reason: 'pending-cap',
+    });
+  });
+
+  it('a direct control call is seen by the other replica once control.durable() resolves', async () => {
+    const prefix = `rc-${randomUUID()}:`;
+    const stall = stallableStore(redisOf(prefix));
+    stalls.push(stall);
+    const a = await replica(stall.store);
+    const b = await replica(redisOf(prefix));
+    const token = (await b.client.generate()).body.data.token as string;
+    expect(paidUuid(await b.client.pay(token))).toBeDefined();
+
+    // durable() waits for the store: held while A's store calls are, resolved once they go through.
+    stall.stallNow();
+    const at = a.app.control.advanceClock(3_600_000);
+    let durable = false;
+    const waiting = a.app.control.durable().then(() => {
+      durable = true;
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(durable).toBe(false);
+    stall.resume();
+    await waiting;
+    expect((await b.client.read('health')).body.now).toBeGreaterThanOrEqual(at);
+
+    a.app.control.failNextRequest(servicePaths.generateToken, 503);
+    await a.app.control.durable();
+    expect((await b.client.generate()).status).toBe(503);
+
+    a.app.control.reset();
+    await a.app.control.durable();
+    expect((await b.client.read('payments')).body.payments).toEqual([]);
+  });
+
+  it('control.durable() resolves at once with memory, and rejects when the store did not take the change', async () => {
+    const memory = await replica('memory:');
+    memory.app.control.advanceClock(1_000);
+    await expect(memory.app.control.durable()).resolves.toBeUndefined();
+
+    const prefix = `rc-${randomUUID()}:`;
+    const store = redisOf(prefix);
+    const a = await replica(store);
+    await store.close();
+    a.app.control.advanceClock(1_000);
+    await expect(a.app.control.durable()).rejects.toThrow(/did not take the latest changes.*make the change again/);
+  });
+
+  it('control.compactNow() compacts now, whatever the thresholds; a replica joining later sees everything', async () => {
+    const prefix = `rc-${randomUUID()}:`;
+    const a = await replica(redisOf(prefix));
+    const token = (await a.client.generate()).body.data.token as string;
+    const paid = [];
+    for (let i = 0; i < 5; i++) paid.push(paidUuid(await a.client.pay(token)));
+    a.app.control.advanceClock(1_000);
+    await a.app.control.durable();
+    const before = await probe.xlen(`${prefix}log`);
+    expect(await a.app.control.compactNow()).toBe(true);
+    expect(Number(await probe.hget(`${prefix}compaction`, 'generation'))).toBe(1);
+    expect(await probe.llen(`${prefix}snapshot`)).toBeGreaterThan(0);
+    expect(a.app.control.store()).toMatchObject({ kind: 'redis', compactions: 1 });
+    expect((await a.client.read('health')).body.store.compactions).toBe(1);
+
+    const c = await replica(redisOf(prefix));
+    await waitUntil(
+      () => c.app.control.payments().filter((p) => p.status === 'success').length === 5,
+      'C sees every settled payment',
+    );
+    expect(new Set(c.app.control.payments().map((p) => p.uuid))).toEqual(new Set(paid));
+    expect(before).toBeGreaterThan(0);
+
+    const memory = await replica('memory:');
+    expect(await memory.app.control.compactNow()).toBe(false);
+    expect(memory.app.control.store()).toEqual({
+      kind: 'memory',
+      lostJournalEntries: 0,
+      fencedOut: 0,
+      compactions: 0,
+      rebuiltFromSnapshot: 0,
+    });
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * A state store whose every call can be held at a gate (issue 23, fencing tests): a replica that stopped (a GC pause,
+ * SIGSTOP), as the store sees it. Its timers still run in the test process; their store calls wait at the gate too,
+ * and go on, in order, when it opens.
+ *
+ * @module
+ */
+import type { SandboxStore, StoreRecord } from './mock-internals/store.ts';
+
+/** A store whose calls can be held at a gate, and let go. */
+export interface Stallable {
+  readonly store: SandboxStore;
+  /** Stalls at the first fenced append that `when` picks (before it reaches Redis). */
+  stallWhen(when: (records: readonly StoreRecord[], fences: readonly (string | undefined)[]) => boolean): void;
+  stallNow(): void;
+  stalled(): boolean;
+  resume(): void;
+}
+
+/** `base` whose every call can be held at a gate: a replica that stopped, as Redis sees it. */
+export function stallableStore(base: SandboxStore): Stallable {
+  let gate: Promise<void> | undefined;
+  let open = () => {};
+  let trigger: Parameters<Stallable['stallWhen']>[0] | undefined;
+  const stallNow = () => {
+    gate ??= new Promise<void>((resolve) => {
+      open = () => {
+        gate = undefined;
+        resolve();
+      };
+    });
+  };
+  const held = <T>(call: () => Promise<T>): Promise<T> => (gate ? gate.then(call) : call());
+  const store: SandboxStore = {
+    kind: base.kind,
+    shared: base.shared,
+    open: () => base.open(),
+    append: (records) => held(() => base.append(records)),
+    appendFenced(records, fences, owner) {
+      if (trigger?.(records, fences)) {
+        trigger = undefined;
+        stallNow();
+      }
+      return held(() => base.appendFenced!(records, fences, owner));
+    },
+    readAfter: (position, limit) => held(() => base.readAfter(position, limit)),
+    compact: (snapshot, upTo, options) => held(() => base.compact(snapshot, upTo, options)),
+    backlog: () => base.backlog?.() ?? { records: 0, bytes: 0 },
+    claim: (key, owner, ms) => held(() => base.claim(key, owner, ms)),
+    renew: (key, owner, ms) => held(() => base.renew!(key, owner, ms)),
+    release: (key, owner) => held(() => base.release(key, owner)),
+    increment: (name) => held(() => base.increment(name)),
+    watch: (onAppend) => base.watch?.(onAppend) ?? (() => {}),
+    close: () => base.close(),
+  };
+  const s: Stallable = {
+    store,
+    stallWhen(when) {
+      trigger = when;
+    },
+    stallNow,
+    stalled: () => gate !== undefined,
+    resume: () => open(),
+  };
+  return s;
+}

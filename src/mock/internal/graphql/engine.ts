@@ -205,9 +205,11 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
         if (plan.failure) return { ...plan.failure, operationName: op.operationName, guide };
         const compiled = compiledOf(plan, doc.document, op);
         const context: ResolverContext = { clientId: callCtx.clientId, ip: callCtx.ip, guide };
+        // A configuration-only query (the fee list) answers as before for the same variables; others run directly.
+        if (compiled === undefined || plan.answers === null)
+          return runOperation(compiled, plan, doc.document, vars, context, op, errorStatus, reasons);
         const run = () => runOperation(compiled, plan, doc.document!, vars, context, op, errorStatus, reasons);
-        // A configuration-only query (the fee list) answers what it answered before for the same variables.
-        return compiled === undefined ? run() : answerKeeping(plan, op.operation, vars, answersEpoch, run);
+        return answerKeeping(plan, op.operation, vars, answersEpoch, run);
       } catch (error) {
         const body = { errors: [graphqlError('Internal server error', reasons.internal)] };
         return { status: 500, body, json: JSON.stringify(body), internalError: error };

@@ -165,7 +165,8 @@ export function createOperationPlanner(deps: PlannerDeps): OperationPlanner {
       const plan: Plan =
         errors.length > 0
           ? { failure: validationAnswer(errors) }
-          : { failure: undefined, schema, compiled: introspection ? null : undefined };
+          : // Every key set now, so plans keep one shape when the engine fills them in.
+            { failure: undefined, schema, compiled: introspection ? null : undefined, answers: undefined };
       op.plans[guide] = plan;
       return plan;
     },

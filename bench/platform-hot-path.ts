@@ -10,7 +10,8 @@
  *    build read 1.4-1.5), so it runs once in each load order, each in its own process, and the geometric mean of the
  *    two after/before ratios cancels that bias.
  *
- * Run: `npm run build && tsx bench/platform-hot-path.ts --before /path/to/checkout-before` (its dist built).
+ * Run: `npm run build && tsx bench/platform-hot-path.ts --before /path/to/checkout-before` (its dist built); `--workload
+ * token|fees|payment` times one request kind alone instead of a fee list and a payment per step.
  *
  * @module
  */
@@ -24,6 +25,12 @@ import { cardFeeVariables, paymentVariables, queries } from './workloads.ts';
 const args = process.argv.slice(2);
 const beforeDir = args.includes('--before') ? resolve(args[args.indexOf('--before') + 1]!) : undefined;
 const pairs = Number(process.env.PCK_BENCH_PAIRS ?? 40);
+/** What one step sends (`--workload`): a fee list and a payment (default), or only one of generate-token, fees, payment. */
+const workload = args.includes('--workload') ? args[args.indexOf('--workload') + 1]! : 'fees+payment';
+if (!['fees+payment', 'token', 'fees', 'payment'].includes(workload))
+  throw new Error(
+    `[payment-contract-kit] bench: --workload takes token, fees, payment or fees+payment, not ${workload}.`,
+  );
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -106,10 +113,8 @@ async function driver(module: string) {
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
     );
-  const tokenAnswer = await post('/api/v2/accounting/token/generate-token', {
-    'x-client-id': 'test-client',
-    'x-api-key': 'test-api-key',
-  });
+  const credentials = { 'x-client-id': 'test-client', 'x-api-key': 'test-api-key' };
+  const tokenAnswer = await post('/api/v2/accounting/token/generate-token', credentials);
   const token = ((await tokenAnswer.json()) as { data: { token: string } }).data.token;
   const gql = async (query: string, variables: unknown) => {
     const res = await post('/graphql', { 'x-jwt-token': token }, { query, variables });
@@ -122,8 +127,13 @@ async function driver(module: string) {
   return {
     app,
     async step() {
-      await gql(queries.fees, { amount: 100 });
-      await gql(queries.payment, paymentVariables(fee));
+      if (workload === 'token') {
+        const res = await post('/api/v2/accounting/token/generate-token', credentials);
+        if (res.status !== 200) throw new Error(`generate-token answered ${res.status}: ${await res.text()}`);
+        await res.arrayBuffer();
+      }
+      if (workload.includes('fees')) await gql(queries.fees, { amount: 100 });
+      if (workload.includes('payment')) await gql(queries.payment, paymentVariables(fee));
       // Payments accumulate (and settle on real timers): start over now and then, on both sides alike.
       if (++n % 2_000 === 0) app.control.reset();
     },
@@ -140,7 +150,7 @@ async function beforeAfter(dir: string, afterFirst: boolean): Promise<number> {
   const r = await alternate(before.step, after.step, Number(process.env.PCK_BENCH_STEPS ?? 250));
   console.log(
     JSON.stringify({
-      figure: 'fee-list-plus-payment-via-app-fetch',
+      figure: `${workload}-via-app-fetch`,
       loadedFirst: afterFirst ? 'after' : 'before',
       beforeUsPerStep: +(r.aNs / 1000).toFixed(1),
       afterUsPerStep: +(r.bNs / 1000).toFixed(1),

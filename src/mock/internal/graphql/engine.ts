@@ -36,6 +36,7 @@ import { createDocumentCache } from './document-cache.ts';
 import { createExecutableSchemas, wireSchemaOf } from './executable-schema.ts';
 import { decideGuide, type GuideMode, variableSignals } from './guide-detection.ts';
 import { createOperationPlanner, type OperationEntry, type RunnablePlan } from './operation-plans.ts';
+import { answerKeeping } from './pure-answers.ts';
 import { createResolvers, type ResolverContext } from './resolvers.ts';
 import { guideFailure, runOperation } from './result-mapping.ts';
 import type { WireRequirements } from './wire-schema.ts';
@@ -158,6 +159,8 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     schemaOf: schemas.schemaOf,
   });
   const cache = createDocumentCache(deps.cacheSize ?? 1000, planner.documentEntry);
+  /** Bumped by reset: kept answers of configuration-only queries made before it are forgotten. */
+  let answersEpoch = 0;
 
   /** The compiled query of a valid plan, compiling it now when graphql-jit has loaded; undefined: use graphql-js. */
   function compiledOf(plan: RunnablePlan, document: DocumentNode, op: OperationEntry) {
@@ -202,7 +205,11 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
         if (plan.failure) return { ...plan.failure, operationName: op.operationName, guide };
         const compiled = compiledOf(plan, doc.document, op);
         const context: ResolverContext = { clientId: callCtx.clientId, ip: callCtx.ip, guide };
-        return runOperation(compiled, plan, doc.document, vars, context, op, errorStatus, reasons);
+        // A configuration-only query (the fee list) answers as before for the same variables; others run directly.
+        if (compiled === undefined || plan.answers === null)
+          return runOperation(compiled, plan, doc.document, vars, context, op, errorStatus, reasons);
+        const run = () => runOperation(compiled, plan, doc.document!, vars, context, op, errorStatus, reasons);
+        return answerKeeping(plan, op.operation, vars, answersEpoch, run);
       } catch (error) {
         const body = { errors: [graphqlError('Internal server error', reasons.internal)] };
         return { status: 500, body, json: JSON.stringify(body), internalError: error };
@@ -222,7 +229,10 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
         (s) => s.kind !== Kind.FIELD || !configurationOnlyFields.has(s.name.value),
       );
     },
-    reset: schemas.reset,
+    reset() {
+      answersEpoch++;
+      schemas.reset();
+    },
     async warmUp(options = {}) {
       if (options.scope === 'first-request') {
         schemas.schemaOf(guides[0]!);

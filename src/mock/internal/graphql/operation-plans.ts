@@ -25,6 +25,7 @@ import { documentSignals, type GuideSignal, type VariableBinding, variableBindin
 import type { CompiledQuery } from './jit.ts';
 import { checkLimits, KnownOperationTypesRule, limitRules, parseWithinLimits } from './limits.ts';
 import { isIntrospectionOnly, publishedSchemaOf } from './published-schema.ts';
+import type { PureAnswers } from './pure-answers.ts';
 import { redactDocument, scrubMessage } from './redact.ts';
 
 /** One operation of a cached document. */
@@ -46,6 +47,11 @@ export type Plan =
       readonly schema: GraphQLSchema;
       /** The graphql-jit function, once compiled; `null` when graphql-jit cannot compile it (graphql-js runs it). */
       compiled: CompiledQuery | null | undefined;
+      /**
+       * The engine's kept answers of a configuration-only query (pure-answers.ts), made on its first compiled run;
+       * `null` when the operation reads more than configuration.
+       */
+      answers?: PureAnswers | null;
     };
 
 /** A plan that executes. */
@@ -159,7 +165,8 @@ export function createOperationPlanner(deps: PlannerDeps): OperationPlanner {
       const plan: Plan =
         errors.length > 0
           ? { failure: validationAnswer(errors) }
-          : { failure: undefined, schema, compiled: introspection ? null : undefined };
+          : // Every key set now, so plans keep one shape when the engine fills them in.
+            { failure: undefined, schema, compiled: introspection ? null : undefined, answers: undefined };
       op.plans[guide] = plan;
       return plan;
     },

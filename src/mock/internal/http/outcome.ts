@@ -40,7 +40,9 @@ export interface RequestVerdict {
   readonly validation: readonly string[] | undefined;
 }
 
-const ok: RequestVerdict = { outcome: 'ok', reason: undefined, validation: undefined };
+/** The verdict of every successful answer (shared: a route that knows it succeeded passes it, and skips the scan). */
+export const okVerdict: RequestVerdict = Object.freeze({ outcome: 'ok', reason: undefined, validation: undefined });
+const ok = okVerdict;
 // A refusal's paths come from the mock's validator, but a hostile request can name many fields: keep the line short.
 const MAX_PATHS = 10;
 

@@ -18,7 +18,7 @@ import { parseGraphqlQueryString } from '../graphql/query-string.ts';
 import { parseJsonBody } from './body.ts';
 import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
 import { type MockRequest, requestHeader } from './exchange.ts';
-import { type Authenticator, type Outcome, type RouteEntry, verdictOf } from './outcome.ts';
+import { type Authenticator, type Outcome, okVerdict, type RouteEntry, verdictOf } from './outcome.ts';
 import type { Router } from './router.ts';
 
 /** What the service routes need. */
@@ -32,6 +32,9 @@ export interface ServiceRouteDeps {
 
 const postOnly: Readonly<Record<string, string>> = Object.freeze({ allow: 'POST' });
 const refreshHint = '{ "refresh_token": "<refresh_token from generate-token>" }';
+
+/** A token pair's answer: a success, so its verdict is given and the pipeline does not scan the JSON for "errors". */
+const tokenAnswer = (json: string): Outcome => ({ status: 200, json, verdict: okVerdict });
 
 /** Adds the token endpoints and `/graphql` to `router`. */
 export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceRouteDeps): void {
@@ -67,7 +70,7 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
 
   router.add('rest', 'POST', servicePaths.generateToken, {
     auth: clientCredentials,
-    handle: (_request, clientId) => ({ status: 200, json: tokenPairJson(tokens.generate(clientId!)) }),
+    handle: (_request, clientId) => tokenAnswer(tokenPairJson(tokens.generate(clientId!))),
   });
 
   router.add('rest', 'POST', servicePaths.refreshToken, {
@@ -86,7 +89,7 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
               : `refresh_token is missing or not a string: send ${refreshHint}.`,
           ),
         );
-      return { status: 200, json: tokenPairJson(tokens.refresh(clientId!, refreshToken)) };
+      return tokenAnswer(tokenPairJson(tokens.refresh(clientId!, refreshToken)));
     },
   });
 

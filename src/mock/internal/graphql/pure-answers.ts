@@ -1,0 +1,116 @@
+/**
+ * Kept answers of configuration-only queries. The fee list (`paymentGatewayFeesCalc`) reads nothing but the
+ * instance's fee table, which never changes while it runs, so its answer is a pure function of the document, the
+ * operation, the guide and the variables: the engine keeps the serialized answer per plan (document, operation and
+ * guide) and per variables, and sends it again instead of running the resolver, the validation and the serializer
+ * (issue 22: the fee list against the bare node:http limit).
+ *
+ * Only compiled successes are kept: an error answer is worded for its request, an internal error must reach the log
+ * each time, and the answers of graphql-js (before graphql-jit has loaded) must give way to the compiled ones. The
+ * engine's reset forgets every kept answer (the mock store's generated values rewind with it). Memory is bounded: at
+ * most {@link maxAnswersPerPlan} variable sets per plan (the set starts over when full), each keyed by its JSON text
+ * of at most {@link maxKeyLength} characters.
+ *
+ * @module
+ */
+import { Kind, type OperationDefinitionNode } from 'graphql/index.js';
+import type { GraphqlResult } from './answers.ts';
+
+/** Root query fields answered from configuration alone, whose answer can be kept. */
+const pureRootFields: ReadonlySet<string> = new Set(['paymentGatewayFeesCalc', '__typename']);
+
+/** Most variable sets whose answer one plan keeps: a client asks for a few amounts, a hostile one for many. */
+export const maxAnswersPerPlan = 64;
+
+/** Longest variables JSON kept as a key; larger variables are answered, not kept. */
+export const maxKeyLength = 256;
+
+/** The kept answers of one plan, by the JSON text of the request's variables. */
+export interface PureAnswers {
+  /** The answer kept for `key` since reset number `epoch`, if any. */
+  get(key: string, epoch: number): GraphqlResult | undefined;
+  /** Keeps `result` for `key` (the caller checked it is a compiled success). */
+  keep(key: string, epoch: number, result: GraphqlResult): void;
+}
+
+/**
+ * Whether `operation` is a query whose root selects only configuration-only fields (no fragments at the root, which
+ * could select anything; no introspection, which graphql-js answers).
+ *
+ * @example
+ * isPureOperation(getOperationAST(parse('query ($a: Float!) { paymentGatewayFeesCalc(amount: $a) { fees } }'))); // true
+ */
+export function isPureOperation(operation: OperationDefinitionNode | undefined): boolean {
+  if (operation === undefined || operation.operation !== 'query') return false;
+  return operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && pureRootFields.has(s.name.value));
+}
+
+/**
+ * The key of a request's variables: their JSON text ('' when there are none), or `undefined` when too long to keep.
+ * Two requests with the same key coerce to the same variables, so they get the same answer.
+ */
+export function variablesKey(variables: Record<string, unknown> | undefined): string | undefined {
+  if (variables === undefined) return '';
+  const key = JSON.stringify(variables);
+  return key.length <= maxKeyLength ? key : undefined;
+}
+
+/**
+ * Creates the kept answers of one plan.
+ *
+ * @example
+ * const answers = createPureAnswers();
+ * answers.keep('{"amount":100}', 0, result);
+ * answers.get('{"amount":100}', 0); // result
+ */
+export function createPureAnswers(): PureAnswers {
+  const byKey = new Map<string, GraphqlResult>();
+  let keptEpoch = 0;
+  return {
+    get(key, epoch) {
+      return epoch === keptEpoch ? byKey.get(key) : undefined;
+    },
+    keep(key, epoch, result) {
+      if (epoch !== keptEpoch || byKey.size >= maxAnswersPerPlan) {
+        byKey.clear();
+        keptEpoch = epoch;
+      }
+      byKey.set(key, result);
+    },
+  };
+}
+
+/** Whether `result` is data without errors from graphql-jit: the only answer a configuration-only query keeps. */
+function isCompiledSuccess(result: GraphqlResult): boolean {
+  return (
+    result.executedBy === 'graphql-jit' &&
+    result.internalError === undefined &&
+    (result.body as { errors?: unknown }).errors === undefined
+  );
+}
+
+/**
+ * Answers a compiled operation through the kept answers of its plan (`holder`): the kept answer of a
+ * configuration-only query for these variables when there is one, else `run()`, kept when it is a compiled success.
+ * Other operations just run; the plan learns once whether its operation is configuration-only.
+ *
+ * @example
+ * return answerKeeping(plan, op.operation, variables, epoch, () => runOperation(...));
+ */
+export function answerKeeping(
+  holder: { answers?: PureAnswers | null },
+  operation: OperationDefinitionNode | undefined,
+  variables: Record<string, unknown> | undefined,
+  epoch: number,
+  run: () => GraphqlResult,
+): GraphqlResult {
+  if (holder.answers === undefined) holder.answers = isPureOperation(operation) ? createPureAnswers() : null;
+  const answers = holder.answers;
+  const key = answers === null ? undefined : variablesKey(variables);
+  if (answers === null || key === undefined) return run();
+  const kept = answers.get(key, epoch);
+  if (kept !== undefined) return kept;
+  const result = run();
+  if (isCompiledSuccess(result)) answers.keep(key, epoch, result);
+  return result;
+}

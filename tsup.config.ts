@@ -150,7 +150,7 @@ export default defineConfig([
     },
   },
   {
-    // The mock command as one CommonJS script, for the V8 code cache of src/cli/code-cache.ts (decision 0036): Node 20
+    // The mock command as one CommonJS script, for the V8 code cache of src/cli/code-cache.ts (decision 0035): Node 20
     // caches compiled code for scripts only. Dynamic imports are inlined (a script run by vm has no module loader);
     // the optional Redis client stays a require of the consumer's ioredis. Built-ins are plain requires in CommonJS.
     entry: { mock: 'src/cli/commands/mock.ts' },

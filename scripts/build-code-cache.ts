@@ -1,5 +1,5 @@
 /**
- * Writes the mock command's shipped V8 code cache (decision 0036): `dist/cli/mock-<node version>-<platform>-<arch>.cache`
+ * Writes the mock command's shipped V8 code cache (decision 0035): `dist/cli/mock-<node version>-<platform>-<arch>.cache`
  * beside `dist/cli/mock.cjs`, for the Node that runs the build. A child compiles the script exactly as the CLI does
  * (src/cli/code-cache.ts), starts the mock, answers a token and a fee list from here, and writes the cache when it is
  * stopped, so the cache holds what start-up and the first GraphQL answer compiled. Run by tsup after the script is

@@ -1,5 +1,5 @@
 /**
- * The mock command through a V8 code cache (issue 22, cold start; decision 0036). The build writes the command as one
+ * The mock command through a V8 code cache (issue 22, cold start; decision 0035). The build writes the command as one
  * CommonJS script (`dist/cli/mock.cjs`); this module compiles it with `vm.Script` and a cache of V8's bytecode taken
  * after a first answer, so the functions start-up needs are neither parsed nor compiled again. Node 20 offers a code
  * cache for scripts only, hence the script and `vm`.

@@ -2,7 +2,7 @@
 /**
  * The `payment-contract-kit` executable (package.json `bin`), a CommonJS script: `mock` starts through the V8 code
  * cache (code-cache.ts) without loading Node's ES module loader, which cost about a tenth of the mock's cold start
- * (measured, decision 0036); every other command, and `mock` without the cache, runs the ES module CLI (main.ts).
+ * (measured, decision 0035); every other command, and `mock` without the cache, runs the ES module CLI (main.ts).
  *
  * @module
  */

@@ -1,4 +1,4 @@
-// The built CLI's mock through the V8 code cache (src/cli/code-cache.ts, decision 0036): the shipped cache is taken,
+// The built CLI's mock through the V8 code cache (src/cli/code-cache.ts, decision 0035): the shipped cache is taken,
 // a folder cache is written on a clean stop and taken next time, and a cache V8 refuses (garbage bytes, another V8's
 // flags) or a folder that cannot be written never stops the mock from answering. `NODE_DEBUG=payment-contract-kit`
 // prints which cache was offered and what V8 did with it.

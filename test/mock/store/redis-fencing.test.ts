@@ -1,4 +1,4 @@
-// Fencing of settlement and delivery on a real Redis (issue 23, decision 0034): a replica that holds a payment's claim
+// Fencing of settlement and delivery on a real Redis (issue 23, decision 0033): a replica that holds a payment's claim
 // and stalls past its lease (a GC pause, SIGSTOP) must not settle or record a delivery after another replica took
 // the work over. The stall is a store wrapper that holds every call of one replica at a gate, as a stopped process's
 // commands would never reach Redis; its timers still run, their store calls wait at the gate too.

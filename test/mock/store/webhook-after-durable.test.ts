@@ -2,7 +2,7 @@
 // payment as soon as the webhook arrives sees it settled. The settlers' store is slow to take appends here, as a
 // busy Redis is; before the fix the webhooks of a burst reached their receiver before the settlements reached the
 // store, and a replica asked then (or rebuilt from a snapshot then) still showed them `processing`. Since decision
-// 0034 a settlement's record is appended (fenced by its claim) before the replica changes its view or sends.
+// 0033 a settlement's record is appended (fenced by its claim) before the replica changes its view or sends.
 import { afterEach, expect, it } from 'vitest';
 import { buildNodeMockApp } from '../../../src/mock/app.ts';
 import type { MockApp } from '../../../src/mock/control-types.ts';

@@ -35,7 +35,7 @@ export interface OnceOnly {
 }
 
 /**
- * Once-only work whose outcome is fenced (decision 0034): `records` go to the store only while the claim is still
+ * Once-only work whose outcome is fenced (decision 0033): `records` go to the store only while the claim is still
  * this process's; `commit` then changes the view and starts the side effects (the webhook). A holder that stalled
  * past its lease is refused and never commits: no local change, nothing sent.
  */
@@ -196,7 +196,7 @@ function handOverSettled(deps: SettlementDeps, payment: StoredPayment): void {
 
 /**
  * A due settlement under its claim (a state store): the `set` record first, the view and the webhook only once the
- * store took it while the claim was still this process's (decision 0034).
+ * store took it while the claim was still this process's (decision 0033).
  */
 function fencedSettlement(
   state: MockState,

@@ -31,7 +31,7 @@ export interface RecordBody {
 
 /**
  * Where a module hands the records of its changes (only when a state store is configured). `claim`: the once-only
- * work the record is an outcome of (`settle:<uuid>`), so its append is fenced by that claim (decision 0034).
+ * work the record is an outcome of (`settle:<uuid>`), so its append is fenced by that claim (decision 0033).
  */
 export type Recorder = (record: RecordBody, claim?: string) => void;
 

@@ -22,7 +22,7 @@ return 0
 /**
  * Renews `KEYS[1]` for `ARGV[2]` ms only while owner `ARGV[1]` still holds it (1), else 0. Unlike the claim script it
  * never takes a free key: a holder that stalled past its lease must learn it lost the claim, not quietly get it back
- * while another process may already have done the work (fencing, decision 0034).
+ * while another process may already have done the work (fencing, decision 0033).
  */
 export const renewScript = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -33,7 +33,7 @@ return 0
 `;
 
 /**
- * A fenced append (decision 0034). KEYS: the stream, then the claim keys the batch's records are fenced by. ARGV:
+ * A fenced append (decision 0033). KEYS: the stream, then the claim keys the batch's records are fenced by. ARGV:
  * the owner, then per record the 1-based index of its claim among KEYS[2..] (0: not fenced) and its JSON. Appends,
  * in order, every record that is not fenced or whose claim the owner still holds; a record whose claim is gone
  * (lapsed, or taken by another process) is not appended. Returns the last id appended ('' for none) and the

@@ -91,7 +91,7 @@ export interface SandboxStore {
   append(records: readonly StoreRecord[]): Promise<string | undefined | void>;
   /**
    * Appends in order, in one atomic step, every record that is not fenced (`fences[i]` undefined) or whose claim
-   * `fences[i]` `owner` still holds; refuses the others (decision 0034: a holder that stalled past its lease must not
+   * `fences[i]` `owner` still holds; refuses the others (decision 0033: a holder that stalled past its lease must not
    * record an outcome after another process took the work over). Absent on a store only one process writes (file):
    * no other holder can exist there.
    */

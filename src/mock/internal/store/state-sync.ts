@@ -66,7 +66,7 @@ export interface StateSync {
   deferredLost(): number;
   /**
    * Pieces of once-only work (claims) whose records the store refused because this process no longer held the claim
-   * (it stalled past its lease and another process took the work over; decision 0034). Each is logged once.
+   * (it stalled past its lease and another process took the work over; decision 0033). Each is logged once.
    */
   fencedOut(): number;
   /**
@@ -107,7 +107,7 @@ const deferredTypes: ReadonlySet<string> = new Set(['jr']);
 
 /** The appending half: records buffered, appended in order, one batch at a time. */
 interface Appender {
-  /** Buffers `body`; `fence`: the claim its append is conditional on (decision 0034). */
+  /** Buffers `body`; `fence`: the claim its append is conditional on (decision 0033). */
   record(body: RecordBody, fence?: string): void;
   /**
    * Appends `bodies` (not yet applied to the view) only while `fence` is held: resolves true when appended, false
@@ -204,7 +204,7 @@ function createFenceList() {
   };
 }
 
-/** One batch to the store: fenced when it holds a fenced record and the store can fence (decision 0034). */
+/** One batch to the store: fenced when it holds a fenced record and the store can fence (decision 0033). */
 async function appendBatch(
   store: SandboxStore,
   me: string,
@@ -412,7 +412,7 @@ function createClaimRunner(
         if (store.shared) await o.catchUp();
         if (!job.needed()) return;
         const outcome = job.work();
-        // Fenced (decision 0034): the outcome goes to the store only while the claim is still this process's, and
+        // Fenced (decision 0033): the outcome goes to the store only while the claim is still this process's, and
         // changes the view (and starts its side effects) only once the store took it.
         if (outcome) {
           if (!(await o.commit(outcome.records, job.key))) return;
@@ -605,7 +605,7 @@ function lossCounter(log: (line: string) => void) {
 const FENCE_LOSSES_REMEMBERED = 1024;
 
 /**
- * Handles what a fenced append refused (decision 0034): the claims are no longer renewed (`lost`), a view that
+ * Handles what a fenced append refused (decision 0033): the claims are no longer renewed (`lost`), a view that
  * already held the refused records (a delivery's outcome) is rebuilt from the store (`rebuild`), and the work is
  * counted and logged once per claim, however many of its records (a delivery's change and its end may come in two
  * batches).
@@ -672,7 +672,7 @@ function createFollower(o: {
 
   /**
    * Rebuilds the view from the store: `compacted`, because a compaction passed this process's position; else because
-   * the store refused fenced records the view already held (decision 0034: the view drops them, taking the store's).
+   * the store refused fenced records the view already held (decision 0033: the view drops them, taking the store's).
    */
   function rebuildView(compacted: boolean): Promise<void> {
     behind.rebuilding ??= (async () => {

@@ -262,7 +262,7 @@ export async function closeWebhooks(webhooks: WebhookFanout, logLine: (line: str
 function deliveryRecorder(record: Recorder): (d: Delivery) => void {
   const dirty = new Set<Delivery>();
   const flush = () => {
-    // Fenced by the payment's settle claim while this process holds it (decision 0034).
+    // Fenced by the payment's settle claim while this process holds it (decision 0033).
     for (const d of dirty)
       if (d.reason !== 'closed') record({ t: 'dv', d: deliveryFields(d) }, settleClaim(d.paymentUuid));
     dirty.clear();

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { PluginBuild } from 'esbuild';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
 // Library entries: one per public subpath (package.json `exports`); dependencies stay external so consumers share
 // one copy of graphql with their own code.
@@ -104,6 +104,19 @@ const requiredBuiltins = {
   },
 };
 
+/** What the two CommonJS scripts of the CLI (the cached mock script and the launcher) are built with. */
+const cliScript = {
+  outDir: 'dist/cli',
+  format: ['cjs'],
+  outExtension: () => ({ js: '.cjs' }),
+  dts: false,
+  clean: false,
+  target: 'node20',
+  platform: 'node',
+  splitting: false,
+  minify: true,
+} satisfies Options;
+
 export default defineConfig([
   {
     entry: libraryEntries,
@@ -155,15 +168,7 @@ export default defineConfig([
     // the optional Redis client stays a require of the consumer's ioredis. Built-ins are plain requires in CommonJS.
     entry: { mock: 'src/cli/commands/mock.ts' },
     onSuccess: buildCodeCache,
-    outDir: 'dist/cli',
-    format: ['cjs'],
-    outExtension: () => ({ js: '.cjs' }),
-    dts: false,
-    clean: false,
-    target: 'node20',
-    platform: 'node',
-    splitting: false,
-    minify: true,
+    ...cliScript,
     noExternal: ['graphql', 'graphql-jit', ...graphqlTools, ...armor],
     esbuildPlugins: [graphqlEsm],
     removeNodeProtocol: false,
@@ -180,15 +185,7 @@ export default defineConfig([
     // The executable (package.json `bin`): CommonJS, so `mock` starts without Node's ES module loader (launcher.ts).
     // Its import() of the ES module CLI stays an import().
     entry: { launcher: 'src/cli/launcher.ts' },
-    outDir: 'dist/cli',
-    format: ['cjs'],
-    outExtension: () => ({ js: '.cjs' }),
-    dts: false,
-    clean: false,
-    target: 'node20',
-    platform: 'node',
-    splitting: false,
-    minify: true,
+    ...cliScript,
     removeNodeProtocol: false,
   },
   {

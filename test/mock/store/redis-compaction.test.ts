@@ -2,42 +2,22 @@
 // a replica that joins after the trims sees the whole sandbox from the snapshot, and a replica the trim passed while
 // it read nothing rebuilds its view from the snapshot without losing or repeating anything.
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildNodeMockApp } from '../../../src/mock/app.ts';
-import type { MockApp } from '../../../src/mock/control-types.ts';
 import { createRedisStore, type SandboxStore } from '../../support/mock-internals/store.ts';
-import { startRedisServer, type TestRedisServer } from '../../support/redis-server.ts';
+import { redisSuite } from '../../support/redis-suite.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
 import { uuidReceiverInto } from '../../support/uuid-receiver.ts';
 import { pool } from '../payments-over-http.ts';
 
 const threshold = 400;
-let redis: TestRedisServer;
-let probe: Redis;
-let apps: MockApp[] = [];
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-  probe = new Redis(redis.url, { lazyConnect: true });
-  await probe.connect();
-});
-
-afterEach(async () => {
-  for (const app of apps) await app.close();
-  apps = [];
-});
-
-afterAll(async () => {
-  probe?.disconnect();
-  await redis?.close();
-});
+const suite = redisSuite();
 
 /** A replica on `prefix`; `follow: false` hides the store's watch and slows its poll, so it reads only on requests. */
 async function replica(prefix: string, options: { follow?: boolean } = {}) {
   const hooks: string[] = [];
   const lines: string[] = [];
-  const base = createRedisStore(redis.url, { keyPrefix: prefix });
+  const base = createRedisStore(suite.url, { keyPrefix: prefix });
   const store: SandboxStore = options.follow === false ? { ...withoutWatch(base) } : base;
   const app = buildNodeMockApp(
     {
@@ -58,7 +38,7 @@ async function replica(prefix: string, options: { follow?: boolean } = {}) {
       webhookReceivers: [uuidReceiverInto(hooks)],
     },
   );
-  apps.push(app);
+  suite.track(app);
   await app.ready();
   const logged = (text: string) => {
     app.flushLog();
@@ -94,8 +74,8 @@ async function waitUntil(done: () => boolean | Promise<boolean>, what: string, m
 /** How many payments the store (snapshot and stream) holds a settlement record of. */
 async function settledInStore(prefix: string): Promise<number> {
   const entries = [
-    ...(await probe.lrange(`${prefix}snapshot`, 0, -1)),
-    ...(await probe.xrange(`${prefix}log`, '-', '+')).map(([, fields]) => fields[1] ?? 'null'),
+    ...(await suite.probe.lrange(`${prefix}snapshot`, 0, -1)),
+    ...(await suite.probe.xrange(`${prefix}log`, '-', '+')).map(([, fields]) => fields[1] ?? 'null'),
   ];
   const uuids = new Set<string>();
   for (const json of entries) {
@@ -105,7 +85,7 @@ async function settledInStore(prefix: string): Promise<number> {
   return uuids.size;
 }
 
-const generation = async (prefix: string) => Number((await probe.hget(`${prefix}compaction`, 'generation')) ?? 0);
+const generation = async (prefix: string) => Number((await suite.probe.hget(`${prefix}compaction`, 'generation')) ?? 0);
 
 describe('Redis store compaction', () => {
   it('keeps the stream under its bound over thousands of requests; a replica joining after the trims sees the whole sandbox', async () => {
@@ -133,12 +113,12 @@ describe('Redis store compaction', () => {
       for (const u of paid) if (u) uuids.push(u);
       await a.client.control('clock/advance', { ms: 60_000 });
       await b.client.read('health');
-      longest = Math.max(longest, await probe.xlen(`${prefix}log`));
+      longest = Math.max(longest, await suite.probe.xlen(`${prefix}log`));
     }
     await waitUntil(() => new Set([...a.hooks, ...b.hooks]).size === uuids.length, 'every webhook delivered');
     const trims = await generation(prefix);
     console.log(
-      `redis compaction: ${uuids.length} payments over 2 replicas, ${trims} compactions, longest stream ${longest} entries (threshold ${threshold}), snapshot ${await probe.llen(`${prefix}snapshot`)} records`,
+      `redis compaction: ${uuids.length} payments over 2 replicas, ${trims} compactions, longest stream ${longest} entries (threshold ${threshold}), snapshot ${await suite.probe.llen(`${prefix}snapshot`)} records`,
     );
     expect(uuids).toHaveLength(1_500);
     expect(trims).toBeGreaterThanOrEqual(3);
@@ -178,7 +158,7 @@ describe('Redis store compaction', () => {
     // A and B go: C settles and delivers what they left pending.
     await a.app.close();
     await b.app.close();
-    apps = apps.filter((x) => x !== a.app && x !== b.app);
+    suite.untrack(a.app, b.app);
     await c.client.control('clock/advance', { ms: 60_000 });
     await waitUntil(
       () => pending.every((u) => c.hooks.includes(u as string)),

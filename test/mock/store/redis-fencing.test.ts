@@ -3,42 +3,14 @@
 // the work over. The stall is a store wrapper that holds every call of one replica at a gate, as a stopped process's
 // commands would never reach Redis; its timers still run, their store calls wait at the gate too.
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildNodeMockApp } from '../../../src/mock/app.ts';
-import type { MockApp } from '../../../src/mock/control-types.ts';
 import { createRedisStore, type SandboxStore, type StoreRecord } from '../../support/mock-internals/store.ts';
-import { startRedisServer, type TestRedisServer } from '../../support/redis-server.ts';
+import { redisSuite } from '../../support/redis-suite.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
-import { type Stallable, stallableStore } from '../../support/stallable-store.ts';
 
 const leaseMs = 300;
-let redis: TestRedisServer;
-let probe: Redis;
-let apps: MockApp[] = [];
-const stalls: Stallable[] = [];
-const stallable = (base: SandboxStore) => {
-  const s = stallableStore(base);
-  stalls.push(s);
-  return s;
-};
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-  probe = new Redis(redis.url, { lazyConnect: true });
-  await probe.connect();
-});
-
-afterEach(async () => {
-  for (const s of stalls.splice(0)) s.resume();
-  for (const app of apps) await app.close();
-  apps = [];
-});
-
-afterAll(async () => {
-  probe?.disconnect();
-  await redis?.close();
-});
+const suite = redisSuite();
 
 /** A receiver that counts each payment's webhooks; while `hold` is set, it keeps the answer until released. */
 function receiver() {
@@ -73,7 +45,7 @@ async function replica(store: SandboxStore) {
     },
     { webhookReceivers: [hooks.handle] },
   );
-  apps.push(app);
+  suite.track(app);
   await app.ready();
   return { app, hooks, lines, client: sandboxClient((r) => app.fetch(r)) };
 }
@@ -88,7 +60,7 @@ async function waitUntil(done: () => boolean | Promise<boolean>, what: string, m
 
 /** The records of the stream of `prefix` of type `t` about payment `uuid`. */
 async function recordsOf(prefix: string, t: string, uuid: string): Promise<StoreRecord[]> {
-  const entries = await probe.xrange(`${prefix}log`, '-', '+');
+  const entries = await suite.probe.xrange(`${prefix}log`, '-', '+');
   return entries
     .map(([, fields]) => JSON.parse(fields[1] ?? 'null') as StoreRecord)
     .filter((r) => r.t === t && (r.u === uuid || (r.d as { u?: string } | undefined)?.u === uuid));
@@ -99,7 +71,7 @@ const fenceLines = (lines: readonly string[]) => lines.filter((l) => l.includes(
 describe('fencing on Redis', () => {
   it('a settler stalled past its lease is refused after another replica settled: one settlement, one webhook', async () => {
     const prefix = `f-${randomUUID()}:`;
-    const stall = stallable(createRedisStore(redis.url, { keyPrefix: prefix }));
+    const stall = suite.stall(createRedisStore(suite.url, { keyPrefix: prefix }));
     const a = await replica(stall.store);
     const token = (await a.client.generate()).body.data.token as string;
     const uuid = paidUuid(await a.client.pay(token)) as string;
@@ -110,7 +82,7 @@ describe('fencing on Redis', () => {
     await waitUntil(() => stall.stalled(), 'A stalled with the settlement in hand');
 
     // B joins, finds the payment due and the claim held; once A's lease has run out, B settles and delivers.
-    const b = await replica(createRedisStore(redis.url, { keyPrefix: prefix }));
+    const b = await replica(createRedisStore(suite.url, { keyPrefix: prefix }));
     await waitUntil(() => b.hooks.posts.includes(uuid), 'B delivered the webhook');
     expect(b.app.control.payments().find((p) => p.uuid === uuid)?.status).toBe('success');
 
@@ -135,7 +107,7 @@ describe('fencing on Redis', () => {
 
   it('a deliverer stalled past its lease is refused after another replica delivered: one final status record', async () => {
     const prefix = `f-${randomUUID()}:`;
-    const stall = stallable(createRedisStore(redis.url, { keyPrefix: prefix }));
+    const stall = suite.stall(createRedisStore(suite.url, { keyPrefix: prefix }));
     const a = await replica(stall.store);
     const token = (await a.client.generate()).body.data.token as string;
     const uuid = paidUuid(await a.client.pay(token)) as string;
@@ -147,7 +119,7 @@ describe('fencing on Redis', () => {
     stall.stallNow();
 
     // B takes the delivery over once A's lease has run out: the same delivery, attempted again and delivered.
-    const b = await replica(createRedisStore(redis.url, { keyPrefix: prefix }));
+    const b = await replica(createRedisStore(suite.url, { keyPrefix: prefix }));
     await waitUntil(() => b.hooks.posts.includes(uuid), 'B delivered the webhook');
     await waitUntil(async () => (await recordsOf(prefix, 'hk', uuid)).length === 1, "B's final record");
 

@@ -2,38 +2,15 @@
 // direct `app.control.*` change is durable (every replica's next request sees it) once `control.durable()` resolves,
 // and `control.compactNow()` compacts whatever the thresholds say.
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildNodeMockApp } from '../../../src/mock/app.ts';
-import type { MockApp } from '../../../src/mock/control-types.ts';
 import type { MockOptions } from '../../../src/mock/options.ts';
 import { servicePaths } from '../../../src/spec-names.ts';
 import { createRedisStore, type SandboxStore } from '../../support/mock-internals/store.ts';
-import { startRedisServer, type TestRedisServer } from '../../support/redis-server.ts';
+import { redisSuite } from '../../support/redis-suite.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
-import { type Stallable, stallableStore } from '../../support/stallable-store.ts';
 
-let redis: TestRedisServer;
-let probe: Redis;
-let apps: MockApp[] = [];
-const stalls: Stallable[] = [];
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-  probe = new Redis(redis.url, { lazyConnect: true });
-  await probe.connect();
-});
-
-afterEach(async () => {
-  for (const s of stalls.splice(0)) s.resume();
-  for (const app of apps) await app.close();
-  apps = [];
-});
-
-afterAll(async () => {
-  probe?.disconnect();
-  await redis?.close();
-});
+const suite = redisSuite();
 
 async function replica(
   store: SandboxStore | string,
@@ -50,7 +27,7 @@ async function replica(
     },
     { webhookReceivers: [receiver] },
   );
-  apps.push(app);
+  suite.track(app);
   await app.ready();
   return { app, client: sandboxClient((r) => app.fetch(r)) };
 }
@@ -63,7 +40,7 @@ async function waitUntil(done: () => boolean | Promise<boolean>, what: string, m
   }
 }
 
-const redisOf = (prefix: string) => createRedisStore(redis.url, { keyPrefix: prefix });
+const redisOf = (prefix: string) => createRedisStore(suite.url, { keyPrefix: prefix });
 
 describe('replicas on Redis: control and caps', () => {
   it("counts only a replica's own unfinished deliveries against its maxPendingDeliveries", async () => {
@@ -102,8 +79,7 @@ describe('replicas on Redis: control and caps', () => {
 
   it('a direct control call is seen by the other replica once control.durable() resolves', async () => {
     const prefix = `rc-${randomUUID()}:`;
-    const stall = stallableStore(redisOf(prefix));
-    stalls.push(stall);
+    const stall = suite.stall(redisOf(prefix));
     const a = await replica(stall.store);
     const b = await replica(redisOf(prefix));
     const token = (await b.client.generate()).body.data.token as string;
@@ -152,10 +128,10 @@ describe('replicas on Redis: control and caps', () => {
     for (let i = 0; i < 5; i++) paid.push(paidUuid(await a.client.pay(token)));
     a.app.control.advanceClock(1_000);
     await a.app.control.durable();
-    const before = await probe.xlen(`${prefix}log`);
+    const before = await suite.probe.xlen(`${prefix}log`);
     expect(await a.app.control.compactNow()).toBe(true);
-    expect(Number(await probe.hget(`${prefix}compaction`, 'generation'))).toBe(1);
-    expect(await probe.llen(`${prefix}snapshot`)).toBeGreaterThan(0);
+    expect(Number(await suite.probe.hget(`${prefix}compaction`, 'generation'))).toBe(1);
+    expect(await suite.probe.llen(`${prefix}snapshot`)).toBeGreaterThan(0);
     expect(a.app.control.store()).toMatchObject({ kind: 'redis', compactions: 1 });
     expect((await a.client.read('health')).body.store.compactions).toBe(1);
 

@@ -112,15 +112,27 @@ export interface ServerProcess {
 const children = new Set<ChildProcess>();
 let exitHooked = false;
 
+/**
+ * Kills `child` and everything it started: each server leads its own process group (`detached`), so a wrapper's own
+ * children (the mock behind the proxy-in-front reference) go with it instead of living on after the bench.
+ */
+function killTree(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}
+
 function hookExit(): void {
   if (exitHooked) return;
   exitHooked = true;
   process.on('exit', () => {
-    for (const child of children) child.kill('SIGKILL');
+    for (const child of children) killTree(child);
   });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
-      for (const child of children) child.kill('SIGKILL');
+      for (const child of children) killTree(child);
       process.exit(130);
     });
   }
@@ -227,6 +239,7 @@ export function startServer(
     // their development features): each one's best case, and the same environment for all.
     env: { ...process.env, NODE_ENV: 'production', ...spec.env },
     stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
   });
   children.add(child);
   let tail = '';
@@ -288,7 +301,7 @@ export function startServer(
       settled = true;
       clearTimeout(timer);
       if (error) {
-        child.kill('SIGKILL');
+        killTree(child);
         reject(error);
       } else resolve(handle(url!));
     };

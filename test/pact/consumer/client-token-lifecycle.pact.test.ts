@@ -27,6 +27,7 @@ import {
   withTokenRequest,
 } from '../../../src/pact/index.ts';
 import { consumerPact } from '../support/consumer-pact.ts';
+import { recordingAnswers } from '../support/execute-recorded.ts';
 import { amount, clientId } from '../support/fixtures.ts';
 
 const contract = consumerPact('client');
@@ -59,12 +60,14 @@ describe('the typed client’s token lifecycle (spec 4.1 to 4.3, 5, 7.2)', () =>
       'generate',
     )
       .willRespondWith(200, (b) => b.jsonBody(tokenPairResponse()))
-      .executeTest(async (server) => {
-        const store = createMemoryTokenStore();
-        const client = createPaymentClient(options(server.url, { tokenStore: store }));
-        expect(await client.accessToken()).toBe(exampleValues.token);
-        expect(await store.get()).toEqual(heldPair(exampleValues.expiration));
-      }));
+      .executeTest(
+        recordingAnswers(async (server) => {
+          const store = createMemoryTokenStore();
+          const client = createPaymentClient(options(server.url, { tokenStore: store }));
+          expect(await client.accessToken()).toBe(exampleValues.token);
+          expect(await store.get()).toEqual(heldPair(exampleValues.expiration));
+        }),
+      ));
 
   it('calls refresh-token with its refresh token once the pair has expired', () =>
     withTokenRequest(
@@ -76,12 +79,14 @@ describe('the typed client’s token lifecycle (spec 4.1 to 4.3, 5, 7.2)', () =>
       'refresh',
     )
       .willRespondWith(200, (b) => b.jsonBody(tokenPairResponse({ token: 'refreshed-access-token' })))
-      .executeTest(async (server) => {
-        const store = createMemoryTokenStore(heldPair(0));
-        const client = createPaymentClient(options(server.url, { tokenStore: store }));
-        expect(await client.accessToken()).toBe('refreshed-access-token');
-        expect((await store.get())?.token).toBe('refreshed-access-token');
-      }));
+      .executeTest(
+        recordingAnswers(async (server) => {
+          const store = createMemoryTokenStore(heldPair(0));
+          const client = createPaymentClient(options(server.url, { tokenStore: store }));
+          expect(await client.accessToken()).toBe('refreshed-access-token');
+          expect((await store.get())?.token).toBe('refreshed-access-token');
+        }),
+      ));
 
   it('revokes its current token on close()', () =>
     withTokenRequest(
@@ -95,11 +100,13 @@ describe('the typed client’s token lifecycle (spec 4.1 to 4.3, 5, 7.2)', () =>
     )
       // Only the status: revoke-token's body is not shown (spec 4.3) and the client does not read it.
       .willRespondWith(200)
-      .executeTest(async (server) => {
-        const store = createMemoryTokenStore(heldPair(farFuture));
-        await createPaymentClient(options(server.url, { tokenStore: store })).close();
-        expect(await store.get()).toBeUndefined();
-      }));
+      .executeTest(
+        recordingAnswers(async (server) => {
+          const store = createMemoryTokenStore(heldPair(farFuture));
+          await createPaymentClient(options(server.url, { tokenStore: store })).close();
+          expect(await store.get()).toBeUndefined();
+        }),
+      ));
 
   it('reads TOKEN_EXPIRED as the signal to refresh', () =>
     withGraphqlRequest(
@@ -116,29 +123,31 @@ describe('the typed client’s token lifecycle (spec 4.1 to 4.3, 5, 7.2)', () =>
           authErrorBody(reasons.expiredToken, 'The x-jwt-token has expired; get a new one from refresh-token.'),
         ),
       )
-      .executeTest(async (server) => {
-        // The refresh that follows is the refresh interaction above. Here a stand-in refuses it, so the client stops
-        // after its one recovery attempt and this interaction holds the /graphql request only.
-        const refreshes: string[] = [];
-        const throughPact: FetchLike = async (url, init) => {
-          if (!url.endsWith(tokenPaths.refresh)) return fetch(url, init);
-          refreshes.push(String(init.body));
-          return new Response(JSON.stringify({ status: 'ERROR', message: 'stand-in' }), { status: 401 });
-        };
-        const client = createPaymentClient(
-          options(server.url, {
-            fetch: throughPact,
-            tokenStore: createMemoryTokenStore(heldPair(farFuture)),
-            refusedRefresh: 'fail',
-          }),
-        );
-        const error = await client.feesFor(amount).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        expect(refreshes).toEqual([JSON.stringify({ refresh_token: exampleValues.refreshToken })]);
-        expect(isAuthenticationError(error)).toBe(true);
-      }));
+      .executeTest(
+        recordingAnswers(async (server) => {
+          // The refresh that follows is the refresh interaction above. Here a stand-in refuses it, so the client stops
+          // after its one recovery attempt and this interaction holds the /graphql request only.
+          const refreshes: string[] = [];
+          const throughPact: FetchLike = async (url, init) => {
+            if (!url.endsWith(tokenPaths.refresh)) return fetch(url, init);
+            refreshes.push(String(init.body));
+            return new Response(JSON.stringify({ status: 'ERROR', message: 'stand-in' }), { status: 401 });
+          };
+          const client = createPaymentClient(
+            options(server.url, {
+              fetch: throughPact,
+              tokenStore: createMemoryTokenStore(heldPair(farFuture)),
+              refusedRefresh: 'fail',
+            }),
+          );
+          const error = await client.feesFor(amount).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          expect(refreshes).toEqual([JSON.stringify({ refresh_token: exampleValues.refreshToken })]);
+          expect(isAuthenticationError(error)).toBe(true);
+        }),
+      ));
 });
 
 describe('contracts/', () => {

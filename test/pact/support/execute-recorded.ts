@@ -37,18 +37,14 @@ function hasRecorded(port: number, answered: number): boolean {
 }
 
 /**
- * `interaction.executeTest(exercise)`, except that pact-js checks the mock server only after the server has
- * recorded every request it answered during `exercise` (counted from the responses `fetch` received from it).
- *
- * @example
- * await executeRecorded(pact.addInteraction().uponReceiving('…').withRequest('POST', '/x').willRespondWith(200),
- *   (server) => fetch(`${server.url}/x`, { method: 'POST' }));
+ * `exercise` as a test function for pact-js's `executeTest` that returns only once the mock server has recorded every
+ * request it answered during `exercise` (counted from the responses `fetch` received from it). For builder chains that
+ * end in `.executeTest(…)`: `.executeTest(recordingAnswers(async (server) => …))`.
  */
-export function executeRecorded<T>(
-  interaction: ExecutableInteraction<T>,
+export function recordingAnswers<T>(
   exercise: (server: V3MockServer) => Promise<T>,
-): Promise<T | undefined> {
-  return interaction.executeTest(async (server) => {
+): (server: V3MockServer) => Promise<T> {
+  return async (server) => {
     let answered = 0;
     const count = (message: unknown) => {
       if ((message as { request: { origin?: string } }).request.origin === server.url) answered++;
@@ -62,5 +58,20 @@ export function executeRecorded<T>(
       // the server's task; the first check passes unless the task has not run yet.
       while (answered > 0 && !hasRecorded(server.port, answered)) await sleep(1);
     }
-  });
+  };
+}
+
+/**
+ * `interaction.executeTest(exercise)`, except that pact-js checks the mock server only after the server has
+ * recorded every request it answered during `exercise` ({@link recordingAnswers}).
+ *
+ * @example
+ * await executeRecorded(pact.addInteraction().uponReceiving('…').withRequest('POST', '/x').willRespondWith(200),
+ *   (server) => fetch(`${server.url}/x`, { method: 'POST' }));
+ */
+export function executeRecorded<T>(
+  interaction: ExecutableInteraction<T>,
+  exercise: (server: V3MockServer) => Promise<T>,
+): Promise<T | undefined> {
+  return interaction.executeTest(recordingAnswers(exercise));
 }

@@ -522,9 +522,12 @@ async function readAfter(
   for (const [id, fields] of tail) {
     const covered = through && covers !== '' && compareIds(id, covers) <= 0;
     const record = parseEntry(fields[1]);
+    // A settlement (`set`) goes to the store before its writer's view changes (decision 0033), so a snapshot taken
+    // meanwhile can cover it without holding it: it is always passed on (applying it twice changes nothing).
+    const skip = covered && record.o === origin && record.t !== 'set';
     out.push({
       position: covered ? `${id}:${generation}` : id,
-      record: covered && record.o === origin ? { t: 'snap.covered', o: origin } : record,
+      record: skip ? { t: 'snap.covered', o: origin } : record,
     });
   }
   return out;

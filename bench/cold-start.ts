@@ -1,11 +1,12 @@
 /**
  * Cold start: milliseconds from spawning a server to its first successful answer. For the mock that is a
  * generate-token followed by a fee list query (the first useful GraphQL answer); for reference (a) and Prism the
- * first token pair; for yoga and Apollo the first fee list answer. Runs alternate between servers.
+ * first token pair; for yoga and Apollo the first fee list answer. Runs alternate between servers, pass by pass.
  *
  * @module
  */
 import { startServer } from './processes.ts';
+import { roundOrder } from './round-order.ts';
 import { isMockServer, type ServerId, serverCommand } from './servers.ts';
 import { AMOUNT, generateToken, graphql, queries } from './workloads.ts';
 
@@ -16,6 +17,8 @@ export interface ColdStartRun {
   readonly listeningMs: number;
   readonly tokenMs?: number;
   readonly totalMs: number;
+  /** Time the server was runnable but waiting for its core, as a share of `totalMs`; null where unknown. */
+  readonly waitShare?: number | null;
 }
 
 async function firstSuccess(server: ServerId, url: string, spawnedAt: number): Promise<{ tokenMs?: number }> {
@@ -47,46 +50,74 @@ export async function coldStartOnce(server: ServerId, cpus: string | undefined):
   try {
     const { tokenMs } = await firstSuccess(server, proc.url, proc.spawnedAt);
     const totalMs = performance.now() - proc.spawnedAt;
-    return { listeningMs: proc.readyMs, ...(tokenMs !== undefined ? { tokenMs } : {}), totalMs };
+    const waitSeconds = proc.waitSeconds();
+    const waitShare = waitSeconds === null ? null : (waitSeconds * 1000) / totalMs;
+    return { listeningMs: proc.readyMs, ...(tokenMs !== undefined ? { tokenMs } : {}), totalMs, waitShare };
   } finally {
     await proc.stop();
   }
 }
 
 /**
- * Cold starts of several servers, `runs[server]` times each, alternating servers run by run. A failed start is
- * logged and left out; a server without one successful start is absent from the result.
+ * Cold starts of several servers, `runs[server]` times each, taken a pass at a time so the benchmark can spread them
+ * over its whole run (one pass after each round of the workloads). Within a pass the servers follow the balanced
+ * order of that pass ({@link roundOrder}). A failed start is logged and left out; a server that failed twice is given
+ * up on, and a server without one successful start is absent from the result.
  */
-export async function measureColdStarts(
-  runs: Readonly<Partial<Record<ServerId, number>>>,
-  cpus: string | undefined,
-  log: (line: string) => void,
-  startOnce: typeof coldStartOnce = coldStartOnce,
-): Promise<Partial<Record<ServerId, ColdStartRun[]>>> {
-  const out: Partial<Record<ServerId, ColdStartRun[]>> = {};
-  const failures = new Map<ServerId, number>();
-  const most = Math.max(0, ...Object.values(runs));
-  for (let i = 0; i < most; i++) {
-    for (const [server, count] of Object.entries(runs) as [ServerId, number][]) {
+export class ColdStarts {
+  readonly #runs: Readonly<Partial<Record<ServerId, number>>>;
+  readonly #out: Partial<Record<ServerId, ColdStartRun[]>> = {};
+  readonly #failures = new Map<ServerId, number>();
+  readonly #cpus: string | undefined;
+  readonly #log: (line: string) => void;
+  readonly #startOnce: typeof coldStartOnce;
+
+  /** `startOnce` is the cold start of one server (tests pass their own). */
+  constructor(
+    runs: Readonly<Partial<Record<ServerId, number>>>,
+    cpus: string | undefined,
+    log: (line: string) => void,
+    startOnce: typeof coldStartOnce = coldStartOnce,
+  ) {
+    this.#runs = runs;
+    this.#cpus = cpus;
+    this.#log = log;
+    this.#startOnce = startOnce;
+  }
+
+  /** Passes needed for every server's runs: the largest run count. */
+  get passes(): number {
+    return Math.max(0, ...Object.values(this.#runs).map((n) => n ?? 0));
+  }
+
+  /** Pass `i`: one cold start of every server that has a run `i` left. */
+  async pass(i: number): Promise<void> {
+    const due = (Object.entries(this.#runs) as [ServerId, number][])
+      .filter(([server, count]) => i < count && (this.#failures.get(server) ?? 0) < 2)
+      .map(([server]) => server);
+    for (const server of roundOrder(due, i)) {
       // A server that failed twice (a peer that cannot start in time on a loaded host) is given up on; its
       // failures are logged and the others' figures stand, instead of one time-out losing the whole run.
-      if (i >= count || (failures.get(server) ?? 0) >= 2) continue;
       let run: ColdStartRun;
       try {
-        run = await startOnce(server, cpus);
+        run = await this.#startOnce(server, this.#cpus);
       } catch (error) {
-        failures.set(server, (failures.get(server) ?? 0) + 1);
-        log(`cold start ${server} #${i + 1} failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.#failures.set(server, (this.#failures.get(server) ?? 0) + 1);
+        this.#log(`cold start ${server} #${i + 1} failed: ${error instanceof Error ? error.message : String(error)}`);
         continue;
       }
-      const list = out[server] ?? [];
+      const list = this.#out[server] ?? [];
       list.push(run);
-      out[server] = list;
-      log(
+      this.#out[server] = list;
+      this.#log(
         `cold start ${server} #${i + 1}: ${run.totalMs.toFixed(0)} ms (listening at ${run.listeningMs.toFixed(0)} ms` +
           `${run.tokenMs !== undefined ? `, first token at ${run.tokenMs.toFixed(0)} ms` : ''})`,
       );
     }
   }
-  return out;
+
+  /** The runs so far, by server. */
+  result(): Partial<Record<ServerId, ColdStartRun[]>> {
+    return this.#out;
+  }
 }

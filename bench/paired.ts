@@ -10,6 +10,14 @@
 /** How far (as a factor either way) a reference round may sit from the reference's median before it is flagged. */
 export const REFERENCE_OUTLIER_FACTOR = 1.5;
 
+/**
+ * The share of a round a server may spend runnable but waiting for its core before the round is flagged as
+ * contended. The benchmark's own servers never share a core with a running peer (one server runs at a time, the load
+ * generator has the other core), so waiting beyond this means something outside the benchmark took the core, and the
+ * round measured the host rather than the code.
+ */
+export const CONTENDED_WAIT_SHARE = 0.1;
+
 /** The median of per-pair ratios, its spread and how many pairs stood behind it. */
 export interface PairedRatio {
   /** Median of the kept ratios; NaN when no pair could be formed. */
@@ -19,7 +27,10 @@ export interface PairedRatio {
   readonly max: number;
   /** Pairs kept. */
   readonly pairs: number;
-  /** Indexes (rounds) of pairs left out because their reference ran far from its own median. */
+  /**
+   * Indexes (rounds) of pairs left out: the reference ran far from its own median, or either side of the pair waited
+   * for its core (contended).
+   */
   readonly flagged: readonly number[];
 }
 
@@ -35,14 +46,15 @@ export function median(values: readonly number[]): number {
 
 /**
  * Pairs `values[i]` with `reference[i]` (the same round), drops pairs where either side is missing, flags the rounds
- * whose reference lies more than {@link REFERENCE_OUTLIER_FACTOR} from the reference's median, and reduces the rest
- * to the median ratio `values[i] / reference[i]` with its min and max. When every pair would be flagged (too few to
- * tell), all are kept.
+ * whose reference lies more than {@link REFERENCE_OUTLIER_FACTOR} from the reference's median or that `contended[i]`
+ * marks, and reduces the rest to the median ratio `values[i] / reference[i]` with its min and max. When every pair
+ * would be flagged (too few to tell), all are kept.
  */
 export function pairedRatio(
   values: readonly (number | undefined)[],
   reference: readonly (number | undefined)[],
   outlierFactor = REFERENCE_OUTLIER_FACTOR,
+  contended: readonly boolean[] = [],
 ): PairedRatio {
   const pairs: { index: number; ratio: number; ref: number }[] = [];
   for (let i = 0; i < Math.min(values.length, reference.length); i++) {
@@ -51,9 +63,10 @@ export function pairedRatio(
     if (finitePositive(v) && finitePositive(r)) pairs.push({ index: i, ratio: v / r, ref: r });
   }
   const refMedian = median(pairs.map((p) => p.ref));
-  const far = (ref: number) => ref > refMedian * outlierFactor || ref < refMedian / outlierFactor;
-  const flaggedPairs = pairs.filter((p) => far(p.ref));
-  const kept = flaggedPairs.length === pairs.length ? pairs : pairs.filter((p) => !far(p.ref));
+  const far = (p: { index: number; ref: number }) =>
+    contended[p.index] === true || p.ref > refMedian * outlierFactor || p.ref < refMedian / outlierFactor;
+  const flaggedPairs = pairs.filter(far);
+  const kept = flaggedPairs.length === pairs.length ? pairs : pairs.filter((p) => !far(p));
   const ratios = kept.map((p) => p.ratio);
   return {
     median: median(ratios),

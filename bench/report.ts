@@ -9,7 +9,14 @@
 import type { InProcessResult } from './in-process.ts';
 import type { LatencyPoint } from './latency-curve.ts';
 import type { LoadSample } from './load.ts';
-import { formatPaired, median, type PairedRatio, pairedRatio } from './paired.ts';
+import {
+  CONTENDED_WAIT_SHARE,
+  formatPaired,
+  median,
+  type PairedRatio,
+  pairedRatio,
+  REFERENCE_OUTLIER_FACTOR,
+} from './paired.ts';
 import { roundTripLines, type SharedStoreResult, sharedStoreHeaders, sharedStoreRows } from './shared-store-report.ts';
 
 export { median };
@@ -19,6 +26,11 @@ export interface RoundResult
   extends Pick<LoadSample, 'rps' | 'p50' | 'p99' | 'requests' | 'non2xx' | 'errors' | 'failures'> {
   /** CPU the server process used during the round, in cores (1 = one core busy all the time); null if unknown. */
   readonly serverCpu?: number | null;
+  /**
+   * Time the server spent runnable but waiting for its core during the round, as a share of the round (0.1 = a tenth
+   * of the round); null or absent if unknown. High when something else ran on the server core.
+   */
+  readonly serverWait?: number | null;
   /**
    * For the proxy in front of the mock: the CPU of the proxy process alone during the round, in cores (`serverCpu`
    * is the pair's, proxy and mock together); absent for other servers.
@@ -101,6 +113,8 @@ export type ColdStart = Readonly<
       readonly listeningMs?: readonly number[];
       /** Spawn to the first token pair, when the first success needs a token first (the mock). */
       readonly tokenMs?: readonly number[];
+      /** Each run's time runnable but waiting for the core, as a share of the run (see `CONTENDED_WAIT_SHARE`). */
+      readonly waitShares?: readonly (number | null)[];
     }
   >
 >;
@@ -191,36 +205,56 @@ export function pairedFigures(runs: readonly WorkloadRun[], cold: ColdStart): Re
     const byServer = new Map(usableRuns.map((r) => [r.server, r]));
     const cpu = (run: ServerRun) => run.rounds.map(cpuPerRequest);
     const rps = (run: ServerRun) => run.rounds.map((r) => r.rps);
+    // A pair is contended when either of its two rounds waited for the core (paired.ts).
+    const waited = (run: ServerRun, i: number) => (run.rounds[i]?.serverWait ?? 0) > CONTENDED_WAIT_SHARE;
+    const contended = (a: ServerRun, b: ServerRun) =>
+      Array.from({ length: Math.max(a.rounds.length, b.rounds.length) }, (_, i) => waited(a, i) || waited(b, i));
+    const paired = (a: ServerRun, b: ServerRun, of: (run: ServerRun) => (number | undefined)[]) =>
+      pairedRatio(of(a), of(b), REFERENCE_OUTLIER_FACTOR, contended(a, b));
     const ref = byServer.get(REFERENCE);
     const mock = byServer.get('mock');
     const proxy = byServer.get('proxy');
     if (proxy && mock) {
-      out[proxyVsMockKey(workload.id)] = pairedRatio(rps(proxy), rps(mock));
-      out[proxyPairCpuKey(workload.id)] = pairedRatio(cpu(proxy), cpu(mock));
-      out[proxyOwnCpuKey(workload.id)] = pairedRatio(proxy.rounds.map(proxyCpuPerRequest), cpu(mock));
+      out[proxyVsMockKey(workload.id)] = paired(proxy, mock, rps);
+      out[proxyPairCpuKey(workload.id)] = paired(proxy, mock, cpu);
+      out[proxyOwnCpuKey(workload.id)] = pairedRatio(
+        proxy.rounds.map(proxyCpuPerRequest),
+        cpu(mock),
+        REFERENCE_OUTLIER_FACTOR,
+        contended(proxy, mock),
+      );
     }
     const floor = byServer.get('proxy-floor');
-    if (floor && mock) out[floorOwnCpuKey(workload.id)] = pairedRatio(floor.rounds.map(proxyCpuPerRequest), cpu(mock));
-    if (floor && proxy)
-      out[proxyOwnCpuVsFloorKey(workload.id)] = pairedRatio(
-        proxy.rounds.map(proxyCpuPerRequest),
-        floor.rounds.map(proxyCpuPerRequest),
+    const proxyOwn = (run: ServerRun) => run.rounds.map(proxyCpuPerRequest);
+    if (floor && mock)
+      out[floorOwnCpuKey(workload.id)] = pairedRatio(
+        proxyOwn(floor),
+        cpu(mock),
+        REFERENCE_OUTLIER_FACTOR,
+        contended(floor, mock),
       );
+    if (floor && proxy) out[proxyOwnCpuVsFloorKey(workload.id)] = paired(proxy, floor, proxyOwn);
     for (const run of usableRuns) {
       if (ref && run !== ref) {
-        out[cpuVsRefKey(workload.id, run.server)] = pairedRatio(cpu(run), cpu(ref));
-        out[rpsVsRefKey(workload.id, run.server)] = pairedRatio(rps(run), rps(ref));
+        out[cpuVsRefKey(workload.id, run.server)] = paired(run, ref, cpu);
+        out[rpsVsRefKey(workload.id, run.server)] = paired(run, ref, rps);
       }
       if (mock && run !== mock && run !== ref) {
-        out[mockCpuVsKey(workload.id, run.server)] = pairedRatio(cpu(mock), cpu(run));
-        out[mockRpsVsKey(workload.id, run.server)] = pairedRatio(rps(mock), rps(run));
+        out[mockCpuVsKey(workload.id, run.server)] = paired(mock, run, cpu);
+        out[mockRpsVsKey(workload.id, run.server)] = paired(mock, run, rps);
       }
     }
   }
-  const refCold = cold[REFERENCE]?.runsMs;
-  if (refCold)
-    for (const [server, { runsMs }] of Object.entries(cold))
-      if (server !== REFERENCE) out[coldVsRefKey(server)] = pairedRatio(runsMs, refCold);
+  const refCold = cold[REFERENCE];
+  if (refCold) {
+    const waited = (shares: readonly (number | null)[] | undefined, i: number) =>
+      (shares?.[i] ?? 0) > CONTENDED_WAIT_SHARE;
+    for (const [server, { runsMs, waitShares }] of Object.entries(cold)) {
+      if (server === REFERENCE) continue;
+      const contended = runsMs.map((_, i) => waited(waitShares, i) || waited(refCold.waitShares, i));
+      out[coldVsRefKey(server)] = pairedRatio(runsMs, refCold.runsMs, REFERENCE_OUTLIER_FACTOR, contended);
+    }
+  }
   return out;
 }
 

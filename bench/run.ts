@@ -22,7 +22,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type ColdStartRun, measureColdStarts } from './cold-start.ts';
+import { type ColdStartRun, ColdStarts } from './cold-start.ts';
 import { type InProcessResult, measureInProcess } from './in-process.ts';
 import { type LatencyPoint, measureLatencyCurve } from './latency-curve.ts';
 import { runLoad } from './load.ts';
@@ -89,7 +89,7 @@ const settings = {
   connections: Number(flags.connections ?? 8),
   coldRuns: quick
     ? { mock: 2, 'rest-token': 2, prism: 1, yoga: 1, apollo: 1 }
-    : { mock: 7, 'rest-token': 7, prism: 3, yoga: 3, apollo: 3 },
+    : { mock: 12, 'rest-token': 12, prism: 12, yoga: 12, apollo: 12 },
   payments: Number(flags.payments ?? (quick ? 20_000 : 100_000)),
   paymentChunks: quick ? 4 : 10,
   /** Soft budget for the throughput rounds; later rounds are skipped (each server keeps at least one). */
@@ -153,6 +153,7 @@ const elapsed = () => (performance.now() - benchStarted) / 1000;
 function roundFrom(
   sample: Awaited<ReturnType<typeof runLoad>>,
   cpuSeconds: number | null,
+  waitSeconds: number | null,
   proxyCpuSeconds?: number | null,
 ): RoundResult {
   const { rps, p50, p99, requests, non2xx, errors, failures, seconds } = sample;
@@ -166,6 +167,7 @@ function roundFrom(
     errors,
     failures,
     serverCpu: perSecond(cpuSeconds),
+    serverWait: perSecond(waitSeconds),
     ...(proxyCpuSeconds === undefined ? {} : { proxyCpu: perSecond(proxyCpuSeconds) }),
   };
 }
@@ -199,12 +201,78 @@ function referenceLoad(workload: Workload, server: ServerId, session: Parameters
   return { requests: load.requests.map(({ onResponse: _o, setupRequest: _s, ...plain }) => plain) };
 }
 
-async function runWorkload(workload: Workload): Promise<WorkloadRun> {
+/** One workload's servers, started, checked and warmed up, run round by round between other workloads' rounds. */
+interface OpenWorkload {
+  readonly workload: Workload;
+  /** Runs round `round` of every live server, in the balanced order of that round. */
+  runRound(round: number): Promise<void>;
+  /** Checks every server's answer again, stops them all and returns the workload's rounds. */
+  finish(): Promise<WorkloadRun>;
+}
+
+/** Starts a workload's servers, checks one answer of each and warms each up. */
+async function openWorkload(workload: Workload): Promise<OpenWorkload> {
   const servers = serversOf(workload);
   const procs = new Map<ServerId, ServerProcess>();
   const rounds = new Map<ServerId, RoundResult[]>(servers.map((s) => [s, []]));
   const problems = new Map<ServerId, string>();
   const peak = new Map<ServerId, number | null>();
+  const stopAll = () => Promise.all([...procs.values()].map((p) => p.stop()));
+  const live = () => servers.filter((s) => procs.has(s) && !problems.has(s));
+  const once = async (server: ServerId, seconds: number) => {
+    const proc = procs.get(server)!;
+    const session = await openSession(server, proc.url);
+    const { requests, failures } = referenceLoad(workload, server, session);
+    return runLoad({
+      url: proc.url,
+      requests,
+      connections: settings.connections,
+      seconds,
+      ...(failures ? { failures } : {}),
+    });
+  };
+  const check = async (server: ServerId, when: string) => {
+    const proc = procs.get(server)!;
+    try {
+      if (server === REFERENCE && !workload.servers.includes(REFERENCE)) await generateToken(proc.url);
+      else await workload.check(server, proc.url, await openSession(server, proc.url));
+    } catch (error) {
+      problems.set(server, `answer check ${when} failed: ${(error as Error).message.slice(0, 200)}`);
+      log(`${workload.id} ${server}: ${problems.get(server)}`);
+    }
+  };
+  const roundOf = async (server: ServerId, round: number) => {
+    const proc = procs.get(server)!;
+    const proxyPid = isProxyServer(server) ? proxyPidOf(proc) : undefined;
+    const proxyBefore = proxyPid === undefined ? null : procCpuSeconds(proxyPid);
+    const cpuBefore = proc.cpuSeconds();
+    const waitBefore = proc.waitSeconds();
+    const sample = await once(server, settings.seconds);
+    const cpuAfter = proc.cpuSeconds();
+    const waitAfter = proc.waitSeconds();
+    const proxyAfter = proxyPid === undefined ? null : procCpuSeconds(proxyPid);
+    const spent = (before: number | null, after: number | null) =>
+      before === null || after === null ? null : after - before;
+    const cpu = spent(cpuBefore, cpuAfter);
+    const result = roundFrom(
+      sample,
+      cpu,
+      spent(waitBefore, waitAfter),
+      isProxyServer(server) ? spent(proxyBefore, proxyAfter) : undefined,
+    );
+    rounds.get(server)!.push(result);
+    peak.set(server, proc.peakRssKb());
+    // Let deferred work (settlements) finish before the next server's round starts on the same core.
+    await waitIdle(proc);
+    log(
+      `${workload.id} ${server} round ${round + 1}: ${sample.rps.toFixed(0)} req/s, p99 ${sample.p99} ms, ` +
+        `server CPU ${cpu === null ? '?' : ((cpu / sample.seconds) * 100).toFixed(0)}%` +
+        (result.serverWait ? `, waited ${(result.serverWait * 100).toFixed(0)}% for the core` : '') +
+        (sample.non2xx + sample.errors + sample.failures > 0
+          ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors, ${sample.failures} failed checks`
+          : ''),
+    );
+  };
   try {
     for (const server of servers) {
       try {
@@ -215,110 +283,98 @@ async function runWorkload(workload: Workload): Promise<WorkloadRun> {
         problems.set(server, `did not start: ${(error as Error).message.split('\n')[0]}`);
       }
     }
-    const live = () => servers.filter((s) => procs.has(s) && !problems.has(s));
-    const once = async (server: ServerId, seconds: number) => {
-      const proc = procs.get(server)!;
-      const session = await openSession(server, proc.url);
-      const { requests, failures } = referenceLoad(workload, server, session);
-      return runLoad({
-        url: proc.url,
-        requests,
-        connections: settings.connections,
-        seconds,
-        ...(failures ? { failures } : {}),
-      });
-    };
-    const check = async (server: ServerId, when: string) => {
-      const proc = procs.get(server)!;
-      try {
-        if (server === REFERENCE && !workload.servers.includes(REFERENCE)) await generateToken(proc.url);
-        else await workload.check(server, proc.url, await openSession(server, proc.url));
-      } catch (error) {
-        problems.set(server, `answer check ${when} failed: ${(error as Error).message.slice(0, 200)}`);
-        log(`${workload.id} ${server}: ${problems.get(server)}`);
-      }
-    };
     for (const server of live()) await check(server, 'before the rounds');
     for (const server of live()) {
       await once(server, settings.warmupSeconds);
       await waitIdle(procs.get(server)!);
     }
-    for (let round = 0; round < settings.rounds; round++) {
-      if (round > 0 && elapsed() > roundsBudgetSeconds) {
-        log(`${workload.id}: time budget reached, ${round} round(s) kept`);
-        break;
-      }
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  return {
+    workload,
+    async runRound(round) {
       // A balanced design, not a rotation: no server always runs first or last, or always right after the same one.
-      const order = roundOrder(live(), round);
-      for (const server of order) {
-        const proc = procs.get(server)!;
-        const proxyPid = isProxyServer(server) ? proxyPidOf(proc) : undefined;
-        const proxyBefore = proxyPid === undefined ? null : procCpuSeconds(proxyPid);
-        const cpuBefore = proc.cpuSeconds();
-        const sample = await once(server, settings.seconds);
-        const cpuAfter = proc.cpuSeconds();
-        const proxyAfter = proxyPid === undefined ? null : procCpuSeconds(proxyPid);
-        const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
-        const proxyCpu = proxyBefore === null || proxyAfter === null ? null : proxyAfter - proxyBefore;
-        rounds.get(server)!.push(roundFrom(sample, cpu, isProxyServer(server) ? proxyCpu : undefined));
-        peak.set(server, proc.peakRssKb());
-        // Let deferred work (settlements) finish before the next server's round starts on the same core.
-        await waitIdle(proc);
-        log(
-          `${workload.id} ${server} round ${round + 1}: ${sample.rps.toFixed(0)} req/s, p99 ${sample.p99} ms, ` +
-            `server CPU ${cpu === null ? '?' : ((cpu / sample.seconds) * 100).toFixed(0)}%` +
-            (sample.non2xx + sample.errors + sample.failures > 0
-              ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors, ${sample.failures} failed checks`
-              : ''),
-        );
+      for (const server of roundOrder(live(), round)) await roundOf(server, round);
+    },
+    async finish() {
+      try {
+        for (const server of live()) await check(server, 'after the rounds');
+      } finally {
+        await stopAll();
       }
-    }
-    for (const server of live()) await check(server, 'after the rounds');
-  } finally {
-    await Promise.all([...procs.values()].map((p) => p.stop()));
-  }
-  const runs: ServerRun[] = servers.map((server) => {
-    const note =
-      workload.notes?.[server] ??
-      (server === REFERENCE && !workload.servers.includes(REFERENCE)
-        ? 'the reference; answers its fixed JSON'
-        : undefined);
-    const problem = problems.get(server);
-    return {
-      server,
-      label: serverLabels[server],
-      ...(note ? { note } : {}),
-      rounds: rounds.get(server)!,
-      peakRssKb: peak.get(server) ?? null,
-      ...(problem ? { problem } : {}),
-    };
-  });
-  return { id: workload.id, title: workload.title, runs };
+      const runs: ServerRun[] = servers.map((server) => {
+        const note =
+          workload.notes?.[server] ??
+          (server === REFERENCE && !workload.servers.includes(REFERENCE)
+            ? 'the reference; answers its fixed JSON'
+            : undefined);
+        const problem = problems.get(server);
+        return {
+          server,
+          label: serverLabels[server],
+          ...(note ? { note } : {}),
+          rounds: rounds.get(server)!,
+          peakRssKb: peak.get(server) ?? null,
+          ...(problem ? { problem } : {}),
+        };
+      });
+      return { id: workload.id, title: workload.title, runs };
+    },
+  };
 }
 
+// Every workload's servers stay up for the whole run and the rounds go in passes: pass r runs round r of every
+// workload, then one cold start of each server. A figure's rounds are then spread over the run's whole span, not
+// packed into the minute its workload happened to get, so the host's slow drift (minutes) lands inside each figure's
+// spread instead of between two runs' medians (decision 0002).
+const opened: OpenWorkload[] = [];
+const coldRuns = flags['no-cold-start']
+  ? undefined
+  : new ColdStarts(
+      Object.fromEntries(
+        Object.entries(settings.coldRuns).flatMap(([server, count]) =>
+          inPlaceOf(server as ServerId).map((s) => [s, count]),
+        ),
+      ) as Partial<Record<ServerId, number>>,
+      serverCpus,
+      log,
+    );
 const workloadRuns: WorkloadRun[] = [];
-for (const workload of selected) {
-  log(`workload ${workload.id}: ${workload.title}`);
-  workloadRuns.push(await runWorkload(workload));
+try {
+  for (const workload of selected) {
+    log(`workload ${workload.id}: ${workload.title}: starting, checking and warming up its servers`);
+    opened.push(await openWorkload(workload));
+  }
+  let pass = 0;
+  for (; pass < settings.rounds; pass++) {
+    if (pass > 0 && elapsed() > roundsBudgetSeconds) {
+      log(`time budget reached: ${pass} round(s) kept of every workload`);
+      break;
+    }
+    for (const open of opened) await open.runRound(pass);
+    await coldRuns?.pass(pass);
+  }
+  // Cold starts the round budget cut short still run, one server after another.
+  for (; coldRuns !== undefined && pass < coldRuns.passes; pass++) await coldRuns.pass(pass);
+} finally {
+  for (const open of opened) workloadRuns.push(await open.finish());
 }
 
-const coldStart: Record<string, { label: string; runsMs: number[]; listeningMs: number[]; tokenMs?: number[] }> = {};
-if (!flags['no-cold-start']) {
-  const runs = Object.fromEntries(
-    Object.entries(settings.coldRuns).flatMap(([server, count]) =>
-      inPlaceOf(server as ServerId).map((s) => [s, count]),
-    ),
-  ) as Partial<Record<ServerId, number>>;
-  const measured = await measureColdStarts(runs, serverCpus, log);
-  for (const [server, runs] of Object.entries(measured) as [ServerId, ColdStartRun[]][]) {
-    const tokenMs = runs.flatMap((r) => (r.tokenMs === undefined ? [] : [r.tokenMs]));
-    coldStart[server] = {
-      label: serverLabels[server],
-      runsMs: runs.map((r) => r.totalMs),
-      listeningMs: runs.map((r) => r.listeningMs),
-      ...(tokenMs.length > 0 ? { tokenMs } : {}),
-    };
-  }
+const coldStart: Record<
+  string,
+  { label: string; runsMs: number[]; listeningMs: number[]; tokenMs?: number[]; waitShares: (number | null)[] }
+> = {};
+for (const [server, runs] of Object.entries(coldRuns?.result() ?? {}) as [ServerId, ColdStartRun[]][]) {
+  const tokenMs = runs.flatMap((r) => (r.tokenMs === undefined ? [] : [r.tokenMs]));
+  coldStart[server] = {
+    label: serverLabels[server],
+    runsMs: runs.map((r) => r.totalMs),
+    listeningMs: runs.map((r) => r.listeningMs),
+    ...(tokenMs.length > 0 ? { tokenMs } : {}),
+    waitShares: runs.map((r) => r.waitShare ?? null),
+  };
 }
 
 let latencyCurve: LatencyPoint[] | undefined;

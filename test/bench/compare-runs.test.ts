@@ -42,10 +42,18 @@ describe('selfBaselineChecks', () => {
         'cpu-vs-ref:fees-list:mock': r(1.3, 1.2, 1.4),
       }),
     );
-    expect(checks.map((c) => [c.key, c.withinBand])).toEqual([
-      ['mock-cpu-vs:fees-list:baseline', true],
-      ['mock-rps-vs:fees-list:baseline', false],
+    expect(checks.map((c) => [c.key, c.withinBand, c.judged])).toEqual([
+      ['mock-cpu-vs:fees-list:baseline', true, true],
+      ['mock-rps-vs:fees-list:baseline', false, false],
     ]);
-    expect(renderComparison([], checks)).toContain('1 of 2 read within the band');
+    const text = renderComparison([], checks);
+    expect(text).toContain('1 of 1 CPU-per-request figures read within the band');
+    expect(text).toMatch(/mock-rps-vs:fees-list:baseline .* no \(req\/s: context, not judged\)/);
+  });
+
+  it('fails a CPU-per-request figure outside the band', () => {
+    const checks = selfBaselineChecks(run({ 'mock-cpu-vs:generate-token:baseline': r(1.06, 0.96, 1.21) }));
+    expect(checks.map((c) => [c.withinBand, c.judged])).toEqual([[false, true]]);
+    expect(renderComparison([], checks)).toContain('0 of 1 CPU-per-request figures read within the band');
   });
 });

@@ -171,6 +171,25 @@ describe('pairedFigures', () => {
     expect(figures[coldVsRefKey('mock')]).toMatchObject({ median: 1.5, pairs: 3 });
   });
 
+  it('flags a round in which either server waited for its core, and a contended cold start', () => {
+    const waiting = (run: WorkloadRun['runs'][number], i: number, share: number) => ({
+      ...run,
+      rounds: run.rounds.map((r, j) => (j === i ? { ...r, serverWait: share } : r)),
+    });
+    const [mock, ref, apollo] = workloads[0]!.runs;
+    const contended: WorkloadRun[] = [
+      { ...workloads[0]!, runs: [waiting(mock!, 2, 0.4), waiting(ref!, 1, 0.05), apollo!] },
+    ];
+    const figures = pairedFigures(contended, {
+      mock: { label: 'mock', runsMs: [300, 240, 900], waitShares: [0, 0.02, 0.6] },
+      'rest-token': { label: '(a)', runsMs: [200, 160, 200], waitShares: [0, 0, 0] },
+    });
+    // The mock's round 3 waited 40% of the round: left out of every figure it is part of; 5% is under the line.
+    expect(figures[cpuVsRefKey('fees-list', 'mock')]).toMatchObject({ pairs: 2, flagged: [2] });
+    expect(figures[mockCpuVsKey('fees-list', 'apollo')]).toMatchObject({ pairs: 2, flagged: [2] });
+    expect(figures[coldVsRefKey('mock')]).toMatchObject({ median: 1.5, pairs: 2, flagged: [2] });
+  });
+
   it('leaves unusable runs out', () => {
     const broken: WorkloadRun[] = [
       { ...workloads[0]!, runs: workloads[0]!.runs.map((r) => (r.server === 'mock' ? { ...r, problem: 'x' } : r)) },

@@ -828,9 +828,36 @@ function sharedStoreSection(result: SharedStoreResult, table: typeof renderTextT
   ];
 }
 
-function machineLine(c: RunContext): string {
+/** Above this share of contended rounds the whole run measured the host (the report says so). */
+export const BUSY_HOST_SHARE = 0.25;
+
+/**
+ * How many throughput rounds and cold starts waited for their core more than {@link CONTENDED_WAIT_SHARE} of their
+ * time, of those whose wait is known (older summaries and kernels without schedstat count none).
+ */
+export function contention(summary: Pick<BenchSummary, 'workloads' | 'coldStart'>): {
+  rounds: number;
+  contended: number;
+} {
+  const shares = [
+    ...summary.workloads.flatMap((w) => w.runs.flatMap((r) => r.rounds.map((round) => round.serverWait))),
+    ...Object.values(summary.coldStart).flatMap((c) => c.waitShares ?? []),
+  ].filter((share): share is number => typeof share === 'number');
+  return { rounds: shares.length, contended: shares.filter((share) => share > CONTENDED_WAIT_SHARE).length };
+}
+
+function machineLine(summary: BenchSummary): string {
+  const c = summary.context;
   const load = c.loadAtStart === undefined ? '' : `; load ${c.loadAtStart.toFixed(1)} at start`;
-  return `${c.cpu}, ${c.cores} cores, Node ${c.node}; ${c.pinning}; ${c.settings}${load}; ${c.date}`;
+  const { rounds, contended } = contention(summary);
+  const waited =
+    rounds === 0
+      ? ''
+      : `; ${contended} of ${rounds} rounds and cold starts waited for the core over ${CONTENDED_WAIT_SHARE * 100}% of their time (flagged)` +
+        (contended > rounds * BUSY_HOST_SHARE
+          ? ': the host was busy, so this run measured the host, not the code'
+          : '');
+  return `${c.cpu}, ${c.cores} cores, Node ${c.node}; ${c.pinning}; ${c.settings}${load}${waited}; ${c.date}`;
 }
 
 /** The report for the terminal. */
@@ -838,7 +865,7 @@ export function renderText(summary: BenchSummary): string {
   const body = sections(summary, renderTextTable)
     .map(([title, table]) => `${title}\n${table}`)
     .join('\n\n');
-  return `${machineLine(summary.context)}\n\n${body}\n`;
+  return `${machineLine(summary)}\n\n${body}\n`;
 }
 
 /** The report as Markdown, for the README's performance section. */
@@ -849,7 +876,7 @@ export function renderMarkdown(summary: BenchSummary): string {
   return [
     '## Performance',
     '',
-    `Machine: ${machineLine(summary.context)}.`,
+    `Machine: ${machineLine(summary)}.`,
     '',
     'Numbers come from `npm run bench`: every server is its own child process, pinned to a core apart from the load',
     'generator (autocannon, 127.0.0.1, keep-alive), and many short rounds alternate between servers. Each figure is',

@@ -3,6 +3,7 @@ import {
   type BenchSummary,
   coldVsRefKey,
   collectMetrics,
+  contention,
   cpuPerRequest,
   cpuVsRefKey,
   evaluateTarget,
@@ -119,6 +120,27 @@ describe('evaluateTarget', () => {
     expect(result.pass).toBe(want.pass);
     if (want.value === null) expect(result.value).toBeNull();
     else expect(result.value).toBeCloseTo(want.value);
+  });
+
+  it('counts the rounds and cold starts that waited for the core, and calls a mostly contended run a busy host', () => {
+    const waits = (shares: number[]) =>
+      summarize(context, {
+        workloads: [
+          {
+            id: 'w',
+            title: 'w',
+            runs: [{ ...run('mock', []), rounds: shares.map((serverWait) => round(10, { serverWait })) }],
+          },
+        ],
+        coldStart: { mock: { label: 'mock', runsMs: [100, 100], waitShares: [0.01, null] } },
+      });
+    expect(contention(waits([0.01, 0.5, 0.02]))).toEqual({ rounds: 4, contended: 1 });
+    const quiet = renderText(waits([0.01, 0.5, 0.02]));
+    expect(quiet).toContain('1 of 4 rounds and cold starts waited for the core over 10% of their time (flagged)');
+    expect(quiet).not.toContain('the host was busy');
+    expect(renderText(waits([0.3, 0.5, 0.02]))).toContain(
+      '2 of 4 rounds and cold starts waited for the core over 10% of their time (flagged): the host was busy',
+    );
   });
 
   it('flags runs whose server was not saturated', () => {

@@ -84,6 +84,8 @@ export interface GraphqlEngine {
   readsShared(request: GraphqlRequest): boolean;
   /** Rewinds the mock store's generated values (call with the state and random reset). Keeps compiled queries. */
   reset(): void;
+  /** Bumped by every reset: an answer marked `kept` holds only while this number is the one it was kept under. */
+  answersEpoch(): number;
   /**
    * Prepares now what would otherwise be prepared on first need: with `scope: 'all'` (default) every served guide's
    * schema and the query compiler; with `'first-request'` only the schema of the first served guide.
@@ -229,6 +231,7 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
         (s) => s.kind !== Kind.FIELD || !configurationOnlyFields.has(s.name.value),
       );
     },
+    answersEpoch: () => answersEpoch,
     reset() {
       answersEpoch++;
       schemas.reset();

@@ -111,6 +111,9 @@ export function answerKeeping(
   const kept = answers.get(key, epoch);
   if (kept !== undefined) return kept;
   const result = run();
-  if (isCompiledSuccess(result)) answers.keep(key, epoch, result);
-  return result;
+  if (!isCompiledSuccess(result)) return result;
+  // Marked, so the /graphql route may keep it by the request's body bytes too (kept-graphql-answers.ts).
+  const keptResult: GraphqlResult = { ...result, kept: true };
+  answers.keep(key, epoch, keptResult);
+  return keptResult;
 }

@@ -15,9 +15,10 @@ import { summarizeVariables } from '../control/journal.ts';
 import type { GraphqlRequest } from '../graphql/engine.ts';
 import type { EngineLoader } from '../graphql/engine-loader.ts';
 import { parseGraphqlQueryString } from '../graphql/query-string.ts';
-import { parseJsonBody } from './body.ts';
+import { bodyText, parseJsonBody } from './body.ts';
 import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
 import { type MockRequest, requestHeader } from './exchange.ts';
+import { createKeptGraphqlAnswers, maxKeptBodyLength } from './kept-graphql-answers.ts';
 import { type Authenticator, type Outcome, okVerdict, type RouteEntry, verdictOf } from './outcome.ts';
 import type { Router } from './router.ts';
 
@@ -121,8 +122,23 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
     return executeGraphql(request, clientId, { ...parsed.value, readOnly: true }, 'GET');
   }
 
+  const keptAnswers = createKeptGraphqlAnswers();
+
   function graphql(request: MockRequest, clientId: string): Outcome | Promise<Outcome> {
-    const body = parseJsonBody(request.body, maxBodyBytes);
+    // A body answered before with a kept answer (the fee list) gets it again, unparsed, until the engine's reset.
+    const raw = request.body;
+    const text = raw instanceof Uint8Array && raw.length <= maxKeptBodyLength ? bodyText(raw) : undefined;
+    const ready = engine.current();
+    const kept = text === undefined || ready === undefined ? undefined : keptAnswers.get(text, ready.answersEpoch());
+    if (kept !== undefined) return kept;
+    const outcome = parsedGraphql(request, clientId, text);
+    if (text !== undefined && ready !== undefined && !(outcome instanceof Promise) && outcome.kept)
+      keptAnswers.keep(text, ready.answersEpoch(), outcome);
+    return outcome;
+  }
+
+  function parsedGraphql(request: MockRequest, clientId: string, text: string | undefined) {
+    const body = parseJsonBody(request.body, maxBodyBytes, text);
     if (!body.ok) return errors.layer('graphql', body.problem === 'too-large' ? 413 : 400, body.message);
     if (!isPlainObject(body.value))
       return errors.layer(
@@ -153,6 +169,7 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
       guide: result.guide,
       summary: variables === undefined ? undefined : summarizeVariables(variables),
       verdict: verdictOf(result.status, result.body),
+      kept: result.kept,
       ...(result.methodNotAllowed ? { headers: postOnly } : {}),
     };
   }

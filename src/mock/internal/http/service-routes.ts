@@ -15,10 +15,10 @@ import { summarizeVariables } from '../control/journal.ts';
 import type { GraphqlRequest } from '../graphql/engine.ts';
 import type { EngineLoader } from '../graphql/engine-loader.ts';
 import { parseGraphqlQueryString } from '../graphql/query-string.ts';
+import { createKeptAnswers } from '../kept-answers.ts';
 import { bodyText, parseJsonBody } from './body.ts';
 import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
 import { type MockRequest, requestHeader } from './exchange.ts';
-import { createKeptGraphqlAnswers, maxKeptBodyLength } from './kept-graphql-answers.ts';
 import { type Authenticator, type Outcome, okVerdict, type RouteEntry, verdictOf } from './outcome.ts';
 import type { Router } from './router.ts';
 
@@ -32,6 +32,9 @@ export interface ServiceRouteDeps {
 }
 
 const postOnly: Readonly<Record<string, string>> = Object.freeze({ allow: 'POST' });
+
+/** Longest /graphql body whose outcome is kept (the kit's fee list query with its variables is about 400 bytes). */
+export const maxKeptBodyBytes = 2048;
 const refreshHint = '{ "refresh_token": "<refresh_token from generate-token>" }';
 
 /** A token pair's answer: a success, so its verdict is given and the pipeline does not scan the JSON for "errors". */
@@ -122,16 +125,20 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
     return executeGraphql(request, clientId, { ...parsed.value, readOnly: true }, 'GET');
   }
 
-  const keptAnswers = createKeptGraphqlAnswers();
+  // Kept fee list outcomes by body text (issue 22): the engine keeps the answer of a configuration-only query, and
+  // its outcome (answer, verdict, journal summary) is a function of the body's text alone: the guide follows from the
+  // document and variables, and the token is checked before, on every request. So the same body is answered again
+  // without parsing it, until the engine's reset; only bodies of at most maxKeptBodyBytes are keyed.
+  const keptAnswers = createKeptAnswers<Outcome>();
 
   function graphql(request: MockRequest, clientId: string): Outcome | Promise<Outcome> {
-    // A body answered before with a kept answer (the fee list) gets it again, unparsed, until the engine's reset.
     const raw = request.body;
-    const text = raw instanceof Uint8Array && raw.length <= maxKeptBodyLength ? bodyText(raw) : undefined;
+    const text = raw instanceof Uint8Array && raw.length <= maxKeptBodyBytes ? bodyText(raw) : undefined;
     const ready = engine.current();
     const kept = text === undefined || ready === undefined ? undefined : keptAnswers.get(text, ready.answersEpoch());
     if (kept !== undefined) return kept;
     const outcome = parsedGraphql(request, clientId, text);
+    // Each request answered from it journals the same summary object, as every read of one entry already does.
     if (text !== undefined && ready !== undefined && !(outcome instanceof Promise) && outcome.kept)
       keptAnswers.keep(text, ready.answersEpoch(), outcome);
     return outcome;

@@ -175,7 +175,6 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     plan.compiled = jit.compileOperation(plan.schema, document, op.operationName) ?? null;
     return plan.compiled ?? undefined;
   }
-
   const badRequest = (message: string): GraphqlResult =>
     answer(errorStatus, { errors: [graphqlError(message, reasons.badRequest)] });
 

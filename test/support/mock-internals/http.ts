@@ -24,4 +24,5 @@ export { verdictOf } from '../../../src/mock/internal/http/outcome.ts';
 export { createPageRoutes } from '../../../src/mock/internal/http/pages.ts';
 export { publishedSourcePaths } from '../../../src/mock/internal/http/published-sources.ts';
 export { createRequestLog, type RequestLogEntry, safeUrl } from '../../../src/mock/internal/http/request-log.ts';
+export { maxKeptBodyBytes } from '../../../src/mock/internal/http/service-routes.ts';
 export type { WebhookAttemptReport } from '../../../src/mock/internal/webhooks/delivery-attempts.ts';

@@ -34,6 +34,11 @@ export interface GraphqlResult {
   executedBy?: 'graphql-jit' | 'graphql-js';
   /** Set on the 405 of a mutation sent with `readOnly` (GET); the answer must say `Allow: POST`. */
   methodNotAllowed?: true;
+  /**
+   * Set on a kept answer of a configuration-only query (pure-answers.ts): until the engine's next reset, the same
+   * request answers this again, so a transport may keep it by the request's body (kept-graphql-answers.ts).
+   */
+  kept?: true;
 }
 
 /** The reason codes of the ledger. */

@@ -84,6 +84,8 @@ export interface GraphqlEngine {
   readsShared(request: GraphqlRequest): boolean;
   /** Rewinds the mock store's generated values (call with the state and random reset). Keeps compiled queries. */
   reset(): void;
+  /** Bumped by every reset: an answer marked `kept` holds only while this number is the one it was kept under. */
+  answersEpoch(): number;
   /**
    * Prepares now what would otherwise be prepared on first need: with `scope: 'all'` (default) every served guide's
    * schema and the query compiler; with `'first-request'` only the schema of the first served guide.
@@ -173,7 +175,6 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     plan.compiled = jit.compileOperation(plan.schema, document, op.operationName) ?? null;
     return plan.compiled ?? undefined;
   }
-
   const badRequest = (message: string): GraphqlResult =>
     answer(errorStatus, { errors: [graphqlError(message, reasons.badRequest)] });
 
@@ -229,6 +230,7 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
         (s) => s.kind !== Kind.FIELD || !configurationOnlyFields.has(s.name.value),
       );
     },
+    answersEpoch: () => answersEpoch,
     reset() {
       answersEpoch++;
       schemas.reset();

@@ -14,24 +14,20 @@
  * @module
  */
 import { Kind, type OperationDefinitionNode } from 'graphql/index.js';
+import { createKeptAnswers, type KeptAnswers, maxKeptAnswers } from '../kept-answers.ts';
 import type { GraphqlResult } from './answers.ts';
 
 /** Root query fields answered from configuration alone, whose answer can be kept. */
 const pureRootFields: ReadonlySet<string> = new Set(['paymentGatewayFeesCalc', '__typename']);
 
-/** Most variable sets whose answer one plan keeps: a client asks for a few amounts, a hostile one for many. */
-export const maxAnswersPerPlan = 64;
+/** Most variable sets whose answer one plan keeps (the bound of every kept set). */
+export const maxAnswersPerPlan = maxKeptAnswers;
 
 /** Longest variables JSON kept as a key; larger variables are answered, not kept. */
 export const maxKeyLength = 256;
 
 /** The kept answers of one plan, by the JSON text of the request's variables. */
-export interface PureAnswers {
-  /** The answer kept for `key` since reset number `epoch`, if any. */
-  get(key: string, epoch: number): GraphqlResult | undefined;
-  /** Keeps `result` for `key` (the caller checked it is a compiled success). */
-  keep(key: string, epoch: number, result: GraphqlResult): void;
-}
+export type PureAnswers = KeptAnswers<GraphqlResult>;
 
 /**
  * Whether `operation` is a query whose root selects only configuration-only fields (no fragments at the root, which
@@ -55,30 +51,8 @@ export function variablesKey(variables: Record<string, unknown> | undefined): st
   return key.length <= maxKeyLength ? key : undefined;
 }
 
-/**
- * Creates the kept answers of one plan.
- *
- * @example
- * const answers = createPureAnswers();
- * answers.keep('{"amount":100}', 0, result);
- * answers.get('{"amount":100}', 0); // result
- */
-export function createPureAnswers(): PureAnswers {
-  const byKey = new Map<string, GraphqlResult>();
-  let keptEpoch = 0;
-  return {
-    get(key, epoch) {
-      return epoch === keptEpoch ? byKey.get(key) : undefined;
-    },
-    keep(key, epoch, result) {
-      if (epoch !== keptEpoch || byKey.size >= maxAnswersPerPlan) {
-        byKey.clear();
-        keptEpoch = epoch;
-      }
-      byKey.set(key, result);
-    },
-  };
-}
+/** Creates the kept answers of one plan (empty). */
+export const createPureAnswers = (): PureAnswers => createKeptAnswers<GraphqlResult>();
 
 /** Whether `result` is data without errors from graphql-jit: the only answer a configuration-only query keeps. */
 function isCompiledSuccess(result: GraphqlResult): boolean {
@@ -111,6 +85,9 @@ export function answerKeeping(
   const kept = answers.get(key, epoch);
   if (kept !== undefined) return kept;
   const result = run();
-  if (isCompiledSuccess(result)) answers.keep(key, epoch, result);
-  return result;
+  if (!isCompiledSuccess(result)) return result;
+  // Marked, so the /graphql route may keep it by the request's body bytes too (kept-graphql-answers.ts).
+  const keptResult: GraphqlResult = { ...result, kept: true };
+  answers.keep(key, epoch, keptResult);
+  return keptResult;
 }

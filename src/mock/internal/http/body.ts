@@ -33,13 +33,19 @@ export function tooLargeMessage(limit: number): string {
   );
 }
 
-/** Parses a JSON body; an empty body is `{ ok: true, empty: true }`. */
-export function parseJsonBody(body: MockRequestBody, limit: number): BodyResult {
+/** The text of body bytes (UTF-8; what {@link parseJsonBody} parses). */
+export const bodyText = (bytes: Uint8Array): string => decoder.decode(bytes);
+
+/**
+ * Parses a JSON body; an empty body is `{ ok: true, empty: true }`. `text`, when given, is the body's
+ * {@link bodyText} the caller already decoded.
+ */
+export function parseJsonBody(body: MockRequestBody, limit: number, text?: string): BodyResult {
   if (body === bodyOverLimit) return { ok: false, problem: 'too-large', message: tooLargeMessage(limit) };
   if (body === bodyAborted) return aborted;
   if (body.length === 0) return emptyBody;
   try {
-    return { ok: true, empty: false, value: JSON.parse(decoder.decode(body)) };
+    return { ok: true, empty: false, value: JSON.parse(text ?? decoder.decode(body)) };
   } catch (error) {
     return {
       ok: false,

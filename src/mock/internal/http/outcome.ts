@@ -24,6 +24,11 @@ export interface Outcome {
    * GraphQL route reads its answer object); otherwise the pipeline works it out from the status and `body`.
    */
   readonly verdict?: RequestVerdict | undefined;
+  /**
+   * Set by the /graphql route on the outcome of an answer the engine kept (a configuration-only query): the same
+   * body may be answered with this outcome again until the engine's reset (kept-graphql-answers.ts).
+   */
+  readonly kept?: true | undefined;
 }
 
 /**

@@ -15,7 +15,8 @@ import { summarizeVariables } from '../control/journal.ts';
 import type { GraphqlRequest } from '../graphql/engine.ts';
 import type { EngineLoader } from '../graphql/engine-loader.ts';
 import { parseGraphqlQueryString } from '../graphql/query-string.ts';
-import { parseJsonBody } from './body.ts';
+import { createKeptAnswers } from '../kept-answers.ts';
+import { bodyText, parseJsonBody } from './body.ts';
 import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
 import { type MockRequest, requestHeader } from './exchange.ts';
 import { type Authenticator, type Outcome, okVerdict, type RouteEntry, verdictOf } from './outcome.ts';
@@ -31,7 +32,11 @@ export interface ServiceRouteDeps {
 }
 
 const postOnly: Readonly<Record<string, string>> = Object.freeze({ allow: 'POST' });
+
+/** Longest /graphql body whose outcome is kept (the kit's fee list query with its variables is about 400 bytes). */
+export const maxKeptBodyBytes = 2048;
 const refreshHint = '{ "refresh_token": "<refresh_token from generate-token>" }';
+const notAnObjectBody = kitMessage('/graphql needs a JSON object body { "query": "...", "variables": { ... } }.');
 
 /** A token pair's answer: a success, so its verdict is given and the pipeline does not scan the JSON for "errors". */
 const tokenAnswer = (json: string): Outcome => ({ status: 200, json, verdict: okVerdict });
@@ -102,6 +107,7 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
   });
 
   const sharedRead = graphqlSharedReads(engine, maxBodyBytes);
+  const graphql = answeringKeptBodies(engine, parsedGraphql);
   router.add('graphql', 'POST', servicePaths.graphql, {
     auth: bearerToken,
     handle: (request, clientId) => graphql(request, clientId!),
@@ -121,15 +127,10 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
     return executeGraphql(request, clientId, { ...parsed.value, readOnly: true }, 'GET');
   }
 
-  function graphql(request: MockRequest, clientId: string): Outcome | Promise<Outcome> {
-    const body = parseJsonBody(request.body, maxBodyBytes);
+  function parsedGraphql(request: MockRequest, clientId: string, text: string | undefined) {
+    const body = parseJsonBody(request.body, maxBodyBytes, text);
     if (!body.ok) return errors.layer('graphql', body.problem === 'too-large' ? 413 : 400, body.message);
-    if (!isPlainObject(body.value))
-      return errors.layer(
-        'graphql',
-        400,
-        kitMessage('/graphql needs a JSON object body { "query": "...", "variables": { ... } }.'),
-      );
+    if (!isPlainObject(body.value)) return errors.layer('graphql', 400, notAnObjectBody);
     const { query, variables, operationName } = body.value;
     return executeGraphql(request, clientId, { query, variables, operationName }, 'POST');
   }
@@ -153,9 +154,36 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
       guide: result.guide,
       summary: variables === undefined ? undefined : summarizeVariables(variables),
       verdict: verdictOf(result.status, result.body),
+      kept: result.kept,
       ...(result.methodNotAllowed ? { headers: postOnly } : {}),
     };
   }
+}
+
+/**
+ * The POST /graphql handler over `answer`, with the kept fee list outcomes by body text (issue 22). The engine keeps
+ * the answer of a configuration-only query, and its outcome (answer, verdict, journal summary) is a function of the
+ * body's text alone: the guide follows from the document and variables, and the token is checked before, on every
+ * request. So the same body is answered again without parsing it, until the engine's reset; only bodies of at most
+ * {@link maxKeptBodyBytes} are keyed. Each request answered from one outcome journals the same summary object, as
+ * every read of one journal entry already does.
+ */
+function answeringKeptBodies(
+  engine: EngineLoader,
+  answer: (request: MockRequest, clientId: string, text: string | undefined) => Outcome | Promise<Outcome>,
+): (request: MockRequest, clientId: string) => Outcome | Promise<Outcome> {
+  const keptAnswers = createKeptAnswers<Outcome>();
+  return (request, clientId) => {
+    const raw = request.body;
+    const text = raw instanceof Uint8Array && raw.length <= maxKeptBodyBytes ? bodyText(raw) : undefined;
+    const ready = engine.current();
+    const kept = text === undefined || ready === undefined ? undefined : keptAnswers.get(text, ready.answersEpoch());
+    if (kept !== undefined) return kept;
+    const outcome = answer(request, clientId, text);
+    if (text !== undefined && ready !== undefined && !(outcome instanceof Promise) && outcome.kept)
+      keptAnswers.keep(text, ready.answersEpoch(), outcome);
+    return outcome;
+  };
 }
 
 /**

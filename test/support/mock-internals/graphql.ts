@@ -55,5 +55,6 @@ export {
   validationMessages,
 } from '../../../src/mock/internal/graphql/validation/index.ts';
 export { compileRules } from '../../../src/mock/internal/graphql/validation/walk.ts';
+export { wireSchemaOf } from '../../../src/mock/internal/graphql/executable-schema.ts';
 export { buildWireSchema, type WireRequirements } from '../../../src/mock/internal/graphql/wire-schema.ts';
 export type { WirePaymentInput } from '../../../src/mock/internal/graphql/wire-types.ts';

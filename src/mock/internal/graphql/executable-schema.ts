@@ -1,23 +1,17 @@
 /**
  * The executable schema of each guide: built per mock instance from the wire schema's document (relaxed once per
- * process from the generated SDL, read already parsed), with the kit's resolvers on every root field, and a `@graphql-tools/mock`
+ * process from the generated SDL, guide-schema-source.ts), with the kit's resolvers on every root field, and a `@graphql-tools/mock`
  * MockStore with seeded scalar mocks completing whatever a resolver leaves undefined (mock-fallback.ts). Each
  * guide's schema is built the first time a request in that guide needs it.
  *
  * @module
  */
 import { createMockStore, type IMockStore } from '@graphql-tools/mock';
-import {
-  buildASTSchema,
-  type DocumentNode,
-  type GraphQLField,
-  type GraphQLObjectType,
-  type GraphQLSchema,
-} from 'graphql/index.js';
-import { currentSchemaDocumentJson, legacySchemaDocumentJson } from '../../../../generated/schema-documents.ts';
+import { buildASTSchema, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from 'graphql/index.js';
 import { kitMessage } from '../../../internal/messages.ts';
 import type { Guide } from '../payments/state.ts';
 import type { SeededRandom } from '../random.ts';
+import { guideSchemaSource } from './guide-schema-source.ts';
 import { createCompleter } from './mock-fallback.ts';
 import type { createResolvers } from './resolvers.ts';
 import { buildWireSchema, type WireSchema, wireBuildOptions } from './wire-schema.ts';
@@ -31,11 +25,7 @@ const wireSchemas: Partial<Record<Guide, WireSchema>> = {};
  * wireSchemaOf('legacy').requirements;
  */
 export function wireSchemaOf(guide: Guide): WireSchema {
-  // The parsed SDL as generated JSON: JSON.parse is about ten times faster than graphql's parser on a cold start,
-  // and this is on the CLI mock's way to its first answer (decision 0037). Both come from the same SDL (generate.ts).
-  wireSchemas[guide] ??= buildWireSchema(
-    JSON.parse(guide === 'current' ? currentSchemaDocumentJson : legacySchemaDocumentJson) as DocumentNode,
-  );
+  wireSchemas[guide] ??= buildWireSchema(guideSchemaSource(guide));
   return wireSchemas[guide];
 }
 

@@ -14,7 +14,13 @@ import {
 import { describe, expect, it } from 'vitest';
 import { currentSchemaDocumentJson, legacySchemaDocumentJson } from '../../../../generated/schema-documents.ts';
 import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
-import { buildWireSchema, type WireRequirements, wireSchemaOf } from '../../../support/mock-internals/graphql.ts';
+import {
+  buildWireSchema,
+  guideSchemaSource,
+  parsedGuideSchema,
+  type WireRequirements,
+  wireSchemaOf,
+} from '../../../support/mock-internals/graphql.ts';
 
 describe('buildWireSchema', () => {
   // The mock builds wire schemas with validation off (start-up time); this is the validation it skips.
@@ -31,16 +37,18 @@ describe('buildWireSchema', () => {
     });
   }
 
-  // The mock reads each guide's SDL already parsed (generated JSON, start-up time): it must be that SDL's document,
-  // and the wire schema built from it the one built from the SDL, descriptions and requirements included.
+  // The CLI's mock script reads each guide's SDL already parsed (generated JSON, its cold start): it must be that
+  // SDL's document, and the wire schema built from it the one the library builds from the SDL, descriptions and
+  // requirements included.
   for (const [guide, sdl, json] of [
     ['current', currentSchemaSdl, currentSchemaDocumentJson],
     ['legacy', legacySchemaSdl, legacySchemaDocumentJson],
   ] as const) {
     it(`reads the ${guide} guide's generated document as parsing its SDL gives it`, () => {
       expect(JSON.parse(json)).toEqual(parse(sdl, { noLocation: true }));
-      const fromSdl = buildWireSchema(sdl);
-      const served = wireSchemaOf(guide);
+      expect(guideSchemaSource(guide)).toBe(sdl);
+      const fromSdl = wireSchemaOf(guide);
+      const served = buildWireSchema(parsedGuideSchema(guide));
       expect(printSchema(served.schema)).toBe(printSchema(fromSdl.schema));
       expect(printSchema(served.schema)).toContain('"""');
       expect(sorted(served.requirements.inputTypes)).toEqual(sorted(fromSdl.requirements.inputTypes));

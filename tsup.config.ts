@@ -104,6 +104,20 @@ const requiredBuiltins = {
   },
 };
 
+/**
+ * The mock script reads each guide's schema already parsed (guide-schema-document.ts, generated JSON) instead of
+ * parsing its SDL (guide-schema-source.ts): a tenth of the time on its cold start's way to the first answer, for
+ * three times the bytes, which only this script carries (decision 0037).
+ */
+const parsedGuideSchemas = {
+  name: 'parsed-guide-schemas',
+  setup(build: PluginBuild) {
+    build.onResolve({ filter: /\/guide-schema-source\.ts$/ }, (args) => ({
+      path: join(args.resolveDir, 'guide-schema-document.ts'),
+    }));
+  },
+};
+
 /** What the two CommonJS scripts of the CLI (the cached mock script and the launcher) are built with. */
 const cliScript = {
   outDir: 'dist/cli',
@@ -170,7 +184,7 @@ export default defineConfig([
     onSuccess: buildCodeCache,
     ...cliScript,
     noExternal: ['graphql', 'graphql-jit', ...graphqlTools, ...armor],
-    esbuildPlugins: [graphqlEsm],
+    esbuildPlugins: [graphqlEsm, parsedGuideSchemas],
     removeNodeProtocol: false,
     esbuildOptions(options) {
       options.mainFields = ['module', 'main'];

@@ -174,6 +174,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   const controlToken = createControlTokenCheck(opts.controlToken, platform.crypto.secretMatcher, errors);
   const core = createPipeline({
     ...{ router, failures, errors, latency: opts.latency, latencyRandom, log, journal, clock },
+    elapsedMs: platform.elapsedMs,
     ...{ guard, pages, controlToken, sync, storeUnavailableReason: assumptions.reasonCodes.storeUnavailable },
   });
   const fetchHandler = createFetchHandler(core, opts.maxBodyBytes);

@@ -18,6 +18,7 @@ export const webPlatform: MockPlatform = {
   createNetworkTransport: () => createFetchTransport(),
   readPackageFile: undefined,
   registerPages: undefined,
+  elapsedMs: () => performance.now(),
   jit: undefined,
   loadGraphqlAtStart: true,
 };

@@ -82,6 +82,13 @@ describe('PCK_CODE_CACHE', () => {
 });
 
 describe('the built CLI', () => {
+  // decision 0037: the script reads the guides' schemas already parsed; the library keeps the SDL (package size).
+  it('carries the parsed guide schemas in the mock script only', async () => {
+    const parsed = '{"kind":"Document","definitions":';
+    expect(await readFile(join(root, 'dist/cli/mock.cjs'), 'latin1')).toContain(parsed);
+    expect(await readFile(join(root, 'dist/mock.js'), 'utf8')).not.toContain(parsed);
+  });
+
   it('takes the cache the build made for this Node and writes nothing', async () => {
     const { code, stderr } = await startAnswerStop({ PCK_CODE_CACHE: '' });
     expect(code).toBe(0);

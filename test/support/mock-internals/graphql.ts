@@ -16,6 +16,7 @@ export {
   type GraphqlRequest,
   type GraphqlResult,
 } from '../../../src/mock/internal/graphql/engine.ts';
+export { wireSchemaOf } from '../../../src/mock/internal/graphql/executable-schema.ts';
 export {
   conflictMessage,
   decideGuide,
@@ -25,6 +26,8 @@ export {
   variableBindings,
   variableSignals,
 } from '../../../src/mock/internal/graphql/guide-detection.ts';
+export { guideSchemaSource as parsedGuideSchema } from '../../../src/mock/internal/graphql/guide-schema-document.ts';
+export { guideSchemaSource } from '../../../src/mock/internal/graphql/guide-schema-source.ts';
 export { nodeJitLoader } from '../../../src/mock/internal/graphql/jit-loader.ts';
 export { limitMessage } from '../../../src/mock/internal/graphql/limits.ts';
 export { createCompleter } from '../../../src/mock/internal/graphql/mock-fallback.ts';

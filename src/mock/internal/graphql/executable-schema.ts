@@ -1,6 +1,6 @@
 /**
  * The executable schema of each guide: built per mock instance from the wire schema's document (relaxed once per
- * process from the generated SDL), with the kit's resolvers on every root field, and a `@graphql-tools/mock`
+ * process from the generated SDL, guide-schema-source.ts), with the kit's resolvers on every root field, and a `@graphql-tools/mock`
  * MockStore with seeded scalar mocks completing whatever a resolver leaves undefined (mock-fallback.ts). Each
  * guide's schema is built the first time a request in that guide needs it.
  *
@@ -8,10 +8,10 @@
  */
 import { createMockStore, type IMockStore } from '@graphql-tools/mock';
 import { buildASTSchema, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from 'graphql/index.js';
-import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import type { Guide } from '../payments/state.ts';
 import type { SeededRandom } from '../random.ts';
+import { guideSchemaSource } from './guide-schema-source.ts';
 import { createCompleter } from './mock-fallback.ts';
 import type { createResolvers } from './resolvers.ts';
 import { buildWireSchema, type WireSchema, wireBuildOptions } from './wire-schema.ts';
@@ -25,7 +25,7 @@ const wireSchemas: Partial<Record<Guide, WireSchema>> = {};
  * wireSchemaOf('legacy').requirements;
  */
 export function wireSchemaOf(guide: Guide): WireSchema {
-  wireSchemas[guide] ??= buildWireSchema(guide === 'current' ? currentSchemaSdl : legacySchemaSdl);
+  wireSchemas[guide] ??= buildWireSchema(guideSchemaSource(guide));
   return wireSchemas[guide];
 }
 

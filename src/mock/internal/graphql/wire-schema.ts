@@ -78,7 +78,8 @@ function rootTypeNames(definitions: readonly DefinitionNode[]): Set<string> {
 const namedTypeOf = (type: TypeNode): NamedTypeNode => (type.kind === Kind.NAMED_TYPE ? type : namedTypeOf(type.type));
 
 /**
- * Builds the wire schema of a guide from its SDL. The relaxation is done on the parsed document, before the one
+ * Builds the wire schema of a guide from its SDL, or from the SDL already parsed without locations (the generated
+ * documents the mock reads, `generated/schema-documents.ts`). The relaxation is done on the parsed document, before the one
  * schema build: relaxing a built schema (graphql-tools' mapSchema) rebuilt every type and was a third of the work
  * before the mock's first GraphQL answer (profiled). The SDL is generated from schema.graphql and checked by the
  * test suite (wire-schema.test.ts validates both guides' wire schemas in full, and holds this walk to the
@@ -89,8 +90,8 @@ const namedTypeOf = (type: TypeNode): NamedTypeNode => (type.kind === Kind.NAMED
  * const { schema, requirements } = buildWireSchema(currentSchemaSdl);
  * requirements.inputTypes.get('ContactInput')?.required // [{ name: 'first_name', unlessPresent: undefined }, …]
  */
-export function buildWireSchema(sdl: string): WireSchema {
-  const source = parse(sdl, { noLocation: true });
+export function buildWireSchema(sdl: string | DocumentNode): WireSchema {
+  const source = typeof sdl === 'string' ? parse(sdl, { noLocation: true }) : sdl;
   const inputTypes = new Map<string, Entry>();
   const fieldArguments = new Map<string, Entry>();
   const inputObjects = new Set<string>();

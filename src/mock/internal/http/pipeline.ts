@@ -44,6 +44,8 @@ export interface PipelineDeps {
   readonly log: RequestLog;
   readonly journal: Journal;
   readonly clock: Clock;
+  /** Milliseconds from a fixed origin, for each request's duration (the platform's `elapsedMs`). */
+  readonly elapsedMs: () => number;
   /** Host check, CORS preflights and headers, cross-origin refusals (browser-guard.ts). */
   readonly guard: BrowserGuard;
   /** The pages route group; undefined when the pages are off (`ui: false`). */
@@ -61,7 +63,7 @@ const noRoute: RouteMatch<RouteEntry> = { found: 'none' };
 
 /** Builds the core: `(request) => reply`, synchronous unless the route or the latency option makes it wait. */
 export function createPipeline(deps: PipelineDeps): MockCore {
-  const { router, failures, errors, guard, pages, sync, controlToken } = deps;
+  const { router, failures, errors, guard, pages, sync, controlToken, elapsedMs } = deps;
 
   const storeDown = (kind: RouteKind | undefined, error: unknown) =>
     storeDownOutcome(errors, deps.storeUnavailableReason, kind, error);
@@ -97,7 +99,7 @@ export function createPipeline(deps: PipelineDeps): MockCore {
       guard.check(request, kind, m.found === 'none' ? undefined : m.route.allow) ??
       (page === undefined ? controlToken?.(request) : undefined);
     const outcome = guarded ?? (page === undefined ? storeDown(kind, error) : undefined);
-    if (outcome !== undefined) return complete(request, path, kind, undefined, outcome, performance.now());
+    if (outcome !== undefined) return complete(request, path, kind, undefined, outcome, elapsedMs());
     return answerNow(request);
   };
   // Whether a request reads what other processes change: a pending injected failure is shared state for any route.
@@ -109,7 +111,7 @@ export function createPipeline(deps: PipelineDeps): MockCore {
   return sync === undefined ? answerNow : gated(sync, readsShared, answerNow, refuse);
 
   function answerNow(request: MockRequest): MockReply | Promise<MockReply> {
-    const started = performance.now();
+    const started = elapsedMs();
     const { method } = request;
     let path = request.path;
     let kind: RouteKind | undefined;
@@ -210,7 +212,7 @@ function gated(
 
 /** The last step of every request: latency, CORS headers, serialization, the log and the journal. */
 function createCompleter(deps: PipelineDeps) {
-  const { errors, log, journal, clock, latency, latencyRandom, guard } = deps;
+  const { errors, log, journal, clock, latency, latencyRandom, guard, elapsedMs } = deps;
   /**
    * Simulated network latency on service paths (the `latency` option), then the last step of every request: the
    * answer is serialized, logged and journaled.
@@ -243,7 +245,7 @@ function createCompleter(deps: PipelineDeps) {
       outcome = errors.internal(error, method, path);
       reply = toReply(outcome);
     }
-    const durationMs = performance.now() - started;
+    const durationMs = elapsedMs() - started;
     // The GraphQL route reads its verdict off its answer object; other answers are read here.
     const verdict = outcome.verdict ?? verdictOfOutcome(outcome);
     // A plain literal, not spreads of literals: copying a spread object cost microseconds per request, even with

@@ -70,6 +70,12 @@ export interface MockPlatform {
    * there are none to serve.
    */
   readonly registerPages: ((pages: PageRoutes, deps: PageDeps) => void) | undefined;
+  /**
+   * Milliseconds from a fixed origin that never go back: how long each request took (its log line and journal
+   * entry). Node's reads `process.hrtime`, not the global `performance`: the first read of that global loads
+   * perf_hooks, a tenth of the CLI mock's cold start before its first answer could go out (decision 0037).
+   */
+  elapsedMs(): number;
   /** graphql-jit, loaded on first need; `undefined` runs every operation on graphql-js (same answers). */
   readonly jit: JitLoader | undefined;
   /**

@@ -7,12 +7,20 @@ import {
   getNamedType,
   isInputObjectType,
   isNonNullType,
+  parse,
   printSchema,
   validateSchema,
 } from 'graphql/index.js';
 import { describe, expect, it } from 'vitest';
+import { currentSchemaDocumentJson, legacySchemaDocumentJson } from '../../../../generated/schema-documents.ts';
 import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
-import { buildWireSchema, type WireRequirements } from '../../../support/mock-internals/graphql.ts';
+import {
+  buildWireSchema,
+  guideSchemaSource,
+  parsedGuideSchema,
+  type WireRequirements,
+  wireSchemaOf,
+} from '../../../support/mock-internals/graphql.ts';
 
 describe('buildWireSchema', () => {
   // The mock builds wire schemas with validation off (start-up time); this is the validation it skips.
@@ -26,6 +34,26 @@ describe('buildWireSchema', () => {
       // Rebuilt from its own config without the assumption, so validateSchema really checks it.
       const checked = new GraphQLSchema({ ...schema.toConfig(), assumeValid: false });
       expect(validateSchema(checked)).toEqual([]);
+    });
+  }
+
+  // The CLI's mock script reads each guide's SDL already parsed (generated JSON, its cold start): it must be that
+  // SDL's document, and the wire schema built from it the one the library builds from the SDL, descriptions and
+  // requirements included.
+  for (const [guide, sdl, json] of [
+    ['current', currentSchemaSdl, currentSchemaDocumentJson],
+    ['legacy', legacySchemaSdl, legacySchemaDocumentJson],
+  ] as const) {
+    it(`reads the ${guide} guide's generated document as parsing its SDL gives it`, () => {
+      expect(JSON.parse(json)).toEqual(parse(sdl, { noLocation: true }));
+      expect(guideSchemaSource(guide)).toBe(sdl);
+      const fromSdl = wireSchemaOf(guide);
+      const served = buildWireSchema(parsedGuideSchema(guide));
+      expect(printSchema(served.schema)).toBe(printSchema(fromSdl.schema));
+      expect(printSchema(served.schema)).toContain('"""');
+      expect(sorted(served.requirements.inputTypes)).toEqual(sorted(fromSdl.requirements.inputTypes));
+      expect(sorted(served.requirements.fieldArguments)).toEqual(sorted(fromSdl.requirements.fieldArguments));
+      expect(served.requirements.inputTypes.size).toBeGreaterThan(0);
     });
   }
 

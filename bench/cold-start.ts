@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { startServer } from './processes.ts';
+import { coresBusySeconds, startServer } from './processes.ts';
 import { roundOrder } from './round-order.ts';
 import { isMockServer, type ServerId, serverCommand } from './servers.ts';
 import { AMOUNT, generateToken, graphql, queries } from './workloads.ts';
@@ -17,8 +17,8 @@ export interface ColdStartRun {
   readonly listeningMs: number;
   readonly tokenMs?: number;
   readonly totalMs: number;
-  /** Time the server was runnable but waiting for its core, as a share of `totalMs`; null where unknown. */
-  readonly waitShare?: number | null;
+  /** CPU other processes took on the server core during the start, as a share of `totalMs`; null where unknown. */
+  readonly otherCpuShare?: number | null;
 }
 
 async function firstSuccess(server: ServerId, url: string, spawnedAt: number): Promise<{ tokenMs?: number }> {
@@ -46,13 +46,19 @@ async function firstSuccess(server: ServerId, url: string, spawnedAt: number): P
 
 /** One cold start of one server. */
 export async function coldStartOnce(server: ServerId, cpus: string | undefined): Promise<ColdStartRun> {
+  const coreBefore = cpus === undefined ? null : coresBusySeconds(cpus);
   const proc = await startServer(await serverCommand(server), { cpus });
   try {
     const { tokenMs } = await firstSuccess(server, proc.url, proc.spawnedAt);
     const totalMs = performance.now() - proc.spawnedAt;
-    const waitSeconds = proc.waitSeconds();
-    const waitShare = waitSeconds === null ? null : (waitSeconds * 1000) / totalMs;
-    return { listeningMs: proc.readyMs, ...(tokenMs !== undefined ? { tokenMs } : {}), totalMs, waitShare };
+    const coreAfter = cpus === undefined ? null : coresBusySeconds(cpus);
+    const own = proc.cpuSeconds();
+    // The core's busy time over the start, less the server's own CPU: what other processes took (ticks: clamp at 0).
+    const otherCpuShare =
+      coreBefore === null || coreAfter === null || own === null
+        ? null
+        : Math.max(0, coreAfter - coreBefore - own) / (totalMs / 1000);
+    return { listeningMs: proc.readyMs, ...(tokenMs !== undefined ? { tokenMs } : {}), totalMs, otherCpuShare };
   } finally {
     await proc.stop();
   }

@@ -11,12 +11,12 @@
 export const REFERENCE_OUTLIER_FACTOR = 1.5;
 
 /**
- * The share of a round a server may spend runnable but waiting for its core before the round is flagged as
- * contended. The benchmark's own servers never share a core with a running peer (one server runs at a time, the load
- * generator has the other core), so waiting beyond this means something outside the benchmark took the core, and the
- * round measured the host rather than the code.
+ * The share of the server core that other processes may take during a round before the round is flagged as
+ * contended. The benchmark runs one server at a time on that core (the load generator has the other one, the idle
+ * servers sleep), so more than this means something outside the benchmark took the core, and the round measured the
+ * host rather than the code. (A server's own threads are not counted: Node's collector threads share its core too.)
  */
-export const CONTENDED_WAIT_SHARE = 0.1;
+export const CONTENDED_SHARE = 0.1;
 
 /** The median of per-pair ratios, its spread and how many pairs stood behind it. */
 export interface PairedRatio {
@@ -28,8 +28,8 @@ export interface PairedRatio {
   /** Pairs kept. */
   readonly pairs: number;
   /**
-   * Indexes (rounds) of pairs left out: the reference ran far from its own median, or either side of the pair waited
-   * for its core (contended).
+   * Indexes (rounds) of pairs left out: the reference ran far from its own median, or another process took either side's
+   * core (contended).
    */
   readonly flagged: readonly number[];
 }

@@ -99,11 +99,6 @@ export interface ServerProcess {
   rssKb(): number | null;
   /** CPU time (user + system) used so far by the process and its live descendants, in seconds, or null. */
   cpuSeconds(): number | null;
-  /**
-   * Time the process and its live descendants spent runnable but waiting for a core, in seconds (schedstat), or null
-   * where the kernel does not say.
-   */
-  waitSeconds(): number | null;
   /** Last lines the child wrote, for error messages. */
   output(): string;
   /** Resolves with the first match of `pattern` in output written from now on, or null after `timeoutMs`. */
@@ -188,21 +183,13 @@ function sumOverTree(root: number, read: (pid: number) => number | null): number
   return sum;
 }
 
-/** Time a process's threads spent on a core and waiting for one, in seconds. */
-export interface SchedTimes {
-  /** On a core (user and system), every thread of the process. */
-  readonly run: number;
-  /** Runnable but waiting for a core: what contention on a shared core costs the process. */
-  readonly wait: number;
-}
-
 /**
- * On-core and run-queue times of a process, summed over its live threads from /proc/<pid>/task/<tid>/schedstat
+ * On-core time of a process in seconds, summed over its live threads from /proc/<pid>/task/<tid>/schedstat
  * (nanoseconds, where /proc/<pid>/stat counts 10 ms ticks: a 1 s round at 40 % CPU is 40 ticks, so a tick is 2.5 % of
  * the figure), or null when schedstat is not readable. A thread that ended is not counted; Node's threads live as
  * long as the process.
  */
-export function procSchedTimes(pid: number): SchedTimes | null {
+export function procRunSeconds(pid: number): number | null {
   let tasks: string[];
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
@@ -210,42 +197,80 @@ export function procSchedTimes(pid: number): SchedTimes | null {
     return null;
   }
   let run = 0;
-  let wait = 0;
   let read = 0;
   for (const tid of tasks) {
     try {
-      const [onCore, waiting] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
-      run += Number(onCore);
-      wait += Number(waiting);
+      run += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
       read++;
     } catch {
       // the thread ended while we looked
     }
   }
-  return read === 0 ? null : { run: run / 1e9, wait: wait / 1e9 };
+  return read === 0 ? null : run / 1e9;
+}
+
+/** The core numbers of a `taskset -c` list such as `0`, `0-2` or `0,3`. */
+export function coreList(cpus: string): number[] {
+  return cpus.split(',').flatMap((part) => {
+    const [from, to] = part.split('-').map(Number);
+    if (from === undefined || !Number.isInteger(from)) return [];
+    const last = to === undefined || !Number.isInteger(to) ? from : to;
+    return Array.from({ length: last - from + 1 }, (_, i) => from + i);
+  });
+}
+
+/**
+ * Time the given cores were busy (everything but idle and I/O wait), summed, in seconds, from /proc/stat, or null
+ * when it is not readable. Less the server's own CPU over a round, it is what other processes took from the
+ * server's core.
+ */
+export function coresBusySeconds(cpus: string): number | null {
+  const wanted = new Set(coreList(cpus).map((n) => `cpu${n}`));
+  let text: string;
+  try {
+    text = readFileSync('/proc/stat', 'utf8');
+  } catch {
+    return null;
+  }
+  let busy = 0;
+  let found = 0;
+  for (const line of text.split('\n')) {
+    const fields = line.split(/\s+/);
+    if (!wanted.has(fields[0]!)) continue;
+    // user nice system idle iowait irq softirq steal (guest time is inside user already)
+    const [user, nice, system, , , irq, softirq, steal] = fields.slice(1, 9).map(Number);
+    busy += (user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0);
+    found++;
+  }
+  return found === 0 ? null : busy / ticksPerSecond();
 }
 
 let clockTicks: number | undefined;
+
+/** The kernel's clock ticks per second (`getconf CLK_TCK`, 100 where that fails). */
+function ticksPerSecond(): number {
+  if (clockTicks === undefined) {
+    try {
+      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      clockTicks = 100;
+    }
+  }
+  return clockTicks;
+}
 
 /**
  * CPU time (user + system) of a process in seconds, or null: from schedstat (nanoseconds) where the kernel has it,
  * else from the 10 ms ticks of /proc/<pid>/stat.
  */
 export function procCpuSeconds(pid: number): number | null {
-  const sched = procSchedTimes(pid);
-  if (sched !== null) return sched.run;
+  const run = procRunSeconds(pid);
+  if (run !== null) return run;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces) start at state; utime and stime are fields 14 and 15.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (clockTicks === undefined) {
-      try {
-        clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-      } catch {
-        clockTicks = 100;
-      }
-    }
-    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond();
   } catch {
     return null;
   }
@@ -312,7 +337,6 @@ export function startServer(
       peakRssKb: () => sumOverTree(pid, (p) => procStatusKb(p, 'VmHWM')),
       rssKb: () => sumOverTree(pid, (p) => procStatusKb(p, 'VmRSS')),
       cpuSeconds: () => sumOverTree(pid, procCpuSeconds),
-      waitSeconds: () => sumOverTree(pid, (p) => procSchedTimes(p)?.wait ?? null),
       output: () => tail,
       nextOutput(pattern, timeoutMs) {
         return new Promise((resolve) => {

@@ -10,7 +10,7 @@ import type { InProcessResult } from './in-process.ts';
 import type { LatencyPoint } from './latency-curve.ts';
 import type { LoadSample } from './load.ts';
 import {
-  CONTENDED_WAIT_SHARE,
+  CONTENDED_SHARE,
   formatPaired,
   median,
   type PairedRatio,
@@ -27,10 +27,10 @@ export interface RoundResult
   /** CPU the server process used during the round, in cores (1 = one core busy all the time); null if unknown. */
   readonly serverCpu?: number | null;
   /**
-   * Time the server spent runnable but waiting for its core during the round, as a share of the round (0.1 = a tenth
-   * of the round); null or absent if unknown. High when something else ran on the server core.
+   * CPU that other processes took on the server core during the round, as a share of the round (0.1 = a tenth of
+   * it): the core's busy time less the server's own; null or absent if unknown (no pinning, no /proc/stat).
    */
-  readonly serverWait?: number | null;
+  readonly otherCpu?: number | null;
   /**
    * For the proxy in front of the mock: the CPU of the proxy process alone during the round, in cores (`serverCpu`
    * is the pair's, proxy and mock together); absent for other servers.
@@ -113,8 +113,8 @@ export type ColdStart = Readonly<
       readonly listeningMs?: readonly number[];
       /** Spawn to the first token pair, when the first success needs a token first (the mock). */
       readonly tokenMs?: readonly number[];
-      /** Each run's time runnable but waiting for the core, as a share of the run (see `CONTENDED_WAIT_SHARE`). */
-      readonly waitShares?: readonly (number | null)[];
+      /** Each run's CPU taken by other processes on the server core, as a share of the run (see `CONTENDED_SHARE`). */
+      readonly otherCpuShares?: readonly (number | null)[];
     }
   >
 >;
@@ -205,10 +205,10 @@ export function pairedFigures(runs: readonly WorkloadRun[], cold: ColdStart): Re
     const byServer = new Map(usableRuns.map((r) => [r.server, r]));
     const cpu = (run: ServerRun) => run.rounds.map(cpuPerRequest);
     const rps = (run: ServerRun) => run.rounds.map((r) => r.rps);
-    // A pair is contended when either of its two rounds waited for the core (paired.ts).
-    const waited = (run: ServerRun, i: number) => (run.rounds[i]?.serverWait ?? 0) > CONTENDED_WAIT_SHARE;
+    // A pair is contended when other processes took the core during either of its two rounds (paired.ts).
+    const taken = (run: ServerRun, i: number) => (run.rounds[i]?.otherCpu ?? 0) > CONTENDED_SHARE;
     const contended = (a: ServerRun, b: ServerRun) =>
-      Array.from({ length: Math.max(a.rounds.length, b.rounds.length) }, (_, i) => waited(a, i) || waited(b, i));
+      Array.from({ length: Math.max(a.rounds.length, b.rounds.length) }, (_, i) => taken(a, i) || taken(b, i));
     const paired = (a: ServerRun, b: ServerRun, of: (run: ServerRun) => (number | undefined)[]) =>
       pairedRatio(of(a), of(b), REFERENCE_OUTLIER_FACTOR, contended(a, b));
     const ref = byServer.get(REFERENCE);
@@ -247,11 +247,10 @@ export function pairedFigures(runs: readonly WorkloadRun[], cold: ColdStart): Re
   }
   const refCold = cold[REFERENCE];
   if (refCold) {
-    const waited = (shares: readonly (number | null)[] | undefined, i: number) =>
-      (shares?.[i] ?? 0) > CONTENDED_WAIT_SHARE;
-    for (const [server, { runsMs, waitShares }] of Object.entries(cold)) {
+    const taken = (shares: readonly (number | null)[] | undefined, i: number) => (shares?.[i] ?? 0) > CONTENDED_SHARE;
+    for (const [server, { runsMs, otherCpuShares }] of Object.entries(cold)) {
       if (server === REFERENCE) continue;
-      const contended = runsMs.map((_, i) => waited(waitShares, i) || waited(refCold.waitShares, i));
+      const contended = runsMs.map((_, i) => taken(otherCpuShares, i) || taken(refCold.otherCpuShares, i));
       out[coldVsRefKey(server)] = pairedRatio(runsMs, refCold.runsMs, REFERENCE_OUTLIER_FACTOR, contended);
     }
   }
@@ -832,18 +831,18 @@ function sharedStoreSection(result: SharedStoreResult, table: typeof renderTextT
 export const BUSY_HOST_SHARE = 0.25;
 
 /**
- * How many throughput rounds and cold starts waited for their core more than {@link CONTENDED_WAIT_SHARE} of their
- * time, of those whose wait is known (older summaries and kernels without schedstat count none).
+ * How many throughput rounds and cold starts had other processes take more than {@link CONTENDED_SHARE} of the
+ * server core, of those where that is known (older summaries and unpinned runs count none).
  */
 export function contention(summary: Pick<BenchSummary, 'workloads' | 'coldStart'>): {
   rounds: number;
   contended: number;
 } {
   const shares = [
-    ...summary.workloads.flatMap((w) => w.runs.flatMap((r) => r.rounds.map((round) => round.serverWait))),
-    ...Object.values(summary.coldStart).flatMap((c) => c.waitShares ?? []),
+    ...summary.workloads.flatMap((w) => w.runs.flatMap((r) => r.rounds.map((round) => round.otherCpu))),
+    ...Object.values(summary.coldStart).flatMap((c) => c.otherCpuShares ?? []),
   ].filter((share): share is number => typeof share === 'number');
-  return { rounds: shares.length, contended: shares.filter((share) => share > CONTENDED_WAIT_SHARE).length };
+  return { rounds: shares.length, contended: shares.filter((share) => share > CONTENDED_SHARE).length };
 }
 
 function machineLine(summary: BenchSummary): string {
@@ -853,7 +852,7 @@ function machineLine(summary: BenchSummary): string {
   const waited =
     rounds === 0
       ? ''
-      : `; ${contended} of ${rounds} rounds and cold starts waited for the core over ${CONTENDED_WAIT_SHARE * 100}% of their time (flagged)` +
+      : `; ${contended} of ${rounds} rounds and cold starts had other processes take over ${CONTENDED_SHARE * 100}% of the server core (flagged)` +
         (contended > rounds * BUSY_HOST_SHARE
           ? ': the host was busy, so this run measured the host, not the code'
           : '');

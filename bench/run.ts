@@ -29,7 +29,15 @@ import { runLoad } from './load.ts';
 import { coreCount, cpuModel, hostLoad } from './machine.ts';
 import type { PairedRatio } from './paired.ts';
 import { measurePaymentMemory } from './payments-memory.ts';
-import { pinSelf, planCores, procCpuSeconds, type ServerProcess, startServer, waitIdle } from './processes.ts';
+import {
+  coresBusySeconds,
+  pinSelf,
+  planCores,
+  procCpuSeconds,
+  type ServerProcess,
+  startServer,
+  waitIdle,
+} from './processes.ts';
 import { measureProxyLatency } from './proxy-latency.ts';
 import {
   type ColdStart,
@@ -153,7 +161,7 @@ const elapsed = () => (performance.now() - benchStarted) / 1000;
 function roundFrom(
   sample: Awaited<ReturnType<typeof runLoad>>,
   cpuSeconds: number | null,
-  waitSeconds: number | null,
+  otherCpuSeconds: number | null,
   proxyCpuSeconds?: number | null,
 ): RoundResult {
   const { rps, p50, p99, requests, non2xx, errors, failures, seconds } = sample;
@@ -167,7 +175,7 @@ function roundFrom(
     errors,
     failures,
     serverCpu: perSecond(cpuSeconds),
-    serverWait: perSecond(waitSeconds),
+    otherCpu: perSecond(otherCpuSeconds),
     ...(proxyCpuSeconds === undefined ? {} : { proxyCpu: perSecond(proxyCpuSeconds) }),
   };
 }
@@ -246,20 +254,18 @@ async function openWorkload(workload: Workload): Promise<OpenWorkload> {
     const proxyPid = isProxyServer(server) ? proxyPidOf(proc) : undefined;
     const proxyBefore = proxyPid === undefined ? null : procCpuSeconds(proxyPid);
     const cpuBefore = proc.cpuSeconds();
-    const waitBefore = proc.waitSeconds();
+    const coreBefore = serverCpus === undefined ? null : coresBusySeconds(serverCpus);
     const sample = await once(server, settings.seconds);
     const cpuAfter = proc.cpuSeconds();
-    const waitAfter = proc.waitSeconds();
+    const coreAfter = serverCpus === undefined ? null : coresBusySeconds(serverCpus);
     const proxyAfter = proxyPid === undefined ? null : procCpuSeconds(proxyPid);
     const spent = (before: number | null, after: number | null) =>
       before === null || after === null ? null : after - before;
     const cpu = spent(cpuBefore, cpuAfter);
-    const result = roundFrom(
-      sample,
-      cpu,
-      spent(waitBefore, waitAfter),
-      isProxyServer(server) ? spent(proxyBefore, proxyAfter) : undefined,
-    );
+    const core = spent(coreBefore, coreAfter);
+    // What the core did besides this server: the other processes' share (ticks, so a little below 0 is rounding).
+    const others = core === null || cpu === null ? null : Math.max(0, core - cpu);
+    const result = roundFrom(sample, cpu, others, isProxyServer(server) ? spent(proxyBefore, proxyAfter) : undefined);
     rounds.get(server)!.push(result);
     peak.set(server, proc.peakRssKb());
     // Let deferred work (settlements) finish before the next server's round starts on the same core.
@@ -267,7 +273,7 @@ async function openWorkload(workload: Workload): Promise<OpenWorkload> {
     log(
       `${workload.id} ${server} round ${round + 1}: ${sample.rps.toFixed(0)} req/s, p99 ${sample.p99} ms, ` +
         `server CPU ${cpu === null ? '?' : ((cpu / sample.seconds) * 100).toFixed(0)}%` +
-        (result.serverWait ? `, waited ${(result.serverWait * 100).toFixed(0)}% for the core` : '') +
+        (result.otherCpu ? `, others took ${(result.otherCpu * 100).toFixed(0)}% of the core` : '') +
         (sample.non2xx + sample.errors + sample.failures > 0
           ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors, ${sample.failures} failed checks`
           : ''),
@@ -364,7 +370,7 @@ try {
 
 const coldStart: Record<
   string,
-  { label: string; runsMs: number[]; listeningMs: number[]; tokenMs?: number[]; waitShares: (number | null)[] }
+  { label: string; runsMs: number[]; listeningMs: number[]; tokenMs?: number[]; otherCpuShares: (number | null)[] }
 > = {};
 for (const [server, runs] of Object.entries(coldRuns?.result() ?? {}) as [ServerId, ColdStartRun[]][]) {
   const tokenMs = runs.flatMap((r) => (r.tokenMs === undefined ? [] : [r.tokenMs]));
@@ -373,7 +379,7 @@ for (const [server, runs] of Object.entries(coldRuns?.result() ?? {}) as [Server
     runsMs: runs.map((r) => r.totalMs),
     listeningMs: runs.map((r) => r.listeningMs),
     ...(tokenMs.length > 0 ? { tokenMs } : {}),
-    waitShares: runs.map((r) => r.waitShare ?? null),
+    otherCpuShares: runs.map((r) => r.otherCpuShare ?? null),
   };
 }
 

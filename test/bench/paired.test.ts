@@ -27,7 +27,7 @@ describe('pairedRatio', () => {
     expect(pairedRatio(values, reference)).toMatchObject(want);
   });
 
-  it('flags a pair marked contended (a round that waited for its core) and leaves it out', () => {
+  it('flags a pair marked contended (a round in which another process took the core) and leaves it out', () => {
     const r = pairedRatio([10, 10, 40, 10], [5, 5, 5, 5], undefined, [false, false, true, false]);
     expect(r).toMatchObject({ median: 2, min: 2, max: 2, pairs: 3, flagged: [2] });
   });

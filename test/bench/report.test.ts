@@ -122,24 +122,26 @@ describe('evaluateTarget', () => {
     else expect(result.value).toBeCloseTo(want.value);
   });
 
-  it('counts the rounds and cold starts that waited for the core, and calls a mostly contended run a busy host', () => {
+  it('counts the rounds and cold starts where other processes took the server core, and calls a mostly contended run a busy host', () => {
     const waits = (shares: number[]) =>
       summarize(context, {
         workloads: [
           {
             id: 'w',
             title: 'w',
-            runs: [{ ...run('mock', []), rounds: shares.map((serverWait) => round(10, { serverWait })) }],
+            runs: [{ ...run('mock', []), rounds: shares.map((otherCpu) => round(10, { otherCpu })) }],
           },
         ],
-        coldStart: { mock: { label: 'mock', runsMs: [100, 100], waitShares: [0.01, null] } },
+        coldStart: { mock: { label: 'mock', runsMs: [100, 100], otherCpuShares: [0.01, null] } },
       });
     expect(contention(waits([0.01, 0.5, 0.02]))).toEqual({ rounds: 4, contended: 1 });
     const quiet = renderText(waits([0.01, 0.5, 0.02]));
-    expect(quiet).toContain('1 of 4 rounds and cold starts waited for the core over 10% of their time (flagged)');
+    expect(quiet).toContain(
+      '1 of 4 rounds and cold starts had other processes take over 10% of the server core (flagged)',
+    );
     expect(quiet).not.toContain('the host was busy');
     expect(renderText(waits([0.3, 0.5, 0.02]))).toContain(
-      '2 of 4 rounds and cold starts waited for the core over 10% of their time (flagged): the host was busy',
+      '2 of 4 rounds and cold starts had other processes take over 10% of the server core (flagged): the host was busy',
     );
   });
 
@@ -193,20 +195,20 @@ describe('pairedFigures', () => {
     expect(figures[coldVsRefKey('mock')]).toMatchObject({ median: 1.5, pairs: 3 });
   });
 
-  it('flags a round in which either server waited for its core, and a contended cold start', () => {
+  it('flags a round in which other processes took either server’s core, and a contended cold start', () => {
     const waiting = (run: WorkloadRun['runs'][number], i: number, share: number) => ({
       ...run,
-      rounds: run.rounds.map((r, j) => (j === i ? { ...r, serverWait: share } : r)),
+      rounds: run.rounds.map((r, j) => (j === i ? { ...r, otherCpu: share } : r)),
     });
     const [mock, ref, apollo] = workloads[0]!.runs;
     const contended: WorkloadRun[] = [
       { ...workloads[0]!, runs: [waiting(mock!, 2, 0.4), waiting(ref!, 1, 0.05), apollo!] },
     ];
     const figures = pairedFigures(contended, {
-      mock: { label: 'mock', runsMs: [300, 240, 900], waitShares: [0, 0.02, 0.6] },
-      'rest-token': { label: '(a)', runsMs: [200, 160, 200], waitShares: [0, 0, 0] },
+      mock: { label: 'mock', runsMs: [300, 240, 900], otherCpuShares: [0, 0.02, 0.6] },
+      'rest-token': { label: '(a)', runsMs: [200, 160, 200], otherCpuShares: [0, 0, 0] },
     });
-    // The mock's round 3 waited 40% of the round: left out of every figure it is part of; 5% is under the line.
+    // Others took 40% of the core in the mock's round 3: left out of every figure it is part of; 5% is under the line.
     expect(figures[cpuVsRefKey('fees-list', 'mock')]).toMatchObject({ pairs: 2, flagged: [2] });
     expect(figures[mockCpuVsKey('fees-list', 'apollo')]).toMatchObject({ pairs: 2, flagged: [2] });
     expect(figures[coldVsRefKey('mock')]).toMatchObject({ median: 1.5, pairs: 2, flagged: [2] });

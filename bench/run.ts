@@ -1,12 +1,13 @@
 /**
  * `npm run bench`: the mock against its references, in one run, as ratios.
  *
- * For each workload it starts the mock, the workload's references and reference (a) (bare node:http, the limit every
+ * For every workload it starts the mock, the workload's references and reference (a) (bare node:http, the limit every
  * figure is paired with) as separate child processes pinned to the server core(s), pins itself (the autocannon load
- * generator) to the remaining core, checks one answer of each, warms each up, then runs many short rounds that
- * alternate between the servers, reading each server's CPU time and peak RSS per round. Every figure is the median
- * of per-round ratios against (a) in the same round, with its spread (report.ts, paired.ts). Then cold starts
- * (paired run by run), the payment latency at 1, 10 and 100 connections, and the mock's memory while it processes
+ * generator) to the remaining core, checks one answer of each and warms each up. Then it runs many short rounds in
+ * passes: pass r runs round r of every workload (its servers in a balanced order), reading each server's CPU time,
+ * the CPU other processes took on its core, and its peak RSS, then one cold start of each server (paired run by run).
+ * Every figure is the median of per-round ratios against (a) in the same round, with its spread (report.ts,
+ * paired.ts). Then the payment latency at 1, 10 and 100 connections, and the mock's memory while it processes
  * payments. Prints the tables with the targets of issue 22, writes bench/results/latest-<date>.json (raw, ignored by
  * git) and, for a full run of every workload, bench/results/summary.json and summary.md (committed).
  *
@@ -94,6 +95,8 @@ const settings = {
   rounds: Number(flags.rounds ?? (quick ? 3 : 12)),
   seconds: Number(flags.seconds ?? (quick ? 0.5 : 1)),
   warmupSeconds: quick ? 0.5 : 2,
+  /** Unmeasured load right before each measured round (passes leave each server idle between its rounds). */
+  rewarmSeconds: quick ? 0.1 : 0.3,
   connections: Number(flags.connections ?? 8),
   coldRuns: quick
     ? { mock: 2, 'rest-token': 2, prism: 1, yoga: 1, apollo: 1 }
@@ -253,6 +256,9 @@ async function openWorkload(workload: Workload): Promise<OpenWorkload> {
     const proc = procs.get(server)!;
     const proxyPid = isProxyServer(server) ? proxyPidOf(proc) : undefined;
     const proxyBefore = proxyPid === undefined ? null : procCpuSeconds(proxyPid);
+    // A server has slept through the other workloads' rounds since its last one, and V8 tidies an idle process (it
+    // shrinks the heap, ages code), so its first requests cost more; a short unmeasured slice takes that first.
+    await once(server, settings.rewarmSeconds);
     const cpuBefore = proc.cpuSeconds();
     const coreBefore = serverCpus === undefined ? null : coresBusySeconds(serverCpus);
     const sample = await once(server, settings.seconds);
@@ -441,7 +447,7 @@ const summary = summarize(
     cores: machineCores,
     node: process.version,
     pinning: withMock ? `${pinning}; ${mockVia}` : pinning,
-    settings: `${settings.rounds} × ${settings.seconds} s rounds after ${settings.warmupSeconds} s warm-up, ${settings.connections} connections${quick ? ', --quick' : ''}`,
+    settings: `${settings.rounds} × ${settings.seconds} s rounds (each after ${settings.rewarmSeconds} s unmeasured) after ${settings.warmupSeconds} s warm-up, ${settings.connections} connections${quick ? ', --quick' : ''}`,
     loadAtStart,
   },
   {

@@ -255,10 +255,10 @@ async function openWorkload(workload: Workload): Promise<OpenWorkload> {
   const roundOf = async (server: ServerId, round: number) => {
     const proc = procs.get(server)!;
     const proxyPid = isProxyServer(server) ? proxyPidOf(proc) : undefined;
-    const proxyBefore = proxyPid === undefined ? null : procCpuSeconds(proxyPid);
     // A server has slept through the other workloads' rounds since its last one, and V8 tidies an idle process (it
     // shrinks the heap, ages code), so its first requests cost more; a short unmeasured slice takes that first.
     await once(server, settings.rewarmSeconds);
+    const proxyBefore = proxyPid === undefined ? null : procCpuSeconds(proxyPid);
     const cpuBefore = proc.cpuSeconds();
     const coreBefore = serverCpus === undefined ? null : coresBusySeconds(serverCpus);
     const sample = await once(server, settings.seconds);

@@ -51,6 +51,7 @@ import {
   summarize,
   type WorkloadRun,
 } from './report.ts';
+import { defaultRewarmRule, type RewarmOutcome, rewarm, roundsLine } from './rewarm.ts';
 import { roundOrder } from './round-order.ts';
 import {
   buildReferences,
@@ -95,8 +96,9 @@ const settings = {
   rounds: Number(flags.rounds ?? (quick ? 3 : 12)),
   seconds: Number(flags.seconds ?? (quick ? 0.5 : 1)),
   warmupSeconds: quick ? 0.5 : 2,
-  /** Unmeasured load right before each measured round (passes leave each server idle between its rounds). */
-  rewarmSeconds: quick ? 0.1 : 0.3,
+  /** Unmeasured slices right before each measured round, until CPU per request settles (bench/rewarm.ts). */
+  rewarmSliceSeconds: quick ? 0.1 : 0.2,
+  rewarmRule: quick ? { minSlices: 1, maxSlices: 1, tolerance: 0.05 } : defaultRewarmRule,
   connections: Number(flags.connections ?? 8),
   coldRuns: quick
     ? { mock: 2, 'rest-token': 2, prism: 1, yoga: 1, apollo: 1 }
@@ -104,7 +106,7 @@ const settings = {
   payments: Number(flags.payments ?? (quick ? 20_000 : 100_000)),
   paymentChunks: quick ? 4 : 10,
   /** Soft budget for the throughput rounds; later rounds are skipped (each server keeps at least one). */
-  roundsBudgetSeconds: quick ? 60 : 420,
+  roundsBudgetSeconds: quick ? 60 : 900,
   /** Connection counts of the payment latency curve. */
   latencyConnections: quick ? [1, 10] : [1, 10, 100],
 };
@@ -255,9 +257,15 @@ async function openWorkload(workload: Workload): Promise<OpenWorkload> {
   const roundOf = async (server: ServerId, round: number) => {
     const proc = procs.get(server)!;
     const proxyPid = isProxyServer(server) ? proxyPidOf(proc) : undefined;
-    // A server has slept through the other workloads' rounds since its last one, and V8 tidies an idle process (it
-    // shrinks the heap, ages code), so its first requests cost more; a short unmeasured slice takes that first.
-    await once(server, settings.rewarmSeconds);
+    // A server has slept through the other workloads' rounds since its last one: unmeasured slices take its
+    // after-idle cost first, as many as it needs.
+    const warm = await rewarm(async () => {
+      const before = proc.cpuSeconds();
+      const slice = await once(server, settings.rewarmSliceSeconds);
+      const after = proc.cpuSeconds();
+      return { cpuSeconds: before === null || after === null ? null : after - before, requests: slice.requests };
+    }, settings.rewarmRule);
+    rewarms.push(warm);
     const proxyBefore = proxyPid === undefined ? null : procCpuSeconds(proxyPid);
     const cpuBefore = proc.cpuSeconds();
     const coreBefore = serverCpus === undefined ? null : coresBusySeconds(serverCpus);
@@ -277,7 +285,8 @@ async function openWorkload(workload: Workload): Promise<OpenWorkload> {
     // Let deferred work (settlements) finish before the next server's round starts on the same core.
     await waitIdle(proc);
     log(
-      `${workload.id} ${server} round ${round + 1}: ${sample.rps.toFixed(0)} req/s, p99 ${sample.p99} ms, ` +
+      `${workload.id} ${server} round ${round + 1} (after ${warm.slices} slice(s)${warm.settled ? '' : ', unsettled'}): ` +
+        `${sample.rps.toFixed(0)} req/s, p99 ${sample.p99} ms, ` +
         `server CPU ${cpu === null ? '?' : ((cpu / sample.seconds) * 100).toFixed(0)}%` +
         (result.otherCpu ? `, others took ${(result.otherCpu * 100).toFixed(0)}% of the core` : '') +
         (sample.non2xx + sample.errors + sample.failures > 0
@@ -342,6 +351,10 @@ async function openWorkload(workload: Workload): Promise<OpenWorkload> {
 // packed into the minute its workload happened to get, so the host's slow drift (minutes) lands inside each figure's
 // spread instead of between two runs' medians (decision 0002).
 const opened: OpenWorkload[] = [];
+/** Every measured round's rewarm, for the settings line. */
+const rewarms: RewarmOutcome[] = [];
+/** Passes run before the round budget stopped them (cold starts it cut short still run). */
+let roundsRun = 0;
 const coldRuns = flags['no-cold-start']
   ? undefined
   : new ColdStarts(
@@ -368,6 +381,7 @@ try {
     for (const open of opened) await open.runRound(pass);
     await coldRuns?.pass(pass);
   }
+  roundsRun = pass;
   // Cold starts the round budget cut short still run, one server after another.
   for (; coldRuns !== undefined && pass < coldRuns.passes; pass++) await coldRuns.pass(pass);
 } finally {
@@ -447,7 +461,7 @@ const summary = summarize(
     cores: machineCores,
     node: process.version,
     pinning: withMock ? `${pinning}; ${mockVia}` : pinning,
-    settings: `${settings.rounds} × ${settings.seconds} s rounds (each after ${settings.rewarmSeconds} s unmeasured) after ${settings.warmupSeconds} s warm-up, ${settings.connections} connections${quick ? ', --quick' : ''}`,
+    settings: `${roundsLine({ ran: roundsRun, asked: settings.rounds, seconds: settings.seconds, rewarms, sliceSeconds: settings.rewarmSliceSeconds, rule: settings.rewarmRule })} after ${settings.warmupSeconds} s warm-up, ${settings.connections} connections${quick ? ', --quick' : ''}`,
     loadAtStart,
   },
   {

@@ -1,0 +1,93 @@
+/**
+ * The unmeasured load before each measured round. In passes a server sleeps through the other workloads' rounds, and
+ * V8 tidies an idle process (shrinks the heap, flushes cold bytecode), so its first requests cost more. How much
+ * more depends on the server: a fixed slice left the mock's first rounds after an idle spell up to 1.6× its settled
+ * CPU per request and yoga's up to 4×, while (a) settled at once. So slices run until the server's CPU per request
+ * settles: two slices in a row within a tolerance of each other.
+ *
+ * @module
+ */
+
+/** One unmeasured slice: the server's CPU seconds over it and the requests it answered (null CPU: unreadable). */
+export interface RewarmSlice {
+  readonly cpuSeconds: number | null;
+  readonly requests: number;
+}
+
+/** When rewarming stops. */
+export interface RewarmRule {
+  /** Slices always run (the first compares with nothing). */
+  readonly minSlices: number;
+  /** Slices at most, settled or not. */
+  readonly maxSlices: number;
+  /** Settled: the last two slices' CPU per request differ by at most this share of the lower one. */
+  readonly tolerance: number;
+}
+
+/** The benchmark's rule: slices of a fifth of a second, 2 to 6 of them, settled within 5%. */
+export const defaultRewarmRule: RewarmRule = { minSlices: 2, maxSlices: 6, tolerance: 0.05 };
+
+/** How a server's rewarm went: slices run, and whether its CPU per request settled within them. */
+export interface RewarmOutcome {
+  readonly slices: number;
+  readonly settled: boolean;
+}
+
+/**
+ * Runs `slice` until the server's CPU per request settles by `rule` or the slices run out. A slice with no CPU
+ * reading or no answered request cannot judge, so the rule then runs its minimum only.
+ */
+export async function rewarm(
+  slice: () => Promise<RewarmSlice>,
+  rule: RewarmRule = defaultRewarmRule,
+): Promise<RewarmOutcome> {
+  let previous: number | null = null;
+  for (let n = 1; n <= rule.maxSlices; n++) {
+    const s = await slice();
+    const perRequest = s.cpuSeconds === null || s.requests === 0 ? null : s.cpuSeconds / s.requests;
+    if (perRequest === null) {
+      if (n >= rule.minSlices) return { slices: n, settled: false };
+      continue;
+    }
+    if (n >= rule.minSlices && previous !== null && settledBetween(previous, perRequest, rule.tolerance)) {
+      return { slices: n, settled: true };
+    }
+    previous = perRequest;
+  }
+  return { slices: rule.maxSlices, settled: false };
+}
+
+function settledBetween(a: number, b: number, tolerance: number): boolean {
+  return Math.abs(a - b) <= tolerance * Math.min(a, b);
+}
+
+/**
+ * The settings line's account of the rounds: how many ran of those asked for (the round budget may stop a run
+ * early), and how much unmeasured load came before them.
+ *
+ * @example
+ * roundsLine({ ran: 7, asked: 12, seconds: 1, rewarms, sliceSeconds: 0.2, rule })
+ * // "7 of 12 × 1 s rounds (each after 2–6 unmeasured 0.2 s slices until CPU per request settles within 5%: median 2, 3 of 180 unsettled)"
+ */
+export function roundsLine(o: {
+  readonly ran: number;
+  readonly asked: number;
+  readonly seconds: number;
+  readonly rewarms: readonly RewarmOutcome[];
+  readonly sliceSeconds: number;
+  readonly rule: RewarmRule;
+}): string {
+  const count = o.ran === o.asked ? `${o.asked}` : `${o.ran} of ${o.asked}`;
+  const { minSlices: min, maxSlices: max } = o.rule;
+  const span = min === max ? `${min}` : `${min}–${max}`;
+  let warm = `each after ${span} unmeasured ${o.sliceSeconds} s slice${max === 1 ? '' : 's'}`;
+  if (max > min) {
+    warm += ` until CPU per request settles within ${Math.round(o.rule.tolerance * 100)}%`;
+    if (o.rewarms.length > 0) {
+      const sorted = o.rewarms.map((r) => r.slices).sort((a, b) => a - b);
+      const unsettled = o.rewarms.filter((r) => !r.settled).length;
+      warm += `: median ${sorted[Math.floor((sorted.length - 1) / 2)]}, ${unsettled} of ${o.rewarms.length} unsettled`;
+    }
+  }
+  return `${count} × ${o.seconds} s rounds (${warm})`;
+}

@@ -209,30 +209,24 @@ export function pairedFigures(runs: readonly WorkloadRun[], cold: ColdStart): Re
     const taken = (run: ServerRun, i: number) => (run.rounds[i]?.otherCpu ?? 0) > CONTENDED_SHARE;
     const contended = (a: ServerRun, b: ServerRun) =>
       Array.from({ length: Math.max(a.rounds.length, b.rounds.length) }, (_, i) => taken(a, i) || taken(b, i));
-    const paired = (a: ServerRun, b: ServerRun, of: (run: ServerRun) => (number | undefined)[]) =>
-      pairedRatio(of(a), of(b), REFERENCE_OUTLIER_FACTOR, contended(a, b));
+    // `ofB` when the two sides are read differently (a proxy's own CPU against the mock's whole CPU).
+    const paired = (
+      a: ServerRun,
+      b: ServerRun,
+      of: (run: ServerRun) => (number | undefined)[],
+      ofB: (run: ServerRun) => (number | undefined)[] = of,
+    ) => pairedRatio(of(a), ofB(b), REFERENCE_OUTLIER_FACTOR, contended(a, b));
+    const proxyOwn = (run: ServerRun) => run.rounds.map(proxyCpuPerRequest);
     const ref = byServer.get(REFERENCE);
     const mock = byServer.get('mock');
     const proxy = byServer.get('proxy');
     if (proxy && mock) {
       out[proxyVsMockKey(workload.id)] = paired(proxy, mock, rps);
       out[proxyPairCpuKey(workload.id)] = paired(proxy, mock, cpu);
-      out[proxyOwnCpuKey(workload.id)] = pairedRatio(
-        proxy.rounds.map(proxyCpuPerRequest),
-        cpu(mock),
-        REFERENCE_OUTLIER_FACTOR,
-        contended(proxy, mock),
-      );
+      out[proxyOwnCpuKey(workload.id)] = paired(proxy, mock, proxyOwn, cpu);
     }
     const floor = byServer.get('proxy-floor');
-    const proxyOwn = (run: ServerRun) => run.rounds.map(proxyCpuPerRequest);
-    if (floor && mock)
-      out[floorOwnCpuKey(workload.id)] = pairedRatio(
-        proxyOwn(floor),
-        cpu(mock),
-        REFERENCE_OUTLIER_FACTOR,
-        contended(floor, mock),
-      );
+    if (floor && mock) out[floorOwnCpuKey(workload.id)] = paired(floor, mock, proxyOwn, cpu);
     if (floor && proxy) out[proxyOwnCpuVsFloorKey(workload.id)] = paired(proxy, floor, proxyOwn);
     for (const run of usableRuns) {
       if (ref && run !== ref) {

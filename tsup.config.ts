@@ -118,22 +118,6 @@ const parsedGuideSchemas = {
   },
 };
 
-/**
- * The mock script answers its first requests on @noble/hashes and loads node:crypto a moment later
- * (deferred-node-crypto.ts): node:crypto cost 12-30 ms on its cold start's way to the first answer (decision 0037).
- * Only node-platform.ts's import is redirected; the deferred module's own import of node-crypto.ts stays.
- */
-const deferredNodeCrypto = {
-  name: 'deferred-node-crypto',
-  setup(build: PluginBuild) {
-    build.onResolve({ filter: /\/platform\/node-crypto\.ts$/ }, (args) =>
-      args.importer.endsWith('node-platform.ts')
-        ? { path: join(args.resolveDir, 'internal', 'platform', 'deferred-node-crypto.ts') }
-        : undefined,
-    );
-  },
-};
-
 /** What the two CommonJS scripts of the CLI (the cached mock script and the launcher) are built with. */
 const cliScript = {
   outDir: 'dist/cli',
@@ -200,7 +184,7 @@ export default defineConfig([
     onSuccess: buildCodeCache,
     ...cliScript,
     noExternal: ['graphql', 'graphql-jit', ...graphqlTools, ...armor],
-    esbuildPlugins: [graphqlEsm, parsedGuideSchemas, deferredNodeCrypto],
+    esbuildPlugins: [graphqlEsm, parsedGuideSchemas],
     removeNodeProtocol: false,
     esbuildOptions(options) {
       options.mainFields = ['module', 'main'];

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import type * as NodeCrypto from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -59,13 +59,6 @@ export function codeCacheSetting(env: NodeJS.ProcessEnv = process.env): CodeCach
 /** Names a cache for this Node, platform and architecture: V8 refuses another V8's cache, this avoids asking it. */
 const runtimeTag = () => `${process.version}-${process.platform}-${process.arch}`;
 
-/**
- * node:crypto, loaded on first use (a built-in resolves from any path): only a folder cache's name needs it, and
- * loading it cost the launcher 12-30 ms of every cold start (decision 0037); the mock loads its own later.
- */
-const nodeCrypto = (): typeof NodeCrypto =>
-  createRequire(resolve('payment-contract-kit.js'))('node:crypto') as typeof NodeCrypto;
-
 /** The shipped cache's file name (written by scripts/build-code-cache.ts). */
 export const shippedCacheName = (): string => `mock-${runtimeTag()}.cache`;
 
@@ -74,7 +67,7 @@ export const shippedCacheName = (): string => `mock-${runtimeTag()}.cache`;
  * of another build of the kit is never offered.
  */
 export const folderCacheName = (source: string): string =>
-  `mock-${nodeCrypto().createHash('sha256').update(source).digest('hex').slice(0, 16)}-${runtimeTag()}.cache`;
+  `mock-${createHash('sha256').update(source).digest('hex').slice(0, 16)}-${runtimeTag()}.cache`;
 
 /** The mock script in the CLI's folder, or undefined (running from source, or inside the single executable). */
 function mockScriptIn(dir: string | undefined): string | undefined {

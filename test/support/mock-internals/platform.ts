@@ -9,11 +9,5 @@
  *
  * @module
  */
-
-export {
-  deferredNodeCrypto,
-  loadNodeCrypto,
-  nodeCryptoLoaded,
-} from '../../../src/mock/internal/platform/deferred-node-crypto.ts';
 export { createHs256Signer, createSecretMatcher, nodeCrypto } from '../../../src/mock/internal/platform/node-crypto.ts';
 export { webCrypto } from '../../../src/mock/internal/platform/web-crypto.ts';

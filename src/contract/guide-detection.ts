@@ -163,27 +163,41 @@ const contactKeys: readonly SignalKey[] = [
   ['reference_no', 'legacy', 'reference', 'contact.reference_no'],
 ];
 
-/** Signals of the `keys` present in `v` (a card or contact object at `path`). */
+/** True when signals of `guide` are collected: all of them (`only` undefined), or only that guide's. */
+const wanted = (only: Guide | undefined, guide: Guide): boolean => only === undefined || only === guide;
+
+/**
+ * Signals of the `keys` present in `v` (a card or contact object at `at`, or at `at.field` when `field` is
+ * given: the path is built only for a signal found, as a request of the served guide has none to report).
+ */
 function keySignals(
   v: Record<string, unknown>,
   keys: readonly SignalKey[],
-  path: string,
+  at: string,
+  field: string | undefined,
   root: string,
+  only: Guide | undefined,
   out: GuideSignal[] | undefined,
 ): GuideSignal[] | undefined {
   let o = out;
   for (const [key, guide, kind, name] of keys)
-    if (v[key] !== undefined) o = pushSignal(o, guide, kind, name, `${path}.${key}`, root);
+    if (v[key] !== undefined && wanted(only, guide)) {
+      const path = field === undefined ? `${at}.${key}` : `${at}.${field}.${key}`;
+      o = pushSignal(o, guide, kind, name, path, root);
+    }
   return o;
 }
 
 /**
  * Collects the variable signals of one request: inside each bound variable, the card number field name and where
  * description and reference_no sit. Reads only the few keys that differ; allocates only when a signal is found.
+ * With `only`, collects that guide's signals alone: a mock serving one guide needs only the other guide's (a
+ * request in the served guide then allocates nothing; issue 22).
  */
 export function variableSignals(
   bindings: readonly VariableBinding[],
   variables: Readonly<Record<string, unknown>> | undefined,
+  only?: Guide,
 ): GuideSignal[] | undefined {
   if (!variables) return undefined;
   let out: GuideSignal[] | undefined;
@@ -191,22 +205,23 @@ export function variableSignals(
     const v = variables[b.variable];
     if (!isPlainObject(v)) continue;
     const last = lastSegment(b.path);
-    if (last === 'credit_card') out = keySignals(v, cardKeys, b.path, b.rootField, out);
-    else if (last === 'contact') out = keySignals(v, contactKeys, b.path, b.rootField, out);
-    else if (last === n.paymentReferenceField)
-      out = pushSignal(out, 'current', 'reference', n.paymentReferenceField, b.path, b.rootField);
-    else {
+    const root = b.rootField;
+    if (last === 'credit_card') out = keySignals(v, cardKeys, b.path, undefined, root, only, out);
+    else if (last === 'contact') out = keySignals(v, contactKeys, b.path, undefined, root, only, out);
+    else if (last === n.paymentReferenceField) {
+      if (wanted(only, 'current')) out = pushSignal(out, 'current', 'reference', n.paymentReferenceField, b.path, root);
+    } else {
       if (isPlainObject(v.credit_card))
-        out = keySignals(v.credit_card, cardKeys, `${b.path}.credit_card`, b.rootField, out);
-      if (isPlainObject(v.contact)) out = keySignals(v.contact, contactKeys, `${b.path}.contact`, b.rootField, out);
-      if (v[n.paymentReferenceField] !== undefined)
+        out = keySignals(v.credit_card, cardKeys, b.path, 'credit_card', root, only, out);
+      if (isPlainObject(v.contact)) out = keySignals(v.contact, contactKeys, b.path, 'contact', root, only, out);
+      if (v[n.paymentReferenceField] !== undefined && wanted(only, 'current'))
         out = pushSignal(
           out,
           'current',
           'reference',
           n.paymentReferenceField,
           `${b.path}.${n.paymentReferenceField}`,
-          b.rootField,
+          root,
         );
     }
   }

@@ -163,36 +163,26 @@ const contactKeys: readonly SignalKey[] = [
   ['reference_no', 'legacy', 'reference', 'contact.reference_no'],
 ];
 
-/** True when signals of `guide` are collected: all of them (`only` undefined), or only that guide's. */
-const wanted = (only: Guide | undefined, guide: Guide): boolean => only === undefined || only === guide;
-
-/**
- * Signals of the `keys` present in `v` (a card or contact object at `at`, or at `at.field` when `field` is
- * given: the path is built only for a signal found, as a request of the served guide has none to report).
- */
+/** Signals of the `keys` present in `v` (a card or contact object at `path`). */
 function keySignals(
   v: Record<string, unknown>,
   keys: readonly SignalKey[],
-  at: string,
-  field: string | undefined,
+  path: string,
   root: string,
-  only: Guide | undefined,
   out: GuideSignal[] | undefined,
+  only: Guide | undefined,
 ): GuideSignal[] | undefined {
   let o = out;
   for (const [key, guide, kind, name] of keys)
-    if (v[key] !== undefined && wanted(only, guide)) {
-      const path = field === undefined ? `${at}.${key}` : `${at}.${field}.${key}`;
-      o = pushSignal(o, guide, kind, name, path, root);
-    }
+    if (v[key] !== undefined && (!only || guide === only)) o = pushSignal(o, guide, kind, name, `${path}.${key}`, root);
   return o;
 }
 
 /**
  * Collects the variable signals of one request: inside each bound variable, the card number field name and where
  * description and reference_no sit. Reads only the few keys that differ; allocates only when a signal is found.
- * With `only`, collects that guide's signals alone: a mock serving one guide needs only the other guide's (a
- * request in the served guide then allocates nothing; issue 22).
+ * With `only`, collects that guide's signals alone: a mock serving one guide needs only the other guide's, so a
+ * request in the served guide allocates no signal (issue 22).
  */
 export function variableSignals(
   bindings: readonly VariableBinding[],
@@ -205,23 +195,24 @@ export function variableSignals(
     const v = variables[b.variable];
     if (!isPlainObject(v)) continue;
     const last = lastSegment(b.path);
-    const root = b.rootField;
-    if (last === 'credit_card') out = keySignals(v, cardKeys, b.path, undefined, root, only, out);
-    else if (last === 'contact') out = keySignals(v, contactKeys, b.path, undefined, root, only, out);
+    if (last === 'credit_card') out = keySignals(v, cardKeys, b.path, b.rootField, out, only);
+    else if (last === 'contact') out = keySignals(v, contactKeys, b.path, b.rootField, out, only);
     else if (last === n.paymentReferenceField) {
-      if (wanted(only, 'current')) out = pushSignal(out, 'current', 'reference', n.paymentReferenceField, b.path, root);
+      if (only !== 'legacy')
+        out = pushSignal(out, 'current', 'reference', n.paymentReferenceField, b.path, b.rootField);
     } else {
       if (isPlainObject(v.credit_card))
-        out = keySignals(v.credit_card, cardKeys, b.path, 'credit_card', root, only, out);
-      if (isPlainObject(v.contact)) out = keySignals(v.contact, contactKeys, b.path, 'contact', root, only, out);
-      if (v[n.paymentReferenceField] !== undefined && wanted(only, 'current'))
+        out = keySignals(v.credit_card, cardKeys, `${b.path}.credit_card`, b.rootField, out, only);
+      if (isPlainObject(v.contact))
+        out = keySignals(v.contact, contactKeys, `${b.path}.contact`, b.rootField, out, only);
+      if (v[n.paymentReferenceField] !== undefined && only !== 'legacy')
         out = pushSignal(
           out,
           'current',
           'reference',
           n.paymentReferenceField,
           `${b.path}.${n.paymentReferenceField}`,
-          root,
+          b.rootField,
         );
     }
   }

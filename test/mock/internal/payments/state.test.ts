@@ -66,7 +66,7 @@ describe('card accounts', () => {
     expect(state.cardAccount('c1', first.card_account_uid)).toBeUndefined();
   });
 
-  it('hashes a card again only when it changes or its account left, with the same uid as the derivation', () => {
+  it('hashes a card again only when its client changes card, with the same uid as the derivation', () => {
     let hashes = 0;
     const sha256Hex = (text: string) => {
       hashes += 1;

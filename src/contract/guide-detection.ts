@@ -170,20 +170,24 @@ function keySignals(
   path: string,
   root: string,
   out: GuideSignal[] | undefined,
+  only: Guide | undefined,
 ): GuideSignal[] | undefined {
   let o = out;
   for (const [key, guide, kind, name] of keys)
-    if (v[key] !== undefined) o = pushSignal(o, guide, kind, name, `${path}.${key}`, root);
+    if (v[key] !== undefined && (!only || guide === only)) o = pushSignal(o, guide, kind, name, `${path}.${key}`, root);
   return o;
 }
 
 /**
  * Collects the variable signals of one request: inside each bound variable, the card number field name and where
  * description and reference_no sit. Reads only the few keys that differ; allocates only when a signal is found.
+ * With `only`, collects that guide's signals alone: a mock serving one guide needs only the other guide's, so a
+ * request in the served guide allocates no signal (issue 22).
  */
 export function variableSignals(
   bindings: readonly VariableBinding[],
   variables: Readonly<Record<string, unknown>> | undefined,
+  only?: Guide,
 ): GuideSignal[] | undefined {
   if (!variables) return undefined;
   let out: GuideSignal[] | undefined;
@@ -191,15 +195,17 @@ export function variableSignals(
     const v = variables[b.variable];
     if (!isPlainObject(v)) continue;
     const last = lastSegment(b.path);
-    if (last === 'credit_card') out = keySignals(v, cardKeys, b.path, b.rootField, out);
-    else if (last === 'contact') out = keySignals(v, contactKeys, b.path, b.rootField, out);
-    else if (last === n.paymentReferenceField)
-      out = pushSignal(out, 'current', 'reference', n.paymentReferenceField, b.path, b.rootField);
-    else {
+    if (last === 'credit_card') out = keySignals(v, cardKeys, b.path, b.rootField, out, only);
+    else if (last === 'contact') out = keySignals(v, contactKeys, b.path, b.rootField, out, only);
+    else if (last === n.paymentReferenceField) {
+      if (only !== 'legacy')
+        out = pushSignal(out, 'current', 'reference', n.paymentReferenceField, b.path, b.rootField);
+    } else {
       if (isPlainObject(v.credit_card))
-        out = keySignals(v.credit_card, cardKeys, `${b.path}.credit_card`, b.rootField, out);
-      if (isPlainObject(v.contact)) out = keySignals(v.contact, contactKeys, `${b.path}.contact`, b.rootField, out);
-      if (v[n.paymentReferenceField] !== undefined)
+        out = keySignals(v.credit_card, cardKeys, `${b.path}.credit_card`, b.rootField, out, only);
+      if (isPlainObject(v.contact))
+        out = keySignals(v.contact, contactKeys, `${b.path}.contact`, b.rootField, out, only);
+      if (v[n.paymentReferenceField] !== undefined && only !== 'legacy')
         out = pushSignal(
           out,
           'current',

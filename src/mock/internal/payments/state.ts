@@ -184,6 +184,14 @@ interface ClientState {
   readonly accepted: SeqList<StoredPayment>;
   /** Uuids of settled payments in settlement order: evicted first. Evicted ones are skipped likewise. */
   readonly settled: KeyQueue<string>;
+  /**
+   * The client's last card and its uid (issue 22): a client paying again with the same card skips the SHA-256 of
+   * {@link deriveCardAccountUid}, 2-3 % of a payment's CPU. `lastCard` is the hash's input less the seed and client
+   * id (both fixed for this state), so the uid is the one the hash gives. Holds one card number per client in memory
+   * (as the request being answered does), never written to a record, the journal or the log.
+   */
+  lastCard?: string;
+  lastUid?: string;
 }
 
 /**
@@ -324,7 +332,10 @@ function upsertCard(
   },
 ): CardAccount {
   const { card, clientId } = o;
-  const uid = deriveCardAccountUid(o.sha256Hex, o.seed, clientId, card);
+  const key = `${card.card_number}\0${card.expiry_month}${card.expiry_year}`;
+  const uid = c.lastCard === key ? c.lastUid! : deriveCardAccountUid(o.sha256Hex, o.seed, clientId, card);
+  c.lastCard = key;
+  c.lastUid = uid;
   const known = c.cards.get(uid);
   if (known) return known;
   const cardType = detectCardType(card.card_number, o.assumptions.cardTypes);

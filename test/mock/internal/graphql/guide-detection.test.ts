@@ -114,6 +114,26 @@ describe('variableSignals', () => {
     );
   });
 
+  it("collects only the asked guide's signals, with the same paths, in the same order", () => {
+    const mixed = {
+      p: {
+        credit_card: { card_number: '4', number: '4' },
+        contact: { description: 'd', reference_no: 'r' },
+        payment_reference: {},
+      },
+    };
+    const all = variableSignals(payment, mixed) ?? [];
+    expect(variableSignals(payment, mixed, 'legacy')).toEqual(all.filter((s) => s.guide === 'legacy'));
+    expect(variableSignals(payment, mixed, 'current')).toEqual(all.filter((s) => s.guide === 'current'));
+    expect(names(variableSignals(feeCalc, { c: { number: '4', card_number: '4' } }, 'legacy'))).toEqual([
+      'legacy:number',
+    ]);
+    // A payment written in the current guide gives a current-guide mock nothing to look at.
+    expect(
+      variableSignals(payment, { p: { credit_card: { card_number: '4' }, payment_reference: {} } }, 'legacy'),
+    ).toBeUndefined();
+  });
+
   it('allocates nothing without variables or signals', () => {
     expect(variableSignals(payment, undefined)).toBeUndefined();
     expect(variableSignals(payment, { p: { amount: 1 } })).toBeUndefined();

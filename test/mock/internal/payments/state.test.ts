@@ -66,6 +66,38 @@ describe('card accounts', () => {
     expect(state.cardAccount('c1', first.card_account_uid)).toBeUndefined();
   });
 
+  it('hashes a card again only when its client changes card, with the same uid as the derivation', () => {
+    let hashes = 0;
+    const sha256Hex = (text: string) => {
+      hashes += 1;
+      return nodeCrypto.sha256Hex(text);
+    };
+    const state = newState({ sha256Hex, maxCardAccountsPerClient: 1 });
+    const uid = deriveCardAccountUid(nodeCrypto.sha256Hex, 'seed', 'c1', card);
+    const first = state.upsertCardAccount('c1', card);
+    expect(state.upsertCardAccount('c1', { ...card }).card_account_uid).toBe(uid);
+    expect(state.upsertCardAccount('c1', card)).toBe(first);
+    expect(hashes).toBe(1);
+    // Another client with the same card: its own uid, its own hash.
+    expect(state.upsertCardAccount('c2', card).card_account_uid).toBe(
+      deriveCardAccountUid(nodeCrypto.sha256Hex, 'seed', 'c2', card),
+    );
+    expect(hashes).toBe(2);
+    // Another expiry evicts the first account (one per client here): the first card is then made again.
+    const other = state.upsertCardAccount('c1', { ...card, expiry_year: '38' });
+    expect(other.card_account_uid).not.toBe(uid);
+    const again = state.upsertCardAccount('c1', card);
+    expect(again).not.toBe(first);
+    expect(again.card_account_uid).toBe(uid);
+    expect(state.cardAccount('c1', uid)).toBe(again);
+    expect(hashes).toBe(4);
+    // Reset forgets the accounts, and the last card with them.
+    state.reset();
+    expect(state.upsertCardAccount('c1', card).card_account_uid).toBe(uid);
+    expect(hashes).toBe(5);
+    expect(JSON.stringify(state.snapshot())).not.toContain(card.card_number);
+  });
+
   it('refuses a card whose type is not detected', () => {
     expect(() => newState().upsertCardAccount('c1', { ...card, card_number: '9999999999999995' })).toThrow(
       /validate the card/,

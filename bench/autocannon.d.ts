@@ -22,6 +22,8 @@ declare module 'autocannon' {
     duration?: number;
     amount?: number;
     timeout?: number;
+    /** Milliseconds between samples; a timed run ends at the first sample after its duration. Default 1000. */
+    sampleInt?: number;
     pipelining?: number;
     method?: string;
     headers?: Record<string, string>;

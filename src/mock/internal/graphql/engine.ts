@@ -120,6 +120,14 @@ export interface GraphqlEngineDeps {
 }
 
 /**
+ * The guide whose request signals can refuse a request: serving one guide, only the other's; serving both, none
+ * refuse, and every signal is collected (undefined).
+ */
+function refusingGuide(mode: GuideMode): Guide | undefined {
+  return mode === 'both' ? undefined : mode === 'current' ? 'legacy' : 'current';
+}
+
+/**
  * Creates the engine of one mock instance.
  *
  * @example
@@ -131,7 +139,6 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
   const reasons = assumptions.reasonCodes;
   const errorStatus = assumptions.graphqlErrorHttpStatus;
   const guides: Guide[] = mode === 'both' ? ['current', 'legacy'] : [mode];
-  const otherGuide: Guide | undefined = mode === 'both' ? undefined : mode === 'current' ? 'legacy' : 'current';
   // No compiler (the browser build) runs everything on graphql-js, as 'interpreted' does.
   const jitLoader = deps.execution === 'interpreted' ? undefined : deps.jit;
   // Each guide's wire schema is built when a request in that guide first needs it.
@@ -199,8 +206,7 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
           return readOnlyRefusal(kind, op.operationName, reasons);
 
         const vars = (variables ?? undefined) as Record<string, unknown> | undefined;
-        // Serving one guide, only the other guide's signals can refuse the request; none are collected for it.
-        const decision = decideGuide(mode, doc.signals, variableSignals(op.bindings, vars, otherGuide));
+        const decision = decideGuide(mode, doc.signals, variableSignals(op.bindings, vars, refusingGuide(mode)));
         if (!decision.ok) return guideFailure(decision, op, errorStatus, reasons);
         const guide = decision.guide;
 

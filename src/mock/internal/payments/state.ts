@@ -332,7 +332,7 @@ function upsertCard(
   },
 ): CardAccount {
   const { card, clientId } = o;
-  const key = `${card.card_number}\0${card.expiry_month}${card.expiry_year}`;
+  const key = cardKey(card);
   const uid = c.lastCard === key ? c.lastUid! : deriveCardAccountUid(o.sha256Hex, o.seed, clientId, card);
   c.lastCard = key;
   c.lastUid = uid;
@@ -405,10 +405,12 @@ export function deriveCardAccountUid(
   clientId: string,
   card: CardAccountInput,
 ): string {
-  return uuidV4FromHex(
-    sha256Hex(`${seed}\0${clientId}\0${card.card_number}\0${card.expiry_month}${card.expiry_year}`),
-    '-',
-  );
+  return uuidV4FromHex(sha256Hex(`${seed}\0${clientId}\0${cardKey(card)}`), '-');
+}
+
+/** The card's part of the uid's hash input: number and expiry. The last-card memo compares it too, so one format. */
+function cardKey(card: CardAccountInput): string {
+  return `${card.card_number}\0${card.expiry_month}${card.expiry_year}`;
 }
 
 /**

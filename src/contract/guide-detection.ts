@@ -138,14 +138,17 @@ function lastSegment(path: string): string {
   return dot < 0 ? path : path.slice(dot + 1);
 }
 
+/** Adds a signal to `out` (allocating the list on the first one), unless `only` names the other guide. */
 function pushSignal(
   out: GuideSignal[] | undefined,
+  only: Guide | undefined,
   guide: Guide,
   kind: SignalKind,
   name: string,
   path: string,
   rootField: string,
-): GuideSignal[] {
+): GuideSignal[] | undefined {
+  if (only !== undefined && guide !== only) return out;
   const list = out ?? [];
   list.push({ guide, kind, name, path, rootField });
   return list;
@@ -174,7 +177,7 @@ function keySignals(
 ): GuideSignal[] | undefined {
   let o = out;
   for (const [key, guide, kind, name] of keys)
-    if (v[key] !== undefined && (!only || guide === only)) o = pushSignal(o, guide, kind, name, `${path}.${key}`, root);
+    if (v[key] !== undefined) o = pushSignal(o, only, guide, kind, name, `${path}.${key}`, root);
   return o;
 }
 
@@ -197,17 +200,17 @@ export function variableSignals(
     const last = lastSegment(b.path);
     if (last === 'credit_card') out = keySignals(v, cardKeys, b.path, b.rootField, out, only);
     else if (last === 'contact') out = keySignals(v, contactKeys, b.path, b.rootField, out, only);
-    else if (last === n.paymentReferenceField) {
-      if (only !== 'legacy')
-        out = pushSignal(out, 'current', 'reference', n.paymentReferenceField, b.path, b.rootField);
-    } else {
+    else if (last === n.paymentReferenceField)
+      out = pushSignal(out, only, 'current', 'reference', n.paymentReferenceField, b.path, b.rootField);
+    else {
       if (isPlainObject(v.credit_card))
         out = keySignals(v.credit_card, cardKeys, `${b.path}.credit_card`, b.rootField, out, only);
       if (isPlainObject(v.contact))
         out = keySignals(v.contact, contactKeys, `${b.path}.contact`, b.rootField, out, only);
-      if (v[n.paymentReferenceField] !== undefined && only !== 'legacy')
+      if (v[n.paymentReferenceField] !== undefined)
         out = pushSignal(
           out,
+          only,
           'current',
           'reference',
           n.paymentReferenceField,

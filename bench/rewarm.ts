@@ -60,34 +60,3 @@ export async function rewarm(
 function settledBetween(a: number, b: number, tolerance: number): boolean {
   return Math.abs(a - b) <= tolerance * Math.min(a, b);
 }
-
-/**
- * The settings line's account of the rounds: how many ran of those asked for (the round budget may stop a run
- * early), and how much unmeasured load came before them.
- *
- * @example
- * roundsLine({ ran: 7, asked: 12, seconds: 1, rewarms, sliceSeconds: 0.2, rule })
- * // "7 of 12 × 1 s rounds (each after 2–6 unmeasured 0.2 s slices until CPU per request settles within 5%: median 2, 3 of 180 unsettled)"
- */
-export function roundsLine(o: {
-  readonly ran: number;
-  readonly asked: number;
-  readonly seconds: number;
-  readonly rewarms: readonly RewarmOutcome[];
-  readonly sliceSeconds: number;
-  readonly rule: RewarmRule;
-}): string {
-  const count = o.ran === o.asked ? `${o.asked}` : `${o.ran} of ${o.asked}`;
-  const { minSlices: min, maxSlices: max } = o.rule;
-  const span = min === max ? `${min}` : `${min}–${max}`;
-  let warm = `each after ${span} unmeasured ${o.sliceSeconds} s slice${max === 1 ? '' : 's'}`;
-  if (max > min) {
-    warm += ` until CPU per request settles within ${Math.round(o.rule.tolerance * 100)}%`;
-    if (o.rewarms.length > 0) {
-      const sorted = o.rewarms.map((r) => r.slices).sort((a, b) => a - b);
-      const unsettled = o.rewarms.filter((r) => !r.settled).length;
-      warm += `: median ${sorted[Math.floor((sorted.length - 1) / 2)]}, ${unsettled} of ${o.rewarms.length} unsettled`;
-    }
-  }
-  return `${count} × ${o.seconds} s rounds (${warm})`;
-}

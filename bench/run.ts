@@ -51,7 +51,7 @@ import {
   summarize,
   type WorkloadRun,
 } from './report.ts';
-import { defaultRewarmRule, type RewarmOutcome, rewarm, roundsLine } from './rewarm.ts';
+import { defaultRewarmRule, type RewarmOutcome, rewarm } from './rewarm.ts';
 import { roundOrder } from './round-order.ts';
 import {
   buildReferences,
@@ -64,6 +64,7 @@ import {
   serverLabels,
   setBaseline,
 } from './servers.ts';
+import { settingsLine } from './settings-line.ts';
 import { measureSharedStore } from './shared-store.ts';
 import type { SharedStoreResult } from './shared-store-report.ts';
 import { generateToken, openSession, type Workload, type WorkloadLoad, workloads } from './workloads.ts';
@@ -461,7 +462,17 @@ const summary = summarize(
     cores: machineCores,
     node: process.version,
     pinning: withMock ? `${pinning}; ${mockVia}` : pinning,
-    settings: `${roundsLine({ ran: roundsRun, asked: settings.rounds, seconds: settings.seconds, rewarms, sliceSeconds: settings.rewarmSliceSeconds, rule: settings.rewarmRule })} after ${settings.warmupSeconds} s warm-up, ${settings.connections} connections${quick ? ', --quick' : ''}`,
+    settings: settingsLine({
+      ran: roundsRun,
+      asked: settings.rounds,
+      seconds: settings.seconds,
+      rewarms,
+      sliceSeconds: settings.rewarmSliceSeconds,
+      rule: settings.rewarmRule,
+      warmupSeconds: settings.warmupSeconds,
+      connections: settings.connections,
+      quick,
+    }),
     loadAtStart,
   },
   {

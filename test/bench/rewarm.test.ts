@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { type RewarmSlice, rewarm, roundsLine } from '../../bench/rewarm.ts';
+import { type RewarmSlice, rewarm } from '../../bench/rewarm.ts';
 
 /** Slices that answer 1,000 requests each at the given µs of CPU per request. */
 function slicesAt(...micros: (number | null)[]) {
@@ -40,26 +40,4 @@ it('judges the tolerance against the cheaper slice, either way round', async () 
   expect((await rewarm(slicesAt(40, 38.2).slice)).settled).toBe(true);
   expect((await rewarm(slicesAt(38.2, 40).slice)).settled).toBe(true);
   expect((await rewarm(slicesAt(40, 37.9, 37.9).slice)).slices).toBe(3);
-});
-
-it('says how many rounds ran of those asked for, and how the rewarm went', () => {
-  const rule = { minSlices: 2, maxSlices: 6, tolerance: 0.05 };
-  const rewarms = [
-    { slices: 2, settled: true },
-    { slices: 3, settled: true },
-    { slices: 6, settled: false },
-  ];
-  expect(roundsLine({ ran: 7, asked: 12, seconds: 1, rewarms, sliceSeconds: 0.2, rule })).toBe(
-    '7 of 12 × 1 s rounds (each after 2–6 unmeasured 0.2 s slices until CPU per request settles within 5%: median 3, 1 of 3 unsettled)',
-  );
-  expect(
-    roundsLine({
-      ran: 3,
-      asked: 3,
-      seconds: 0.5,
-      rewarms,
-      sliceSeconds: 0.1,
-      rule: { ...rule, minSlices: 1, maxSlices: 1 },
-    }),
-  ).toBe('3 × 0.5 s rounds (each after 1 unmeasured 0.1 s slice)');
 });

@@ -31,7 +31,7 @@ export interface LatencyCurveOptions {
 
 /** Runs the curve on a fresh mock process (the built CLI, or startMockServer when the CLI is not built). */
 export async function measureLatencyCurve(options: LatencyCurveOptions): Promise<LatencyPoint[]> {
-  const proc = await startServer(await serverCommand('mock'), { cpus: options.cpus });
+  const proc = await startServer(await serverCommand('mock', { steady: true }), { cpus: options.cpus });
   try {
     const points: LatencyPoint[] = [];
     for (const connections of options.connections) {

@@ -56,8 +56,8 @@ async function slice(url: URL, agent: http.Agent, token: string, count: number):
 /** Starts the proxy in front of a mock and a mock alone, and measures the p50 the proxy adds, in ms. */
 export async function measureProxyLatency(options: ProxyLatencyOptions): Promise<PairedRatio> {
   const [mock, proxy] = await Promise.all([
-    startServer(await serverCommand('mock'), { cpus: options.cpus }),
-    startServer(await serverCommand('proxy'), { cpus: options.cpus }),
+    startServer(await serverCommand('mock', { steady: true }), { cpus: options.cpus }),
+    startServer(await serverCommand('proxy', { steady: true }), { cpus: options.cpus }),
   ]);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {

@@ -196,7 +196,9 @@ function proxyPidOf(proc: ServerProcess): number | undefined {
 async function startWithRetry(server: ServerId): Promise<ServerProcess> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startServer(await serverCommand(server, { profile: flags.profile }), { cpus: serverCpus });
+      return await startServer(await serverCommand(server, { steady: true, profile: flags.profile }), {
+        cpus: serverCpus,
+      });
     } catch (error) {
       if (attempt >= 3) throw error;
       log(`${server} did not start (attempt ${attempt}), retrying: ${(error as Error).message.split('\n')[0]}`);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -133,15 +133,27 @@ export const mockCliArgs = ['mock', '--port', '0', '--quiet'] as const;
 export const profileDir = join(outDir, 'profiles');
 
 /**
+ * Node flags of every server whose CPU per request is measured under load (`steady`): V8's memory reducer off. A
+ * server the reducer tidies after about a minute of idle (two memory-reducing full collections: cold code flushed,
+ * heap shrunk) pays 3–9× its settled CPU per request for the next few seconds, and whether it fires within a pass
+ * varies; that is V8 reclaiming memory, not the cost of a request, and it blurred every per-request figure measured
+ * in passes (decision 0038). Set on the command line, where V8 reads it; the shipped mock's code cache stays accepted.
+ */
+export const steadyNodeFlags = ['--no-memory-reducer'] as const;
+
+/**
  * The command that starts one server. Prism cannot print a port it chose, so it gets a free port picked here.
+ * `steady` starts every Node server (Prism too, whose cluster worker inherits the flags) with
+ * {@link steadyNodeFlags}; cold starts and the memory run leave it off, as they measure what the mock does as shipped.
  * `profile` starts a Node server (all but Prism) with `--cpu-prof`; the profile is written when it exits on SIGTERM.
  * `gcProbe` preloads bench/gc-probe.ts (with `--expose-gc`): SIGUSR2 then prints the heap after a full collection.
  */
 export async function serverCommand(
   id: ServerId,
-  options: { profile?: boolean; gcProbe?: boolean } = {},
+  options: { steady?: boolean; profile?: boolean; gcProbe?: boolean } = {},
 ): Promise<ServerCommand> {
   const node = [
+    ...(options.steady ? steadyNodeFlags : []),
     ...(options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
     ...(options.gcProbe ? ['--expose-gc', `--import=${pathToFileURL(gcProbeOut).href}`] : []),
   ];
@@ -169,12 +181,13 @@ export async function serverCommand(
       };
     case 'prism': {
       const port = await freePort();
-      return {
-        command: join(root, 'node_modules', '.bin', 'prism'),
-        // Request logging off (errors only), as the mock runs with --quiet: Prism's best case.
-        args: ['mock', join(root, 'openapi.yaml'), '-p', String(port), '-h', '127.0.0.1', '-v', 'error'],
-        address: port,
-      };
+      // Request logging off (errors only), as the mock runs with --quiet: Prism's best case.
+      const args = ['mock', join(root, 'openapi.yaml'), '-p', String(port), '-h', '127.0.0.1', '-v', 'error'];
+      // Its bin is a Node script: run by this Node when flags must reach it (its cluster worker inherits them).
+      const bin = join(root, 'node_modules', '.bin', 'prism');
+      return options.steady
+        ? { command: process.execPath, args: [...steadyNodeFlags, realpathSync(bin), ...args], address: port }
+        : { command: bin, args, address: port };
     }
     case 'graphql-execute':
       return {

@@ -93,7 +93,7 @@ async function startSetup(
   workloadId: string,
   cpus: string | undefined,
 ): Promise<ServerProcess[]> {
-  const base = await serverCommand('mock');
+  const base = await serverCommand('mock', { steady: true });
   const store = `${redis.url}?prefix=bench-${workloadId}-${setup}:`;
   const args = setup === 'memory' ? base.args : [...base.args, '--store', store];
   const count = setup === 'redis-2' ? 2 : 1;

@@ -26,7 +26,9 @@ process.on('exit', () => {
 function start(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     // stdin a pipe: the passthrough stops when it closes (this process exits), as every reference does.
-    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    // This process's Node flags go on (the benchmark's steady flags reach the mock and the proxy, as they reach every
+    // server it starts).
+    const child = spawn(process.execPath, [...process.execArgv, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     children.push(child);
     let seen = '';
     const onData = (chunk: Buffer) => {

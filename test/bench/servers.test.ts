@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isMockServer, mockCliArgs, serverCommand, setBaseline } from '../../bench/servers.ts';
+import { isMockServer, mockCliArgs, serverCommand, setBaseline, steadyNodeFlags } from '../../bench/servers.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -42,5 +42,28 @@ describe('bench --baseline', () => {
     for (const id of ['rest-token', 'graphql-execute', 'prism', 'yoga', 'apollo'] as const) {
       expect(isMockServer(id)).toBe(false);
     }
+  });
+});
+
+describe('steady servers', () => {
+  it('start every Node server with the memory reducer off, and only when asked', async () => {
+    for (const id of ['mock', 'rest-token', 'graphql-execute', 'yoga', 'apollo', 'proxy'] as const) {
+      const steady = await serverCommand(id, { steady: true });
+      expect(steady.command).toBe(process.execPath);
+      expect(steady.args.slice(0, steadyNodeFlags.length)).toEqual([...steadyNodeFlags]);
+      const shipped = await serverCommand(id);
+      expect(shipped.args).not.toContain('--no-memory-reducer');
+    }
+  });
+
+  it("run Prism's Node script under this Node with the flags, and its bin as shipped otherwise", async () => {
+    const steady = await serverCommand('prism', { steady: true });
+    expect(steady.command).toBe(process.execPath);
+    expect(steady.args.slice(0, steadyNodeFlags.length)).toEqual([...steadyNodeFlags]);
+    expect(steady.args[steadyNodeFlags.length]).toMatch(/prism-cli.*\.js$/);
+    expect(steady.args).toContain('mock');
+    const shipped = await serverCommand('prism');
+    expect(shipped.command).toMatch(/node_modules\/\.bin\/prism$/);
+    expect(shipped.args).not.toContain('--no-memory-reducer');
   });
 });

@@ -1,9 +1,10 @@
 /**
  * The unmeasured load before each measured round. In passes a server sleeps through the other workloads' rounds, and
- * V8 tidies an idle process (shrinks the heap, flushes cold bytecode), so its first requests cost more. How much
- * more depends on the server: a fixed slice left the mock's first rounds after an idle spell up to 1.6× its settled
- * CPU per request and yoga's up to 4×, while (a) settled at once. So slices run until the server's CPU per request
- * settles: two slices in a row within a tolerance of each other.
+ * its first requests after that cost more: its caches are cold, and V8 may have flushed the code it compiled. How
+ * much more depends on the server: a fixed slice left the mock's first rounds after an idle spell up to 1.6× its
+ * settled CPU per request and yoga's up to 4×, while (a) settled at once. So slices run until the server's CPU per
+ * request settles: two slices in a row within a tolerance of each other. The larger cost, V8's memory reducer after
+ * about a minute idle (seconds to take back), is switched off for measured servers (decision 0038).
  *
  * @module
  */

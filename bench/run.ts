@@ -63,6 +63,7 @@ import {
   serverCommand,
   serverLabels,
   setBaseline,
+  steadyNodeFlags,
 } from './servers.ts';
 import { settingsLine } from './settings-line.ts';
 import { measureSharedStore } from './shared-store.ts';
@@ -122,9 +123,11 @@ const machineCores = coreCount();
 const cores = planCores();
 const pinned = cores ? pinSelf(cores.load) : false;
 const serverCpus = pinned ? cores?.server : undefined;
-const pinning = pinned
-  ? `servers on core ${cores!.server}, load generator on core ${cores!.load} (taskset)`
-  : 'no core pinning (needs taskset and 2 cores)';
+const pinning = `${
+  pinned
+    ? `servers on core ${cores!.server}, load generator on core ${cores!.load} (taskset)`
+    : 'no core pinning (needs taskset and 2 cores)'
+}; servers under load run with ${steadyNodeFlags.join(' ')} (decision 0038)`;
 log(pinning);
 
 await buildReferences();

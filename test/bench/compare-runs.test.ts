@@ -20,7 +20,34 @@ describe('compareRuns', () => {
       ['cpu-vs-ref:fees-list:mock', true],
       ['cpu-vs-ref:process-payment:mock', false],
     ]);
-    expect(renderComparison(figures, [])).toContain('1 of 2 figures agree');
+    expect(renderComparison(figures, [])).toContain('1 of 2 judged figures agree');
+  });
+
+  it('shows req/s beside (a) and the peers without judging it, and judges every other figure', () => {
+    const first = run({
+      'rps-vs-ref:fees-list:graphql-execute': r(0.44, 0.35, 0.84),
+      'mock-rps-vs:fees-list:apollo': r(4.12, 3.52, 5.27),
+      'proxy-vs-mock:fees-list': r(0.18, 0.11, 0.24),
+      'in-process:vitest-file': r(1.12, 1.07, 1.22),
+    });
+    const second = run({
+      'rps-vs-ref:fees-list:graphql-execute': r(0.57, 0.45, 0.83),
+      'mock-rps-vs:fees-list:apollo': r(3.79, 3.32, 4.01),
+      'proxy-vs-mock:fees-list': r(0.3, 0.25, 0.35),
+      'in-process:vitest-file': r(1.13, 1.09, 1.19),
+    });
+    const figures = compareRuns(first, second);
+    expect(figures.map((f) => [f.key, f.agree, f.judged])).toEqual([
+      ['rps-vs-ref:fees-list:graphql-execute', false, false],
+      ['mock-rps-vs:fees-list:apollo', false, false],
+      ['proxy-vs-mock:fees-list', false, true],
+      ['in-process:vitest-file', true, true],
+    ]);
+    const text = renderComparison(figures, []);
+    expect(text).toContain('1 of 2 judged figures agree');
+    expect(text).toContain('req/s beside (a) and the peers (context, not judged): 0 of 2 agree');
+    expect(text).toMatch(/rps-vs-ref:fees-list:graphql-execute .* no \(req\/s: context, not judged\)/);
+    expect(text).toMatch(/proxy-vs-mock:fees-list .* NO$/m);
   });
 
   it('leaves the baseline server and NaN figures out', () => {

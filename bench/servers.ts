@@ -22,6 +22,7 @@ export type ServerId =
   | 'proxy-floor'
   | 'rest-token'
   | 'rest-token-signed'
+  | 'payment-floor'
   | 'graphql-execute'
   | 'prism'
   | 'yoga'
@@ -45,6 +46,7 @@ export const serverLabels: Readonly<Record<ServerId, string>> = {
   'proxy-floor': '(f) bare passthrough (node:http + undici Pool, no checks) in front of the mock',
   'rest-token': '(a) node:http, fixed token pair',
   'rest-token-signed': '(a′) node:http + HS256 sign (informational)',
+  'payment-floor': '(a″) node:http + JSON.parse of the payment, answer of its shape (informational)',
   'graphql-execute': '(b) node:http + graphql-js execute',
   prism: '(c) Prism 5 mock of openapi.yaml',
   yoga: '(d) graphql-yoga + addMocksToSchema',
@@ -55,6 +57,7 @@ const referenceScripts = {
   proxy: 'proxy-in-front',
   'rest-token': 'rest-token',
   'rest-token-signed': 'rest-token-signed',
+  'payment-floor': 'payment-floor',
   'graphql-execute': 'graphql-execute',
   yoga: 'yoga-mocks',
   apollo: 'apollo-mocks',

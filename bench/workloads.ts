@@ -322,7 +322,7 @@ export const workloads: readonly Workload[] = [
   singleRequestWorkload(
     'process-payment',
     'processPaymentRequest (full validation)',
-    ['mock', 'proxy', 'proxy-floor', 'graphql-execute', 'yoga', 'apollo'],
+    ['mock', 'payment-floor', 'proxy', 'proxy-floor', 'graphql-execute', 'yoga', 'apollo'],
     (server, session) =>
       server === 'graphql-execute'
         ? gqlRequest(session, queries.fees, feesVariables)

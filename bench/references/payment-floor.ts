@@ -1,0 +1,51 @@
+/**
+ * Reference (a″), informational: the floor for answering a payment over node:http. Bare node:http that reads the
+ * whole request body, parses it as JSON, takes the amount and fee from the variables, and answers a
+ * processPaymentRequest result of the mock's shape and size (a fresh uuid and timestamp each time). No validation,
+ * no state, no schema, no log. Compared with (a), it shows what a payment's larger request and answer cost over
+ * HTTP whatever the implementation; no target is attached to it.
+ *
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { listenAndReport } from './listen.ts';
+
+const badRequest = JSON.stringify({ errors: [{ message: 'body is not JSON' }] });
+
+const server = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    let input: { amount?: unknown; fees?: unknown } | undefined;
+    try {
+      input = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { variables?: { input?: typeof input } }).variables
+        ?.input;
+    } catch {
+      res.writeHead(400, ['content-type', 'application/json', 'content-length', String(badRequest.length)]);
+      res.end(badRequest);
+      return;
+    }
+    const json = JSON.stringify({
+      data: {
+        processPaymentRequest: {
+          amount: input?.amount ?? null,
+          payment_gateway_fee: input?.fees ?? null,
+          paid_at: new Date().toISOString(),
+          status: { name: 'processing' },
+          uuid: randomUUID(),
+        },
+      },
+    });
+    res.writeHead(200, [
+      'content-type',
+      'application/json; charset=utf-8',
+      'content-length',
+      String(Buffer.byteLength(json)),
+    ]);
+    res.end(json);
+  });
+});
+server.keepAliveTimeout = 60_000;
+
+listenAndReport(server, 'payment-floor reference');

@@ -1,10 +1,10 @@
 /**
  * What every reference server shares: listen on 127.0.0.1 port 0, print the address as one line, and stop by
- * itself when the benchmark goes away (stdin closes) or after a safety lifetime.
+ * itself when the benchmark goes away (stdin closes) or after a safety lifetime; and how a JSON answer is written.
  *
  * @module
  */
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 
 /** Longest a reference server lives, whatever happens to its parent. */
 const MAX_LIFETIME_MS = 20 * 60 * 1000;
@@ -27,6 +27,17 @@ export function stopWithParent(): void {
   // Exit through process.exit on SIGTERM, so `--cpu-prof` (bench --profile) gets to write its profile.
   process.once('SIGTERM', () => process.exit(0));
   setTimeout(() => process.exit(0), MAX_LIFETIME_MS).unref();
+}
+
+/** Answers `json` with `status`: JSON content type and its byte length as the headers, as the mock sends them. */
+export function answerJson(res: ServerResponse, status: number, json: string): void {
+  res.writeHead(status, [
+    'content-type',
+    'application/json; charset=utf-8',
+    'content-length',
+    String(Buffer.byteLength(json)),
+  ]);
+  res.end(json);
 }
 
 /** The path of schema.graphql, passed as the first argument. */

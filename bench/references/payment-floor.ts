@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { listenAndReport } from './listen.ts';
+import { answerJson, listenAndReport } from './listen.ts';
 
 const badRequest = JSON.stringify({ errors: [{ message: 'body is not JSON' }] });
 
@@ -22,8 +22,7 @@ const server = createServer((req, res) => {
       input = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { variables?: { input?: typeof input } }).variables
         ?.input;
     } catch {
-      res.writeHead(400, ['content-type', 'application/json', 'content-length', String(badRequest.length)]);
-      res.end(badRequest);
+      answerJson(res, 400, badRequest);
       return;
     }
     const json = JSON.stringify({
@@ -37,13 +36,7 @@ const server = createServer((req, res) => {
         },
       },
     });
-    res.writeHead(200, [
-      'content-type',
-      'application/json; charset=utf-8',
-      'content-length',
-      String(Buffer.byteLength(json)),
-    ]);
-    res.end(json);
+    answerJson(res, 200, json);
   });
 });
 server.keepAliveTimeout = 60_000;

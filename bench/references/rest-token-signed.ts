@@ -8,7 +8,7 @@
  */
 import { createHmac, createSecretKey, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { listenAndReport } from './listen.ts';
+import { answerJson, listenAndReport } from './listen.ts';
 
 const key = createSecretKey(Buffer.alloc(32, 7));
 const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
@@ -18,8 +18,7 @@ const unauthorized = JSON.stringify({ status: 'ERROR', message: 'unknown client 
 const server = createServer((req, res) => {
   const clientId = req.headers['x-client-id'];
   if (typeof clientId !== 'string' || apiKeys.get(clientId) !== req.headers['x-api-key']) {
-    res.writeHead(401, ['content-type', 'application/json', 'content-length', String(unauthorized.length)]);
-    res.end(unauthorized);
+    answerJson(res, 401, unauthorized);
     return;
   }
   const iat = Math.floor(Date.now() / 1000);
@@ -30,13 +29,7 @@ const server = createServer((req, res) => {
     status: 'SUCCESS',
     data: { token, refresh_token: `rt_${randomUUID().replaceAll('-', '')}`, expiration: iat + 600 },
   });
-  res.writeHead(200, [
-    'content-type',
-    'application/json; charset=utf-8',
-    'content-length',
-    String(Buffer.byteLength(json)),
-  ]);
-  res.end(json);
+  answerJson(res, 200, json);
 });
 server.keepAliveTimeout = 60_000;
 

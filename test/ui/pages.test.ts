@@ -98,6 +98,11 @@ describe('GraphiQL at GET /graphql', () => {
 
     // --guide both: the switch loads the legacy guide's schema and examples, whose fee list has total and card_location.
     await page.selectOption('#pck-guide', 'legacy');
+    // The switch remounts GraphiQL after a token fetch; until then the current guide's tabs are still on the page, and
+    // a click on them is lost. The remounted GraphiQL asks the mock for the legacy schema first thing.
+    const legacyIntrospected = () =>
+      mock.control.requests().some((r) => r.operationName === 'IntrospectionQuery' && r.guide === 'legacy');
+    while (!legacyIntrospected()) await page.waitForTimeout(20);
     const legacy = await runInGraphiql(page, 'PaymentGatewayFeesCalc', 'card_location');
     expect(legacy).toContain('"total"');
     expect(legacy).not.toContain('errors');

@@ -138,19 +138,23 @@ function lastSegment(path: string): string {
   return dot < 0 ? path : path.slice(dot + 1);
 }
 
-/** Adds a signal to `out` (allocating the list on the first one), unless `only` names the other guide. */
+/**
+ * Adds a signal at `at` (or at its `key`) to `out`, allocating the list on the first one, unless `only` names the
+ * other guide. The path is built only for a signal kept: a request in the served guide allocates nothing here.
+ */
 function pushSignal(
   out: GuideSignal[] | undefined,
   only: Guide | undefined,
   guide: Guide,
   kind: SignalKind,
   name: string,
-  path: string,
+  at: string,
+  key: string | undefined,
   rootField: string,
 ): GuideSignal[] | undefined {
   if (only !== undefined && guide !== only) return out;
   const list = out ?? [];
-  list.push({ guide, kind, name, path, rootField });
+  list.push({ guide, kind, name, path: key === undefined ? at : `${at}.${key}`, rootField });
   return list;
 }
 
@@ -177,7 +181,7 @@ function keySignals(
 ): GuideSignal[] | undefined {
   let o = out;
   for (const [key, guide, kind, name] of keys)
-    if (v[key] !== undefined) o = pushSignal(o, only, guide, kind, name, `${path}.${key}`, root);
+    if (v[key] !== undefined) o = pushSignal(o, only, guide, kind, name, path, key, root);
   return o;
 }
 
@@ -201,7 +205,7 @@ export function variableSignals(
     if (last === 'credit_card') out = keySignals(v, cardKeys, b.path, b.rootField, out, only);
     else if (last === 'contact') out = keySignals(v, contactKeys, b.path, b.rootField, out, only);
     else if (last === n.paymentReferenceField)
-      out = pushSignal(out, only, 'current', 'reference', n.paymentReferenceField, b.path, b.rootField);
+      out = pushSignal(out, only, 'current', 'reference', n.paymentReferenceField, b.path, undefined, b.rootField);
     else {
       if (isPlainObject(v.credit_card))
         out = keySignals(v.credit_card, cardKeys, `${b.path}.credit_card`, b.rootField, out, only);
@@ -214,7 +218,8 @@ export function variableSignals(
           'current',
           'reference',
           n.paymentReferenceField,
-          `${b.path}.${n.paymentReferenceField}`,
+          b.path,
+          n.paymentReferenceField,
           b.rootField,
         );
     }

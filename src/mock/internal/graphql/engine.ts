@@ -120,11 +120,12 @@ export interface GraphqlEngineDeps {
 }
 
 /**
- * The guide whose request signals can refuse a request: serving one guide, only the other's; serving both, none
- * refuse, and every signal is collected (undefined).
+ * The guides an engine serves, and the guide whose request signals can refuse a request: serving one guide, only
+ * the other's; serving both, none refuse, and every signal is collected (undefined). Worked out once per engine.
  */
-function refusingGuide(mode: GuideMode): Guide | undefined {
-  return mode === 'both' ? undefined : mode === 'current' ? 'legacy' : 'current';
+function guidesOf(mode: GuideMode): { guides: Guide[]; refusing: Guide | undefined } {
+  if (mode === 'both') return { guides: ['current', 'legacy'], refusing: undefined };
+  return { guides: [mode], refusing: mode === 'current' ? 'legacy' : 'current' };
 }
 
 /**
@@ -138,7 +139,7 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
   const { assumptions, guide: mode } = deps;
   const reasons = assumptions.reasonCodes;
   const errorStatus = assumptions.graphqlErrorHttpStatus;
-  const guides: Guide[] = mode === 'both' ? ['current', 'legacy'] : [mode];
+  const { guides, refusing } = guidesOf(mode);
   // No compiler (the browser build) runs everything on graphql-js, as 'interpreted' does.
   const jitLoader = deps.execution === 'interpreted' ? undefined : deps.jit;
   // Each guide's wire schema is built when a request in that guide first needs it.
@@ -206,7 +207,7 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
           return readOnlyRefusal(kind, op.operationName, reasons);
 
         const vars = (variables ?? undefined) as Record<string, unknown> | undefined;
-        const decision = decideGuide(mode, doc.signals, variableSignals(op.bindings, vars, refusingGuide(mode)));
+        const decision = decideGuide(mode, doc.signals, variableSignals(op.bindings, vars, refusing));
         if (!decision.ok) return guideFailure(decision, op, errorStatus, reasons);
         const guide = decision.guide;
 

@@ -40,7 +40,8 @@ for (const major of majors) {
       '--typecheck.enabled=false',
       ...nodeVersionTestFiles,
     ],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, PCK_TEST_NODE_MAJOR: major } },
+    // Not counted again in `bash .ci/run`'s closing line: these files ran in their tier already.
+    { cwd: root, stdio: 'inherit', env: { ...process.env, PCK_TEST_NODE_MAJOR: major, PCK_TEST_RESULTS: '' } },
   );
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const ok = result.status === 0;

@@ -6,7 +6,8 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
@@ -36,8 +37,19 @@ export async function ensureBuilt(files: readonly string[] = ['dist/index.js', '
   if (files.some((f) => !existsSync(join(root, f)))) await run('npm', ['run', 'build', '--silent'], root);
 }
 
-/** Packs the kit into `dir` (`npm pack`) and answers the tarball's file name. */
+/**
+ * Puts the kit's tarball into `dir` and answers its file name: a copy of the one the package tier packed for the
+ * whole run (`PCK_PACKED_TARBALL`, test/support/packed-kit-setup.ts), or a fresh `npm pack` when a file runs alone.
+ */
 export async function packKit(dir: string): Promise<string> {
+  const shared = process.env.PCK_PACKED_TARBALL;
+  if (shared === undefined) return packKitFresh(dir);
+  await copyFile(shared, join(dir, basename(shared)));
+  return basename(shared);
+}
+
+/** Packs the kit into `dir` (`npm pack`) and answers the tarball's file name. */
+export async function packKitFresh(dir: string): Promise<string> {
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], root);
   const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
   return filename;

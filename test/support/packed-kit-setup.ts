@@ -1,0 +1,22 @@
+/**
+ * The package tier's global setup: builds `dist/` when it is missing and packs the kit once per run, so every test
+ * file of the tier installs the same tarball instead of packing its own. Test files reach it through `packKit`
+ * (test/package/support/packed-kit.ts), which copies the shared tarball when `PCK_PACKED_TARBALL` names one.
+ *
+ * @module
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureBuilt, packKitFresh } from '../package/support/packed-kit.ts';
+
+/** Packs once and names the tarball in the environment the test workers inherit; removes it when the run ends. */
+export default async function setup(): Promise<() => Promise<void>> {
+  await ensureBuilt(['dist/index.js', 'dist/mock.js', 'dist/cli/index.js', 'dist/browser/mock.js']);
+  const dir = await mkdtemp(join(tmpdir(), 'pck-packed-'));
+  process.env.PCK_PACKED_TARBALL = join(dir, await packKitFresh(dir));
+  return async () => {
+    delete process.env.PCK_PACKED_TARBALL;
+    await rm(dir, { recursive: true, force: true });
+  };
+}

@@ -1,8 +1,8 @@
 /**
  * Writes a release's artifacts into one folder (`release/` unless `--out`), until the kit is published: the npm
  * package as `npm pack` makes it, the single executable for this platform (scripts/build-binary.ts), and
- * `SHA256SUMS` with a checksum of each, in `sha256sum` format (`sha256sum -c SHA256SUMS` checks them). The folder is
- * emptied first, so it never mixes two releases. Run by `npm run release` after `npm run build`, which writes the
+ * `SHA256SUMS` with a checksum of each, in `sha256sum` format (`sha256sum -c SHA256SUMS` checks them). An earlier
+ * release's files in the folder are removed first, so it never mixes two releases. Run by `npm run release` after `npm run build`, which writes the
  * `dist/` both are made from.
  *
  *   tsx scripts/release.ts [--out <folder>] [--binary <built executable>]
@@ -13,7 +13,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +49,11 @@ export function checksumFile(artifacts: readonly Artifact[]): string {
     .join('');
 }
 
+/** Whether a file in the release folder is a release's artifact (the next release replaces it). */
+export const isReleaseFile = (name: string): boolean =>
+  name === checksumFileName ||
+  /^payment-contract-kit-.+\.(tgz|exe)$|^payment-contract-kit-[a-z0-9]+-[a-z0-9]+$/.test(name);
+
 /** `npm pack` into `dir`; answers the tarball's file name. */
 function pack(dir: string): string {
   const stdout = execFileSync('npm', ['pack', '--json', '--silent', '--pack-destination', dir], {
@@ -75,8 +80,10 @@ function executable(file: string, built: string | undefined): void {
 
 /** Writes the release into `out` and answers the artifacts' file names, the checksum file last. */
 export async function writeRelease(out: string, built?: string): Promise<string[]> {
-  rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
+  // Only an earlier release's own files go: a mistyped --out (the repository itself) loses nothing else.
+  for (const name of readdirSync(out))
+    if (isReleaseFile(name)) rmSync(join(out, name), { recursive: true, force: true });
   const tarball = pack(out);
   const binary = binaryFileName();
   executable(join(out, binary), built);

@@ -2,7 +2,7 @@
 // checksum file in sha256sum's format. The whole release (npm pack, the executable, the checksums on disk) is
 // written in test/binary/single-executable.test.ts, from the executable that test builds anyway.
 import { describe, expect, it } from 'vitest';
-import { binaryFileName, checksumFile, checksumFileName } from '../scripts/release.ts';
+import { binaryFileName, checksumFile, checksumFileName, isReleaseFile } from '../scripts/release.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -27,5 +27,13 @@ describe('the release folder', () => {
         'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  payment-contract-kit-linux-x64\n',
     );
     expect(checksumFileName).toBe('SHA256SUMS');
+  });
+
+  it("replaces an earlier release's files and nothing else in the folder", () => {
+    for (const name of ['payment-contract-kit-0.1.0.tgz', 'payment-contract-kit-linux-x64', 'SHA256SUMS'])
+      expect(isReleaseFile(name)).toBe(true);
+    expect(isReleaseFile(binaryFileName('win32', 'arm64'))).toBe(true);
+    for (const name of ['package.json', 'src', 'payment-contract-kit', 'notes.md', 'payment-contract-kit-notes.md'])
+      expect(isReleaseFile(name)).toBe(false);
   });
 });

@@ -86,6 +86,46 @@ function readOrUndefined(path: string): Buffer | undefined {
   }
 }
 
+/**
+ * The name V8 knows the mock script by, wherever it is installed. A code cache carries the name of the script it
+ * was made from, and V8 (Node 20's, at least) keeps that name when it takes the cache, whatever name the script is
+ * compiled under: a cache made on the build machine made every stack frame name the build machine's folder. So the
+ * script is always compiled under this name, the same on every machine, and {@link nameFramesAfter} turns it into
+ * the file actually loaded in stack traces.
+ */
+export const scriptName = 'payment-contract-kit/dist/cli/mock.cjs';
+
+/** A frame's location under {@link scriptName}, as V8 prints it: `at fn (name:1:2)` or `at name:1:2`. */
+const framesOfScript = new RegExp(`(\\(|at )${scriptName.replaceAll(/[./]/g, '\\$&')}:`, 'g');
+
+/** The file the script was loaded from, once loaded: what frames under {@link scriptName} name instead. */
+let loadedFrom: string | undefined;
+
+/** Node's own stack format (its default `prepareStackTrace`): the error's string, then one `at` line per frame. */
+function defaultStack(error: Error, trace: readonly NodeJS.CallSite[]): string {
+  const head = Error.prototype.toString.call(error);
+  return trace.length === 0 ? head : `${head}\n    at ${trace.join('\n    at ')}`;
+}
+
+/**
+ * Makes stack frames of the mock script name `path`, the file loaded, instead of {@link scriptName}. Wraps
+ * whatever `Error.prepareStackTrace` is set (Node's format when none), once per process; a later call only moves
+ * the name to the newer path.
+ */
+export function nameFramesAfter(path: string): void {
+  const installed = loadedFrom !== undefined;
+  loadedFrom = path;
+  if (installed) return;
+  const previous = Error.prepareStackTrace;
+  Error.prepareStackTrace = (error, trace) => {
+    const stack: unknown = previous ? previous(error, trace) : defaultStack(error, trace);
+    // A function replacement: a folder name holding `$` must not read as a replacement pattern.
+    return typeof stack === 'string'
+      ? stack.replace(framesOfScript, (_, before: string) => `${before}${loadedFrom}:`)
+      : stack;
+  };
+}
+
 /** What {@link compileWithCache} compiled: the command, and whether a cache was offered and taken. */
 export interface CompiledScript {
   readonly command: MockScript;
@@ -97,11 +137,12 @@ export interface CompiledScript {
 /**
  * Compiles and runs a CommonJS script with an optional V8 code cache, returning its exports as a command. The
  * wrapper is Node's own CommonJS wrapper, so the script sees `require`, `module`, `__filename` and `__dirname`
- * relative to its file.
+ * relative to its file; V8 knows it as {@link scriptName}, and stack traces name `path`.
  */
 export function compileWithCache(path: string, source: string, cachedData: Buffer | undefined): CompiledScript {
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-  const script = new Script(wrapped, { filename: path, ...(cachedData ? { cachedData } : {}) });
+  const script = new Script(wrapped, { filename: scriptName, ...(cachedData ? { cachedData } : {}) });
+  nameFramesAfter(path);
   const module = { exports: {} as Record<string, unknown> };
   script.runInThisContext()(module.exports, createRequire(path), module, path, dirname(path));
   const command = module.exports as unknown as MockScript;

@@ -8,8 +8,11 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { stopQuietlyOnClosedPipe } from './closed-pipe.ts';
 import { loadMockCommand } from './code-cache.ts';
 
+// Before any output: `payment-contract-kit mock --help | head -1` must not end in an EPIPE stack trace.
+stopQuietlyOnClosedPipe();
 const [first, ...rest] = process.argv.slice(2);
 const mock = first === 'mock' ? loadMockCommand(__dirname) : undefined;
 if (mock === undefined) {

@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { kitMessage } from '../internal/messages.ts';
 import { readPackagedFile } from '../internal/package-files.ts';
+import { stopQuietlyOnClosedPipe } from './closed-pipe.ts';
 
 /** What every command module exports. */
 export interface CliCommand {
@@ -97,6 +98,8 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
   return command.run(argv.slice(name.split(' ').length));
 }
 
+// Before any output: `payment-contract-kit … | head -1` must not end in an EPIPE stack trace.
+stopQuietlyOnClosedPipe();
 main(process.argv.slice(2)).then(
   (code) => {
     if (code !== undefined) process.exitCode = code;

@@ -3,6 +3,7 @@
 // nothing in it but the executable and, for the outside verification, Pact's own standalone CLI (a Rust binary): no
 // node, no npm, no shell tools, and no environment inherited from this process.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -10,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binaryFileName } from '../../scripts/release.ts';
 import { providerStates } from '../../src/contract/provider-state-names.ts';
 import { defaultCredentials, pactControlPaths, serviceHeaders, servicePaths } from '../../src/spec-names.ts';
 import { payInput } from '../mock/helpers.ts';
@@ -145,6 +147,32 @@ describe('the single executable, with no node on PATH', () => {
     expect(paths).toContain('dist/cli/index.js');
     expect(paths.filter((p) => p.startsWith('dist/bin'))).toEqual([]);
   }, 60_000);
+
+  it('npm run release: writes the npm tarball, this executable and their SHA256SUMS into one folder', async () => {
+    // The release script with the executable built above (--binary), so the test builds it once; `npm run release`
+    // builds it the same way (scripts/build-binary.ts --out).
+    const out = join(scratch, 'release');
+    await new Promise<void>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', join(root, 'scripts/release.ts'), '--out', out, '--binary', built],
+        { cwd: root },
+        (error, _stdout, stderr) => (error ? reject(new Error(`release failed: ${stderr}`)) : resolve()),
+      ),
+    );
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    const tarball = `payment-contract-kit-${version}.tgz`;
+    expect(readdirSync(out).sort()).toEqual(['SHA256SUMS', binaryFileName(), tarball].sort());
+    const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+    expect(sha256(join(out, binaryFileName()))).toBe(sha256(built));
+    // sha256sum's own format, so `sha256sum -c SHA256SUMS` checks the folder.
+    expect(readFileSync(join(out, 'SHA256SUMS'), 'utf8')).toBe(
+      [tarball, binaryFileName()]
+        .sort()
+        .map((name) => `${sha256(join(out, name))}  ${name}\n`)
+        .join(''),
+    );
+  }, 120_000);
 
   it('prints its version and its commands, and every command it lists answers --help', async () => {
     const version = await runBare(exe, ['--version']);

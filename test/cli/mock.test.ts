@@ -170,9 +170,13 @@ describe('startFailure', () => {
 });
 
 describe('npm start', () => {
-  it('builds quietly (tsup --silent), so the URL line and the request log are what it prints', () => {
+  it('says on stderr that it builds, then builds quietly (tsup --silent), so the URL line and the request log follow', () => {
     const { scripts } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8'));
-    expect(scripts.start).toMatch(/^npm run build --silent -- --silent && node dist\/cli\/index\.js mock$/);
+    // The build takes a minute or more with no output of its own: one line says what the wait is.
+    const [progress, ...rest] = scripts.start.split(' && ');
+    // console.error: its newline needs no escape, which Windows' cmd would pass on as typed.
+    expect(progress).toMatch(/^node -e "console\.error\('\[payment-contract-kit\] building the kit [^']*'\)"$/);
+    expect(rest.join(' && ')).toBe('npm run build --silent -- --silent && node dist/cli/index.js mock');
     // The build script must end with tsup, so the forwarded --silent reaches it.
     expect(scripts.build).toMatch(/&& tsup$/);
   });

@@ -28,7 +28,7 @@ import { kitMessage } from '../internal/messages.ts';
 import { isSingleExecutable } from '../internal/single-executable.ts';
 import { limitHeapGrowth } from './heap-growth.ts';
 
-/** A command as main.ts runs it (its `CliCommand`, repeated here: main.ts imports this module). */
+/** A command as dispatch.ts runs it (its `CliCommand`, repeated here: dispatch.ts imports this module). */
 export interface CliCommand {
   /** Runs the command with the arguments after its name; resolves with an exit code, or never for servers. */
   run(argv: readonly string[]): Promise<number | undefined>;

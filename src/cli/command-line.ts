@@ -1,6 +1,7 @@
 /**
- * What every subcommand shares: where it writes, the usage error it throws for a bad flag, and the step that turns
- * the arguments into flags or into an exit code (help printed: 0; a usage mistake printed as one line: 2).
+ * What every subcommand shares: where it writes, what a server command takes from its process, the usage error it
+ * throws for a bad flag, and the step that turns the arguments into flags or into an exit code (help printed: 0; a
+ * usage mistake printed as one line: 2).
  *
  * @module
  */
@@ -9,6 +10,43 @@
 export interface CommandIo {
   readonly stdout: { write(text: string): unknown };
   readonly stderr: { write(text: string): unknown };
+}
+
+/** The signals that stop a server command. */
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/**
+ * What a server command (`mock`, `proxy`) takes from its process besides its output: the variables its flags fall
+ * back on, the signals that stop it, and the exit it forces should a stray handle keep the event loop alive after a
+ * clean stop. `process` itself is the default; a test passes its own to run the command in process, stop it by
+ * emitting "SIGTERM", and keep its worker alive.
+ */
+export interface CommandProcess {
+  readonly env: NodeJS.ProcessEnv;
+  on(signal: StopSignal, listener: () => void): unknown;
+  off(signal: StopSignal, listener: () => void): unknown;
+  /** Without a code, `process.exit` ends with `process.exitCode`. */
+  exit(code?: number): void;
+}
+
+/**
+ * Resolves at the first SIGINT or SIGTERM `host` emits, and stops listening for both then, so a second Ctrl-C gets
+ * Node's default (the process ends at once) while the first one's clean stop runs.
+ *
+ * @example
+ * await stopSignal(process);
+ * await server.close();
+ */
+export function stopSignal(host: CommandProcess): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      host.off('SIGINT', stop);
+      host.off('SIGTERM', stop);
+      resolve();
+    };
+    host.on('SIGINT', stop);
+    host.on('SIGTERM', stop);
+  });
 }
 
 /** A usage mistake: printed as its one-line message, and the command exits 2. */

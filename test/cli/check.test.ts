@@ -1,72 +1,18 @@
-// `check` as users run it: HAR files built from the real mock's traffic (the proxy's --record layout, webhooks
-// marked) and a Chrome-style devtools HAR (HTTP/2 pseudo-headers, base64 content, a body left out, other hosts, a
-// preflight, a blocked request); exit 0 clean, 1 with drifts, 2 on usage errors; text, JSON and JUnit.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// `check` in process, through its `run`: HAR files built from the real mock's traffic (the proxy's --record layout,
+// webhooks marked) and a Chrome-style devtools HAR (HTTP/2 pseudo-headers, base64 content, a body left out, other
+// hosts, a preflight, a blocked request); exit 0 clean, 1 with drifts, 2 on usage errors; text, JSON and JUnit. The
+// built CLI as a process is test/cli/process/check.test.ts's.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/commands/check.ts';
-import type { Exchange } from '../../src/contract/check/index.ts';
-import { mockBase, recordMockTraffic } from '../contract/check/support/mock-traffic.ts';
+import { mockBase } from '../contract/check/support/mock-traffic.ts';
+import { type CheckHars, writeCheckHars } from './support/check-hars.ts';
 
-const root = resolve(import.meta.dirname, '../..');
-const built = join(root, 'dist/cli/index.js');
 const dir = mkdtempSync(join(tmpdir(), 'pck-check-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const pairs = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => ({ name, value }));
-
-/** A HAR entry as the proxy's --record writes it. */
-function entry(x: Exchange) {
-  return {
-    ...(x.kind === 'webhook' ? { _kind: 'webhook' } : {}),
-    startedDateTime: '2026-11-25T10:00:00.000Z',
-    time: 1,
-    request: {
-      method: x.request.method,
-      url: x.request.url,
-      httpVersion: 'HTTP/1.1',
-      headers: pairs(x.request.headers),
-      ...(x.request.body ? { postData: { mimeType: 'application/json', text: x.request.body } } : {}),
-    },
-    response: {
-      status: x.response?.status ?? 0,
-      headers: pairs(x.response?.headers ?? {}),
-      content: {
-        size: x.response?.body?.length ?? 0,
-        mimeType: x.response?.headers['content-type'] ?? '',
-        text: x.response?.body ?? '',
-      },
-    },
-  };
-}
-
-/** The same entry as Chrome's devtools save it: pseudo-headers, the answer base64, content type only in `content`. */
-function chromeEntry(x: Exchange) {
-  const e = entry(x);
-  const url = new URL(x.request.url);
-  return {
-    ...e,
-    _resourceType: 'fetch',
-    request: {
-      ...e.request,
-      httpVersion: 'h2',
-      headers: [{ name: ':authority', value: url.host }, { name: ':path', value: url.pathname }, ...e.request.headers],
-    },
-    response: {
-      ...e.response,
-      headers: e.response.headers.filter((h) => h.name !== 'content-type'),
-      content: {
-        ...e.response.content,
-        text: Buffer.from(e.response.content.text).toString('base64'),
-        encoding: 'base64',
-      },
-    },
-  };
-}
-
-const har = (entries: unknown[]) => ({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } });
 const write = (name: string, value: unknown) => {
   const file = join(dir, name);
   writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
@@ -83,53 +29,9 @@ function capture() {
   };
 }
 
-const files = { clean: '', legacy: '', chrome: '', drifting: '' };
+let files: CheckHars;
 beforeAll(async () => {
-  const current = await recordMockTraffic('current');
-  const legacy = await recordMockTraffic('legacy');
-  files.clean = write('clean.har', har(current.map((t) => entry(t.exchange))));
-  files.legacy = write('legacy.har', har(legacy.map((t) => entry(t.exchange))));
-  const graphql = current.filter((t) => t.exchange.request.url.endsWith('/graphql')).map((t) => t.exchange);
-  const notRecorded = {
-    ...chromeEntry(graphql[0]!),
-    response: { ...chromeEntry(graphql[0]!).response, content: { size: 420, mimeType: 'application/json' } },
-  };
-  files.chrome = write(
-    'chrome.har',
-    har([
-      ...graphql.map(chromeEntry),
-      notRecorded,
-      {
-        request: { method: 'GET', url: 'https://cdn.example.com/app.js', headers: [] },
-        response: { status: 200, headers: [], content: { size: 10, mimeType: 'text/javascript', text: 'x' } },
-      },
-      {
-        request: { method: 'OPTIONS', url: `${mockBase}/graphql`, headers: [] },
-        response: { status: 204, headers: [], content: { size: 0, mimeType: '' } },
-      },
-      {
-        request: { method: 'GET', url: `${mockBase}/favicon.ico`, headers: [] },
-        response: { status: 0, headers: [], content: { size: 0, mimeType: '' } },
-      },
-    ]),
-  );
-  const fees = graphql[0]!;
-  const body = JSON.parse(fees.response!.body!);
-  body.data.paymentGatewayFeesCalc[0].card_type = 'VISA';
-  const webhook = current.find((t) => t.exchange.kind === 'webhook')!.exchange;
-  const renamed: Record<string, string> = {
-    ...webhook.request.headers,
-    'x-signature': webhook.request.headers['x-webhook-signing-key']!,
-  };
-  delete renamed['x-webhook-signing-key'];
-  files.drifting = write(
-    'drifting.har',
-    har([
-      entry({ ...fees, response: { ...fees.response!, status: 200, body: JSON.stringify(body) } }),
-      entry({ ...webhook, request: { ...webhook.request, headers: renamed } }),
-      entry({ ...fees, response: { ...fees.response!, status: 400 } }),
-    ]),
-  );
+  files = await writeCheckHars(dir);
 });
 
 describe('check <file.har> (in process)', () => {
@@ -287,23 +189,15 @@ describe('check <file.har> (in process)', () => {
   });
 });
 
-describe('check (built CLI)', () => {
-  const cli = (args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-      if (!existsSync(built)) throw new Error(`${built} is missing: run "npm run build" before this test.`);
-      execFile(process.execPath, [built, 'check', ...args], { cwd: root, timeout: 60_000 }, (error, stdout, stderr) =>
-        done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-      );
-    });
-
+describe('check exit codes and help (in process)', () => {
   it('exits 0 clean, 1 with drifts, 2 on a usage error, and prints its help', async () => {
-    expect((await cli([files.clean])).code).toBe(0);
-    expect((await cli([files.drifting])).code).toBe(1);
-    const usage = await cli([join(dir, 'missing.har')]);
-    expect(usage.code).toBe(2);
-    expect(usage.stderr).toContain('no such file');
-    const help = await cli(['--help']);
-    expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/^Usage: payment-contract-kit check <file.har>\.\.\. \[options\]/);
+    expect(await run([files.clean], capture().io)).toBe(0);
+    expect(await run([files.drifting], capture().io)).toBe(1);
+    const usage = capture();
+    expect(await run([join(dir, 'missing.har')], usage.io)).toBe(2);
+    expect(usage.err()).toContain('no such file');
+    const help = capture();
+    expect(await run(['--help'], help.io)).toBe(0);
+    expect(help.out()).toMatch(/^Usage: payment-contract-kit check <file.har>\.\.\. \[options\]/);
   });
 });

@@ -1,13 +1,26 @@
+// `mock` in process: the command's `run` with its output captured, its own variables and stop signals (a real
+// process's signals, exit and built entry are test/cli/process/mock.test.ts's).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { mockFlags, parseMockArgs, startFailure } from '../../src/cli/commands/mock.ts';
-import { cliProcesses, projectRoot } from '../support/cli-process.ts';
+import { mockFlags, parseMockArgs, run, startFailure } from '../../src/cli/commands/mock.ts';
+import { main } from '../../src/cli/dispatch.ts';
+import { captureIo, inProcessServers, testProcess } from '../support/cli-in-process.ts';
 
-const processes = cliProcesses();
-const { spawnCli } = processes;
+const projectRoot = resolve(import.meta.dirname, '../..');
+const servers = inProcessServers();
+/** `payment-contract-kit mock <args>` in process, with `env` as its environment. */
+const startMock = (args: readonly string[], env: NodeJS.ProcessEnv = {}) =>
+  servers.start((io, process) => run(args, { io, process }), env);
+/** A command line that ends by itself (help, usage errors, --version): the mock's `run`, or the dispatch's. */
+async function cli(args: readonly string[]) {
+  const c = captureIo();
+  const code =
+    args[0] === 'mock' ? await run(args.slice(1), { io: c.io, process: testProcess() }) : await main(args, c.io);
+  return { code, out: c.out(), err: c.err() };
+}
 const scratch = mkdtempSync(join(tmpdir(), 'pck-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 function badJson(): string {
@@ -20,22 +33,22 @@ function badShape(): string {
   writeFileSync(file, JSON.stringify({ client: [] }));
   return file;
 }
-afterEach(() => processes.killAll());
+afterEach(() => servers.stopAll());
 
-describe('payment-contract-kit mock (process)', () => {
+describe('payment-contract-kit mock (in process)', () => {
   it('prints one line with the base URL, serves, and exits 0 on SIGTERM', async () => {
-    const run = spawnCli(['mock', '--port', '0']);
-    const url = await run.url;
+    const mock = startMock(['--port', '0']);
+    const url = await mock.url;
     const res = await fetch(`${url}/api/v2/accounting/token/generate-token`, {
       method: 'POST',
       headers: { 'x-client-id': 'test-client', 'x-api-key': 'test-api-key' },
     });
     expect(res.status).toBe(200);
-    run.child.kill('SIGTERM');
-    expect(await run.exited).toBe(0);
-    expect(run.out().trim().split('\n')).toEqual([`payment-contract-kit mock listening on ${url}`]);
-    // The request log went to standard error and was flushed before exit.
-    expect(run.err()).toContain('POST /api/v2/accounting/token/generate-token - 200');
+    mock.process.signal('SIGTERM');
+    expect(await mock.exited).toBe(0);
+    expect(mock.out().trim().split('\n')).toEqual([`payment-contract-kit mock listening on ${url}`]);
+    // The request log went to standard error and was flushed before the command ended.
+    expect(mock.err()).toContain('POST /api/v2/accounting/token/generate-token - 200');
   });
 
   it('--log json (or PCK_LOG=json) writes one JSON object per request on standard error, card numbers masked', async () => {
@@ -43,16 +56,16 @@ describe('payment-contract-kit mock (process)', () => {
       [['--log', 'json'], {}],
       [[], { PCK_LOG: 'json' }],
     ] as const) {
-      const run = spawnCli(['mock', '--port', '0', ...args], env);
-      const url = await run.url;
+      const mock = startMock(['--port', '0', ...args], env);
+      const url = await mock.url;
       await fetch(`${url}/api/v2/accounting/token/generate-token`, {
         method: 'POST',
         headers: { 'x-client-id': 'test-client', 'x-api-key': 'test-api-key' },
       });
       await fetch(`${url}/cards/4111111111111111`);
-      run.child.kill('SIGTERM');
-      expect(await run.exited).toBe(0);
-      const lines = run
+      mock.process.signal('SIGTERM');
+      expect(await mock.exited).toBe(0);
+      const lines = mock
         .err()
         .trimEnd()
         .split('\n')
@@ -61,43 +74,43 @@ describe('payment-contract-kit mock (process)', () => {
         expect.objectContaining({ level: 'info', status: 200, client_id: 'test-client', reason: null }),
         expect.objectContaining({ level: 'warn', method: 'GET', path: '/cards/411111******1111', status: 404 }),
       ]);
-      expect(run.err()).not.toContain('4111111111111111');
+      expect(mock.err()).not.toContain('4111111111111111');
     }
   });
 
   it('exits 0 on SIGINT and honours PCK_* variables and flags', async () => {
-    const run = spawnCli(['mock', '--quiet', '--client-id', 'acme'], { PCK_PORT: '0', PCK_API_KEY: 'k' });
-    const url = await run.url;
+    const mock = startMock(['--quiet', '--client-id', 'acme'], { PCK_PORT: '0', PCK_API_KEY: 'k' });
+    const url = await mock.url;
     const res = await fetch(`${url}/api/v2/accounting/token/generate-token`, {
       method: 'POST',
       headers: { 'x-client-id': 'acme', 'x-api-key': 'k' },
     });
     expect(res.status).toBe(200);
-    run.child.kill('SIGINT');
-    expect(await run.exited).toBe(0);
-    expect(run.err()).toBe('');
+    mock.process.signal('SIGINT');
+    expect(await mock.exited).toBe(0);
+    expect(mock.err()).toBe('');
   });
 
   it('starts on 0.0.0.0 with PCK_CONTROL_TOKEN and guards /__pck/ with it', async () => {
-    const run = spawnCli(['mock', '--quiet', '--port', '0', '--host', '0.0.0.0'], {
+    const mock = startMock(['--quiet', '--port', '0', '--host', '0.0.0.0'], {
       PCK_CONTROL_TOKEN: 'cli-control-secret',
     });
-    const url = (await run.url).replace('0.0.0.0', '127.0.0.1');
+    const url = (await mock.url).replace('0.0.0.0', '127.0.0.1');
     expect((await fetch(`${url}/__pck/health`)).status).toBe(401);
     const authorized = await fetch(`${url}/__pck/health`, { headers: { authorization: 'Bearer cli-control-secret' } });
     expect(authorized.status).toBe(200);
-    run.child.kill('SIGTERM');
-    expect(await run.exited).toBe(0);
+    mock.process.signal('SIGTERM');
+    expect(await mock.exited).toBe(0);
   });
 
   it('--help lists every flag with its environment variable and examples', async () => {
-    const run = spawnCli(['mock', '--help']);
-    expect(await run.exited).toBe(0);
+    const help = await cli(['mock', '--help']);
+    expect(help.code).toBe(0);
     for (const flag of mockFlags) {
-      expect(run.out()).toContain(`--${flag.name}`);
-      if (flag.env) expect(run.out()).toContain(flag.env);
+      expect(help.out).toContain(`--${flag.name}`);
+      if (flag.env) expect(help.out).toContain(flag.env);
     }
-    expect(run.out()).toContain('Examples:');
+    expect(help.out).toContain('Examples:');
   });
 
   it.each([
@@ -115,12 +128,12 @@ describe('payment-contract-kit mock (process)', () => {
     [['mock', '--config', badJson()], 'is not valid JSON'],
     [['mock', '--config', badShape()], 'unknown key "client"'],
   ])('exits 2 with one clear line for %j', async (args, message) => {
-    const run = spawnCli(args);
-    expect(await run.exited).toBe(2);
-    expect(run.err()).toMatch(/^\[payment-contract-kit\] /);
-    expect(run.err()).toContain(message);
-    expect(run.err().trimEnd().split('\n')).toHaveLength(1);
-    expect(run.out()).toBe('');
+    const { code, out, err } = await cli(args);
+    expect(code).toBe(2);
+    expect(err).toMatch(/^\[payment-contract-kit\] /);
+    expect(err).toContain(message);
+    expect(err.trimEnd().split('\n')).toHaveLength(1);
+    expect(out).toBe('');
   });
 
   it('exits 1 with one line naming the port when the port is busy', async () => {
@@ -128,9 +141,9 @@ describe('payment-contract-kit mock (process)', () => {
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
     const { port } = busy.address() as { port: number };
     try {
-      const run = spawnCli(['mock', '--port', String(port)]);
-      expect(await run.exited).toBe(1);
-      expect(run.err().trimEnd().split('\n')).toEqual([
+      const mock = startMock(['--port', String(port)]);
+      expect(await mock.exited).toBe(1);
+      expect(mock.err().trimEnd().split('\n')).toEqual([
         expect.stringMatching(
           new RegExp(`^\\[payment-contract-kit\\] .*[Pp]ort ${port} on 127\\.0\\.0\\.1 is already in use`),
         ),
@@ -141,10 +154,10 @@ describe('payment-contract-kit mock (process)', () => {
   });
 
   it.each([['--version'], ['-v']])('%s prints the version from package.json', async (flag) => {
-    const run = spawnCli([flag]);
-    expect(await run.exited).toBe(0);
+    const { code, out } = await cli([flag]);
+    expect(code).toBe(0);
     const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8'));
-    expect(run.out()).toBe(`${version}\n`);
+    expect(out).toBe(`${version}\n`);
   });
 });
 

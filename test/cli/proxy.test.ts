@@ -1,15 +1,20 @@
+// `proxy` in process: the command's `run` with its output captured, its own variables and stop signals (a real
+// process's signals and exit code are test/cli/process/proxy.test.ts's).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseProxyArgs, proxyFlags, proxyHelp } from '../../src/cli/commands/proxy.ts';
+import { parseProxyArgs, proxyFlags, proxyHelp, run } from '../../src/cli/commands/proxy.ts';
 import { type MockServer, startMockServer } from '../../src/mock/index.ts';
 import { servicePaths } from '../../src/spec-names.ts';
 import { credentials, json, rawRequest, sendJson, startStandIn } from '../proxy/support.ts';
-import { cliProcesses, projectRoot } from '../support/cli-process.ts';
+import { captureIo, inProcessServers, testProcess } from '../support/cli-in-process.ts';
 
-const processes = cliProcesses();
-const { spawnCli } = processes;
+const projectRoot = resolve(import.meta.dirname, '../..');
+const servers = inProcessServers();
+/** `payment-contract-kit proxy <args>` in process, with `env` as its environment. */
+const proxyCli = (args: readonly string[], env: NodeJS.ProcessEnv = {}) =>
+  servers.start((io, process) => run(args, io, process), env);
 const scratch = mkdtempSync(join(tmpdir(), 'pck-cli-proxy-'));
 let mock: MockServer;
 beforeAll(async () => {
@@ -19,43 +24,43 @@ afterAll(async () => {
   await mock.close();
   rmSync(scratch, { recursive: true, force: true });
 });
-afterEach(() => processes.killAll());
+afterEach(() => servers.stopAll());
 
-describe('payment-contract-kit proxy (process)', () => {
+describe('payment-contract-kit proxy (in process)', () => {
   it('prints one line with its URL, forwards, and on SIGTERM writes the report and the recording and exits 0', async () => {
     const report = join(scratch, 'clean.json');
     const record = join(scratch, 'clean.har');
-    const run = spawnCli(['proxy', '--upstream', mock.url, '--report', report, '--record', record, '--fail-on-drift']);
-    const url = await run.url;
+    const proxy = proxyCli(['--upstream', mock.url, '--report', report, '--record', record, '--fail-on-drift']);
+    const url = await proxy.url;
     const answer = await rawRequest(url, { path: servicePaths.generateToken, headers: credentials });
     expect(answer.status).toBe(200);
     const live = json(await rawRequest(url, { method: 'GET', path: '/__pck/drift' }));
     expect(live).toMatchObject({ exchanges: 1, drifts: [], suggestedConfig: { assumptions: {} } });
-    run.child.kill('SIGTERM');
-    expect(await run.exited).toBe(0);
-    expect(run.out().trim().split('\n')).toEqual([`payment-contract-kit proxy listening on ${url}`]);
+    proxy.process.signal('SIGTERM');
+    expect(await proxy.exited).toBe(0);
+    expect(proxy.out().trim().split('\n')).toEqual([`payment-contract-kit proxy listening on ${url}`]);
     expect(JSON.parse(readFileSync(report, 'utf8'))).toMatchObject({ exchanges: 1, drifts: [] });
     const har = JSON.parse(readFileSync(record, 'utf8'));
     expect(har.log.version).toBe('1.2');
     expect(har.log.entries[0].request.url).toBe(`${mock.url}${servicePaths.generateToken}`);
-    expect(run.err()).toContain(`#1 POST ${servicePaths.generateToken} - 200`);
-    expect(run.err()).toContain('proxy: 1 exchange, no drift.');
-    expect(run.err()).toContain(`wrote ${report}.`);
+    expect(proxy.err()).toContain(`#1 POST ${servicePaths.generateToken} - 200`);
+    expect(proxy.err()).toContain('proxy: 1 exchange, no drift.');
+    expect(proxy.err()).toContain(`wrote ${report}.`);
   });
 
   it('--fail-on-drift exits 1 at stop after a contract drift, which the text summary names as it happens', async () => {
     const service = await startStandIn((_req, _body, res) => sendJson(res, 200, { status: 'SUCCESS', data: {} }));
     try {
       const report = join(scratch, 'drift.json');
-      const run = spawnCli(['proxy', '--fail-on-drift', '--report', report], {
+      const proxy = proxyCli(['--fail-on-drift', '--report', report], {
         PCK_UPSTREAM: service.url,
         PCK_PORT: '0',
       });
-      const url = await run.url;
+      const url = await proxy.url;
       await rawRequest(url, { path: servicePaths.generateToken, headers: credentials });
-      run.child.kill('SIGINT');
-      expect(await run.exited).toBe(1);
-      expect(run.err()).toMatch(
+      proxy.process.signal('SIGINT');
+      expect(await proxy.exited).toBe(1);
+      expect(proxy.err()).toMatch(
         /\[payment-contract-kit\] proxy: contract drift in #1 POST \S+generate-token .* at data\.token/,
       );
       const written = JSON.parse(readFileSync(report, 'utf8'));
@@ -69,16 +74,16 @@ describe('payment-contract-kit proxy (process)', () => {
   });
 
   it('--log json writes one JSON object per exchange; --quiet writes nothing', async () => {
-    const run = spawnCli(['proxy', '--upstream', mock.url, '--log', 'json']);
-    const url = await run.url;
+    const proxy = proxyCli(['--upstream', mock.url, '--log', 'json']);
+    const url = await proxy.url;
     await rawRequest(url, { path: servicePaths.generateToken, headers: credentials });
-    run.child.kill('SIGTERM');
-    expect(await run.exited).toBe(0);
-    const first = JSON.parse(run.err().split('\n')[0]!);
+    proxy.process.signal('SIGTERM');
+    expect(await proxy.exited).toBe(0);
+    const first = JSON.parse(proxy.err().split('\n')[0]!);
     expect(first).toMatchObject({ level: 'info', seq: 1, method: 'POST', status: 200, drifts: 0 });
-    const quiet = spawnCli(['proxy', '--upstream', mock.url, '--quiet']);
+    const quiet = proxyCli(['--upstream', mock.url, '--quiet']);
     await rawRequest(await quiet.url, { path: servicePaths.generateToken, headers: credentials });
-    quiet.child.kill('SIGTERM');
+    quiet.process.signal('SIGTERM');
     expect(await quiet.exited).toBe(0);
     expect(quiet.err()).toBe('');
   });
@@ -87,11 +92,11 @@ describe('payment-contract-kit proxy (process)', () => {
     [[], /--upstream is required/],
     [['--upstream', 'http://x', '--nope'], /Unknown option '--nope'/],
   ])('usage error %j exits 2 with one line', async (args, message) => {
-    const run = spawnCli(['proxy', ...args]);
-    expect(await run.exited).toBe(2);
-    expect(run.err()).toMatch(message);
-    expect(run.err().trim().split('\n')).toHaveLength(1);
-    expect(run.err()).toMatch(/^\[payment-contract-kit\] /);
+    const c = captureIo();
+    expect(await run(args, c.io, testProcess())).toBe(2);
+    expect(c.err()).toMatch(message);
+    expect(c.err().trim().split('\n')).toHaveLength(1);
+    expect(c.err()).toMatch(/^\[payment-contract-kit\] /);
   });
 });
 

@@ -1,75 +1,22 @@
-// `verify` as users run it: the built CLI (dist/cli, so the bundled YAML reader and the packaged openapi.yaml are
-// what runs) as a child process, in text, JSON and JUnit, statically and both ways with the real Pact verifier; the
-// command's logic with an injected fake runner.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// `verify` in process, through its `run`: static checks in text, JSON and JUnit, usage errors, and both ways with an
+// injected fake runner. The built CLI as a process, and the real Pact verifier (which the command runs in a child
+// process of its own), are test/cli/process/verify.test.ts's.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run, type VerifyDependencies } from '../../src/cli/commands/verify.ts';
 import type { DynamicVerifier } from '../../src/pact/verify/dynamic-seam.ts';
 import { loadOpenApi } from '../../src/pact/verify/openapi-document.ts';
+import { parseXml } from './support/junit-xml.ts';
 
 const root = resolve(import.meta.dirname, '../..');
-const built = join(root, 'dist/cli/index.js');
 const good = 'test/pact/fixtures/verify/good';
 const wrong = 'test/pact/fixtures/verify/wrong';
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  if (!existsSync(built)) throw new Error(`${built} is missing: run "npm run build" before this test.`);
-  return new Promise((done) => {
-    execFile(process.execPath, [built, 'verify', ...args], { cwd: root, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      done({ code, stdout, stderr });
-    });
-  });
-}
-
-/** A small XML reader for the JUnit report: elements with attributes and text, nesting checked. */
-interface XmlElement {
-  name: string;
-  attributes: Record<string, string>;
-  children: XmlElement[];
-  text: string;
-}
-function parseXml(text: string): XmlElement {
-  const decode = (s: string) =>
-    s
-      .replace(/&quot;/g, '"')
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&amp;/g, '&');
-  const body = text.replace(/^<\?xml[^>]*\?>\s*/, '');
-  const document: XmlElement = { name: '#document', attributes: {}, children: [], text: '' };
-  const stack = [document];
-  const token = /<(\/?)([A-Za-z_][\w.-]*)((?:\s+[\w.-]+="[^"]*")*)\s*(\/?)>|([^<]+)/gy;
-  let consumed = 0;
-  for (const match of body.matchAll(token)) {
-    consumed = match.index + match[0].length;
-    const [, closing, name, attrs, selfClosing, chars] = match;
-    const top = stack[stack.length - 1]!;
-    if (chars !== undefined) {
-      top.text += decode(chars);
-      continue;
-    }
-    if (closing) {
-      if (top.name !== name) throw new Error(`</${name}> closes <${top.name}>`);
-      stack.pop();
-      continue;
-    }
-    const attributes: Record<string, string> = {};
-    for (const [, key, value] of (attrs ?? '').matchAll(/([\w.-]+)="([^"]*)"/g)) attributes[key!] = decode(value!);
-    const element: XmlElement = { name: name!, attributes, children: [], text: '' };
-    top.children.push(element);
-    if (!selfClosing) stack.push(element);
-  }
-  if (consumed !== body.length || stack.length !== 1) throw new Error('the XML is not well formed');
-  return document.children[0]!;
-}
-
-describe('payment-contract-kit verify (built CLI)', () => {
+describe('payment-contract-kit verify (in process)', () => {
   it('passes the good fixtures and the shipped contracts statically, one line per interaction', async () => {
-    const { code, stdout, stderr } = await cli([good, 'contracts', '--static-only']);
+    const { code, stdout, stderr } = await runWith([good, 'contracts', '--static-only'], {});
     expect(stderr).toBe('');
     const lines = stdout.trimEnd().split('\n');
     expect(lines.filter((l) => l.startsWith('PASS static '))).toHaveLength(8 + 27);
@@ -80,7 +27,7 @@ describe('payment-contract-kit verify (built CLI)', () => {
   });
 
   it('fails the wrong fixtures with exit 1, each line naming the interaction and its reason', async () => {
-    const { code, stdout } = await cli([wrong, '--static-only']);
+    const { code, stdout } = await runWith([wrong, '--static-only'], {});
     expect(code).toBe(1);
     const lines = stdout.trimEnd().split('\n');
     expect(lines.filter((l) => l.startsWith('FAIL static '))).toHaveLength(12);
@@ -90,7 +37,7 @@ describe('payment-contract-kit verify (built CLI)', () => {
   });
 
   it('writes JSON with a result per interaction and its reasons', async () => {
-    const { code, stdout } = await cli([wrong, '--static-only', '--format', 'json']);
+    const { code, stdout } = await runWith([wrong, '--static-only', '--format', 'json'], {});
     expect(code).toBe(1);
     const report = JSON.parse(stdout);
     expect(report.summary).toMatchObject({ ok: false, interactions: 12, dynamic: 'not run (--static-only)' });
@@ -100,7 +47,7 @@ describe('payment-contract-kit verify (built CLI)', () => {
   });
 
   it('writes JUnit XML: a suite per pact file, a failing test case per wrong interaction', async () => {
-    const { code, stdout } = await cli([wrong, good, '--static-only', '--format', 'junit']);
+    const { code, stdout } = await runWith([wrong, good, '--static-only', '--format', 'junit'], {});
     expect(code).toBe(1);
     const suites = parseXml(stdout);
     expect(suites.name).toBe('testsuites');
@@ -121,106 +68,11 @@ describe('payment-contract-kit verify (built CLI)', () => {
     [['no/such/pacts'], 'no such file or folder: no/such/pacts.'],
     [['--verbose', good], "Unknown option '--verbose'."],
   ])('answers a usage error with exit 2: %j', async (args, message) => {
-    const { code, stdout, stderr } = await cli(args);
+    const { code, stdout, stderr } = await runWith(args, {});
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toContain(`[payment-contract-kit] verify: ${message}`);
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
-  });
-});
-
-// Real dynamic runs: the built CLI starts the Pact verifier in its child process against in-process mocks. One run
-// per format; the verifier's own report goes to standard error, so standard output must stay one clean document.
-describe('payment-contract-kit verify, both ways (built CLI, real Pact verifier)', () => {
-  const wrongFiles = {
-    rest: `${wrong}/v3-rest-client-card-payment-service.json`,
-    message: `${wrong}/v3-webhook-receiver-card-payment-service.json`,
-    graphql: `${wrong}/v4-web-current-guide-card-payment-service.json`,
-  };
-
-  it('passes the shipped contracts (27) and the good fixtures of other languages (8) both ways, exit 0', async () => {
-    const { code, stdout } = await cli(['contracts', good]);
-    const lines = stdout.trimEnd().split('\n');
-    expect(lines.filter((l) => l.startsWith('FAIL '))).toEqual([]);
-    expect(lines.filter((l) => l.startsWith('PASS dynamic '))).toHaveLength(35);
-    expect(lines.filter((l) => l.startsWith('PASS static '))).toHaveLength(35);
-    expect(lines.at(-1)).toBe(
-      '35 interactions: static 35 passed, 0 failed; dynamic 35 passed, 0 failed; GraphQL checked against the current guide 16, the legacy guide 5',
-    );
-    expect(code).toBe(0);
-  });
-
-  it('fails every wrong interaction both ways in text, the dynamic line giving the verifier’s mismatch', async () => {
-    const { code, stdout } = await cli([wrong]);
-    expect(code).toBe(1);
-    const lines = stdout.trimEnd().split('\n');
-    expect(lines.at(-1)).toBe(
-      '12 interactions: static 0 passed, 12 failed; dynamic 0 passed, 12 failed; GraphQL checked against the current guide 8, the legacy guide 0',
-    );
-    expect(lines.filter((l) => l.startsWith('PASS '))).toEqual([]);
-    const dynamic = (name: string, file: string, kind: string) =>
-      lines.find((l) =>
-        l.startsWith(
-          `FAIL dynamic "wrong: ${name}" (${file}, ${kind}${kind === 'GraphQL' ? ', current guide' : ''}): `,
-        ),
-      );
-    expect(dynamic('a REST status the operation does not document', wrongFiles.rest, 'REST')).toContain(
-      'expected 404 but was 200',
-    );
-    expect(dynamic('a wrong scalar type', wrongFiles.graphql, 'GraphQL')).toContain(
-      "$.data.paymentGatewayFeesCalc[0].fees: Expected 1.8 (Decimal) to be equal to '1.80' (String)",
-    );
-    expect(dynamic('a list where the schema has an object', wrongFiles.graphql, 'GraphQL')).toContain(
-      '$.data.paymentCreditCardFeeCalc: Type mismatch',
-    );
-    expect(dynamic('a matcher claiming an integer for a string', wrongFiles.graphql, 'GraphQL')).toContain(
-      "$.data.paymentGatewayFeesCalc[0].card_type: Expected 'visa' (String) to be an integer",
-    );
-    // The mock answers errors instead of data for a query or variables the schema refuses.
-    // … and the line says what the mock answered: its messages and reason codes, not only the missing key.
-    for (const name of ['an unknown field', 'a variable of the wrong type']) {
-      expect(dynamic(name, wrongFiles.graphql, 'GraphQL')).toContain('Actual map is missing the following keys: data');
-      expect(dynamic(name, wrongFiles.graphql, 'GraphQL')).toMatch(
-        /; the mock answered 200 with errors: ".+" \([A-Z_]+\)$/,
-      );
-    }
-    expect(dynamic('an unknown field', wrongFiles.graphql, 'GraphQL')).toMatch(
-      /the mock answered 200 with errors: "Cannot query field/,
-    );
-    // A failed provider state is named with the mock's own message (the verifier's report does not say why).
-    expect(dynamic('a webhook message missing uuid', wrongFiles.message, 'message')).toContain(
-      '): [payment-contract-kit] provider state "a payment has reached its final status": params.amount must be a positive number.; ',
-    );
-  });
-
-  it('writes clean JSON for the wrong fixtures: 12 static and 12 dynamic failures, each with reasons', async () => {
-    const { code, stdout } = await cli([wrong, '--format', 'json']);
-    expect(code).toBe(1);
-    const report = JSON.parse(stdout) as {
-      summary: { ok: boolean; interactions: number; dynamic: string };
-      results: { mode: string; ok: boolean; interaction: string; reasons: string[] }[];
-    };
-    expect(report.summary).toMatchObject({ ok: false, interactions: 12, dynamic: 'ran' });
-    for (const mode of ['static', 'dynamic']) {
-      const results = report.results.filter((r) => r.mode === mode);
-      expect(results).toHaveLength(12);
-      expect(results.filter((r) => r.ok || r.reasons.length === 0)).toEqual([]);
-    }
-    const status = report.results.find((r) => r.mode === 'dynamic' && r.interaction.includes('REST status'));
-    expect(status?.reasons).toContain('expected 404 but was 200');
-  });
-
-  it('writes clean JUnit XML for the wrong fixtures: a failing [static] and [dynamic] case per interaction', async () => {
-    const { code, stdout } = await cli([wrong, '--format', 'junit']);
-    expect(code).toBe(1);
-    const suites = parseXml(stdout);
-    expect(suites.attributes).toMatchObject({ tests: '24', failures: '24', skipped: '0' });
-    const cases = suites.children.flatMap((s) => s.children);
-    const dynamicCases = cases.filter((c) => c.attributes.name?.startsWith('[dynamic] wrong: '));
-    expect(dynamicCases).toHaveLength(12);
-    for (const c of dynamicCases) expect(c.children.find((f) => f.name === 'failure')?.text).not.toBe('');
-    const scalar = dynamicCases.find((c) => c.attributes.name === '[dynamic] wrong: a wrong scalar type');
-    expect(scalar?.children[0]?.text).toContain("Expected 1.8 (Decimal) to be equal to '1.80' (String)");
   });
 });
 

@@ -1,28 +1,20 @@
-// `webhook send` as users run it: a child process of the real CLI entry, against a real local receiver.
-import { execFile } from 'node:child_process';
+// `webhook send` in process, through its `run`, against a real local receiver on port 0 (the CLI as a process is
+// test/cli/process/webhook-send.test.ts's).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../src/assumptions.ts';
+import { run } from '../../src/cli/commands/webhook-send.ts';
 import { feeList } from '../../src/mock/index.ts';
 import { checkStandardWebhookSignature, checkWebhookSignature } from '../../src/webhook/index.ts';
+import { captureIo } from '../support/cli-in-process.ts';
 
-const root = join(import.meta.dirname, '../..');
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', 'webhook', 'send', ...args],
-      { cwd: root, timeout: 20_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const c = captureIo();
+  const code = await run(args, c.io);
+  return { code, stdout: c.out(), stderr: c.err() };
 }
 
 let server: http.Server;
@@ -31,6 +23,9 @@ const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
 
 beforeAll(async () => {
   server = http.createServer(async (req, res) => {
+    // One connection per delivery, as from a fresh process: this worker's fetch would otherwise reuse a socket the
+    // receiver may be closing at its keep-alive time-out.
+    res.setHeader('connection', 'close');
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
@@ -53,7 +48,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-describe('payment-contract-kit webhook send', () => {
+describe('payment-contract-kit webhook send (in process)', () => {
   it('sends a webhook the receiver verifies, and prints its status and body', async () => {
     const { code, stdout } = await cli([
       '--url',

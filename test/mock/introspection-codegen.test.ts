@@ -1,43 +1,27 @@
 /**
  * Introspection answers the published schema (decisions/0006): GraphQL Code Generator pointed at a running CLI mock
- * (a child process on port 0, the sources through tsx) writes the same types as `npm run generate` wrote into
- * `generated/` from the files. The legacy guide's types come from the published SDL at
+ * (`mock --port 0 --quiet --guide both` through the command's `run`, in process) writes the same types as
+ * `npm run generate` wrote into `generated/` from the files. The legacy guide's types come from the published SDL at
  * `/__pck/schema.graphql?guide=legacy` in `--guide both`.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { generate } from '@graphql-codegen/cli';
 import { buildSchema, getIntrospectionQuery, graphqlSync } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codegenConfig } from '../../codegen.ts';
+import { run } from '../../src/cli/commands/mock.ts';
 import { defaultCredentials, serviceHeaders, servicePaths } from '../../src/spec-names.ts';
+import { inProcessServers } from '../support/cli-in-process.ts';
 
 const root = resolve(import.meta.dirname, '../..');
-let child: ChildProcess | undefined;
+const servers = inProcessServers();
 let url = '';
 let token = '';
 
 beforeAll(async () => {
-  child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'mock', '--port', '0', '--quiet', '--guide', 'both'],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  url = await new Promise<string>((resolveUrl, reject) => {
-    child!.stdout!.on('data', (d) => {
-      stdout += d;
-      const m = /http:\/\/[\d.]+:\d+/.exec(stdout);
-      if (m) resolveUrl(m[0]);
-    });
-    child!.on('exit', () => reject(new Error(`the mock exited before printing a URL: ${stderr}`)));
-  });
+  const mock = servers.start((io, process) => run(['--port', '0', '--quiet', '--guide', 'both'], { io, process }));
+  url = await mock.url;
   const res = await fetch(`${url}${servicePaths.generateToken}`, {
     method: 'POST',
     headers: {
@@ -48,13 +32,7 @@ beforeAll(async () => {
   token = (await res.json()).data.token;
 });
 
-afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  }
-});
+afterAll(() => servers.stopAll());
 
 /**
  * The generated text without the doc comments of the `Scalars` map: codegen documents a scalar from its SDL node

@@ -16,7 +16,7 @@ import {
   mockAssumptionFlags,
   mockOptionTable,
 } from '../../mock/options.ts';
-import { parseCommandLine } from '../command-line.ts';
+import { type CommandIo, type CommandProcess, parseCommandLine, stopSignal } from '../command-line.ts';
 import { inConfigFile, readConfigFile } from '../config-file.ts';
 import { limitHeapGrowth } from '../heap-growth.ts';
 import { type CommandFlag, flagOfRow, flagsOfTable, helpRows, parseFlags } from '../option-flags.ts';
@@ -159,52 +159,52 @@ export function startFailure(error: unknown, options: MockOptions): string {
   return first.startsWith(kitPrefix) ? first : kitMessage(`mock: ${first}`);
 }
 
-/** What the caller of {@link run} may add (code-cache.ts). */
+/** What the caller of {@link run} may add (code-cache.ts, tests). Each part left out keeps the process's own. */
 export interface MockRunHooks {
   /** Called once after a mock that served stopped cleanly (not after --help or a failed start). */
   readonly afterCleanStop?: () => void;
+  /** Where the URL line, the messages and the request log go. Default standard output and standard error. */
+  readonly io?: CommandIo;
+  /** The `PCK_*` variables, the stop signals and the forced exit. Default `process`. */
+  readonly process?: CommandProcess;
 }
 
 /**
  * Runs the mock command. Resolves with 0 after a clean stop (SIGINT / SIGTERM), 2 on a usage mistake, 1 when the
  * mock cannot start (port in use, ...).
+ *
+ * @example
+ * await run(['--port', '0', '--quiet']); // prints "payment-contract-kit mock listening on http://127.0.0.1:<port>"
  */
 export async function run(argv: readonly string[], hooks: MockRunHooks = {}): Promise<number | undefined> {
-  const parsed = parseCommandLine(() => parseMockArgs(argv, process.env), mockHelp, process);
+  const io = hooks.io ?? { stdout: process.stdout, stderr: process.stderr };
+  const host: CommandProcess = hooks.process ?? process;
+  const parsed = parseCommandLine(() => parseMockArgs(argv, host.env), mockHelp, io);
   if (typeof parsed === 'number') return parsed;
   // A sandbox runs for days with bounded histories: keep RSS near its live data (heap-growth.ts).
   limitHeapGrowth();
   const { startMockServer } = await import('../../mock/server.ts');
   let mock: Awaited<ReturnType<typeof startMockServer>>;
   try {
-    mock = await startMockServer(parsed.options);
+    mock = await startMockServer({ log: (chunk) => io.stderr.write(chunk), ...parsed.options });
   } catch (error) {
-    process.stderr.write(`${startFailure(error, parsed.options)}\n`);
+    io.stderr.write(`${startFailure(error, parsed.options)}\n`);
     return error instanceof TypeError ? 2 : 1;
   }
-  process.stdout.write(`payment-contract-kit mock listening on ${mock.url}\n`);
+  io.stdout.write(`payment-contract-kit mock listening on ${mock.url}\n`);
   // Load the GraphQL engine while the client is still busy with its first token call, so the first /graphql
   // answer waits less; the query compiler loads after that answer (engine.ts). A failure here is reported by that
   // first /graphql request, not here.
   setImmediate(() => mock.control.warmUp({ scope: 'first-request' }).catch(() => {}));
-  return new Promise<number>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      mock.close().then(
-        () => {
-          // Everything is closed; should a stray handle keep the loop alive, exit anyway rather than hang.
-          setTimeout(() => process.exit(0), 1000).unref();
-          hooks.afterCleanStop?.();
-          resolve(0);
-        },
-        (error: unknown) => {
-          process.stderr.write(kitMessage(`error while stopping the mock: ${String(error)}\n`));
-          resolve(1);
-        },
-      );
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await stopSignal(host);
+  try {
+    await mock.close();
+  } catch (error) {
+    io.stderr.write(kitMessage(`error while stopping the mock: ${String(error)}\n`));
+    return 1;
+  }
+  // Everything is closed; should a stray handle keep the loop alive, exit anyway rather than hang.
+  setTimeout(() => host.exit(0), 1000).unref();
+  hooks.afterCleanStop?.();
+  return 0;
 }

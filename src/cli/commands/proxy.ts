@@ -11,7 +11,7 @@ import { kitMessage } from '../../internal/messages.ts';
 import { text, yesNo } from '../../internal/option-table.ts';
 import { defaultProxyOptions, proxyOptionTable } from '../../proxy/options.ts';
 import type { StartProxyOptions } from '../../proxy/server.ts';
-import { parseCommandLine } from '../command-line.ts';
+import { type CommandIo, type CommandProcess, parseCommandLine, stopSignal } from '../command-line.ts';
 import { readConfigFile } from '../config-file.ts';
 import { UsageError } from '../flag-values.ts';
 import { type CommandFlag, flagOfRow, flagsOfTable, helpRows, parseFlags } from '../option-flags.ts';
@@ -124,15 +124,28 @@ function kitVersion(): string {
 
 /**
  * Runs the proxy command. Resolves after a stop (SIGINT / SIGTERM) with 0, or 1 when `--fail-on-drift` saw a
- * contract drift; 2 on a usage mistake; 1 when the proxy cannot start.
+ * contract drift; 2 on a usage mistake; 1 when the proxy cannot start. `io` takes the URL line, the messages and the
+ * exchange log; `host` gives the `PCK_*` variables, the stop signals and the forced exit (both default to the
+ * process's own, and tests pass theirs to run the command in process).
+ *
+ * @example
+ * await run(['--upstream', 'http://127.0.0.1:4010', '--report', 'drift.json']);
  */
-export async function run(argv: readonly string[]): Promise<number | undefined> {
-  const parsed = parseCommandLine(() => parseProxyArgs(argv, process.env), proxyHelp, process);
+export async function run(
+  argv: readonly string[],
+  io: CommandIo = { stdout: process.stdout, stderr: process.stderr },
+  host: CommandProcess = process,
+): Promise<number | undefined> {
+  const parsed = parseCommandLine(() => parseProxyArgs(argv, host.env), proxyHelp, io);
   if (typeof parsed === 'number') return parsed;
   const { startProxy } = await import('../../proxy/server.ts');
   let proxy: Awaited<ReturnType<typeof startProxy>>;
   try {
-    proxy = await startProxy({ ...parsed.proxy, creatorVersion: kitVersion() });
+    proxy = await startProxy({
+      log: (line) => io.stderr.write(`${line}\n`),
+      ...parsed.proxy,
+      creatorVersion: kitVersion(),
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const where = `port ${parsed.proxy.port ?? 0} on ${parsed.proxy.host ?? defaultProxyOptions.host}`;
@@ -140,26 +153,18 @@ export async function run(argv: readonly string[]): Promise<number | undefined> 
       code === 'EADDRINUSE'
         ? `proxy: ${where} is already in use: pick another port (--port, 0 picks a free one).`
         : `proxy: ${(error instanceof Error ? error.message : String(error)).replace(/^\[payment-contract-kit\] /, '')}`;
-    process.stderr.write(`${kitMessage(text)}\n`);
+    io.stderr.write(`${kitMessage(text)}\n`);
     return error instanceof TypeError ? 2 : 1;
   }
-  process.stdout.write(`payment-contract-kit proxy listening on ${proxy.url}\n`);
-  return new Promise<number>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      proxy.close().then(
-        () => {
-          setTimeout(() => process.exit(process.exitCode ?? 0), 1000).unref();
-          resolve(parsed.failOnDrift && proxy.hasContractDrift() ? 1 : 0);
-        },
-        (error: unknown) => {
-          process.stderr.write(`${kitMessage(`proxy: could not write the report or recording: ${String(error)}`)}\n`);
-          resolve(1);
-        },
-      );
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  io.stdout.write(`payment-contract-kit proxy listening on ${proxy.url}\n`);
+  await stopSignal(host);
+  try {
+    await proxy.close();
+  } catch (error) {
+    io.stderr.write(`${kitMessage(`proxy: could not write the report or recording: ${String(error)}`)}\n`);
+    return 1;
+  }
+  // Everything is closed; should a stray handle keep the loop alive, exit anyway (no code: the one main.ts has set).
+  setTimeout(() => host.exit(), 1000).unref();
+  return parsed.failOnDrift && proxy.hasContractDrift() ? 1 : 0;
 }

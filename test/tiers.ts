@@ -12,15 +12,10 @@
 /** Real servers and processes: the CLI as a process, Redis, Pact mock servers and the verifier, Chromium, soak, fuzz. */
 export const integrationTests = [
   // The CLI as a process: one smoke test per command, and the cases only a process can show (signals, pipes).
-  'test/cli/mock.test.ts',
-  'test/cli/proxy.test.ts',
-  'test/cli/check.test.ts',
-  'test/cli/verify.test.ts',
-  'test/cli/webhook-send.test.ts',
-  // Codegen, redocly and the TypeScript compiler run as processes.
+  'test/cli/process/**/*.test.ts',
+  // Codegen and redocly run as processes.
   'test/generated.test.ts',
   'test/openapi.test.ts',
-  'test/mock/introspection-codegen.test.ts',
   // The docs' sh blocks run the built CLI; its ts blocks compile against the built package.
   'test/docs/code-blocks.test.ts',
   // Redis servers of their own, and the file store killed with SIGKILL in a child process.

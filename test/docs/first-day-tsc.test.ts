@@ -77,7 +77,8 @@ describe("docs/first-day.md's files under plain tsc", () => {
   it("keeps the page's JSON block what it says: the two settings and nothing else", () => {
     const page = readFileSync(join(root, 'docs/first-day.md'), 'utf8');
     expect(page).toContain('TS5097');
-    expect(Object.keys(JSON.parse(block('docs/first-day.md', 'rewriteRelativeImportExtensions')).compilerOptions))
-      .toEqual(['rewriteRelativeImportExtensions', 'types']);
+    expect(
+      Object.keys(JSON.parse(block('docs/first-day.md', 'rewriteRelativeImportExtensions')).compilerOptions),
+    ).toEqual(['rewriteRelativeImportExtensions', 'types']);
   });
 });

@@ -85,6 +85,8 @@ export interface WebhookFanoutDeps {
   readonly random: () => number;
   /** Receives log lines about failures inside delivery (see `WebhookDispatcherOptions.onProblem`). */
   readonly onProblem?: (message: string) => void;
+  /** Told when a payment settles for a client with no webhook URL, so nothing is sent (the mock says so once). */
+  readonly onNoWebhookUrl?: (payment: StoredPayment) => void;
   /** Told about every delivery attempt (see `WebhookDispatcherOptions.onAttempt`). */
   readonly onAttempt?: (report: WebhookAttemptReport) => void;
   /** Makes each dispatcher's transport: the platform's network transport, with in-process receivers when given. */
@@ -131,7 +133,10 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
   return {
     urlsOf: (clientId) => deps.clients.find((k) => k.clientId === clientId)?.webhookUrls ?? deps.webhookUrls,
     deliver(payment, skipUrls) {
-      if (silent.has(byClient.has(payment.clientId) ? payment.clientId : undefined)) return;
+      if (silent.has(byClient.has(payment.clientId) ? payment.clientId : undefined)) {
+        deps.onNoWebhookUrl?.(payment);
+        return;
+      }
       const dispatcher = byClient.get(payment.clientId) ?? shared;
       let payload: PaymentStatusWebhookPayload;
       let problem: string | undefined;
@@ -231,6 +236,27 @@ function sumCounts(
     refused: sum((c) => c.refused),
     version: sum((c) => c.version),
     caps,
+  };
+}
+
+/**
+ * The fan-out's `onNoWebhookUrl` for one mock: the first payment that settles with no webhook URL to send to gets one
+ * line saying so and how to set a URL; later ones get none. Without it a team whose receiver waits for the webhook
+ * sees nothing at all, and by default the mock has no URL.
+ *
+ * @example
+ * createWebhookFanout({ ...deps, onNoWebhookUrl: noWebhookUrlHint((line) => log.line(line)) });
+ */
+export function noWebhookUrlHint(logLine: (line: string) => void): (payment: StoredPayment) => void {
+  let told = false;
+  return (payment) => {
+    if (told) return;
+    told = true;
+    logLine(
+      kitMessage(
+        `payment ${payment.uuid} of client ${payment.clientId} settled and no webhook was sent: no webhook URL is set. Give one with --webhook-url <url> (PCK_WEBHOOK_URL; webhookUrls in code or the --config file, or the client's own webhookUrls), e.g. --webhook-url http://127.0.0.1:4011/webhooks with "payment-contract-kit webhook listen" running to see each delivery. Said once; GET /__pck/payments shows every outcome.`,
+      ),
+    );
   };
 }
 

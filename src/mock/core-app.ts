@@ -44,7 +44,7 @@ import {
   switchableRandom,
 } from './internal/store/store-wiring.ts';
 import { createWebhookProgress, type WebhookProgress } from './internal/store/webhook-progress.ts';
-import { closeWebhooks, createWebhookFanout, noWebhookUrlHint } from './internal/webhooks/fanout.ts';
+import { closeWebhooks, createWebhookFanout } from './internal/webhooks/fanout.ts';
 import { inProcessReceivers, type WebhookReceiver } from './internal/webhooks/in-process.ts';
 import { type MockOptions, resolveMockOptions } from './options.ts';
 
@@ -114,7 +114,6 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     random: () => webhookRandom.next(),
     onProblem: (line) => log.line(line),
     onAttempt: (report) => log.webhookAttempt(report),
-    onNoWebhookUrl: noWebhookUrlHint((line) => log.line(line)),
     createTransport: inProcess.createTransport,
     hmacSha256Base64: platform.crypto.hmacSha256Base64,
     onFinished: plan ? (d) => progress?.finished(d) : undefined,

@@ -83,10 +83,11 @@ export interface WebhookFanoutDeps {
   readonly standardWebhooksSecret?: string | undefined;
   /** Seeded [0, 1) source for retry jitter. */
   readonly random: () => number;
-  /** Receives log lines about failures inside delivery (see `WebhookDispatcherOptions.onProblem`). */
+  /**
+   * Receives log lines about failures inside delivery (see `WebhookDispatcherOptions.onProblem`), and the one line
+   * of {@link noWebhookUrlHint} when a payment settles with no webhook URL to send to.
+   */
   readonly onProblem?: (message: string) => void;
-  /** Told when a payment settles for a client with no webhook URL, so nothing is sent (the mock says so once). */
-  readonly onNoWebhookUrl?: (payment: StoredPayment) => void;
   /** Told about every delivery attempt (see `WebhookDispatcherOptions.onAttempt`). */
   readonly onAttempt?: (report: WebhookAttemptReport) => void;
   /** Makes each dispatcher's transport: the platform's network transport, with in-process receivers when given. */
@@ -120,6 +121,7 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
   // Clients whose dispatcher has no URL: a dispatcher enqueues nothing then, so the payload is not even built (every
   // settled payment passes here; the benchmark's mock runs without webhook URLs).
   const silent = new Set<string | undefined>();
+  const onNoWebhookUrl = noWebhookUrlHint(deps.onProblem ?? (() => undefined));
   if (deps.webhookUrls.length === 0) silent.add(undefined);
   for (const c of deps.clients) {
     if (c.webhookUrls === undefined && c.signingKey === undefined) continue;
@@ -134,7 +136,7 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
     urlsOf: (clientId) => deps.clients.find((k) => k.clientId === clientId)?.webhookUrls ?? deps.webhookUrls,
     deliver(payment, skipUrls) {
       if (silent.has(byClient.has(payment.clientId) ? payment.clientId : undefined)) {
-        deps.onNoWebhookUrl?.(payment);
+        onNoWebhookUrl(payment);
         return;
       }
       const dispatcher = byClient.get(payment.clientId) ?? shared;
@@ -240,12 +242,12 @@ function sumCounts(
 }
 
 /**
- * The fan-out's `onNoWebhookUrl` for one mock: the first payment that settles with no webhook URL to send to gets one
+ * What the fan-out of one mock does when a payment settles and has no URL to go to: the first payment that settles with no webhook URL to send to gets one
  * line saying so and how to set a URL; later ones get none. Without it a team whose receiver waits for the webhook
  * sees nothing at all, and by default the mock has no URL.
  *
  * @example
- * createWebhookFanout({ ...deps, onNoWebhookUrl: noWebhookUrlHint((line) => log.line(line)) });
+ * const onNoWebhookUrl = noWebhookUrlHint((line) => log.line(line));
  */
 export function noWebhookUrlHint(logLine: (line: string) => void): (payment: StoredPayment) => void {
   let told = false;

@@ -42,6 +42,10 @@ const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'Send a payment status webhook to a URL.',
     load: () => import('./commands/webhook-send.ts'),
   },
+  'webhook listen': {
+    summary: 'Receive webhooks on a local port, check them, print and forward them.',
+    load: () => import('./commands/webhook-listen.ts'),
+  },
   verify: { summary: 'Check pact files against the schemas and the mock.', load: () => import('./commands/verify.ts') },
   proxy: {
     summary: "Validate the real service's traffic in a reverse proxy.",

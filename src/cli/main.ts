@@ -61,7 +61,8 @@ const usage = `Usage: payment-contract-kit <command> [options]
 
 Commands:
 ${Object.entries(commands)
-  .map(([name, c]) => `  ${name.padEnd(14)}${c.summary}`)
+  // Two spaces at least after the longest name: readers (and the single executable's test) split the columns there.
+  .map(([name, c]) => `  ${name.padEnd(Math.max(...Object.keys(commands).map((n) => n.length)) + 2)}${c.summary}`)
   .join('\n')}
 
 Run "payment-contract-kit <command> --help" for the options of a command.

@@ -1,11 +1,12 @@
 // The option tables of docs/options.md, produced from the option tables in the code (the mock's, the proxy's and
-// verify's flags): `npm run generate` rewrites the text between each pair of markers, and the drift check
+// verify's and webhook listen's flags): `npm run generate` rewrites the text between each pair of markers, and the drift check
 // (`npm run check:generated`, and test/cli/option-docs.test.ts) fails when the file and the code disagree.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mockFlags } from '../src/cli/commands/mock.ts';
 import { proxyFlags } from '../src/cli/commands/proxy.ts';
 import { verifyFlags } from '../src/cli/commands/verify.ts';
+import { webhookListenFlags } from '../src/cli/commands/webhook-listen.ts';
 import { configFileKeys } from '../src/cli/config-file.ts';
 import { markdownRows } from '../src/cli/option-flags.ts';
 import { type OptionRow, shownDefault } from '../src/internal/option-table.ts';
@@ -35,6 +36,7 @@ export function optionSections(): Record<string, string> {
     'mock-code-options': codeOnlyRows(),
     'proxy-flags': markdownRows(withoutHelp(proxyFlags)),
     'verify-flags': markdownRows(withoutHelp(verifyFlags)),
+    'webhook-listen-flags': markdownRows(withoutHelp(webhookListenFlags)),
   };
 }
 

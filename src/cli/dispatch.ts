@@ -43,6 +43,10 @@ const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'Send a payment status webhook to a URL.',
     load: () => import('./commands/webhook-send.ts'),
   },
+  'webhook listen': {
+    summary: 'Receive webhooks on a local port, check them, print and forward them.',
+    load: () => import('./commands/webhook-listen.ts'),
+  },
   verify: { summary: 'Check pact files against the schemas and the mock.', load: () => import('./commands/verify.ts') },
   proxy: {
     summary: "Validate the real service's traffic in a reverse proxy.",
@@ -58,7 +62,8 @@ const usage = `Usage: payment-contract-kit <command> [options]
 
 Commands:
 ${Object.entries(commands)
-  .map(([name, c]) => `  ${name.padEnd(14)}${c.summary}`)
+  // Two spaces at least after the longest name: readers (and the single executable's test) split the columns there.
+  .map(([name, c]) => `  ${name.padEnd(Math.max(...Object.keys(commands).map((n) => n.length)) + 2)}${c.summary}`)
   .join('\n')}
 
 Run "payment-contract-kit <command> --help" for the options of a command.

@@ -6,6 +6,7 @@ import { optionDocsPath, optionSections, withOptionSections } from '../../script
 import { mockFlags, parseMockArgs } from '../../src/cli/commands/mock.ts';
 import { proxyFlags } from '../../src/cli/commands/proxy.ts';
 import { verifyFlags } from '../../src/cli/commands/verify.ts';
+import { webhookListenFlags } from '../../src/cli/commands/webhook-listen.ts';
 import { configFileKeys, readConfigFile } from '../../src/cli/config-file.ts';
 
 const page = readFileSync(optionDocsPath, 'utf8');
@@ -22,8 +23,9 @@ describe('docs/options.md', () => {
     expect(() => withOptionSections(page.replace('<!-- /generated:proxy-flags -->', ''))).toThrow(/proxy-flags/);
   });
 
-  it('names every flag, variable and config-file key of the mock, the proxy and verify', () => {
-    for (const flag of [...mockFlags, ...proxyFlags, ...verifyFlags].filter((f) => f.name !== 'help')) {
+  it('names every flag, variable and config-file key of the mock, the proxy, verify and webhook listen', () => {
+    const flags = [...mockFlags, ...proxyFlags, ...verifyFlags, ...webhookListenFlags];
+    for (const flag of flags.filter((f) => f.name !== 'help')) {
       expect(page).toContain(`\`--${flag.name}`);
       if (flag.env) expect(page).toContain(`\`${flag.env}\``);
     }

@@ -10,7 +10,9 @@
 //   as the built CLI, in a scratch folder holding test/docs/fixtures and the kit's contracts/ as ./pacts; or
 //   `<!-- not-run: reason -->`.
 // - ```json blocks parse (as one value or as JSON lines); ```text blocks are output samples.
-import { execFile } from 'node:child_process';
+// - ```python blocks (examples for teams without Node) run with python3 and print what their `# prints ...` lines
+//   say; where python3 is not installed they are skipped (test/webhook/ checks the numbers they print without it).
+import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -23,7 +25,7 @@ const cli = join(root, 'dist/cli/index.js');
 
 describe('code blocks in the docs', () => {
   it('every block names its language, one the docs test knows', () => {
-    const unknown = blocks.filter((b) => !['ts', 'sh', 'json', 'text'].includes(b.lang)).map(where);
+    const unknown = blocks.filter((b) => !['ts', 'sh', 'json', 'text', 'python'].includes(b.lang)).map(where);
     expect(unknown).toEqual([]);
     expect(byLang('ts').length).toBeGreaterThan(15);
   });
@@ -47,6 +49,34 @@ describe('code blocks in the docs', () => {
     expect(run !== undefined || (notRun !== undefined && notRun.length > 10)).toBe(true);
     expect(run !== undefined && notRun !== undefined).toBe(false);
   });
+});
+
+/** Whether python3 is on PATH (Debian and the CI image have it; a developer's machine may not). */
+const hasPython = (() => {
+  try {
+    execFileSync('python3', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe.skipIf(!hasPython)('Python blocks', () => {
+  it.each(byLang('python').map((b) => [where(b), b] as const))(
+    '%s runs with python3 and prints what its "# prints" lines say',
+    async (_, b) => {
+      const expected = [...b.code.matchAll(/^# prints (.*)$/gm)].map((m) => m[1]);
+      expect(expected.length, 'a python block ends with "# prints ..." lines').toBeGreaterThan(0);
+      const output = await new Promise<string>((resolve, reject) => {
+        const child = execFile('python3', ['-'], { timeout: 30_000 }, (error, stdout, stderr) =>
+          error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+        );
+        child.stdin?.end(b.code);
+      });
+      expect(output.trimEnd().split('\n')).toEqual(expected);
+    },
+    40_000,
+  );
 });
 
 /** The exit status a `run` directive expects: `exit=N` in its text, else 0. */

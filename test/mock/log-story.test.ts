@@ -160,3 +160,31 @@ describe('webhook attempts', () => {
     );
   });
 });
+
+describe('a payment settled with no webhook URL', () => {
+  it('says once that no webhook was sent, and names the flag and the option that set one', async () => {
+    const log: string[] = [];
+    app = buildNodeMockApp({ log: (chunk) => log.push(chunk), realNow: () => Date.UTC(2026, 0, 1, 12) }, {});
+    const { post } = requestsVia(app.fetch);
+    const first = await story(post);
+    app.control.advanceClock(app.control.assumptions.settleDelayMs);
+    await story(post);
+    app.control.advanceClock(app.control.assumptions.settleDelayMs);
+    expect(app.control.payments().filter((p) => p.settledAt !== undefined)).toHaveLength(2);
+    app.flushLog();
+    const hints = log
+      .join('')
+      .split('\n')
+      .filter((l) => l.includes('no webhook was sent'));
+    expect(hints).toEqual([
+      `[payment-contract-kit] payment ${first} of client test-client settled and no webhook was sent: no webhook URL is set. Give one with --webhook-url <url> (PCK_WEBHOOK_URL; webhookUrls in code or the --config file, or the client's own webhookUrls), e.g. --webhook-url http://127.0.0.1:4011/webhooks with "payment-contract-kit webhook listen" running to see each delivery. Said once; GET /__pck/payments shows every outcome.`,
+    ]);
+  });
+
+  it('says nothing of the kind when a URL is set', async () => {
+    const { app, post, lines } = mockWith('text');
+    await story(post);
+    await settleAndDeliver(app);
+    expect(lines().filter((l) => l.includes('no webhook was sent'))).toEqual([]);
+  });
+});

@@ -1,3 +1,5 @@
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   buildTestWebhookRequest,
@@ -49,6 +51,35 @@ describe('Standard Webhooks test vector', () => {
       now: atVectorTime,
     });
     expect(result.ok).toBe(true);
+  });
+});
+
+describe("docs/webhooks.md's worked example in Python", () => {
+  // The page teaches the HMAC key to teams in other languages; its numbers must be the ones the kit signs with.
+  const page = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
+  const python = /```python\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
+  const literal = (pattern: RegExp) => pattern.exec(python)?.[1];
+
+  it('uses the test vector, and prints the signature the kit computes for it', () => {
+    const example = {
+      secret: literal(/^secret = "([^"]+)"/m),
+      id: literal(/"webhook-id": "([^"]+)"/),
+      timestamp: Number(literal(/"webhook-timestamp": "(\d+)"/)),
+      body: literal(/^body = b'([^']+)'/m),
+    };
+    expect(example).toEqual({ secret: vector.secret, id: vector.id, timestamp: vector.timestamp, body: vector.body });
+    const printed = [...python.matchAll(/^# prints (.*)$/gm)].map((m) => m[1]);
+    expect(printed).toEqual([signStandardWebhook(vector), 'True']);
+    expect(literal(/"webhook-signature": "([^"]+)"/)).toBe(vector.signature);
+  });
+
+  it('decodes the part after whsec_, and names the signature the whole string would give', () => {
+    expect(python).toContain('base64.b64decode(secret.removeprefix("whsec_"))');
+    const wholeString = createHmac('sha256', vector.secret)
+      .update(`${vector.id}.${vector.timestamp}.${vector.body}`)
+      .digest('base64');
+    expect(page).toContain(`\`v1,${wholeString}\``);
+    expect(`v1,${wholeString}`).not.toBe(vector.signature);
   });
 });
 

@@ -83,7 +83,10 @@ export interface WebhookFanoutDeps {
   readonly standardWebhooksSecret?: string | undefined;
   /** Seeded [0, 1) source for retry jitter. */
   readonly random: () => number;
-  /** Receives log lines about failures inside delivery (see `WebhookDispatcherOptions.onProblem`). */
+  /**
+   * Receives log lines about failures inside delivery (see `WebhookDispatcherOptions.onProblem`), and the one line
+   * of {@link noWebhookUrlHint} when a payment settles with no webhook URL to send to.
+   */
   readonly onProblem?: (message: string) => void;
   /** Told about every delivery attempt (see `WebhookDispatcherOptions.onAttempt`). */
   readonly onAttempt?: (report: WebhookAttemptReport) => void;
@@ -118,6 +121,7 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
   // Clients whose dispatcher has no URL: a dispatcher enqueues nothing then, so the payload is not even built (every
   // settled payment passes here; the benchmark's mock runs without webhook URLs).
   const silent = new Set<string | undefined>();
+  const onNoWebhookUrl = noWebhookUrlHint(deps.onProblem ?? (() => undefined));
   if (deps.webhookUrls.length === 0) silent.add(undefined);
   for (const c of deps.clients) {
     if (c.webhookUrls === undefined && c.signingKey === undefined) continue;
@@ -131,7 +135,10 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
   return {
     urlsOf: (clientId) => deps.clients.find((k) => k.clientId === clientId)?.webhookUrls ?? deps.webhookUrls,
     deliver(payment, skipUrls) {
-      if (silent.has(byClient.has(payment.clientId) ? payment.clientId : undefined)) return;
+      if (silent.has(byClient.has(payment.clientId) ? payment.clientId : undefined)) {
+        onNoWebhookUrl(payment);
+        return;
+      }
       const dispatcher = byClient.get(payment.clientId) ?? shared;
       let payload: PaymentStatusWebhookPayload;
       let problem: string | undefined;
@@ -231,6 +238,27 @@ function sumCounts(
     refused: sum((c) => c.refused),
     version: sum((c) => c.version),
     caps,
+  };
+}
+
+/**
+ * What the fan-out of one mock does when a payment settles and has no URL to go to: the first payment that settles with no webhook URL to send to gets one
+ * line saying so and how to set a URL; later ones get none. Without it a team whose receiver waits for the webhook
+ * sees nothing at all, and by default the mock has no URL.
+ *
+ * @example
+ * const onNoWebhookUrl = noWebhookUrlHint((line) => log.line(line));
+ */
+export function noWebhookUrlHint(logLine: (line: string) => void): (payment: StoredPayment) => void {
+  let told = false;
+  return (payment) => {
+    if (told) return;
+    told = true;
+    logLine(
+      kitMessage(
+        `payment ${payment.uuid} of client ${payment.clientId} settled and no webhook was sent: no webhook URL is set. Give one with --webhook-url <url> (PCK_WEBHOOK_URL; webhookUrls in code or the --config file, or the client's own webhookUrls), e.g. --webhook-url http://127.0.0.1:4011/webhooks with "payment-contract-kit webhook listen" running to see each delivery. Said once; GET /__pck/payments shows every outcome.`,
+      ),
+    );
   };
 }
 

@@ -205,11 +205,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     revoke(clientId, token) {
       const s = state(clientId);
       if (token === undefined || token === '') {
-        // Counted before they go: the answer tells a caller who left x-jwt-token out how much it just revoked.
-        const refreshTokens = s.refresh.size;
         if (record) record({ t: 'tk.ra', c: clientId });
-        revokeAll(s);
-        return { revoked: 'client', refresh_tokens: refreshTokens };
+        return { revoked: 'client', refresh_tokens: revokeAll(s) };
       }
       const claims = codec.decode(token);
       if (!claims || claims.sub !== clientId)
@@ -223,8 +220,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       if (revoked.size >= 10_000) for (const [jti, exp] of revoked) if (exp <= nowSec) revoked.delete(jti);
       revoked.set(claims.jti, claims.exp);
       if (record) record({ t: 'tk.r', j: claims.jti, e: claims.exp });
-      // One access token; its refresh token stays usable (the ledger's "Which token revoke-token revokes").
-      return { revoked: 'token', refresh_tokens: 0 };
+      return { revoked: 'token', refresh_tokens: 0 }; // its refresh token stays usable (the ledger row)
     },
     issue: (clientId) => issue(clientId),
     ...tokenRecords(recordState, () => clock.now() / 1000),

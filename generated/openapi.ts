@@ -53,8 +53,8 @@ export interface paths {
         put?: never;
         /**
          * Revoke the current token
-         * @description Revokes the client's current access token. The service does not publish the answer's body; the kit answers
-         *     with the status envelope below (ASSUMPTIONS.md).
+         * @description Revokes the access token sent in x-jwt-token or, without it, every token of the client. The service does not
+         *     publish the answer's body; the kit answers with the status envelope below (ASSUMPTIONS.md).
          */
         post: operations["revokeToken"];
         delete?: never;
@@ -116,6 +116,16 @@ export interface components {
             status: "SUCCESS";
             /** @description Human-readable confirmation. */
             message?: string;
+            /** @description What the kit's mock revoked; a service may leave it out (ASSUMPTIONS.md, "Revoke-token body"). */
+            data?: {
+                /**
+                 * @description `token`: the access token sent in x-jwt-token; `client`: every access token of the client.
+                 * @enum {string}
+                 */
+                revoked: "token" | "client";
+                /** @description Unused refresh tokens of the client revoked with them (0 for one access token). */
+                refresh_tokens: number;
+            };
         };
         /** @description Error answer of the REST endpoints. */
         ErrorResponse: {

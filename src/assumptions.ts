@@ -112,7 +112,11 @@ export interface Assumptions {
   readonly clientRefusedRefresh: 'generate-again' | 'fail';
   /** Unit of `data.expiration`: Unix time in seconds (JWT `exp` style) or in milliseconds (JavaScript `Date` style). */
   readonly expirationUnit: 'seconds' | 'milliseconds';
-  /** Body of a successful revoke-token answer. */
+  /**
+   * Body of a successful revoke-token answer. The mock adds `data` saying what it revoked (`{ revoked: 'token' }` for
+   * the token in x-jwt-token, `{ revoked: 'client' }` for every token of the client, each with the `refresh_tokens`
+   * revoked with it); the checker compares only these two fields with a service's answer.
+   */
   readonly revokeTokenBody: { readonly status: 'SUCCESS'; readonly message: string };
   /** Input bounds that the service does not publish. */
   readonly bounds: {

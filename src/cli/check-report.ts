@@ -14,6 +14,11 @@ export interface CheckedEntry extends ExchangeCheck {
   readonly file: string;
   /** Position in the file's `log.entries`, from 0. */
   readonly entry: number;
+  /**
+   * The `#` the report shows, from 1: the proxy's number for the exchange when the proxy recorded the file (the same
+   * `#` as its log and `exchange.seq` in its report), else `entry + 1`.
+   */
+  readonly number: number;
   readonly kind: 'http' | 'webhook';
   readonly method: string;
   readonly url: string;
@@ -82,7 +87,7 @@ function title(r: CheckedEntry): string {
   const what = r.kind === 'webhook' ? 'webhook' : `${r.method} ${pathOf(r.url)}`;
   const operation = r.operationName ? ` ${r.operationName}` : '';
   const guide = r.guide ? ` (${r.guide} guide)` : '';
-  return `${r.file} #${r.entry} ${what}${operation}${guide} -> ${r.status ?? 'no answer'}`;
+  return `${r.file} #${r.number} ${what}${operation}${guide} -> ${r.status ?? 'no answer'}`;
 }
 
 /**

@@ -1,7 +1,13 @@
 /**
- * Masking of card numbers for everything the kit shows: the mock's logs, state and answers, and the checker's and
- * `verify`'s reports. One rule for all of them: at most the first 6 and the last 4 digits stay visible (the PCI DSS
- * limit), and fewer for short runs.
+ * Masking of card numbers for everything the kit shows: the mock's logs, state and answers, and the checker's,
+ * `verify`'s and the proxy's reports. One rule for how a card number is masked: at most the first 6 and the last 4
+ * digits stay visible (the PCI DSS limit), and fewer for short runs. Two rules for where one can be:
+ *
+ * - {@link maskDigits}, for text that may quote a card number nobody has checked yet (the mock's log of a path, a
+ *   GraphQL error quoting its input): every run of 12 or more digits, since a mistyped number is still a card number.
+ * - {@link maskCardNumbers}, for reports about an exchange: only runs that can be card numbers (Luhn-valid, or too
+ *   long to tell), so that a number the report is about, such as a 13-digit `expiration` in milliseconds, is shown
+ *   whole. The card fields themselves are masked by name wherever they appear, Luhn or not.
  *
  * @module
  */
@@ -34,4 +40,40 @@ const longDigits = /\d(?:[ -]?\d){11,}/g;
  */
 export function maskDigits(text: string): string {
   return text.replace(longDigits, (run) => maskCardNumber(run.replace(/[ -]/g, '')));
+}
+
+/**
+ * Whether `digits` passes the Luhn check, as every issued card number does. Nine in ten other numbers (a timestamp,
+ * an amount in cents) fail it, which is what lets a report show them.
+ *
+ * @example
+ * luhnValid('4111111111111111') // true
+ * luhnValid('1796150006000') // false
+ */
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = digits.length - 1, double = false; i >= 0; i--, double = !double) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+// Card numbers have 12 to 19 digits; a longer run may hold one with other digits stuck to it, so it is masked whole.
+const longestCardNumber = 19;
+
+/**
+ * Masks the digit runs of `text` that can be card numbers: runs of 12 to 19 digits (spaces and dashes allowed) that
+ * pass the Luhn check, and any longer run. Other numbers stay readable, as a report about them needs.
+ *
+ * @example
+ * maskCardNumbers('card 4111 1111 1111 1111') // 'card 411111******1111'
+ * maskCardNumbers('expiration 1796150006000') // 'expiration 1796150006000'
+ */
+export function maskCardNumbers(text: string): string {
+  return text.replace(longDigits, (run) => {
+    const digits = run.replace(/[ -]/g, '');
+    return digits.length > longestCardNumber || luhnValid(digits) ? maskCardNumber(digits) : run;
+  });
 }

@@ -174,7 +174,7 @@ export function checkSeen(ctx: ProxyContext, seq: number, x: SeenExchange): void
     const answer = readJson(exchange.response);
     if (answer.state === 'json') for (const fee of feeObservations(answer.value)) ctx.drifts.observeFee(fee);
   }
-  ctx.recorder?.add(x);
+  ctx.recorder?.add(x, seq);
   ctx.log.exchange({
     seq,
     kind: x.kind,

@@ -39,6 +39,11 @@ interface HarHeader {
 /** One HAR entry. */
 export interface HarEntry {
   readonly _kind?: 'webhook';
+  /**
+   * The proxy's number for this exchange (the `#` of its log lines and the report's `exchange.seq`), so that `check`
+   * on the recording names each entry as the proxy did, even after the oldest entries were dropped.
+   */
+  readonly _seq?: number;
   readonly startedDateTime: string;
   readonly time: number;
   readonly request: Record<string, unknown>;
@@ -80,7 +85,7 @@ function bodyText(body: Buffer, redactor: Redactor): { text: string; encoding?: 
  * @example
  * harEntry(exchange, createRedactor()).request.url // 'https://sandbox.example.com/graphql'
  */
-export function harEntry(x: RecordedExchange, redactor: Redactor): HarEntry {
+export function harEntry(x: RecordedExchange, redactor: Redactor, seq?: number): HarEntry {
   const url = new URL(x.url);
   const requestHeaders = pairs(redactor.headers(x.requestHeaders));
   const responseHeaders = pairs(redactor.headers(x.responseHeaders));
@@ -91,6 +96,7 @@ export function harEntry(x: RecordedExchange, redactor: Redactor): HarEntry {
   const content = bodyText(decoded, redactor);
   return {
     ...(x.kind === 'webhook' ? { _kind: 'webhook' as const } : {}),
+    ...(seq === undefined ? {} : { _seq: seq }),
     startedDateTime: new Date(x.startedAt).toISOString(),
     time: Math.round(x.durationMs * 1000) / 1000,
     request: {
@@ -127,7 +133,8 @@ export const maxHarEntries = 50_000;
 
 /** Collects entries for `--record`. */
 export interface HarRecorder {
-  add(exchange: RecordedExchange): void;
+  /** Adds an exchange under the proxy's number for it (`seq`, from 1). */
+  add(exchange: RecordedExchange, seq?: number): void;
   /** The HAR document so far. */
   har(): Har;
   /** Entries dropped because of {@link maxHarEntries}. */
@@ -146,12 +153,12 @@ export function createHarRecorder(redactor: Redactor, version: string): HarRecor
   const entries: HarEntry[] = [];
   let dropped = 0;
   return {
-    add(exchange) {
+    add(exchange, seq) {
       if (entries.length >= maxHarEntries) {
         entries.shift();
         dropped++;
       }
-      entries.push(harEntry(exchange, redactor));
+      entries.push(harEntry(exchange, redactor, seq));
     },
     har: () => ({
       log: { version: '1.2', creator: { name: 'payment-contract-kit proxy', version }, entries: [...entries] },

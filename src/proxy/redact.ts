@@ -6,10 +6,11 @@
  * Three layers, because a secret can sit anywhere a checker or a service put it: known fields and headers are
  * replaced by name; every secret value seen in a header or a known field is remembered and replaced wherever it
  * shows up again (a token quoted in a drift's `actual`, say); and any Luhn-valid run of 12 or more digits is masked
- * like a card number (Luhn, so that a millisecond timestamp in a drift stays readable).
+ * like a card number (Luhn, so that a millisecond timestamp in a drift stays readable), by the checker's own rule.
  *
  * @module
  */
+import { maskCardNumbers } from '../contract/card-masking.ts';
 import { cardNumberFields } from '../contract/guides.ts';
 
 /** What a redacted secret reads. */
@@ -35,21 +36,8 @@ const secretFields: ReadonlySet<string> = new Set([
 const secretHeader =
   /(^authorization$|^proxy-authorization$|^cookie$|^set-cookie$|key|token|secret|signature|password)/i;
 
-// 12+ digits, possibly split by spaces or dashes: what a card number looks like in text.
-const longDigits = /\d(?:[ -]?\d){11,}/g;
 // A CVV written inline in GraphQL text or loose JSON: `cvv: "123"`, `"cvv":"123"`, `cvv: 123`.
 const inlineCvv = /("?cvv"?\s*:\s*)("(?:[^"\\]|\\.)*"|\d+)/gi;
-
-/** True when `digits` passes the Luhn checksum, as every card number does (a timestamp rarely does). */
-function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = digits.length - 1, double = false; i >= 0; i--, double = !double) {
-    let d = digits.charCodeAt(i) - 48;
-    if (double) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 /** Masks one card number to its first 6 and last 4 digits (shorter numbers lose all but the last 4). */
 export function maskCardNumber(digits: string): string {
@@ -116,10 +104,9 @@ export function createRedactor(): Redactor {
     );
     return input.replace(pattern, redactedText);
   };
+  // The checker's rule for digit runs (maskCardNumbers), so the log, the report and `check` mask the same numbers.
   const text = (input: string): string =>
-    known(input)
-      .replace(inlineCvv, (_m, head: string) => `${head}"${redactedCvv}"`)
-      .replace(longDigits, (run) => (luhnValid(run.replace(/[ -]/g, '')) ? maskCardNumber(run) : run));
+    maskCardNumbers(known(input).replace(inlineCvv, (_m, head: string) => `${head}"${redactedCvv}"`));
   const value = (input: unknown, field?: string, depth = 0): unknown => {
     if (field !== undefined) {
       const key = field.toLowerCase();

@@ -14,6 +14,7 @@ import './internal/pages.css';
 import { controlFetch } from './internal/control-auth.ts';
 import { type Child, el, replaceChildren } from './internal/dom.ts';
 import { readPageConfig } from './internal/read-config.ts';
+import { outcomeCell } from './internal/request-outcome.ts';
 
 /** The fields of a control API payment the dashboard shows. */
 interface PaymentView {
@@ -64,6 +65,8 @@ interface RequestView {
   durationMs: number;
   clientId?: string;
   summary?: unknown;
+  /** The journal's outcome: `ok`, a reason code, `validation: <paths>` or `HTTP <status>`. */
+  outcome?: string;
 }
 
 /** What `GET /__pck/health` says about the histories (the counters the mock keeps). */
@@ -246,14 +249,16 @@ function deliveryRow(d: DeliveryView): HTMLElement {
 }
 
 function journalRow(r: RequestView): HTMLElement {
+  const outcome = outcomeCell(r.outcome, r.status);
   return el(
     'tr',
-    {},
+    { 'data-seq': String(r.seq), ...(outcome.refused ? { 'data-refused': 'true' } : {}) },
     el('td', {}, r.seq),
     el('td', {}, time(r.at)),
     el('td', {}, el('code', {}, `${r.method} ${r.path}`)),
     el('td', {}, r.operationName ?? ''),
     el('td', { class: statusClass(r.status) }, r.status),
+    el('td', { class: `pck-outcome ${outcome.refused ? 'pck-status-error' : 'pck-status-ok'}` }, outcome.text),
     el('td', {}, r.clientId ?? ''),
     el('td', {}, r.summary === undefined ? '' : el('pre', { class: 'pck-summary' }, JSON.stringify(r.summary))),
   );
@@ -347,7 +352,7 @@ async function refresh(): Promise<void> {
       loads.push(
         (call('GET', `requests?limit=${journalRows}`) as Promise<{ requests: RequestView[] }>).then((r) => {
           journalCursor = cursor;
-          replaceChildren(journalBody, rowsOr(r.requests.map(journalRow), 7, 'No requests yet.'));
+          replaceChildren(journalBody, rowsOr(r.requests.map(journalRow), 8, 'No requests yet.'));
         }),
       );
     }
@@ -422,7 +427,7 @@ function layout(): void {
       {},
       el('h2', {}, `Requests (latest ${journalRows})`),
       journalCounts,
-      table(['#', 'time', 'request', 'operation', 'status', 'client', 'variables (masked)'], journalBody),
+      table(['#', 'time', 'request', 'operation', 'status', 'outcome', 'client', 'variables (masked)'], journalBody),
     ),
   ]);
 }

@@ -1,17 +1,19 @@
 /**
  * The mock's GraphiQL page (GET /graphql from a browser): the schema comes from introspecting the mock itself, the
  * kit's operations open as tabs with working variables, and `x-jwt-token` is filled with a token from
- * generate-token. With `--guide both` a switch picks the guide; the mock tells guides apart by the names a request
- * uses, so in the legacy guide the page marks its introspection query with a skipped legacy selection.
+ * generate-token, and the open tab runs as the page opens when it is a query (the first tab, a fee list, on a first
+ * visit). With `--guide both` a switch picks the guide; the mock tells guides apart by the names a request uses, so
+ * in the legacy guide the page marks its introspection query with a skipped legacy selection.
  *
  * @module
  */
 import '@graphiql/react/dist/style.css';
 import 'graphiql/src/style.css';
 import './internal/pages.css';
-import { GraphiQL } from 'graphiql';
+import { GraphiQLProvider, useEditorContext, useExecutionContext } from '@graphiql/react';
+import { GraphiQLInterface } from 'graphiql';
 import { Kind, parse } from 'graphql';
-import { createElement } from 'react';
+import { createElement, useEffect, useRef } from 'react';
 import { createRoot } from 'react-dom/client';
 import { credentialHeaders, serviceHeaders } from '../contract/service-names.ts';
 import { el, replaceChildren } from './internal/dom.ts';
@@ -102,6 +104,37 @@ function firstTabVariables(
   return variables !== undefined && storage.getItem('graphiql:tabState') === null ? { variables } : {};
 }
 
+/** Whether `query` is a document whose operation is a query: only those run by themselves (never a payment). */
+function isQueryDocument(query: string): boolean {
+  try {
+    const operations = parse(query).definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+    return (
+      operations.length === 1 &&
+      operations[0]?.kind === Kind.OPERATION_DEFINITION &&
+      operations[0].operation === 'query'
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs the open tab once, as soon as GraphiQL's editors exist, so the page answers data without a click. GraphiQL
+ * has no prop for it; its own Run button calls the execution context's `run()`, which reads the editors, so this
+ * waits for all four (a run before the variables editor exists would send no variables). Mutations wait for a click.
+ */
+function RunOpenTab({ enabled }: { readonly enabled: boolean }): null {
+  const execution = useExecutionContext({ nonNull: true });
+  const { queryEditor, variableEditor, headerEditor, responseEditor } = useEditorContext({ nonNull: true });
+  const ran = useRef(false);
+  useEffect(() => {
+    if (ran.current || !enabled || !queryEditor || !variableEditor || !headerEditor || !responseEditor) return;
+    ran.current = true;
+    if (isQueryDocument(queryEditor.getValue())) execution.run();
+  }, [enabled, execution, queryEditor, variableEditor, headerEditor, responseEditor]);
+  return null;
+}
+
 function renderBar(guide: Guide, status: string): void {
   const guideControl =
     config.guide === 'both'
@@ -149,19 +182,30 @@ async function start(): Promise<void> {
   }
   const examples = examplesOf(guide, __PCK_OPERATIONS__[guide]);
   const storage = storageFor(guide);
+  // GraphiQL's own component is this provider around this interface; they are used apart so that RunOpenTab sits
+  // inside the provider, where the editors and the execution context are.
   root.render(
-    createElement(GraphiQL, {
-      // A new key remounts GraphiQL, so a guide switch or a new token starts from a clean editor state.
-      key: `${guide}:${headers}`,
-      fetcher: fetcherFor(guide),
-      storage,
-      defaultTabs: examples.map((e) => ({ query: e.query, variables: e.variables, headers })),
-      ...firstTabVariables(storage, examples[0]?.variables),
-      defaultHeaders: headers,
-      headers,
-      shouldPersistHeaders: false,
-      defaultEditorToolsVisibility: 'variables',
-    }),
+    createElement(
+      GraphiQLProvider,
+      {
+        // A new key remounts GraphiQL, so a guide switch or a new token starts from a clean editor state.
+        key: `${guide}:${headers}`,
+        fetcher: fetcherFor(guide),
+        storage,
+        defaultTabs: examples.map((e) => ({ query: e.query, variables: e.variables, headers })),
+        ...firstTabVariables(storage, examples[0]?.variables),
+        defaultHeaders: headers,
+        headers,
+        shouldPersistHeaders: false,
+      },
+      createElement(GraphiQLInterface, {
+        showPersistHeadersSettings: false,
+        disableTabs: false,
+        defaultEditorToolsVisibility: 'variables',
+      }),
+      // Without a token the run could only answer TOKEN_MISSING: the bar already says why there is none.
+      createElement(RunOpenTab, { enabled: headers !== '{}' }),
+    ),
   );
 }
 

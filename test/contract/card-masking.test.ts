@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskCardNumber, maskDigits } from '../../src/contract/card-masking.ts';
+import { luhnValid, maskCardNumber, maskCardNumbers, maskDigits } from '../../src/contract/card-masking.ts';
 import { showValue } from '../../src/contract/check/show-value.ts';
 import { describeValue } from '../../src/contract/check/value-kind.ts';
 
@@ -42,5 +42,38 @@ describe('the checker shows values masked', () => {
     expect(showValue(4111111111111111)).toBe('411111******1111');
     expect(describeValue('4111 1111 1111 1111')).toBe('the string "411111******1111"');
     expect(describeValue('4'.repeat(25))).toBe(`the string "444444${'*'.repeat(15)}4444"`);
+  });
+});
+
+// Reports about an exchange mask only what can be a card number: a number the report is about (a 13-digit
+// `expiration` in milliseconds) is shown whole, while a card number, and a card field's value even when mistyped, are
+// still masked.
+describe('maskCardNumbers and luhnValid', () => {
+  it.each([
+    ['a Luhn-valid card number', { given: 'card 4111111111111111', want: 'card 411111******1111' }],
+    ['a spaced one', { given: 'card 5555 5555 5555 4444', want: 'card 555555******4444' }],
+    ['an expiration in milliseconds', { given: 'got 1796150006000', want: 'got 1796150006000' }],
+    ['a run too long to be one card number', { given: '4'.repeat(25), want: `444444${'*'.repeat(15)}4444` }],
+    ['a short number', { given: 'id 41111111111', want: 'id 41111111111' }],
+  ] as const)('%s', (_name, { given, want }) => {
+    expect(maskCardNumbers(given)).toBe(want);
+  });
+
+  it('luhnValid tells card numbers from timestamps', () => {
+    expect([luhnValid('4111111111111111'), luhnValid('378282246310005'), luhnValid('1796150006000')]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  it('showValue and describeValue show a timestamp whole and still mask card numbers', () => {
+    expect(showValue(1796150006000)).toBe('1796150006000');
+    expect(describeValue(1796150006000)).toBe('the number 1796150006000');
+    expect(showValue('4111111111111111')).toBe('"411111******1111"');
+    expect(showValue(5555555555554444)).toBe('555555******4444');
+    // A card field is masked by name: a mistyped card number (fails Luhn) is still someone's card number.
+    expect(showValue('4111111111111112', 'card_number')).toBe('"411111******1112"');
+    expect(showValue(4111111111111112, 'number')).toBe('411111******1112');
   });
 });

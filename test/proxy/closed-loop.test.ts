@@ -227,6 +227,11 @@ describe('the mock started with suggestedConfig answers as the service did', () 
     expect(JSON.parse(webhook.body).status).toBe('COMPLETED');
     expect(webhook.headers['x-signature']).toBeDefined();
     const revoke = await rawRequest(mock.url, { path: servicePaths.revokeToken, headers: credentials });
-    expect(json(revoke)).toEqual({ status: 'SUCCESS', message: 'Token has been revoked' });
+    // The service's status and message; `data` is the mock's own account of what it revoked (the ledger row).
+    expect(json(revoke)).toEqual({
+      status: 'SUCCESS',
+      message: 'Token has been revoked',
+      data: { revoked: 'client', refresh_tokens: expect.any(Number) },
+    });
   });
 });

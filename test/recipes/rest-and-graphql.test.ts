@@ -20,7 +20,7 @@ describe('openapi-fetch recipe', () => {
     const { tokenLifecycle } = await loadRecipe<OpenapiFetchRecipe>('openapi-fetch');
     const { generated, refreshed, revoked } = await tokenLifecycle(mock.url, credentials);
     expect(generated.token).not.toBe(refreshed.token);
-    expect(revoked).toEqual(defaultAssumptions.revokeTokenBody);
+    expect(revoked).toEqual({ ...defaultAssumptions.revokeTokenBody, data: { revoked: 'token', refresh_tokens: 0 } });
     const paths = mock.control.requests().map((r) => `${r.status} ${r.path}`);
     expect(paths).toEqual([
       '200 /api/v2/accounting/token/generate-token',

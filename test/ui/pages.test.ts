@@ -176,6 +176,15 @@ describe('Dashboard at /__pck/ui', () => {
     expect(await page.locator('#pck-journal img').count()).toBe(0);
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
 
+    // A payment refused for its fee answers HTTP 200: the outcome column says it was refused, and why.
+    const refused = await post(
+      `${mock.url}/graphql`,
+      { 'x-jwt-token': token },
+      { query: print(ProcessPaymentRequestDocument), variables: { input: { ...input, fees: 5 } } },
+    );
+    expect(refused.status).toBe(200);
+    await waitForText(page, '#pck-journal tr[data-refused] td.pck-outcome', 'refused: validation: input.fees');
+
     // Settle from the dashboard: the webhook's first attempt gets 503, a retry is scheduled.
     await page.locator(`${row} button`, { hasText: 'Settle: success' }).click();
     await waitForText(page, row, 'success');

@@ -145,10 +145,11 @@ export async function run(
     const reading = readHar(value, { origin: flags.origin });
     otherHosts += reading.otherHosts;
     unreadable += reading.unreadable.length;
-    for (const { index, exchange } of reading.exchanges)
+    for (const { index, number, exchange } of reading.exchanges)
       results.push({
         file,
         entry: index,
+        number,
         kind: exchange.kind ?? 'http',
         method: exchange.request.method,
         url: exchange.request.url,

@@ -1,7 +1,7 @@
 /**
  * HAR 1.2 files as exchanges for the checker: as browsers' developer tools save them (Chrome's and Firefox's
  * layouts: HTTP/2 pseudo-headers, base64 `content.encoding`, bodies left out) and as the proxy's `--record` writes
- * them (webhook entries marked `_kind: "webhook"`). Pure reading, no Node: it runs wherever the checker does.
+ * them (webhook entries marked `_kind: "webhook"`, every entry numbered as the proxy numbered it, `_seq`). Pure reading, no Node: it runs wherever the checker does.
  *
  * @module
  */
@@ -12,6 +12,11 @@ import type { Exchange, ExchangeMessage } from './exchange.ts';
 export interface HarExchange {
   /** The entry's position in `log.entries`, from 0. */
   readonly index: number;
+  /**
+   * The entry's number in reports, from 1: the proxy's own number for the exchange (`_seq`, as in the proxy's log and
+   * report) when the proxy recorded the file, else the position from 1.
+   */
+  readonly number: number;
   /** `startedDateTime` of the entry, when given. */
   readonly startedDateTime?: string | undefined;
   readonly exchange: Exchange;
@@ -116,6 +121,8 @@ export function readHar(value: unknown, options: { readonly origin?: string | un
     const status = typeof response?.status === 'number' && response.status > 0 ? response.status : undefined;
     exchanges.push({
       index,
+      number:
+        typeof entry._seq === 'number' && Number.isSafeInteger(entry._seq) && entry._seq > 0 ? entry._seq : index + 1,
       startedDateTime: typeof entry.startedDateTime === 'string' ? entry.startedDateTime : undefined,
       exchange: {
         kind: webhook ? 'webhook' : 'http',

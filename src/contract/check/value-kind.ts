@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { maskDigits } from '../card-masking.ts';
+import { maskCardNumbers } from '../card-masking.ts';
 
 /** The kind of JSON value a schema position holds, in the terms both GraphQL and JSON Schema reduce to. */
 export type ValueKind = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'list' | 'any';
@@ -44,8 +44,8 @@ export function valueFits(kind: ValueKind, value: unknown): boolean {
 }
 
 /**
- * A few words for the kind of a JSON value found in a pact or on the wire. Long digit runs are masked, and a value at a
- * `secret` position (a CVV) is never shown.
+ * A few words for the kind of a JSON value found in a pact or on the wire. Digit runs that can be card numbers are
+ * masked (see `maskCardNumbers`), and a value at a `secret` position (a CVV) is never shown.
  */
 export function describeValue(value: unknown, secret = false): string {
   if (value === undefined) return 'nothing';
@@ -54,6 +54,6 @@ export function describeValue(value: unknown, secret = false): string {
   if (typeof value === 'object') return 'an object';
   if (secret) return `a ${typeof value}`;
   if (typeof value === 'string')
-    return `the string ${maskDigits(JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value))}`;
-  return `the ${typeof value} ${maskDigits(JSON.stringify(value))}`;
+    return `the string ${maskCardNumbers(JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value))}`;
+  return `the ${typeof value} ${maskCardNumbers(JSON.stringify(value))}`;
 }

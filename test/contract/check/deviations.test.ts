@@ -125,6 +125,16 @@ const rows: Row[] = [
     }),
     [{ kind: 'assumption', path: 'data.expiration', ledgerKey: 'expirationUnit', observed: 'milliseconds' }],
   ],
+  // `data` is the mock's account of what it revoked: a service that leaves it out still answers the ledger's body.
+  [
+    "revoke body without the mock's data",
+    'current',
+    'revoke-token',
+    answer((b) => {
+      delete b.data;
+    }),
+    [],
+  ],
   [
     'revoke body without a message',
     'legacy',

@@ -102,9 +102,14 @@ export function refreshNumber(s: ClientTokens, refreshHead: string, refreshToken
   return Number.parseInt(digits, 16);
 }
 
-/** Revoke-all: every access and refresh token of the client issued so far becomes invalid. */
-export function revokeAll(s: ClientTokens): void {
+/**
+ * Revoke-all: every access and refresh token of the client issued so far becomes invalid. Returns how many unused
+ * refresh tokens went, which revoke-token's answer reports to a caller who left x-jwt-token out.
+ */
+export function revokeAll(s: ClientTokens): number {
+  const unused = s.refresh.size;
   s.gen++;
   s.refresh.clear();
   s.order.clear();
+  return unused;
 }

@@ -26,7 +26,7 @@
 import type { Assumptions } from '../../../assumptions.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { serviceHeaders } from '../../../spec-names.ts';
-import type { TokenPair, TokenPairResponse } from '../../../types/rest.ts';
+import type { RevokeTokenResponse, TokenPair, TokenPairResponse } from '../../../types/rest.ts';
 import type { MockClientConfig } from '../../options.ts';
 import type { Clock } from '../clock.ts';
 import { restError } from '../http-error.ts';
@@ -48,6 +48,9 @@ import { BOOT_SPAN, newTokenMarks, tokenRecords } from './token-records.ts';
 /** Why a token was not accepted (re-exported from access-token-check.ts, where the checks are). */
 export type { TokenCheck, TokenRejection } from './access-token-check.ts';
 
+/** What a revoke-token call revoked: the `data` of its answer (openapi.yaml `RevokeTokenResponse`). */
+export type RevokeTokenData = NonNullable<RevokeTokenResponse['data']>;
+
 /** Token operations of one mock instance. */
 export interface TokenService {
   /**
@@ -66,10 +69,10 @@ export interface TokenService {
   /** refresh-token: exchanges an unused refresh token of this client for a new pair; 401 otherwise. */
   refresh(clientId: string, refreshToken: string): TokenPairResponse;
   /**
-   * revoke-token: revokes `token` (from x-jwt-token) when given, else every token of the client. Throws 401 when
-   * `token` is not a valid token of this client.
+   * revoke-token: revokes `token` (from x-jwt-token) when given, else every token of the client, and says which it
+   * did. Throws 401 when `token` is not a valid token of this client.
    */
-  revoke(clientId: string, token: string | undefined): void;
+  revoke(clientId: string, token: string | undefined): RevokeTokenData;
   /** Issues a pair outside the generate-once rule (control API, tests, Pact provider states). */
   issue(clientId: string): TokenPair;
   /** Verifies an access token for the GraphQL endpoint; `clientIdHeader` is x-client-id when the request sent one. */
@@ -203,7 +206,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       const s = state(clientId);
       if (token === undefined || token === '') {
         if (record) record({ t: 'tk.ra', c: clientId });
-        return revokeAll(s);
+        return { revoked: 'client', refresh_tokens: revokeAll(s) };
       }
       const claims = codec.decode(token);
       if (!claims || claims.sub !== clientId)
@@ -217,6 +220,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       if (revoked.size >= 10_000) for (const [jti, exp] of revoked) if (exp <= nowSec) revoked.delete(jti);
       revoked.set(claims.jti, claims.exp);
       if (record) record({ t: 'tk.r', j: claims.jti, e: claims.exp });
+      return { revoked: 'token', refresh_tokens: 0 }; // its refresh token stays usable (the ledger row)
     },
     issue: (clientId) => issue(clientId),
     ...tokenRecords(recordState, () => clock.now() / 1000),

@@ -101,8 +101,10 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
   router.add('rest', 'POST', servicePaths.revokeToken, {
     auth: clientCredentials,
     handle(request, clientId) {
-      tokens.revoke(clientId!, requestHeader(request, serviceHeaders.jwt));
-      return { status: 200, body: assumptions.revokeTokenBody };
+      const data = tokens.revoke(clientId!, requestHeader(request, serviceHeaders.jwt));
+      // The ledger's status and message, which a client may compare, and what was revoked, which a person needs:
+      // without x-jwt-token every token of the client goes, and the body says so.
+      return { status: 200, body: { ...assumptions.revokeTokenBody, data } };
     },
   });
 

@@ -181,6 +181,25 @@ describe('revoke-token and GraphQL authentication', () => {
     await expect(feesQuery(await tokenOf())).resolves.toBeDefined();
   });
 
+  // The body says what went: one token, or every token of the client (the ledger's revoke-token body plus `data`).
+  it('answers what it revoked: the token sent, or all of the client with its refresh tokens counted', async () => {
+    await mock.post(url(tokenPaths.revoke), credentials);
+    const pairs = [1, 2, 3].map(() => mock.control.issueToken('test-client'));
+    const one = await mock.post(url(tokenPaths.revoke), { ...credentials, 'x-jwt-token': pairs[0]!.token });
+    expect(one).toMatchObject({ status: 200 });
+    expect(one.body).toEqual({ ...defaultAssumptions.revokeTokenBody, data: { revoked: 'token', refresh_tokens: 0 } });
+    // A refresh uses one refresh token and issues another: still three unused ones.
+    const refreshed = await mock.post(url(tokenPaths.refresh), credentials, { refresh_token: pairs[0]!.refresh_token });
+    expect(refreshed.status).toBe(200);
+    const all = await mock.post(url(tokenPaths.revoke), credentials);
+    expect(all.body).toEqual({ ...defaultAssumptions.revokeTokenBody, data: { revoked: 'client', refresh_tokens: 3 } });
+    expect((await gqlError(feesQuery(refreshed.body.data.token))).errors?.[0]?.extensions).toEqual({
+      reason: reasons.revokedToken,
+    });
+    const again = await mock.post(url(tokenPaths.revoke), credentials);
+    expect(again.body.data).toEqual({ revoked: 'client', refresh_tokens: 0 });
+  });
+
   it('401 when revoking a token of another client', async () => {
     const r = await mock.post(url(tokenPaths.revoke), { ...credentials, 'x-jwt-token': await tokenOf('other-client') });
     expect(r.status).toBe(401);

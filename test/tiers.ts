@@ -18,6 +18,11 @@ export const integrationTests = [
   'test/openapi.test.ts',
   // The docs' sh blocks run the built CLI; its ts blocks compile against the built package.
   'test/docs/code-blocks.test.ts',
+  'test/docs/first-day-tsc.test.ts',
+  // The built package as teams import it by name (dist/), and the built browser pages (dist/ui/).
+  'test/recipes/client-caches.test.ts',
+  'test/recipes/rest-and-graphql.test.ts',
+  'test/mock/store/store-faults.test.ts',
   // Redis servers of their own, and the file store killed with SIGKILL in a child process.
   'test/mock/store/file-store-delivery-takeover.test.ts',
   'test/mock/store/file-store-sigkill.test.ts',

@@ -52,6 +52,7 @@ export const supportedKeywords = new Set([
   'oneOf',
   'minItems',
   'maxItems',
+  'minimum',
 ]);
 
 /** What a walk needs besides the value. */
@@ -162,6 +163,9 @@ export function checkJsonSchema(
       `${describeValue(value)} is not one of the listed values`,
       `one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')} (${where})`,
     );
+
+  if (typeof value === 'number' && typeof schema.minimum === 'number' && value < schema.minimum)
+    add(context, path, `${value}`, `at least ${schema.minimum} (${where})`);
 
   if (Array.isArray(value)) {
     if (typeof schema.minItems === 'number' && value.length < schema.minItems)

@@ -43,4 +43,19 @@ describe('checkJsonSchema', () => {
     );
     expect(out.map((m) => m.message)).toEqual(['the schema uses "pattern", which the kit\'s check does not read']);
   });
+
+  it.each([
+    [-1, ['-1']],
+    [0, []],
+    [3, []],
+  ])('holds %s to a minimum of 0', (value, want) => {
+    const out: Mismatch[] = [];
+    checkJsonSchema(
+      { resolve: (s) => s, rules: undefined, area: 'response.body', source: 'x.yaml', out },
+      value,
+      { type: 'integer', minimum: 0 },
+      [],
+    );
+    expect(out.map((m) => m.message)).toEqual(want);
+  });
 });

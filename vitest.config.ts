@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
-import { integrationTests, packageTests } from './test/tiers.ts';
+import { integrationTests, isolatedUnitTests, packageTests } from './test/tiers.ts';
 
 // Three tiers, each a vitest project with a script of its own (docs/developing.md): `npm run test:unit` is the loop
 // to work in; `npm test` runs every check and every tier, fastest first. Which file is in which tier: test/tiers.ts.
 const outsideUnit = [...integrationTests, ...packageTests];
+const unitGuard = 'test/support/unit-tier-guard.ts';
 // test/node-version.test.ts belongs to `npm run test:node-versions`, which names the Node major it runs on; the
 // ordinary run has nothing to compare it with.
 const nodeVersionOnly = process.env.PCK_TEST_NODE_MAJOR === undefined ? ['test/node-version.test.ts'] : [];
@@ -32,14 +33,20 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['**/node_modules/**', ...outsideUnit, ...nodeVersionOnly],
-          setupFiles: ['test/support/unit-tier-guard.ts'],
+          exclude: ['**/node_modules/**', ...outsideUnit, ...isolatedUnitTests, ...nodeVersionOnly],
+          setupFiles: [unitGuard],
+          // One module graph per worker: the loop's biggest cost was loading the same modules again for every file.
+          isolate: false,
           typecheck: {
             enabled: true,
             include: ['test/**/*.test-d.ts'],
             tsconfig: './tsconfig.type-tests.json',
           },
         },
+      },
+      {
+        extends: true,
+        test: { name: 'unit-isolated', include: [...isolatedUnitTests], setupFiles: [unitGuard] },
       },
       {
         extends: true,

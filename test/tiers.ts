@@ -68,3 +68,17 @@ export const packageTests = [
   'test/msw/vite-dev-server.test.ts',
   'test/msw/vitest-browser-mode.test.ts',
 ] as const;
+
+/**
+ * Unit tests that need a module graph of their own: the unit tier shares one between the files of a worker (modules
+ * load once, which halves the loop), so a file that mocks modules, stubs globals or needs a fresh engine runs
+ * isolated. test/architecture/test-tiers.test.ts finds the files that use `vi.mock` and the like and asks for them
+ * here.
+ */
+export const isolatedUnitTests = [
+  'test/ui/internal/token.test.ts',
+  'test/mock/internal/platform/secret-match.test.ts',
+  // Its first request must meet an engine that has not loaded graphql-jit yet.
+  'test/mock/internal/graphql/engine-execution.test.ts',
+  'test/cli/webhook-send.test.ts',
+] as const;

@@ -1,10 +1,10 @@
 // The tiers of test/tiers.ts hold: every pattern names a file that exists (a moved file cannot fall back into the
 // unit tier unseen), no file is in two tiers, and the unit tier's guard refuses child processes with the fix.
 import { execFile, spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { integrationTests, packageTests } from '../tiers.ts';
+import { integrationTests, isolatedUnitTests, packageTests } from '../tiers.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const files = (dir: string): string[] =>
@@ -24,8 +24,22 @@ const globRegExp = (pattern: string) =>
 const matches = (pattern: string) => testFiles.filter((f) => globRegExp(pattern).test(f));
 
 describe('test/tiers.ts', () => {
-  it.each([...integrationTests, ...packageTests])('%s names at least one test file', (pattern) => {
-    expect(matches(pattern)).not.toEqual([]);
+  it.each([...integrationTests, ...packageTests, ...isolatedUnitTests])(
+    '%s names at least one test file',
+    (pattern) => {
+      expect(matches(pattern)).not.toEqual([]);
+    },
+  );
+
+  it('runs isolated every unit test that mocks modules or stubs globals', () => {
+    const elsewhere = new Set([...integrationTests, ...packageTests, ...isolatedUnitTests].flatMap(matches));
+    const mocking = testFiles.filter(
+      (f) =>
+        /\.test\.ts$/.test(f) &&
+        !elsewhere.has(f) &&
+        /\bvi\.(mock|doMock|hoisted|stubGlobal|stubEnv|resetModules)\(/.test(readFileSync(join(root, f), 'utf8')),
+    );
+    expect(mocking).toEqual([]);
   });
 
   it('puts no file in both the integration and the package tier', () => {

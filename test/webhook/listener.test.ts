@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMockServer, testCards } from '../../src/mock/index.ts';
+import { startMockServer } from '../../src/mock/index.ts';
 import { testCardNumbers } from '../../src/test-values.ts';
 import { buildTestWebhookRequest } from '../../src/webhook/index.ts';
 import {
@@ -14,6 +14,7 @@ import {
   startWebhookListener,
   type WebhookListenerOptions,
 } from '../../src/webhook/listener.ts';
+import { createPayment } from '../mock/payments-over-http.ts';
 
 const keys = { signingKey: 'test-signing-key', clientId: 'test-client' };
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -200,30 +201,7 @@ it("receives the mock's own delivery of a settled payment and finds its signatur
   const mock = await startMockServer({ port: 0, log: false, webhookUrls: [url] });
   cleanups.push(() => mock.close());
   const { token } = mock.control.issueToken('test-client');
-  const response = await fetch(`${mock.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-jwt-token': token },
-    body: JSON.stringify({
-      query: /* GraphQL */ `mutation ($input: ProcessPaymentRequestInput!) { processPaymentRequest(input: $input) { uuid } }`,
-      variables: {
-        input: {
-          amount: 100,
-          fees: 1.8,
-          credit_card: {
-            full_name: 'Ada Lovelace',
-            card_number: testCards.visaSuccess.number,
-            expiry_month: '12',
-            expiry_year: '39',
-            cvv: '123',
-          },
-          contact: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.test' },
-          payment_reference: { description: 'Order A-1', reference_no: 'A-1' },
-        },
-      },
-    }),
-  });
-  const uuid = ((await response.json()) as { data: { processPaymentRequest: { uuid: string } } }).data
-    .processPaymentRequest.uuid;
+  const uuid = await createPayment(mock.url, token, {});
   mock.control.advanceClock(mock.control.assumptions.settleDelayMs);
   const d = await next();
   expect(d).toMatchObject({ status: 204, uuid, paymentStatus: 'success', check: { ok: true } });

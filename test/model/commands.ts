@@ -588,9 +588,10 @@ class Receiver implements Command {
 class Restart implements Command {
   check = () => true;
   async run(model: ReferenceModel, real: RealSide) {
+    // Docs (shared sandbox, "What a restart keeps"): a file store keeps tokens, refresh tokens, card accounts,
+    // payments and deliveries; the model changes nothing.
     await real.deployment.restart?.();
-    // Ledger: a restart forgets every refresh token.
-    model.usableRefresh.clear();
+    void model;
   }
   toString = () => 'restart()';
 }

@@ -104,3 +104,55 @@ export async function proxyDeployment(): Promise<Deployment & { proxyDrifts(): r
     },
   };
 }
+
+/**
+ * Replicas of the CLI mock on one Redis (`redis://`): each request goes to a replica picked by a seeded generator,
+ * and the restart command SIGKILLs one of them and starts it again. On demand only (`npm run test:model --
+ * --replicas`): the replication the kit has today does not hold these properties.
+ */
+export async function replicaDeployment(replicas: number, redisUrl: string, seed: number): Promise<Deployment> {
+  const receiver = createReceiver();
+  const served = await serveReceiver(receiver);
+  const dir = await mkdtemp(join(tmpdir(), 'pck-model-'));
+  const config = join(dir, 'mock.config.json');
+  await writeFile(config, JSON.stringify({ clients: modelMockOptions.clients }));
+  const args = ['mock', '--port', '0', '--quiet', '--config', config, '--settle-delay', String(processSettleDelayMs)];
+  args.push('--webhook-url', served.url, '--store', redisUrl);
+  const processes = cliProcesses();
+  const runs: CliRun[] = [];
+  const bases: string[] = [];
+  for (let i = 0; i < replicas; i += 1) {
+    runs.push(processes.spawnCli(args));
+    bases.push(await (runs[i] as CliRun).url);
+  }
+  // A small seeded generator (mulberry32), so a seed replays the same replica choices.
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const restart = async () => {
+    const i = Math.floor(next() * replicas);
+    (runs[i] as CliRun).child.kill('SIGKILL');
+    await (runs[i] as CliRun).exited;
+    runs[i] = processes.spawnCli(args);
+    bases[i] = await (runs[i] as CliRun).url;
+  };
+  return {
+    name: `${replicas} replicas on one Redis`,
+    send: httpSender(() => bases[Math.floor(next() * replicas)] as string),
+    wallNow: () => Date.now(),
+    frozenClock: false,
+    settleDelayMs: processSettleDelayMs,
+    receiver,
+    restart,
+    async close() {
+      processes.killAll();
+      await served.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -149,6 +149,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const j = ids.base + ids.next++;
     const jti = jtiHead + j.toString(16).padStart(12, '0');
     const token = codec.sign(s.subJson, jti, s.gen, iat, exp);
+    // The same jti and exp as a token revoked before a reset is the same token string again: issued now, it works.
+    if (revoked.get(jti) === exp) revoked.delete(jti);
     // The JWT keeps `exp` in seconds (RFC 7519); only the answer's `expiration` follows the ledger's unit.
     const expiration = assumptions.expirationUnit === 'milliseconds' ? exp * 1000 : exp;
     const refresh_token = issueRefresh(s, refreshHead, maxRefresh, ids.base);
@@ -160,7 +162,9 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
 
   const tokenContext: AccessTokenContext = {
     decode: (token) => codec.decode(token),
-    isRevoked: (claims) => claims.gen < (perClient.get(claims.sub)?.gen ?? 0) || revoked.has(claims.jti),
+    // A reset restarts the id source, so a jti can come back on a new token while an older one of the same jti (issued
+    // before the reset, still valid until it expires) is revoked: the revocation names the token by jti and exp.
+    isRevoked: (claims) => claims.gen < (perClient.get(claims.sub)?.gen ?? 0) || revoked.get(claims.jti) === claims.exp,
     now: () => clock.now(),
     isClient: credentials.isClient,
   };

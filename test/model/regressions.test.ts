@@ -12,6 +12,40 @@ describe('found by the model', () => {
   let app: ReturnType<typeof createMockApp> | undefined;
   afterEach(() => app?.close());
 
+  it("reset, another client's token of the same jti revoked: this client's token still works", async () => {
+    const now = Date.UTC(2026, 5, 1);
+    app = createMockApp({
+      log: false,
+      realNow: () => now,
+      clients: [
+        { clientId: 'test-client', apiKey: 'test-api-key' },
+        { clientId: 'second-client', apiKey: 'second-api-key' },
+      ],
+    });
+    const mock = app;
+    const send = (path: string, headers: Record<string, string>, body?: string) =>
+      mock.fetch(
+        new Request(`http://mock${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: body ?? null,
+        }),
+      );
+    const second = { 'x-client-id': 'second-client', 'x-api-key': 'second-api-key' };
+    const tokenOf = async (headers: Record<string, string>) =>
+      ((await (await send('/api/v2/accounting/token/generate-token', headers)).json()) as { data: { token: string } })
+        .data.token;
+    const first = await tokenOf(credentials);
+    await send('/__pck/reset', {});
+    const other = await tokenOf(second); // the same jti and exp as `first`, another client
+    await send('/api/v2/accounting/token/revoke-token', { ...second, 'x-jwt-token': other });
+    const answer = (await (await send('/graphql', { 'x-jwt-token': first }, feeList)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(answer.errors).toBeUndefined();
+  });
+
   it.each([
     ['a frozen clock (the same token string again)', 0],
     ['a clock that moved (the same jti, a later exp)', 5_000],

@@ -128,7 +128,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const ids = { next: 0, base: 0 };
   const record = deps.record;
   const perClient = new Map<string, ClientTokens>();
-  // jti → exp (seconds) of singly revoked tokens; pruned of tokens that expired anyway.
+  // client/jti → exp (seconds) of singly revoked tokens; pruned of tokens that expired anyway.
   const revoked = new Map<string, number>();
 
   function state(clientId: string): ClientTokens {
@@ -142,6 +142,9 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     return s;
   }
 
+  /** After a reset, two clients' tokens can share a jti: a revocation is the client's and the jti's together. */
+  const revokedKey = (clientId: string, jti: string) => `${clientId}/${jti}`;
+
   function issue(clientId: string, generated = false): TokenPair {
     const s = state(clientId);
     const iat = Math.floor(clock.now() / 1000);
@@ -150,7 +153,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const jti = jtiHead + j.toString(16).padStart(12, '0');
     const token = codec.sign(s.subJson, jti, s.gen, iat, exp);
     // The same jti and exp as a token revoked before a reset is the same token string again: issued now, it works.
-    if (revoked.get(jti) === exp) revoked.delete(jti);
+    if (revoked.get(revokedKey(clientId, jti)) === exp) revoked.delete(revokedKey(clientId, jti));
     // The JWT keeps `exp` in seconds (RFC 7519); only the answer's `expiration` follows the ledger's unit.
     const expiration = assumptions.expirationUnit === 'milliseconds' ? exp * 1000 : exp;
     const refresh_token = issueRefresh(s, refreshHead, maxRefresh, ids.base);
@@ -163,8 +166,10 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const tokenContext: AccessTokenContext = {
     decode: (token) => codec.decode(token),
     // A reset restarts the id source, so a jti can come back on a new token while an older one of the same jti (issued
-    // before the reset, still valid until it expires) is revoked: the revocation names the token by jti and exp.
-    isRevoked: (claims) => claims.gen < (perClient.get(claims.sub)?.gen ?? 0) || revoked.get(claims.jti) === claims.exp,
+    // before the reset, still valid until it expires) is revoked: the revocation names the token by client, jti and exp.
+    isRevoked: (claims) =>
+      claims.gen < (perClient.get(claims.sub)?.gen ?? 0) ||
+      revoked.get(revokedKey(claims.sub, claims.jti)) === claims.exp,
     now: () => clock.now(),
     isClient: credentials.isClient,
   };
@@ -219,8 +224,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
         );
       const nowSec = clock.now() / 1000;
       if (revoked.size >= 10_000) for (const [jti, exp] of revoked) if (exp <= nowSec) revoked.delete(jti);
-      revoked.set(claims.jti, claims.exp);
-      if (record) record({ t: 'tk.r', j: claims.jti, e: claims.exp });
+      revoked.set(revokedKey(clientId, claims.jti), claims.exp);
+      if (record) record({ t: 'tk.r', j: revokedKey(clientId, claims.jti), e: claims.exp });
     },
     issue: (clientId) => issue(clientId),
     ...tokenRecords(recordState, () => clock.now() / 1000),

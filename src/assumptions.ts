@@ -98,6 +98,12 @@ export interface Assumptions {
   };
   /** HTTP status of answers that carry GraphQL errors (authentication and validation alike). */
   readonly graphqlErrorHttpStatus: number;
+  /**
+   * HTTP statuses the interface does not list, each answered to a request refused before the service handles it,
+   * in the path's error shape (7.1 on the token paths, 7.2 on `/graphql`). The checker reads them from here: such an
+   * answer to such a request is the service's refusal of a bad request, not a drift.
+   */
+  readonly unlistedStatuses: readonly UnlistedStatus[];
   /** Whether the GraphQL endpoint also demands x-client-id and x-api-key, as the legacy guide's general rule says. */
   readonly graphqlRequiresClientHeaders: boolean;
   /** Access token lifetime in seconds (spec: 10 minutes). */
@@ -180,6 +186,14 @@ export interface Assumptions {
   readonly proxy: ProxyAssumptions;
 }
 
+/** One HTTP status of {@link Assumptions.unlistedStatuses}: the status and the refused request it answers. */
+export interface UnlistedStatus {
+  /** The HTTP status code. */
+  readonly status: number;
+  /** The request it answers, in words. */
+  readonly when: string;
+}
+
 /** The validating proxy's own choices where the service cannot answer (ASSUMPTIONS.md, "Validating proxy"). */
 export interface ProxyAssumptions {
   /** Largest body the proxy buffers, either way (the consumer's request, the service's answer, a webhook). */
@@ -230,6 +244,12 @@ export const defaultAssumptions: Assumptions = {
     storeUnavailable: 'STORE_UNAVAILABLE',
   },
   graphqlErrorHttpStatus: 200,
+  unlistedStatuses: [
+    { status: 400, when: 'a body that is not JSON, or a refresh-token body without a refresh_token string' },
+    { status: 403, when: 'a Host header the mock does not answer (allowedHosts), or a cross-origin call it refuses' },
+    { status: 405, when: 'a method the path does not take (the Allow header names the one it does)' },
+    { status: 413, when: 'a body larger than limits.maxBodyBytes' },
+  ],
   graphqlRequiresClientHeaders: false,
   tokenTtlSeconds: 600,
   repeatGenerateToken: 'reissue',

@@ -47,6 +47,8 @@ export const integrationTests = [
   // esbuild's service is a child process: the benchmark's reference servers and the browser bundle's figure.
   'test/bench/references/payment-floor.test.ts',
   'test/bench/browser-bundle.test.ts',
+  // The reference model's runs against the CLI, the CLI on a file: store killed and restarted, and the proxy.
+  'test/model/processes.test.ts',
   // The fuzz budget against the CLI mock, and the soak.
   'test/fuzz/mock-http.test.ts',
   'test/soak/**/*.test.ts',

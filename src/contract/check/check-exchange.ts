@@ -8,7 +8,7 @@
 import { type Assumptions, defaultAssumptions } from '../../assumptions.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
 import { servicePaths } from '../service-names.ts';
-import { createDriftList } from './drift-list.ts';
+import { createDriftList, type DriftList } from './drift-list.ts';
 import type { CheckOptions, Exchange, ExchangeCheck } from './exchange.ts';
 import { pathOf, readJson } from './exchange-parts.ts';
 import { checkGraphqlAnswer } from './graphql-answer.ts';
@@ -21,6 +21,25 @@ function answerHasErrors(exchange: Exchange): boolean {
   if (!exchange.response) return false;
   const body = readJson(exchange.response);
   return body.state === 'json' && isPlainObject(body.value) && body.value.errors !== undefined;
+}
+
+/**
+ * A request body past the ledger's `limits.maxBodyBytes` is the consumer's mistake: the service refuses it (413, a
+ * ledger status) before reading it, so its answer is judged as the answer to a bad request.
+ */
+function checkBodySize(exchange: Exchange, assumptions: Assumptions, list: DriftList): void {
+  const body = exchange.request.body;
+  const limit = assumptions.limits.maxBodyBytes;
+  // A UTF-8 character is at most 4 bytes: most bodies are decided without encoding them.
+  if (body === undefined || body.length * 4 <= limit) return;
+  const bytes = new TextEncoder().encode(body).length;
+  if (bytes <= limit) return;
+  list.consumer({
+    path: '(body)',
+    expected: `a body of at most ${limit} bytes (ledger limits.maxBodyBytes)`,
+    actual: `${bytes} bytes`,
+    message: `The request body is ${bytes} bytes, past the ${limit} bytes the service takes: send a smaller body.`,
+  });
 }
 
 /**
@@ -49,6 +68,7 @@ export function checkExchange(exchange: Exchange, options: CheckOptions = {}): E
   const path = pathOf(exchange.request.url);
   if (path === undefined) return { skipped: `"${exchange.request.url}" is not a URL`, drifts: [] };
   const endpoint = tokenEndpointOf(path);
+  if (endpoint || path === servicePaths.graphql) checkBodySize(exchange, assumptions, list);
   if (endpoint) {
     checkTokenExchange(endpoint, exchange, assumptions, list);
     return done({ drifts: list.drifts });

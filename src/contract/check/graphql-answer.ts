@@ -52,7 +52,11 @@ function checkStatus(
     return;
   }
   if (hasErrors && !hasData) {
-    if (status !== a.graphqlErrorHttpStatus)
+    // A request that broke the contract (a body past the limit, a wrong method) may be refused with a status the
+    // ledger records for it: that is the refusal's own status, not the status of GraphQL errors.
+    const refused =
+      list.drifts.some((d) => d.kind === 'consumer') && a.unlistedStatuses.some((s) => s.status === status);
+    if (status !== a.graphqlErrorHttpStatus && !refused)
       list.assumption({
         side: 'response',
         path: '(http)',
@@ -143,11 +147,16 @@ export function checkGraphqlAnswer(
   if (hasErrors) {
     const operation = facts.operation;
     const rootNode = operation?.selectionSet.selections.find((s) => s.kind === Kind.FIELD);
-    const rootObject = operation ? schemas.published.getRootType(operation.operation) : undefined;
-    const rootField =
-      rootNode?.kind === Kind.FIELD && rootObject ? rootObject.getFields()[rootNode.name.value] : undefined;
+    const rootFieldIn = (guide: typeof facts.guide) => {
+      const rootObject = operation ? guideSchemas(guide).published.getRootType(operation.operation) : undefined;
+      return rootNode?.kind === Kind.FIELD && rootObject ? rootObject.getFields()[rootNode.name.value] : undefined;
+    };
+    const rootField = rootFieldIn(facts.guide);
+    // A request that mixes the guides is answered at the path of the field it sent, which may be the other guide's
+    // (`input.credit_card.number` beside `payment_reference`): that key is an input path of a guide the request used.
+    const otherRoot = facts.mixedGuides ? rootFieldIn(facts.guide === 'current' ? 'legacy' : 'current') : undefined;
     const findings: Finding[] = [];
-    checkErrorShape(value.errors, rootField, source, findings);
+    checkErrorShape(value.errors, rootField, source, findings, otherRoot);
     asContract(findings, list, 'error answer');
   }
   const operation = facts.operation;

@@ -36,7 +36,8 @@ function inputPathExists(field: GraphQLField<unknown, unknown>, dotted: string):
 
 /**
  * Checks an `errors` list against the spec's error shapes. `rootField` is the operation's root field in
- * the exchange's guide, when the query named one.
+ * the exchange's guide, when the query named one; `otherRootField` the same field in the other guide, for a request
+ * that used names of both (a key may then name an input path of either).
  *
  * @example
  * checkErrorShape(body.errors, schema.getMutationType()?.getFields().processPaymentRequest, 'schema.graphql', out);
@@ -46,6 +47,7 @@ export function checkErrorShape(
   rootField: GraphQLField<unknown, unknown> | undefined,
   source: string,
   out: Finding[],
+  otherRootField?: GraphQLField<unknown, unknown>,
 ): void {
   const add = (path: ValuePath, message: string, expected: string) => out.push({ path, message, expected });
   if (!Array.isArray(errors) || errors.length === 0) {
@@ -85,7 +87,7 @@ export function checkErrorShape(
       const where: ValuePath = [...at, 'extensions', 'validation', key];
       if (!Array.isArray(messages) || messages.some((m) => typeof m !== 'string'))
         add(where, `${describeValue(messages)} where a list of message strings belongs`, SPEC_73);
-      if (rootField && !inputPathExists(rootField, key))
+      if (rootField && !inputPathExists(rootField, key) && !(otherRootField && inputPathExists(otherRootField, key)))
         add(
           where,
           `"${key}" is not an input path of ${rootField.name}`,

@@ -35,6 +35,8 @@ export interface GraphqlRequestFacts {
   readonly variables: Readonly<Record<string, unknown>>;
   /** Whether the body was a GraphQL request at all (JSON object with a query string that parses). */
   readonly readable: boolean;
+  /** Whether the request used names of both guides: a 7.3 key may then name an input path of either. */
+  readonly mixedGuides?: boolean | undefined;
 }
 
 /**
@@ -170,5 +172,6 @@ export function checkGraphqlRequest(
     fragments: walk.fragments,
     variables: walk.variables,
     readable: true,
+    mixedGuides: conflict !== undefined,
   };
 }

@@ -69,11 +69,23 @@ function bodyWords(body: JsonBody): string {
   return showValue(body.value);
 }
 
-/** The status line and content type; answers the JSON body when the answer is one the contract allows. */
-function checkHttp(endpoint: TokenEndpoint, response: ExchangeResponse, list: DriftList): JsonBody | undefined {
+/**
+ * The status line and content type; answers the JSON body when the answer is one the contract allows: a status the
+ * interface lists, or, for a request that broke the contract, one the ledger records as the refusal of a bad request
+ * (`unlistedStatuses`), which then carries the 7.1 body like any other error answer.
+ */
+function checkHttp(
+  endpoint: TokenEndpoint,
+  response: ExchangeResponse,
+  assumptions: Assumptions,
+  list: DriftList,
+): JsonBody | undefined {
   const { status } = response;
-  const documented = endpoint === 'revokeToken' ? [200, 401, 500] : [200, 401, 500];
-  if (!documented.includes(status)) {
+  const documented = [200, 401, 500];
+  // Only a request that broke the contract earns a refusal: a good one answered so is still the service's drift.
+  const badRequest = list.drifts.some((d) => d.kind === 'consumer');
+  const inLedger = badRequest && assumptions.unlistedStatuses.some((s) => s.status === status);
+  if (!documented.includes(status) && !inLedger) {
     const failed = status >= 502 && status <= 504;
     (failed ? list.upstream : list.contract)({
       side: 'response',
@@ -229,7 +241,7 @@ export function checkTokenExchange(
   checkRequest(endpoint, exchange, list);
   const { response } = exchange;
   if (!response) return;
-  const body = checkHttp(endpoint, response, list);
+  const body = checkHttp(endpoint, response, assumptions, list);
   if (!body || body.state === 'invalid') return;
   if (response.status !== 200) {
     if (body.state === 'json') checkErrorBody(body.value, list);

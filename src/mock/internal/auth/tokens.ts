@@ -131,7 +131,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const ids = { next: 0, base: 0 };
   const record = deps.record;
   const perClient = new Map<string, ClientTokens>();
-  // jti → exp (seconds) of singly revoked tokens; pruned of tokens that expired anyway.
+  // client/jti → exp (seconds) of singly revoked tokens; pruned of tokens that expired anyway.
   const revoked = new Map<string, number>();
 
   function state(clientId: string): ClientTokens {
@@ -145,6 +145,9 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     return s;
   }
 
+  /** After a reset, two clients' tokens can share a jti: a revocation is the client's and the jti's together. */
+  const revokedKey = (clientId: string, jti: string) => `${clientId}/${jti}`;
+
   function issue(clientId: string, generated = false): TokenPair {
     const s = state(clientId);
     const iat = Math.floor(clock.now() / 1000);
@@ -152,6 +155,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const j = ids.base + ids.next++;
     const jti = jtiHead + j.toString(16).padStart(12, '0');
     const token = codec.sign(s.subJson, jti, s.gen, iat, exp);
+    // The same jti and exp as a token revoked before a reset is the same token string again: issued now, it works.
+    if (revoked.get(revokedKey(clientId, jti)) === exp) revoked.delete(revokedKey(clientId, jti));
     // The JWT keeps `exp` in seconds (RFC 7519); only the answer's `expiration` follows the ledger's unit.
     const expiration = assumptions.expirationUnit === 'milliseconds' ? exp * 1000 : exp;
     const refresh_token = issueRefresh(s, refreshHead, maxRefresh, ids.base);
@@ -163,7 +168,11 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
 
   const tokenContext: AccessTokenContext = {
     decode: (token) => codec.decode(token),
-    isRevoked: (claims) => claims.gen < (perClient.get(claims.sub)?.gen ?? 0) || revoked.has(claims.jti),
+    // A reset restarts the id source, so a jti can come back on a new token while an older one of the same jti (issued
+    // before the reset, still valid until it expires) is revoked: the revocation names the token by client, jti and exp.
+    isRevoked: (claims) =>
+      claims.gen < (perClient.get(claims.sub)?.gen ?? 0) ||
+      revoked.get(revokedKey(claims.sub, claims.jti)) === claims.exp,
     now: () => clock.now(),
     isClient: credentials.isClient,
   };
@@ -218,8 +227,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
         );
       const nowSec = clock.now() / 1000;
       if (revoked.size >= 10_000) for (const [jti, exp] of revoked) if (exp <= nowSec) revoked.delete(jti);
-      revoked.set(claims.jti, claims.exp);
-      if (record) record({ t: 'tk.r', j: claims.jti, e: claims.exp });
+      revoked.set(revokedKey(clientId, claims.jti), claims.exp);
+      if (record) record({ t: 'tk.r', j: revokedKey(clientId, claims.jti), e: claims.exp });
       return { revoked: 'token', refresh_tokens: 0 }; // its refresh token stays usable (the ledger row)
     },
     issue: (clientId) => issue(clientId),

@@ -1,0 +1,87 @@
+// Defects the model-based tests found, each as the shrunk command list replayed by hand.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMockApp } from '../../src/mock/index.ts';
+
+const credentials = { 'x-client-id': 'test-client', 'x-api-key': 'test-api-key' };
+const feeList = JSON.stringify({
+  query: 'query($amount: Float!){ paymentGatewayFeesCalc(amount: $amount) { fees } }',
+  variables: { amount: 10 },
+});
+
+describe('found by the model', () => {
+  let app: ReturnType<typeof createMockApp> | undefined;
+  afterEach(() => app?.close());
+
+  it("reset, another client's token of the same jti revoked: this client's token still works", async () => {
+    const now = Date.UTC(2026, 5, 1);
+    app = createMockApp({
+      log: false,
+      realNow: () => now,
+      clients: [
+        { clientId: 'test-client', apiKey: 'test-api-key' },
+        { clientId: 'second-client', apiKey: 'second-api-key' },
+      ],
+    });
+    const mock = app;
+    const send = (path: string, headers: Record<string, string>, body?: string) =>
+      mock.fetch(
+        new Request(`http://mock${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: body ?? null,
+        }),
+      );
+    const second = { 'x-client-id': 'second-client', 'x-api-key': 'second-api-key' };
+    const tokenOf = async (headers: Record<string, string>) =>
+      ((await (await send('/api/v2/accounting/token/generate-token', headers)).json()) as { data: { token: string } })
+        .data.token;
+    const first = await tokenOf(credentials);
+    await send('/__pck/reset', {});
+    const other = await tokenOf(second); // the same jti and exp as `first`, another client
+    await send('/api/v2/accounting/token/revoke-token', { ...second, 'x-jwt-token': other });
+    const answer = (await (await send('/graphql', { 'x-jwt-token': first }, feeList)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(answer.errors).toBeUndefined();
+  });
+
+  it.each([
+    ['a frozen clock (the same token string again)', 0],
+    ['a clock that moved (the same jti, a later exp)', 5_000],
+  ])('reset, revoke a token issued before it, generate: the new token works, with %s', async (_name, stepMs) => {
+    let now = Date.UTC(2026, 5, 1);
+    app = createMockApp({ log: false, realNow: () => now });
+    const send = (path: string, headers: Record<string, string>, body?: string) =>
+      (app as ReturnType<typeof createMockApp>).fetch(
+        new Request(`http://mock${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: body ?? null,
+        }),
+      );
+    const pair = async () =>
+      (
+        (await (await send('/api/v2/accounting/token/generate-token', credentials)).json()) as {
+          data: { token: string };
+        }
+      ).data.token;
+    const old = await pair();
+    await send('/__pck/reset', {});
+    now += stepMs;
+    await send('/api/v2/accounting/token/revoke-token', { ...credentials, 'x-jwt-token': old });
+    const fresh = await pair();
+    const answer = (await (await send('/graphql', { 'x-jwt-token': fresh }, feeList)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(answer.errors).toBeUndefined();
+    // The token revoked stays revoked when it is another token than the new one.
+    if (stepMs > 0) {
+      const before = (await (await send('/graphql', { 'x-jwt-token': old }, feeList)).json()) as {
+        errors: { extensions: { reason: string } }[];
+      };
+      expect(before.errors[0]?.extensions.reason).toBe('TOKEN_REVOKED');
+    }
+  });
+});

@@ -160,11 +160,17 @@ class Revoke implements Command {
     if (chosen && model.expired(chosen.t, { lo: now, hi: now + 60_000 }) !== 'no') return;
     const headers: Record<string, string> = credentials(this.client);
     if (chosen) headers['x-jwt-token'] = chosen.t.token;
+    // Ledger revokeTokenBody: the status envelope, and what went: this token, or every token of the client with the
+    // refresh tokens it still had unused.
+    const data = chosen
+      ? { revoked: 'token', refresh_tokens: 0 }
+      : { revoked: 'client', refresh_tokens: model.unusedRefreshTokens(this.client) };
     const response = await real.deployment.send({ method: 'POST', path: paths.revoke, headers });
     const body = response.body as Record<string, unknown> | undefined;
     expectThat(
-      response.status === 200 && JSON.stringify(body) === JSON.stringify(defaultAssumptions.revokeTokenBody),
-      '200 with the ledger revokeTokenBody (spec 4.3)',
+      response.status === 200 &&
+        JSON.stringify(body) === JSON.stringify({ ...defaultAssumptions.revokeTokenBody, data }),
+      `200 with the ledger revokeTokenBody (spec 4.3), data ${JSON.stringify(data)}`,
       response,
     );
     model.revoke(this.client, chosen?.t);

@@ -154,6 +154,13 @@ export class ReferenceModel {
     return { must, may };
   }
 
+  /** The client's refresh tokens not used yet: what a revoke without a token also revokes. */
+  unusedRefreshTokens(client: ClientIndex): number {
+    return new Set(
+      this.tokens.filter((t) => t.client === client && this.usableRefresh.has(t.refresh)).map((t) => t.refresh),
+    ).size;
+  }
+
   /** Ledger "Which token revoke-token revokes": the one sent, or every token of the client (and its refresh tokens). */
   revoke(client: ClientIndex, token: ModelToken | undefined): void {
     if (token) this.revoked.add(token.token);

@@ -30,6 +30,7 @@ import {
   modelFee,
   modelFeeList,
   ReferenceModel,
+  refreshKey,
   type TimeWindow,
 } from './reference-model.ts';
 
@@ -138,9 +139,9 @@ class Refresh implements Command {
       real.deployment.send({ method: 'POST', path: paths.refresh, headers: credentials(token.item.client), json }),
     );
     if (this.variant === 'no-body') return expectRestError(response, 400);
-    if (!model.usableRefresh.has(refresh)) return expectRestError(response, 401);
+    if (!model.usableRefresh.has(refreshKey(token.item.client, refresh))) return expectRestError(response, 401);
     // Ledger: refresh tokens are single-use.
-    model.usableRefresh.delete(refresh);
+    model.usableRefresh.delete(refreshKey(token.item.client, refresh));
     model.issue(token.item.client, expectTokenPair(response, at), at);
   }
   toString = () => `refresh(${this.tokenPick}, ${this.variant})`;

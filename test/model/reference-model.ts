@@ -96,12 +96,18 @@ function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
+/** How {@link ReferenceModel.usableRefresh} names a refresh token: its client and its string. */
+export const refreshKey = (client: ClientIndex, refresh: string) => `${client}/${refresh}`;
+
 /** The model's state: tokens, card accounts and payments per client, the clock's offset and the receiver. */
 export class ReferenceModel {
   tokens: ModelToken[] = [];
   /** Access tokens revoked, by string. */
   revoked = new Set<string>();
-  /** Ledger: refresh tokens are single-use, and revoke-all, a reset or a restart forgets them. */
+  /**
+   * Ledger: refresh tokens are single-use, and revoke-all, a reset or a restart forgets them. Kept by client and
+   * string ({@link refreshKey}): after a reset two clients can be handed the same string.
+   */
   usableRefresh = new Set<string>();
   /** Card account uids by client and card number, as the service answered them (spec 2.3). */
   cardAccounts: Map<string, string>[] = [new Map(), new Map()];
@@ -126,7 +132,7 @@ export class ReferenceModel {
     this.tokens.push(token);
     // A token just issued works, whatever an earlier token of the same string went through.
     this.revoked.delete(pair.token);
-    this.usableRefresh.add(pair.refresh);
+    this.usableRefresh.add(refreshKey(client, pair.refresh));
     return token;
   }
 
@@ -157,7 +163,9 @@ export class ReferenceModel {
   /** The client's refresh tokens not used yet: what a revoke without a token also revokes. */
   unusedRefreshTokens(client: ClientIndex): number {
     return new Set(
-      this.tokens.filter((t) => t.client === client && this.usableRefresh.has(t.refresh)).map((t) => t.refresh),
+      this.tokens
+        .filter((t) => t.client === client && this.usableRefresh.has(refreshKey(client, t.refresh)))
+        .map((t) => t.refresh),
     ).size;
   }
 
@@ -168,7 +176,7 @@ export class ReferenceModel {
       for (const t of this.tokens)
         if (t.client === client) {
           this.revoked.add(t.token);
-          this.usableRefresh.delete(t.refresh);
+          this.usableRefresh.delete(refreshKey(client, t.refresh));
         }
   }
 

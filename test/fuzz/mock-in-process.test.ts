@@ -9,7 +9,7 @@ import { entryTally, problemReport } from './support/entry-outcomes.ts';
 import { feeListRequest, fuzzFetchEntry } from './support/fetch-fuzz.ts';
 import { fuzzSettings, fuzzTimeout } from './support/fuzz-settings.ts';
 
-const settings = fuzzSettings(process.env, 400);
+const settings = fuzzSettings(process.env, 300);
 const tally = entryTally('mock in process');
 const origin = 'http://mock.test';
 const logLines: string[] = [];

@@ -9,7 +9,7 @@ import { entryTally, problemReport } from './support/entry-outcomes.ts';
 import { feeListRequest, fuzzFetchEntry } from './support/fetch-fuzz.ts';
 import { fuzzSettings, fuzzTimeout } from './support/fuzz-settings.ts';
 
-const settings = fuzzSettings(process.env, 300);
+const settings = fuzzSettings(process.env, 200);
 const tally = entryTally('msw handlers');
 const origin = 'http://127.0.0.1:4010';
 const logLines: string[] = [];

@@ -79,23 +79,26 @@ describe('GraphQL documents nested past what graphql-js can recurse through', ()
     `{ paymentGatewayFeesCalc(amount: ${'{a:'.repeat(depth)}1${'}'.repeat(depth)}) { fees } }`,
     `{ paymentGatewayFeesCalc(amount: 1) ${'{ fees '.repeat(depth)}${'}'.repeat(depth)} }`,
   ];
-  it.each([2_000, 5_000, 50_000])('%i levels: the consumer is told the document is too deep, nothing throws', (depth) => {
-    for (const query of deep(depth)) {
-      const exchange: Exchange = {
-        request: {
-          method: 'POST',
-          url: 'https://sandbox.example/graphql',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ query, variables: {} }),
-        },
-        response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":null}' },
-      };
-      for (const guide of ['both', 'current', 'legacy'] as const) {
-        const { drifts } = checkExchange(exchange, { guide });
-        const text = JSON.stringify(drifts);
-        expect(text).not.toMatch(/RangeError|Maximum call stack/);
-        if (depth >= 5_000) expect(text).toContain('nested too deeply to read');
+  it.each([2_000, 5_000, 50_000])(
+    '%i levels: the consumer is told the document is too deep, nothing throws',
+    (depth) => {
+      for (const query of deep(depth)) {
+        const exchange: Exchange = {
+          request: {
+            method: 'POST',
+            url: 'https://sandbox.example/graphql',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ query, variables: {} }),
+          },
+          response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":null}' },
+        };
+        for (const guide of ['both', 'current', 'legacy'] as const) {
+          const { drifts } = checkExchange(exchange, { guide });
+          const text = JSON.stringify(drifts);
+          expect(text).not.toMatch(/RangeError|Maximum call stack/);
+          if (depth >= 5_000) expect(text).toContain('nested too deeply to read');
+        }
       }
-    }
-  });
+    },
+  );
 });

@@ -26,7 +26,7 @@ export const deepValue: fc.Arbitrary<RawJson> = fc
   .map(([depth, as]) => {
     if (as !== 'mixed') return nest(depth, 1, as);
     const half = Math.floor(depth / 2);
-    return new RawJson('[{"a":'.repeat(half) + '1' + '}]'.repeat(half));
+    return new RawJson(`${'[{"a":'.repeat(half)}1${'}]'.repeat(half)}`);
   });
 
 /** Values JSON parsers and walkers disagree on or choke on. */

@@ -37,6 +37,6 @@ describe('mock fuzz in process', () => {
       expect.soft(tally.crashes).toBe(0);
       expect.soft(tally.unhandled).toBe(0);
     },
-    fuzzTimeout(settings.runs, 40),
+    fuzzTimeout(settings.runs, 80),
   );
 });

@@ -32,6 +32,6 @@ describe('msw handlers fuzz', () => {
       expect.soft(tally.crashes).toBe(0);
       expect.soft(tally.unhandled).toBe(0);
     },
-    fuzzTimeout(settings.runs, 40),
+    fuzzTimeout(settings.runs, 80),
   );
 });

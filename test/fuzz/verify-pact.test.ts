@@ -54,6 +54,6 @@ describe('verify fuzz', () => {
       expect.soft(tally.crashes).toBe(0);
       expect.soft(tally.unhandled).toBe(0);
     },
-    fuzzTimeout(settings.runs, 100),
+    fuzzTimeout(settings.runs, 300),
   );
 });

@@ -69,11 +69,20 @@ export function entryTally(name: string): EntryTally {
     tally.unhandled++;
     tally.problem(`unhandled rejection: ${String((reason as Error)?.stack ?? reason).slice(0, 300)}`, '');
   };
+  // PCK_FUZZ_PROGRESS=<seconds>: a line with the counts so far every so often, so a long run cut short still tells.
+  const every = Number(process.env.PCK_FUZZ_PROGRESS ?? 0) * 1000;
+  let timer: NodeJS.Timeout | undefined;
   beforeAll(() => {
     process.on('unhandledRejection', onRejection);
+    if (every > 0)
+      timer = setInterval(
+        () => process.stderr.write(`progress: ${tally.summary({ runs: 0, seed: 0, randomSeed: false })}\n`),
+        every,
+      );
   });
   afterAll(() => {
     process.off('unhandledRejection', onRejection);
+    clearInterval(timer);
   });
   return tally;
 }

@@ -108,7 +108,6 @@ describe('webhook send fuzz', () => {
           try {
             const code = await run(argv, { stdout, stderr });
             tally.status(`exit${code}`);
-            if (process.env.PCK_FUZZ_DEBUG && code === 2) console.log(stderr.text().slice(0, 90));
             if (![0, 1, 2].includes(code)) tally.problem(`exit ${code}`, input);
             if (stdout.text() === '' && stderr.text() === '') tally.problem(`exit ${code} without a word`, input);
             if (/Maximum call stack|RangeError/.test(stdout.text() + stderr.text()))

@@ -57,6 +57,11 @@ export interface HistoryCaps {
 export interface RequestLimits {
   /** Largest request body in bytes; a larger one is answered 413. */
   readonly maxBodyBytes: number;
+  /**
+   * Deepest nesting of objects and arrays in a JSON request body (and in GraphQL variables sent over GET); a deeper
+   * one is refused with 400 in the route's error shape before it is parsed.
+   */
+  readonly maxJsonDepth: number;
   /** Most lexical tokens in a GraphQL document; parsing stops at the first token past it. */
   readonly maxTokens: number;
   /** Deepest field nesting of a GraphQL operation (introspection fields count too). */
@@ -267,6 +272,7 @@ export const defaultAssumptions: Assumptions = {
   },
   limits: {
     maxBodyBytes: 1024 * 1024,
+    maxJsonDepth: 64,
     maxTokens: 5_000,
     maxDepth: 32,
     maxAliases: 50,

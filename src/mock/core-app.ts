@@ -140,7 +140,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   if (platform.loadGraphqlAtStart) engine.load().catch(() => undefined);
   const errors = createErrorMapper(assumptions, (line) => log.line(line));
   const router = createRouter<RouteEntry>();
-  registerServiceRoutes(router, { assumptions, tokens, engine, errors, maxBodyBytes: opts.maxBodyBytes });
+  registerServiceRoutes(router, { assumptions, tokens, engine, errors });
   const resettable = [clock, settlement, state, tokens, random, paymentRandom, latencyRandom, webhookRandom, engine];
   const control = createControl({
     ...{ assumptions, clock, state, tokens, settlement, webhooks, journal, failures, engine, router },
@@ -163,7 +163,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   // Provider states make their payment through the pipeline itself, as a client would; it exists just below.
   const serve = (request: Request) => fetchHandler(request);
   const providerStates = createProviderStates({ control, clients, serve, webhookMessage: webhooks.message });
-  registerControlRoutes(router, control, opts.guide, opts.maxBodyBytes, providerStates);
+  registerControlRoutes(router, control, opts.guide, assumptions.limits, providerStates);
   registerPublishedSources(router, opts.guide, platform.readPackageFile);
   // The pages route group exists only with the pages on (`ui`) and a platform that has them to serve.
   const registerPages = opts.ui ? platform.registerPages : undefined;

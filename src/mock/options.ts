@@ -341,6 +341,7 @@ function listOrSwitch<T>(option: string, value: T, takes: string): T {
  */
 export const mockAssumptionFlags = [
   limit('max-body-bytes', 'limits', 'maxBodyBytes', 'Largest request body in bytes (413 above).'),
+  limit('max-json-depth', 'limits', 'maxJsonDepth', 'Deepest nesting of a JSON request body (400 above).'),
   limit('max-tokens', 'limits', 'maxTokens', 'Most tokens in a GraphQL document.'),
   limit('max-query-depth', 'limits', 'maxDepth', 'Deepest field nesting of a GraphQL operation.'),
   limit('max-aliases', 'limits', 'maxAliases', 'Most aliases in a GraphQL operation.'),

@@ -296,6 +296,7 @@ describe('parseMockArgs', () => {
 
   it.each<[string, string, 'limits' | 'bounds' | 'history', string]>([
     ['--max-body-bytes', 'PCK_MAX_BODY_BYTES', 'limits', 'maxBodyBytes'],
+    ['--max-json-depth', 'PCK_MAX_JSON_DEPTH', 'limits', 'maxJsonDepth'],
     ['--max-tokens', 'PCK_MAX_TOKENS', 'limits', 'maxTokens'],
     ['--max-query-depth', 'PCK_MAX_QUERY_DEPTH', 'limits', 'maxDepth'],
     ['--max-aliases', 'PCK_MAX_ALIASES', 'limits', 'maxAliases'],

@@ -158,13 +158,17 @@ describe('GraphQL limits over HTTP, both guides', () => {
   };
 
   it.each(['current', 'legacy'] as const)(
-    '%s guide: metadata at the depth limit is kept; one level deeper, or 50,000 deep, is refused on arrival',
+    '%s guide: metadata at the depth limit is kept; one level deeper is refused on arrival, 50,000 deep at the body',
     async (guide) => {
       const before = defaults.control.payments().length;
       const ok = await pay(guide, nested(maxMetadataDepth));
       expect(ok.status).toBe(200);
       expect(ok.body.data.processPaymentRequest.uuid).toEqual(expect.any(String));
-      for (const depth of [maxMetadataDepth + 1, 50_000]) {
+      // Past limits.maxJsonDepth the body is refused before it is parsed (7.2 BAD_REQUEST).
+      const tooDeep = await pay(guide, nested(50_000));
+      expect(tooDeep.status).toBe(400);
+      expect(tooDeep.body.errors[0].extensions).toEqual({ reason: reasons.badRequest });
+      for (const depth of [maxMetadataDepth + 1, defaultAssumptions.limits.maxJsonDepth - 3]) {
         const refused = await pay(guide, nested(depth));
         expect(refused.body).toEqual({
           errors: [

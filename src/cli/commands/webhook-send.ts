@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { defaultAssumptions } from '../../assumptions.ts';
 import { defaultCredentials } from '../../contract/service-names.ts';
+import { jsonDepthWithin } from '../../internal/json-depth.ts';
 import { kitMessage } from '../../internal/messages.ts';
 import { feeList } from '../../mock/index.ts';
 import { buildTestWebhookRequest } from '../../webhook/test-request.ts';
@@ -105,6 +106,13 @@ function parse(argv: readonly string[]) {
   let metadata: Record<string, unknown> | undefined;
   const rawMetadata = str('metadata');
   if (rawMetadata !== undefined) {
+    // The payload is serialized (and signed) after this: metadata nested thousands of levels ran JSON.stringify out
+    // of stack. The service never sends deeper metadata than the ledger's bound, which the mock enforces on arrival.
+    const { maxMetadataDepth } = defaultAssumptions.bounds;
+    if (!jsonDepthWithin(rawMetadata, maxMetadataDepth))
+      usage(
+        `--metadata nests more than ${maxMetadataDepth} levels deep, deeper than the service delivers (bounds.maxMetadataDepth in the ledger); send flatter metadata.`,
+      );
     try {
       metadata = JSON.parse(rawMetadata);
     } catch {

@@ -77,17 +77,34 @@ function readQuery(text: string): ReadQuery {
       ),
     };
   } catch (error) {
-    const parseError = error instanceof GraphQLError ? error.message : String(error);
+    const parseError = error instanceof GraphQLError ? error.message : unreadableMessage(error);
     entry = { ...empty, document: undefined, parseError, signals: [], fragments: new Map(), operations: [] };
   }
   readQueries.set(text, entry);
   return entry;
 }
 
+/**
+ * Said of a document graphql-js recursed out of the stack on (parse, the guide signals, validation): nested
+ * thousands of levels deep in lists, objects or selections. The mock refuses such a document as too deep
+ * (limits.ts, `tooDeepMessage`); the checker says the same instead of passing on "Maximum call stack size exceeded".
+ */
+export const tooDeepDocument =
+  'The document is nested too deeply to read (thousands of levels of lists, objects or selections); the mock refuses it too.';
+
+function unreadableMessage(error: unknown): string {
+  if (error instanceof RangeError) return tooDeepDocument;
+  throw error;
+}
+
 function queryErrors(entry: ReadQuery, document: DocumentNode, guide: GuideName): readonly string[] {
   let errors = entry.invalid[guide];
   if (!errors) {
-    errors = validate(guideSchemas(guide).published, document).map((e) => e.message);
+    try {
+      errors = validate(guideSchemas(guide).published, document).map((e) => e.message);
+    } catch (error) {
+      errors = [unreadableMessage(error)];
+    }
     (entry.invalid as Record<GuideName, readonly string[]>)[guide] = errors;
   }
   return errors;

@@ -200,6 +200,17 @@ function checkTokenPair(value: unknown, response: ExchangeResponse, assumptions:
   });
 }
 
+/**
+ * An answer object as `{ status: "OK", message: "Done" }`: its first fields, each shown as drifts show values (cut,
+ * masked, secrets hidden). Not JSON.stringify: a service's body nested thousands of levels ran it out of stack, and
+ * a long or card-bearing one would have gone into the report whole.
+ */
+function fieldsText(value: Record<string, unknown>): string {
+  const entries = Object.entries(value);
+  const shown = entries.slice(0, 5).map(([k, v]) => `${JSON.stringify(k.slice(0, 40))}: ${showValue(v, k)}`);
+  return `{ ${shown.join(', ')}${entries.length > 5 ? `, … (${entries.length} fields)` : ''} }`;
+}
+
 function checkRevokeBody(body: JsonBody, assumptions: Assumptions, list: DriftList): void {
   const expected = assumptions.revokeTokenBody;
   const value = body.state === 'json' ? body.value : undefined;
@@ -217,7 +228,7 @@ function checkRevokeBody(body: JsonBody, assumptions: Assumptions, list: DriftLi
     side: 'response',
     path: '(body)',
     expected: JSON.stringify(expected),
-    actual: body.state === 'none' ? '(no body)' : isPlainObject(value) ? JSON.stringify(value) : bodyWords(body),
+    actual: body.state === 'none' ? '(no body)' : isPlainObject(value) ? fieldsText(value) : bodyWords(body),
     ledgerKey: 'revokeTokenBody',
     ...(observed ? { observed } : {}),
     message: observed

@@ -72,3 +72,55 @@ describe('hostile input', () => {
     expect(checked).toBeGreaterThan(2000);
   });
 });
+
+describe('GraphQL documents nested past what graphql-js can recurse through', () => {
+  const deep = (depth: number) => [
+    `{ paymentGatewayFeesCalc(amount: ${'['.repeat(depth)}1${']'.repeat(depth)}) { fees } }`,
+    `{ paymentGatewayFeesCalc(amount: ${'{a:'.repeat(depth)}1${'}'.repeat(depth)}) { fees } }`,
+    `{ paymentGatewayFeesCalc(amount: 1) ${'{ fees '.repeat(depth)}${'}'.repeat(depth)} }`,
+  ];
+  it.each([2_000, 5_000, 50_000])(
+    '%i levels: the consumer is told the document is too deep, nothing throws',
+    (depth) => {
+      for (const query of deep(depth)) {
+        const exchange: Exchange = {
+          request: {
+            method: 'POST',
+            url: 'https://sandbox.example/graphql',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ query, variables: {} }),
+          },
+          response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":null}' },
+        };
+        for (const guide of ['both', 'current', 'legacy'] as const) {
+          const { drifts } = checkExchange(exchange, { guide });
+          const text = JSON.stringify(drifts);
+          expect(text).not.toMatch(/RangeError|Maximum call stack/);
+          if (depth >= 5_000) expect(text).toContain('nested too deeply to read');
+        }
+      }
+    },
+  );
+});
+
+describe('a revoke-token answer the ledger does not expect', () => {
+  const revoke = (body: string): Exchange => ({
+    request: {
+      method: 'POST',
+      url: 'https://sandbox.example/api/v2/accounting/token/revoke-token',
+      headers: { 'x-client-id': 'test-client', 'x-api-key': 'test-api-key', 'x-jwt-token': 'tok' },
+    },
+    response: { status: 200, headers: { 'content-type': 'application/json' }, body },
+  });
+  it('nested 5,000 levels deep: reported as an assumption drift, nothing throws', () => {
+    const { drifts } = checkExchange(revoke(`{"status":${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}}`));
+    const drift = drifts.find((d) => d.kind === 'assumption' && d.path === '(body)');
+    expect(drift?.actual).toBe('{ "status": an object }');
+  });
+  it('long and holding a card number: cut and masked', () => {
+    const { drifts } = checkExchange(revoke(JSON.stringify({ message: `card 4111111111111111 ${'x'.repeat(5_000)}` })));
+    const actual = drifts.find((d) => d.path === '(body)')?.actual ?? '';
+    expect(actual.length).toBeLessThan(200);
+    expect(actual).not.toContain('4111111111111111');
+  });
+});

@@ -20,10 +20,14 @@ export interface FuzzSettings {
   readonly randomSeed: boolean;
 }
 
-/** Reads `PCK_FUZZ_RUNS` and `PCK_FUZZ_SEED`; refuses values that are not whole numbers. */
-export function fuzzSettings(env: NodeJS.ProcessEnv = process.env): FuzzSettings {
+/**
+ * Reads `PCK_FUZZ_RUNS` and `PCK_FUZZ_SEED`; refuses values that are not whole numbers. `defaultRuns` is the
+ * entry's own run count under `npm test` (the hostile-input entries run a few hundred cases each there, so that all
+ * of them together stay well inside the unit tier's budget).
+ */
+export function fuzzSettings(env: NodeJS.ProcessEnv = process.env, defaultRuns = DEFAULT_FUZZ_RUNS): FuzzSettings {
   const runsText = env.PCK_FUZZ_RUNS;
-  const runs = runsText === undefined || runsText === '' ? DEFAULT_FUZZ_RUNS : Number(runsText);
+  const runs = runsText === undefined || runsText === '' ? defaultRuns : Number(runsText);
   if (!Number.isInteger(runs) || runs < 1)
     throw new Error(`[payment-contract-kit] PCK_FUZZ_RUNS must be a whole number of cases, got "${runsText}".`);
   const seedText = env.PCK_FUZZ_SEED;

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { card, contact, credentials, legacyCard, payInput, reference, tokenPaths } from '../../mock/helpers.ts';
 import { controlRoutes } from '../../support/mock-internals/control.ts';
 import { garbageQuery, operationDocuments, schemaRequestText } from './graphql-arbitraries.ts';
+import { feeListQuery, hostileGraphqlBody, hostileJsonBody } from './hostile-bodies.ts';
 import {
   hostileNumber,
   hostileString,
@@ -334,12 +335,53 @@ const sizeCase = fc
     };
   });
 
+/**
+ * Deep, huge and odd JSON and GraphQL (hostile-bodies.ts) on every body-reading path: /graphql by POST (mostly the
+ * fee list, whose answers are kept) and by GET (variables nested in the query string, short enough for the 16 KB
+ * header limit of node's parser), the token endpoints and the control routes that read a body.
+ */
+export const hostileCase: fc.Arbitrary<FuzzCase> = fc.oneof(
+  { weight: 6, arbitrary: withBody('graphql', '/graphql', 'hostile graphql', hostileGraphqlBody, graphqlHeaders) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 60, max: 1_500 }).map(
+      (depth): FuzzCase => ({
+        kind: 'graphql',
+        method: 'GET',
+        path: `/graphql?${new URLSearchParams({ query: feeListQuery, variables: `{"amount":${'['.repeat(depth)}1${']'.repeat(depth)}}` })}`,
+        headers: { 'x-jwt-token': CURRENT_TOKEN },
+        label: 'hostile graphql GET',
+      }),
+    ),
+  },
+  {
+    weight: 3,
+    arbitrary: fc
+      // The waits are left out: an object body without timeoutMs would hold the run for the default wait.
+      .constantFrom(
+        tokenPaths.refresh,
+        tokenPaths.generate,
+        ...Object.keys(controlFields).filter((p) => !p.endsWith('/wait')),
+      )
+      .chain((path) =>
+        withBody(
+          kindOf(path),
+          path,
+          `hostile ${path}`,
+          hostileJsonBody,
+          fc.constant(path.startsWith('/api/') ? { ...credentials } : {}),
+        ),
+      ),
+  },
+);
+
 /** One request of any kind, weighted towards the paths with the most logic behind them. */
 export const fuzzCase: fc.Arbitrary<FuzzCase> = fc.oneof(
   { weight: 120, arbitrary: graphqlCase },
   { weight: 40, arbitrary: tokenCase },
   { weight: 40, arbitrary: controlCase },
   { weight: 20, arbitrary: methodCase },
+  { weight: 20, arbitrary: hostileCase },
   // About one case in 200: a megabyte each.
   { weight: 1, arbitrary: sizeCase },
 );

@@ -29,7 +29,7 @@
 import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import type { MockControl, MockRequestMatcher } from '../../control-types.ts';
-import { jsonObject } from '../http/body.ts';
+import { type BodyLimits, jsonObject } from '../http/body.ts';
 import type { MockRequest } from '../http/exchange.ts';
 import type { Outcome, RouteEntry } from '../http/outcome.ts';
 import type { Router } from '../http/router.ts';
@@ -108,14 +108,14 @@ async function orTimeout<T>(wait: Promise<T>): Promise<T> {
  * Adds the control routes to `router`, each delegating to `control`.
  *
  * @example
- * registerControlRoutes(router, control, 'current', 1024 * 1024, createProviderStates(deps));
+ * registerControlRoutes(router, control, 'current', defaultAssumptions.limits, createProviderStates(deps));
  * // curl -X POST localhost:4010/__pck/clock/advance -d '{"ms":600000}'
  */
 export function registerControlRoutes(
   router: Router<RouteEntry>,
   control: MockControl,
   guide: string,
-  maxBodyBytes: number,
+  limits: BodyLimits,
   providerStates?: ProviderStateService,
 ): void {
   const add = (method: string, path: string, handle: ControlHandler) => router.add('control', method, path, { handle });
@@ -129,14 +129,14 @@ export function registerControlRoutes(
   add('GET', '/__pck/clock', () => clockAnswer(control.now()));
   add('POST', '/__pck/clock/advance', async (req) => {
     const route = 'POST /__pck/clock/advance';
-    const ms = optionalNumber(jsonObject(req, maxBodyBytes, route), 'ms', route);
+    const ms = optionalNumber(jsonObject(req, limits, route), 'ms', route);
     if (ms === undefined || ms < 0)
       throw restError(400, kitMessage(`${route} needs { "ms": <non-negative milliseconds> }.`));
     return clockAnswer(control.advanceClock(ms));
   });
   add('POST', '/__pck/payments/settle', async (req) => {
     const route = 'POST /__pck/payments/settle';
-    const body = jsonObject(req, maxBodyBytes, route);
+    const body = jsonObject(req, limits, route);
     const outcome = optionalString(body, 'outcome', route);
     if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure')
       throw restError(400, kitMessage(`${route}: "outcome" must be "success" or "failure".`));
@@ -144,7 +144,7 @@ export function registerControlRoutes(
   });
   add('POST', '/__pck/requests/wait', async (req) => {
     const route = 'POST /__pck/requests/wait';
-    const body = jsonObject(req, maxBodyBytes, route);
+    const body = jsonObject(req, limits, route);
     const guideValue = optionalString(body, 'guide', route);
     if (guideValue !== undefined && guideValue !== 'current' && guideValue !== 'legacy')
       throw restError(400, kitMessage(`${route}: "guide" must be "current" or "legacy".`));
@@ -168,7 +168,7 @@ export function registerControlRoutes(
   });
   add('POST', '/__pck/deliveries/wait', async (req) => {
     const route = 'POST /__pck/deliveries/wait';
-    const body = jsonObject(req, maxBodyBytes, route);
+    const body = jsonObject(req, limits, route);
     const fields = (['paymentUuid', 'state', 'url', 'clientId'] as const)
       .map((k) => [k, optionalString(body, k, route)] as const)
       .filter(([, v]) => v !== undefined);
@@ -183,17 +183,17 @@ export function registerControlRoutes(
   });
   add('POST', '/__pck/deliveries/redeliver', async (req) => {
     const route = 'POST /__pck/deliveries/redeliver';
-    control.redeliver(requiredString(jsonObject(req, maxBodyBytes, route), 'id', route));
+    control.redeliver(requiredString(jsonObject(req, limits, route), 'id', route));
     return ok({ ok: true });
   });
   add('POST', '/__pck/tokens', async (req) => {
     const route = 'POST /__pck/tokens';
-    const clientId = requiredString(jsonObject(req, maxBodyBytes, route), 'clientId', route);
+    const clientId = requiredString(jsonObject(req, limits, route), 'clientId', route);
     return ok({ status: 'SUCCESS', data: control.issueToken(clientId) });
   });
   add('POST', '/__pck/card-accounts', async (req) => {
     const route = 'POST /__pck/card-accounts';
-    const body = jsonObject(req, maxBodyBytes, route);
+    const body = jsonObject(req, limits, route);
     const clientId = requiredString(body, 'clientId', route);
     const card = body.card;
     if (!isPlainObject(card))
@@ -208,7 +208,7 @@ export function registerControlRoutes(
   });
   add('POST', '/__pck/fail-next', async (req) => {
     const route = 'POST /__pck/fail-next';
-    const body = jsonObject(req, maxBodyBytes, route);
+    const body = jsonObject(req, limits, route);
     const status = optionalNumber(body, 'status', route);
     if (status === undefined) throw restError(400, kitMessage(`${route}: "status" is required.`));
     const message = optionalString(body, 'message', route);
@@ -219,5 +219,5 @@ export function registerControlRoutes(
     });
     return ok({ ok: true });
   });
-  if (providerStates) registerPactRoutes(router, providerStates, maxBodyBytes);
+  if (providerStates) registerPactRoutes(router, providerStates, limits);
 }

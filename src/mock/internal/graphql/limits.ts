@@ -30,7 +30,7 @@ import { kitMessage } from '../../../internal/messages.ts';
 
 /** One document limit: its option key, its CLI flag, and what it counts. */
 interface LimitSpec {
-  readonly key: Exclude<keyof RequestLimits, 'maxBodyBytes'>;
+  readonly key: Exclude<keyof RequestLimits, 'maxBodyBytes' | 'maxJsonDepth'>;
   readonly flag: string;
   /** What was found, for the message: "is 40 levels deep". */
   readonly found: (n: string) => string;

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { jsonDepthWithin, tooDeepJsonMessage } from '../../../internal/json-depth.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 
@@ -21,9 +22,22 @@ export type QueryStringParse =
 
 const example = '/graphql?query=%7B__typename%7D&variables=%7B%7D';
 
-function jsonObject(params: URLSearchParams, name: string): Record<string, unknown> | undefined | string {
+function jsonObject(
+  params: URLSearchParams,
+  name: string,
+  maxJsonDepth: number,
+): Record<string, unknown> | undefined | string {
   const raw = params.get(name);
   if (raw === null || raw === '') return undefined;
+  // Bounded as a POST body is: the engine's walks over the variables recurse.
+  if (!jsonDepthWithin(raw, maxJsonDepth))
+    return kitMessage(
+      tooDeepJsonMessage(
+        `"${name}" in the query string`,
+        maxJsonDepth,
+        '--max-json-depth or the mock option assumptions.limits.maxJsonDepth',
+      ),
+    );
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -36,12 +50,12 @@ function jsonObject(params: URLSearchParams, name: string): Record<string, unkno
 }
 
 /**
- * Parses `rawQuery` (without the `?`).
+ * Parses `rawQuery` (without the `?`); `variables` and `extensions` nested deeper than `maxJsonDepth` are refused.
  *
  * @example
- * parseGraphqlQueryString('query=%7B__typename%7D') // { ok: true, value: { query: '{__typename}', ... } }
+ * parseGraphqlQueryString('query=%7B__typename%7D', 64) // { ok: true, value: { query: '{__typename}', ... } }
  */
-export function parseGraphqlQueryString(rawQuery: string): QueryStringParse {
+export function parseGraphqlQueryString(rawQuery: string, maxJsonDepth: number): QueryStringParse {
   const params = new URLSearchParams(rawQuery);
   const query = params.get('query');
   if (query === null || query === '')
@@ -51,10 +65,10 @@ export function parseGraphqlQueryString(rawQuery: string): QueryStringParse {
         `GET /graphql needs the operation in the query string, such as ${example}; mutations need POST with a JSON body.`,
       ),
     };
-  const variables = jsonObject(params, 'variables');
+  const variables = jsonObject(params, 'variables', maxJsonDepth);
   if (typeof variables === 'string') return { ok: false, message: variables };
   // Extensions (persisted-query hashes and the like) are not used by the mock, but a malformed one is still refused.
-  const extensions = jsonObject(params, 'extensions');
+  const extensions = jsonObject(params, 'extensions', maxJsonDepth);
   if (typeof extensions === 'string') return { ok: false, message: extensions };
   const operationName = params.get('operationName');
   return {

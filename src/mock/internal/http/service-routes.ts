@@ -16,7 +16,7 @@ import type { GraphqlRequest } from '../graphql/engine.ts';
 import type { EngineLoader } from '../graphql/engine-loader.ts';
 import { parseGraphqlQueryString } from '../graphql/query-string.ts';
 import { createKeptAnswers } from '../kept-answers.ts';
-import { bodyText, parseJsonBody } from './body.ts';
+import { type BodyLimits, bodyText, parseJsonBody } from './body.ts';
 import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
 import { type MockRequest, requestHeader } from './exchange.ts';
 import { type Authenticator, type Outcome, okVerdict, type RouteEntry, verdictOf } from './outcome.ts';
@@ -28,7 +28,6 @@ export interface ServiceRouteDeps {
   readonly tokens: TokenService;
   readonly engine: EngineLoader;
   readonly errors: ErrorMapper;
-  readonly maxBodyBytes: number;
 }
 
 const postOnly: Readonly<Record<string, string>> = Object.freeze({ allow: 'POST' });
@@ -43,7 +42,7 @@ const tokenAnswer = (json: string): Outcome => ({ status: 200, json, verdict: ok
 
 /** Adds the token endpoints and `/graphql` to `router`. */
 export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceRouteDeps): void {
-  const { assumptions, tokens, engine, errors, maxBodyBytes } = deps;
+  const { assumptions, tokens, engine, errors } = deps;
   const reasons = assumptions.reasonCodes;
   const gqlErrorStatus = assumptions.graphqlErrorHttpStatus;
 
@@ -81,7 +80,7 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
   router.add('rest', 'POST', servicePaths.refreshToken, {
     auth: clientCredentials,
     handle(request, clientId) {
-      const body = parseJsonBody(request.body, maxBodyBytes);
+      const body = parseJsonBody(request.body, assumptions.limits);
       if (!body.ok) return errors.layer('rest', body.problem === 'too-large' ? 413 : 400, body.message);
       const refreshToken = isPlainObject(body.value) ? body.value.refresh_token : undefined;
       if (typeof refreshToken !== 'string' || refreshToken === '')
@@ -108,7 +107,7 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
     },
   });
 
-  const sharedRead = graphqlSharedReads(engine, maxBodyBytes);
+  const sharedRead = graphqlSharedReads(engine, assumptions.limits);
   const graphql = answeringKeptBodies(engine, parsedGraphql);
   router.add('graphql', 'POST', servicePaths.graphql, {
     auth: bearerToken,
@@ -124,13 +123,13 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
   });
 
   function graphqlOverGet(request: MockRequest, clientId: string): Outcome | Promise<Outcome> {
-    const parsed = parseGraphqlQueryString(request.query);
+    const parsed = parseGraphqlQueryString(request.query, assumptions.limits.maxJsonDepth);
     if (!parsed.ok) return errors.layer('graphql', 400, parsed.message);
     return executeGraphql(request, clientId, { ...parsed.value, readOnly: true }, 'GET');
   }
 
   function parsedGraphql(request: MockRequest, clientId: string, text: string | undefined) {
-    const body = parseJsonBody(request.body, maxBodyBytes, text);
+    const body = parseJsonBody(request.body, assumptions.limits, text);
     if (!body.ok) return errors.layer('graphql', body.problem === 'too-large' ? 413 : 400, body.message);
     if (!isPlainObject(body.value)) return errors.layer('graphql', 400, notAnObjectBody);
     const { query, variables, operationName } = body.value;
@@ -193,7 +192,7 @@ function answeringKeptBodies(
  * it has caught up on that token (its first check here), so revocations and the clock of other processes made before
  * count; later ones arrive through the follow loop. The `readsShared` of POST and GET /graphql.
  */
-function graphqlSharedReads(engine: EngineLoader, maxBodyBytes: number) {
+function graphqlSharedReads(engine: EngineLoader, limits: BodyLimits) {
   const fresh = freshTokens();
   const sharedRead = (request: MockRequest, operation: () => GraphqlRequest | undefined): boolean => {
     const first = fresh(requestHeader(request, serviceHeaders.jwt));
@@ -205,14 +204,14 @@ function graphqlSharedReads(engine: EngineLoader, maxBodyBytes: number) {
   return {
     post: (request: MockRequest) =>
       sharedRead(request, () => {
-        const body = parseJsonBody(request.body, maxBodyBytes);
+        const body = parseJsonBody(request.body, limits);
         if (!body.ok || !isPlainObject(body.value)) return undefined;
         const { query, operationName } = body.value;
         return { query, operationName };
       }),
     get: (request: MockRequest) =>
       sharedRead(request, () => {
-        const parsed = parseGraphqlQueryString(request.query);
+        const parsed = parseGraphqlQueryString(request.query, limits.maxJsonDepth);
         return parsed.ok ? parsed.value : undefined;
       }),
   };

@@ -17,7 +17,7 @@ import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import { base64OfBytes, utf8Bytes } from '../../../internal/text-bytes.ts';
 import { pactControlPaths } from '../../../spec-names.ts';
-import { jsonObject } from '../http/body.ts';
+import { type BodyLimits, jsonObject } from '../http/body.ts';
 import type { MockRequest } from '../http/exchange.ts';
 import type { Outcome, RouteEntry } from '../http/outcome.ts';
 import type { Router } from '../http/router.ts';
@@ -45,9 +45,9 @@ interface StateChange {
   readonly states: readonly ProviderStateCall[];
 }
 
-function stateChange(request: MockRequest, limit: number): StateChange {
+function stateChange(request: MockRequest, limits: BodyLimits): StateChange {
   const route = `POST ${pactControlPaths.providerStates}`;
-  const body = jsonObject(request, limit, route);
+  const body = jsonObject(request, limits, route);
   const query = new URLSearchParams(request.query);
   const fromQuery = Object.keys(body).length === 0 && query.has('state');
   const action = fromQuery ? (query.get('action') ?? 'setup') : (body.action ?? 'setup');
@@ -88,17 +88,13 @@ function messageStates(value: unknown, route: string): ProviderStateCall[] {
  * Adds the provider-state and message routes to `router`.
  *
  * @example
- * registerPactRoutes(router, createProviderStates(deps), 1024 * 1024);
+ * registerPactRoutes(router, createProviderStates(deps), defaultAssumptions.limits);
  * // pact-verifier --state-change-url http://127.0.0.1:4010/__pck/provider-states --transports message:4010/__pck/messages
  */
-export function registerPactRoutes(
-  router: Router<RouteEntry>,
-  states: ProviderStateService,
-  maxBodyBytes: number,
-): void {
+export function registerPactRoutes(router: Router<RouteEntry>, states: ProviderStateService, limits: BodyLimits): void {
   router.add('control', 'POST', pactControlPaths.providerStates, {
     async handle(request): Promise<Outcome> {
-      const change = stateChange(request, maxBodyBytes);
+      const change = stateChange(request, limits);
       if (change.action === 'teardown') {
         states.teardown(change.states);
         return { status: 200, body: {} };
@@ -109,7 +105,7 @@ export function registerPactRoutes(
   router.add('control', 'POST', pactControlPaths.messages, {
     async handle(request): Promise<Outcome> {
       const route = `POST ${pactControlPaths.messages}`;
-      const body = jsonObject(request, maxBodyBytes, route);
+      const body = jsonObject(request, limits, route);
       const description = body.description;
       if (typeof description !== 'string' || description === '')
         throw restError(

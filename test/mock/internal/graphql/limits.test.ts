@@ -61,7 +61,7 @@ describe('GraphQL document limits at their defaults: at the limit and one past i
         const want = {
           errors: [
             {
-              message: limitMessage(key as Exclude<typeof key, 'maxBodyBytes'>, limits[key], found),
+              message: limitMessage(key as Exclude<typeof key, 'maxBodyBytes' | 'maxJsonDepth'>, limits[key], found),
               extensions: { reason: reasons.graphqlValidationFailed },
             },
           ],

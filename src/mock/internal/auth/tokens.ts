@@ -108,6 +108,37 @@ export interface TokenServiceDeps {
   readonly record?: Recorder | undefined;
 }
 
+/** After a reset, two clients' tokens can share a jti: a revocation is the client's and the jti's together. */
+const revokedKey = (clientId: string, jti: string) => `${clientId}/${jti}`;
+
+/** What {@link revokeOne} needs of its token service. */
+interface RevokeOneContext {
+  readonly codec: ReturnType<typeof createAccessTokenCodec>;
+  readonly clock: TokenServiceDeps['clock'];
+  /** client/jti → exp (seconds) of singly revoked tokens. */
+  readonly revoked: Map<string, number>;
+  readonly record: TokenServiceDeps['record'];
+}
+
+/** Revokes the one access token sent in x-jwt-token; its refresh token stays usable (the ledger row). */
+function revokeOne(context: RevokeOneContext, clientId: string, token: string) {
+  const { codec, clock, revoked, record } = context;
+  const claims = codec.decode(token);
+  if (!claims || claims.sub !== clientId)
+    throw restError(
+      401,
+      kitMessage(
+        `${serviceHeaders.jwt} is not a token issued to client "${clientId}": send one of its access tokens, or leave the header out to revoke all of them.`,
+      ),
+    );
+  const nowSec = clock.now() / 1000;
+  // Pruned of tokens that expired anyway, so a long run cannot grow it without bound.
+  if (revoked.size >= 10_000) for (const [key, exp] of revoked) if (exp <= nowSec) revoked.delete(key);
+  revoked.set(revokedKey(clientId, claims.jti), claims.exp);
+  if (record) record({ t: 'tk.r', j: revokedKey(clientId, claims.jti), e: claims.exp });
+  return { revoked: 'token' as const, refresh_tokens: 0 };
+}
+
 /**
  * Creates the token service of one mock instance.
  *
@@ -144,9 +175,6 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     }
     return s;
   }
-
-  /** After a reset, two clients' tokens can share a jti: a revocation is the client's and the jti's together. */
-  const revokedKey = (clientId: string, jti: string) => `${clientId}/${jti}`;
 
   function issue(clientId: string, generated = false): TokenPair {
     const s = state(clientId);
@@ -217,19 +245,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
         if (record) record({ t: 'tk.ra', c: clientId });
         return { revoked: 'client', refresh_tokens: revokeAll(s) };
       }
-      const claims = codec.decode(token);
-      if (!claims || claims.sub !== clientId)
-        throw restError(
-          401,
-          kitMessage(
-            `${serviceHeaders.jwt} is not a token issued to client "${clientId}": send one of its access tokens, or leave the header out to revoke all of them.`,
-          ),
-        );
-      const nowSec = clock.now() / 1000;
-      if (revoked.size >= 10_000) for (const [jti, exp] of revoked) if (exp <= nowSec) revoked.delete(jti);
-      revoked.set(revokedKey(clientId, claims.jti), claims.exp);
-      if (record) record({ t: 'tk.r', j: revokedKey(clientId, claims.jti), e: claims.exp });
-      return { revoked: 'token', refresh_tokens: 0 }; // its refresh token stays usable (the ledger row)
+      return revokeOne({ codec, clock, revoked, record }, clientId, token);
     },
     issue: (clientId) => issue(clientId),
     ...tokenRecords(recordState, () => clock.now() / 1000),

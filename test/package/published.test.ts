@@ -132,9 +132,10 @@ describe('packed tarball', () => {
   // CommonJS chunks and in the CLI) took it from 6.13 to 6.41 MB. The mock command as one CommonJS script for the V8
   // code cache (dist/cli/mock.cjs, 0.74 MB) and its cache for the Node that built the package (0.93 MB; decision
   // 0035) took it to 7.94 MB. The guides' schemas already parsed, as JSON in that script only, and the larger cache
-  // that comes with them (0.1 MB; decision 0037) took it to 8.12 MB. Crossing this means something unintended got
-  // packed.
-  const unpackedBudget = 8_200_000;
+  // that comes with them (0.1 MB; decision 0037) took it to 8.12 MB; `webhook listen`, the body depth bound, the
+  // model-based tests' page and the larger code cache that comes with them took it to 8.22 MB. Crossing this means
+  // something unintended got packed.
+  const unpackedBudget = 8_300_000;
 
   let files: { path: string; size: number }[] = [];
   let unpackedSize = 0;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { FuzzSettings } from './fuzz-settings.ts';
 
 /** The tally of one entry. */
@@ -87,4 +87,19 @@ export function entryTally(name: string): EntryTally {
 /** The problems of a tally as one report, for an assertion message. */
 export function problemReport(tally: EntryTally): string {
   return [...tally.problems].map(([k, v]) => `  ${k}\n    ${v}`).join('\n');
+}
+
+/** Asserts the zeros every entry owes: no problem, no crash, no unhandled rejection, and no 5xx where `answers`. */
+export function expectNoFailures(tally: EntryTally, { answers = false } = {}): void {
+  expect.soft(tally.problems.size, `problems:\n${problemReport(tally)}`).toBe(0);
+  if (answers) expect.soft(tally.statuses['5xx'] ?? 0).toBe(0);
+  expect.soft(tally.crashes).toBe(0);
+  expect.soft(tally.unhandled).toBe(0);
+}
+
+/** Counts a stack overflow that a command printed as its result (a walk over input that was not bounded). */
+export function noteStackOverflow(tally: EntryTally, output: string, input: string): void {
+  const line = /.*(?:Maximum call stack|RangeError).*/.exec(output)?.[0];
+  if (line !== undefined)
+    tally.problem('a stack overflow reported as a result', `${shortInput(input)}\n    -> ${line.slice(0, 300)}`);
 }

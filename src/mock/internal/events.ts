@@ -1,0 +1,169 @@
+/**
+ * The mock's one vocabulary of what happened: every change of the sandbox's state and every answered request is a
+ * typed event. The parts that own state apply the events that concern them (live, on restore, on replay); the
+ * journal, the request log, the dashboard, the webhooks and the coverage report read them from one bus instead of
+ * each keeping its own record of the story.
+ *
+ * Events are plain JSON values (no class instances, no functions), so a store can write them down as they are and a
+ * reader of a newer kit's journal can skip a kind it does not know.
+ *
+ * @module
+ */
+import type { RequestVerdict } from './http/outcome.ts';
+
+/** The guide a request was read in. */
+export type EventGuide = 'current' | 'legacy';
+
+/** A token pair was handed out (generate-token, or a refresh's new pair). */
+export interface TokenIssued {
+  readonly kind: 'token.issued';
+  readonly clientId: string;
+  /** How the pair came: `generate` or `refresh`. */
+  readonly via: 'generate' | 'refresh';
+}
+
+/** A refresh token was spent: it cannot be used again. */
+export interface TokenRefreshed {
+  readonly kind: 'token.refreshed';
+  readonly clientId: string;
+}
+
+/** Access tokens were revoked: one (by its id) or every token of the client. */
+export interface TokenRevoked {
+  readonly kind: 'token.revoked';
+  readonly clientId: string;
+  /** The revoked token's id; undefined when every token of the client went. */
+  readonly tokenId: string | undefined;
+}
+
+/** A card account was stored (`card_account_uid` handed out); never holds the card number. */
+export interface CardAccountCreated {
+  readonly kind: 'card.account-created';
+  readonly clientId: string;
+  readonly cardAccountUid: string;
+}
+
+/** `processPaymentRequest` accepted a payment. */
+export interface PaymentAccepted {
+  readonly kind: 'payment.accepted';
+  readonly clientId: string;
+  readonly uuid: string;
+  readonly guide: EventGuide;
+  /** Whether the payment named a stored card account instead of card details. */
+  readonly byCardAccount: boolean;
+}
+
+/** A payment reached its final status. */
+export interface PaymentSettled {
+  readonly kind: 'payment.settled';
+  readonly uuid: string;
+  readonly outcome: 'success' | 'failure';
+  /** Sandbox time of the settlement (ms since the epoch). */
+  readonly at: number;
+}
+
+/** One webhook delivery attempt was made. */
+export interface DeliveryAttempted {
+  readonly kind: 'delivery.attempted';
+  readonly deliveryId: string;
+  readonly uuid: string;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  /** The receiver's HTTP status, or undefined when no answer came (refused, timed out). */
+  readonly status: number | undefined;
+}
+
+/** A webhook delivery ended: delivered, or given up after its last attempt. */
+export interface DeliveryFinished {
+  readonly kind: 'delivery.finished';
+  readonly deliveryId: string;
+  readonly uuid: string;
+  readonly delivered: boolean;
+  /** Attempts made in all. */
+  readonly attempts: number;
+}
+
+/** The sandbox clock moved forward. */
+export interface ClockMoved {
+  readonly kind: 'clock.moved';
+  readonly ms: number;
+}
+
+/** A failure was armed through the control API. */
+export interface FailureArmed {
+  readonly kind: 'failure.armed';
+  /** What it applies to (a route or GraphQL field). */
+  readonly target: string;
+  readonly status: number;
+}
+
+/** The sandbox was reset to its start. */
+export interface SandboxReset {
+  readonly kind: 'sandbox.reset';
+}
+
+/** A request of the service (not of the control plane) was answered. */
+export interface RequestAnswered {
+  readonly kind: 'request.answered';
+  readonly method: string;
+  /** The service path, without the query string. */
+  readonly path: string;
+  /** The GraphQL root fields the request selected, if it was a GraphQL request. */
+  readonly rootFields: readonly string[] | undefined;
+  readonly guide: EventGuide | undefined;
+  readonly status: number;
+  readonly verdict: RequestVerdict;
+}
+
+/** Every event of the mock. */
+export type MockEvent =
+  | TokenIssued
+  | TokenRefreshed
+  | TokenRevoked
+  | CardAccountCreated
+  | PaymentAccepted
+  | PaymentSettled
+  | DeliveryAttempted
+  | DeliveryFinished
+  | ClockMoved
+  | FailureArmed
+  | SandboxReset
+  | RequestAnswered;
+
+/** The kinds of {@link MockEvent}. */
+export type MockEventKind = MockEvent['kind'];
+
+/** Where events are told, and who listens. */
+export interface EventBus {
+  /** Tells every listener, in the order they subscribed. A listener that throws does not stop the others. */
+  emit(event: MockEvent): void;
+  /** Adds a listener; returns its unsubscribe. */
+  on(listener: (event: MockEvent) => void): () => void;
+  /** Whether anyone listens (an emitter may skip building an event nobody reads). */
+  readonly listening: boolean;
+}
+
+/** A bus with no listeners at first. `onListenerError` hears a listener's throw (default: ignored). */
+export function createEventBus(onListenerError?: (error: unknown) => void): EventBus {
+  let listeners: readonly ((event: MockEvent) => void)[] = [];
+  return {
+    emit(event) {
+      for (const listener of listeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          onListenerError?.(error);
+        }
+      }
+    },
+    on(listener) {
+      listeners = [...listeners, listener];
+      return () => {
+        listeners = listeners.filter((l) => l !== listener);
+      };
+    },
+    get listening() {
+      return listeners.length > 0;
+    },
+  };
+}

@@ -1,11 +1,19 @@
 /**
- * payment-contract-kit/pact: building blocks for Pact contracts with the card-payment service.
+ * payment-contract-kit/pact: building blocks for Pact contracts with the card-payment service, in four groups.
  *
- * Shape matchers for both guides (token pair, REST error, fee entries, card fee, payment, validation and
- * authentication errors, webhook payload and headers), request builders for the token endpoints and for GraphQL
- * interactions from the kit's typed documents, the provider state names the kit's mock verifies, and
- * `stateHandlers` / `messageProviders` that point pact-js's `Verifier` at a running mock. Requires
- * `@pact-foundation/pact` 16 (an optional peer dependency of this entry only) and `graphql`.
+ * - **Who and in which state**: {@link providerName}, {@link providerStates} (with {@link injected} for
+ *   `fromProviderState`) and {@link exampleValues}, the values the kit's matchers put in pact files.
+ * - **Requests**: {@link withTokenRequest} and {@link withGraphqlRequest} write what the service reads (paths, headers,
+ *   bodies, the query of one of the kit's typed documents); {@link acceptHeader} and {@link contentTypeJson} for
+ *   interactions built by hand.
+ * - **Answers**: a matcher per shape of both guides ({@link tokenPairResponse}, {@link restErrorBody},
+ *   {@link feeEntry}, {@link legacyFeeEntry}, {@link creditCardFee}, {@link payment}, {@link validationErrorBody},
+ *   {@link authErrorBody}), {@link graphqlData} around a document's data and {@link graphqlErrorStatus}; the webhook as
+ *   a message: {@link paymentStatusWebhookPayload} and {@link webhookMetadata}.
+ * - **Provider verification against the mock**: {@link stateHandlers} and {@link messageProviders} point pact-js's
+ *   `Verifier` at a running mock.
+ *
+ * Requires `@pact-foundation/pact` 16 or 17 (an optional peer dependency of this entry only) and `graphql`.
  *
  * @example
  * import { PactV4, MatchersV3 } from '@pact-foundation/pact';
@@ -38,27 +46,19 @@ export {
   feeEntry,
   graphqlData,
   graphqlErrorStatus,
-  graphqlErrorStatuses,
   legacyFeeEntry,
   payment,
   validationErrorBody,
 } from './graphql-matchers.ts';
-export { type GraphqlRequestOptions, operationOf, withGraphqlRequest } from './graphql-request.ts';
-export { graphqlPath, headerNames, providerName, type TokenEndpoint, tokenPaths } from './names.ts';
-export {
-  acceptHeader,
-  acceptHeaderPattern,
-  contentTypeJson,
-  contentTypeJsonPattern,
-} from './request-header-matchers.ts';
+export { type GraphqlRequestOptions, withGraphqlRequest } from './graphql-request.ts';
+export { providerName, type TokenEndpoint } from './names.ts';
+export { acceptHeader, contentTypeJson } from './request-header-matchers.ts';
 export { restErrorBody, type TokenPairExample, tokenPairResponse } from './rest-matchers.ts';
 export type { AnyMatcher, Template } from './template.ts';
 export {
   type HeaderValue,
-  refreshTokenBody,
   type TokenRequestCredentials,
   type TokenRequestOptions,
-  tokenRequestHeaders,
   withTokenRequest,
 } from './token-requests.ts';
 export {

@@ -1,7 +1,8 @@
 /**
  * Names the contracts share with the service interface: the provider's Pact name, the REST paths, the GraphQL
  * path and the header names. Paths and header names are fixed by the spec (sections 4 and 5), so contracts use
- * them as literals.
+ * them as literals. Only `providerName` is part of `payment-contract-kit/pact`: the request builders write the
+ * paths and headers, so a consumer has no need to spell them.
  *
  * @module
  */
@@ -56,6 +57,4 @@ export const headerNames = {
   clientId: serviceHeaders.clientId,
   apiKey: serviceHeaders.apiKey,
   jwt: serviceHeaders.jwt,
-  /** @deprecated Use `headerNames.jwt` (the name `serviceHeaders` gives the same header); kept as an alias. */
-  accessToken: serviceHeaders.jwt,
 } as const;

@@ -68,10 +68,6 @@ export function paymentStatusWebhookPayload(
 export interface WebhookMetadataOptions {
   /** Header names, when yours differ from the kit's defaults (the same option as `checkWebhookSignature`'s). */
   headerNames?: Partial<Pick<WebhookHeaderNames, 'signingKey' | 'clientId'>>;
-  /** @deprecated Use `headerNames.signingKey`; kept as an alias. */
-  signingKeyHeader?: string;
-  /** @deprecated Use `headerNames.clientId`; kept as an alias. */
-  clientIdHeader?: string;
   signingKey?: string;
   clientId?: string;
 }
@@ -88,8 +84,8 @@ export function webhookMetadata(options: WebhookMetadataOptions = {}): Metadata 
   // Every role of the contract's list; the delivery id has no value here (one message stands for every delivery).
   const names = {
     ...DEFAULT_WEBHOOK_HEADER_NAMES,
-    signingKey: options.headerNames?.signingKey ?? options.signingKeyHeader ?? DEFAULT_WEBHOOK_HEADER_NAMES.signingKey,
-    clientId: options.headerNames?.clientId ?? options.clientIdHeader ?? DEFAULT_WEBHOOK_HEADER_NAMES.clientId,
+    signingKey: options.headerNames?.signingKey ?? DEFAULT_WEBHOOK_HEADER_NAMES.signingKey,
+    clientId: options.headerNames?.clientId ?? DEFAULT_WEBHOOK_HEADER_NAMES.clientId,
   };
   // The names are literal keys; each value is any string (text()), with the example the kit's mock would send.
   const example = webhookHeaders(names, {

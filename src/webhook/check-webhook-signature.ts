@@ -162,24 +162,3 @@ export function checkWebhookSignature(input: CheckWebhookSignatureInput): CheckW
 
 const signingKeyHint =
   'Pass the webhook signing key the service operator issued to you, e.g. signingKey: process.env.WEBHOOK_SIGNING_KEY; an unset environment variable is the usual cause.';
-
-/**
- * The former name of {@link checkWebhookSignature}, kept so existing receivers keep working.
- *
- * @deprecated Use `checkWebhookSignature`: in this kit "verify" names Pact provider verification only.
- */
-export const verifyWebhook: typeof checkWebhookSignature = checkWebhookSignature;
-
-/**
- * The former name of {@link CheckWebhookSignatureInput}.
- *
- * @deprecated Use `CheckWebhookSignatureInput`.
- */
-export type VerifyWebhookInput = CheckWebhookSignatureInput;
-
-/**
- * The former name of {@link CheckWebhookSignatureResult}.
- *
- * @deprecated Use `CheckWebhookSignatureResult`.
- */
-export type VerifyWebhookResult = CheckWebhookSignatureResult;

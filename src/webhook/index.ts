@@ -6,8 +6,7 @@
  * - {@link checkStandardWebhookSignature}: the opt-in Standard Webhooks signature, over the raw bytes, with a tolerance.
  * - {@link buildTestWebhookRequest}: a genuine request for your receiver's own tests.
  *
- * The signature checks were named `verifyWebhook` and `verifyStandardWebhook`; those names stay as deprecated
- * aliases (in this kit "verify" names Pact provider verification, the `verify` command).
+ * In this kit "verify" names Pact provider verification (the `verify` command) only; the webhook helpers check.
  *
  * @module
  */
@@ -19,9 +18,6 @@ export {
   type CheckWebhookSignatureResult,
   checkWebhookSignature,
   DEFAULT_WEBHOOK_HEADER_NAMES,
-  type VerifyWebhookInput,
-  type VerifyWebhookResult,
-  verifyWebhook,
   type WebhookHeaderNames,
   type WebhookVerified,
 } from './check-webhook-signature.ts';
@@ -32,8 +28,6 @@ export {
   DEFAULT_TOLERANCE_SECONDS,
   STANDARD_WEBHOOKS_HEADERS,
   type StandardWebhookVerified,
-  type VerifyStandardWebhookInput,
-  verifyStandardWebhook,
 } from './standard-webhooks.ts';
 export { type BuildTestWebhookRequestInput, buildTestWebhookRequest, type TestWebhookRequest } from './test-request.ts';
 export type {

@@ -184,17 +184,3 @@ export function checkStandardWebhookSignature(
     );
   return { ok: true, id: id!, timestamp };
 }
-
-/**
- * The former name of {@link checkStandardWebhookSignature}, kept so existing receivers keep working.
- *
- * @deprecated Use `checkStandardWebhookSignature`: in this kit "verify" names Pact provider verification only.
- */
-export const verifyStandardWebhook: typeof checkStandardWebhookSignature = checkStandardWebhookSignature;
-
-/**
- * The former name of {@link CheckStandardWebhookSignatureInput}.
- *
- * @deprecated Use `CheckStandardWebhookSignatureInput`.
- */
-export type VerifyStandardWebhookInput = CheckStandardWebhookSignatureInput;

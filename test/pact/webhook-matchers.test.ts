@@ -39,7 +39,7 @@ describe('webhookMetadata', () => {
   it('takes other header names and values', () => {
     expect(
       MatchersV3.reify(
-        webhookMetadata({ signingKeyHeader: 'x-key', clientIdHeader: 'x-client', signingKey: 'k', clientId: 'c' }),
+        webhookMetadata({ headerNames: { signingKey: 'x-key', clientId: 'x-client' }, signingKey: 'k', clientId: 'c' }),
       ),
     ).toEqual({ 'x-key': 'k', 'x-client': 'c' });
   });

@@ -5,9 +5,6 @@ import {
   type CheckWebhookSignatureInput,
   checkStandardWebhookSignature,
   checkWebhookSignature,
-  type VerifyWebhookInput,
-  verifyStandardWebhook,
-  verifyWebhook,
   type WebhookVerificationErrorCode,
 } from '../../src/webhook/index.ts';
 import { examplePaymentStatus } from './fixtures.ts';
@@ -310,15 +307,5 @@ describe('checkWebhookSignature throws on misuse', () => {
         ...given,
       } as unknown as CheckWebhookSignatureInput),
     ).toThrow(message);
-  });
-});
-
-describe('the former names', () => {
-  it('verifyWebhook and verifyStandardWebhook stay as aliases of the signature checks', () => {
-    expect(verifyWebhook).toBe(checkWebhookSignature);
-    expect(verifyStandardWebhook).toBe(checkStandardWebhookSignature);
-    const input: VerifyWebhookInput = { headers, rawBody: body, signingKey, clientId };
-    expect(verifyWebhook(input)).toEqual(checkWebhookSignature(input));
-    expect(verifyWebhook(input).ok).toBe(true);
   });
 });

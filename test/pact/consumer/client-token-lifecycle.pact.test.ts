@@ -22,10 +22,10 @@ import {
   injected,
   providerStates,
   tokenPairResponse,
-  tokenPaths,
   withGraphqlRequest,
   withTokenRequest,
 } from '../../../src/pact/index.ts';
+import { tokenPaths } from '../../../src/pact/names.ts';
 import { consumerPact } from '../support/consumer-pact.ts';
 import { recordingAnswers } from '../support/execute-recorded.ts';
 import { amount, clientId } from '../support/fixtures.ts';

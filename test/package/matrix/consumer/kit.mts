@@ -12,7 +12,7 @@ import { createPaymentClient, isValidationError } from 'payment-contract-kit/cli
 import type { ProcessPaymentInput } from 'payment-contract-kit/legacy';
 import { type MockServer, startMockServer } from 'payment-contract-kit/mock';
 import { createMockHandlers } from 'payment-contract-kit/msw';
-import { verifyWebhook } from 'payment-contract-kit/webhook';
+import { checkWebhookSignature } from 'payment-contract-kit/webhook';
 import { PayFromCardAccountDocument, type PayFromCardAccountMutationVariables } from './generated/graphql.ts';
 
 export const input: ProcessPaymentRequestInput = {
@@ -37,7 +37,7 @@ export const client = createPaymentClient({ baseUrl: 'http://127.0.0.1:9', clien
 export const validation: boolean = isValidationError(new Error('not one'));
 export const started: () => Promise<MockServer> = () => startMockServer({ port: 0, log: false });
 export const handlers = () => createMockHandlers({ log: false }).handlers;
-export const verify: typeof verifyWebhook = verifyWebhook;
+export const check: typeof checkWebhookSignature = checkWebhookSignature;
 
 // The codegen recipe: the team's own operation, typed from the kit's input types.
 export const generated: PayFromCardAccountMutationVariables = {

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   buildTestWebhookRequest,
   type CheckWebhookSignatureInput,
-  checkStandardWebhookSignature,
   checkWebhookSignature,
   type WebhookVerificationErrorCode,
 } from '../../src/webhook/index.ts';

@@ -171,7 +171,7 @@ export interface Assumptions {
   };
   /** Milliseconds between a payment's acceptance and its final outcome in the mock. */
   readonly settleDelayMs: number;
-  /** How processes sharing a state store (issue 23) hand work over and follow each other. */
+  /** How processes sharing a state store (a shared sandbox, decision 0015) hand work over and follow each other. */
   readonly store: {
     /** Lease of once-only work (a settlement, a payment's webhooks): a dead holder's work is taken over after it. */
     readonly leaseMs: number;

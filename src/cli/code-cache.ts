@@ -1,8 +1,8 @@
 /**
- * The mock command through a V8 code cache (issue 22, cold start; decision 0035). The build writes the command as one
- * CommonJS script (`dist/cli/mock.cjs`); this module compiles it with `vm.Script` and a cache of V8's bytecode taken
- * after a first answer, so the functions start-up needs are neither parsed nor compiled again. Node 20 offers a code
- * cache for scripts only, hence the script and `vm`.
+ * The mock command through a V8 code cache, so its start-up, what users wait on most, skips parsing and compiling
+ * (decision 0035). The build writes the command as one CommonJS script (`dist/cli/mock.cjs`); this module compiles
+ * it with `vm.Script` and a cache of V8's bytecode taken after a first answer, so the functions start-up needs are
+ * neither parsed nor compiled again. Node 20 offers a code cache for scripts only, hence the script and `vm`.
  *
  * Which cache (`PCK_CODE_CACHE`):
  * - unset: the cache shipped beside the script for the Node version, platform and architecture that built it

@@ -3,8 +3,8 @@
  *
  * Node's default lets the old generation grow to up to four times what survived the last full collection. A mock
  * that keeps bounded histories (decision 0013) makes most of its garbage in the old generation: payments and
- * deliveries live for minutes, then their cap evicts them. With the default, the process of issue 27 sat at 357 MB
- * RSS at 30,000 payments with 78 MB of live heap; the rest was garbage V8 had not yet collected. A growth of a
+ * deliveries live for minutes, then their cap evicts them, so with the default a long-running mock's RSS ends up
+ * several times its live heap, the rest garbage V8 has not yet collected (decision 0026). A growth of a
  * quarter keeps RSS close to live data, at the price of more frequent (incremental, mostly concurrent) full
  * collections. The flag is read at each collection, so setting it at start-up takes effect.
  *

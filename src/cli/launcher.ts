@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `payment-contract-kit` executable (package.json `bin`), a CommonJS script: `mock` starts through the V8 code
- * cache (code-cache.ts) without loading Node's ES module loader, which cost about a tenth of the mock's cold start
- * (measured, decision 0035); every other command, and `mock` without the cache, runs the ES module CLI (main.ts).
+ * cache (code-cache.ts) without loading Node's ES module loader, a part of the mock's cold start that a CommonJS entry
+ * does not pay (decision 0035); every other command, and `mock` without the cache, runs the ES module CLI (main.ts).
  *
  * @module
  */

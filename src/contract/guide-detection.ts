@@ -189,7 +189,7 @@ function keySignals(
  * Collects the variable signals of one request: inside each bound variable, the card number field name and where
  * description and reference_no sit. Reads only the few keys that differ; allocates only when a signal is found.
  * With `only`, collects that guide's signals alone: a mock serving one guide needs only the other guide's, so a
- * request in the served guide allocates no signal (issue 22).
+ * request in the served guide, the common case, allocates nothing.
  */
 export function variableSignals(
   bindings: readonly VariableBinding[],

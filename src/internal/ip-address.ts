@@ -1,6 +1,6 @@
 /**
  * Which IP version a string is written in (`4`, `6`, or `0` for neither): the same answer as Node's `net.isIP`,
- * without `node:net`, so the mock's validation and host checks run in browsers and workers too (issue 28).
+ * without `node:net`, so the mock's validation and host checks run in browsers and workers too (decision 0014).
  *
  * IPv4 is four dotted decimals 0-255 without leading zeros. IPv6 is read by the WHATWG URL parser (present in every
  * runtime), after an optional `%zone` suffix, which Node accepts and the URL parser does not, is set aside.

@@ -1,7 +1,8 @@
 /**
  * Text and bytes without Node's `Buffer`: UTF-8 lengths, base64 and base64url of UTF-8 text, hex to bytes. Built on
  * what browsers, workers and Node share (`TextEncoder`, `TextDecoder`, `btoa`, `atob`), so the mock's request path
- * runs in every runtime (issue 28). Node's faster `Buffer` paths stay behind the platform seam where a path is hot.
+ * runs in browsers and workers as well as Node (decision 0014). Node's faster `Buffer` paths stay behind the platform
+ * seam where a path is hot.
  *
  * @module
  */

@@ -11,10 +11,33 @@ import { build } from 'esbuild';
 const root = join(import.meta.dirname, '..');
 const outDir = join(root, 'dist/ui');
 
-/** The examples GraphiQL opens with: each guide's operation documents, read from operations/<guide>/. */
-async function operationsOf(guide: 'current' | 'legacy'): Promise<{ name: string; query: string }[]> {
-  const dir = join(root, 'operations', guide);
+/**
+ * The order of the tabs: the order of the interface document's sections, which each current-guide operation names in
+ * its first line (`(spec 4.4)`), so the first tab is the fee list, the first step of a payment. The legacy guide's
+ * files have the same names and take the same order; a file that names no section goes last.
+ */
+async function tabOrder(): Promise<string[]> {
+  const dir = join(root, 'operations', 'current');
   const files = (await readdir(dir)).filter((f) => f.endsWith('.graphql')).sort();
+  const section = async (f: string) => /\(spec (\d+)\.(\d+)\)/.exec(await readFile(join(dir, f), 'utf8'));
+  const keyed = await Promise.all(
+    files.map(async (f) => {
+      const m = await section(f);
+      return { f, key: m ? Number(m[1]) * 1000 + Number(m[2]) : Number.MAX_SAFE_INTEGER };
+    }),
+  );
+  return keyed.sort((x, y) => x.key - y.key).map(({ f }) => f);
+}
+
+/** The examples GraphiQL opens with: each guide's operation documents, read from operations/<guide>/. */
+async function operationsOf(
+  guide: 'current' | 'legacy',
+  order: readonly string[],
+): Promise<{ name: string; query: string }[]> {
+  const dir = join(root, 'operations', guide);
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.graphql'));
+  const rank = (f: string) => (order.includes(f) ? order.indexOf(f) : order.length);
+  files.sort((x, y) => rank(x) - rank(y) || x.localeCompare(y));
   return Promise.all(
     files.map(async (f) => ({ name: basename(f, '.graphql'), query: await readFile(join(dir, f), 'utf8') })),
   );
@@ -46,7 +69,8 @@ function hashed(name: string, contents: Uint8Array): string {
 }
 
 const files = new Map<string, Uint8Array>();
-const operations = { current: await operationsOf('current'), legacy: await operationsOf('legacy') };
+const order = await tabOrder();
+const operations = { current: await operationsOf('current', order), legacy: await operationsOf('legacy', order) };
 const graphiql = await bundle('src/ui/graphiql.ts', { __PCK_OPERATIONS__: JSON.stringify(operations) });
 const dashboard = await bundle('src/ui/dashboard.ts', {});
 const reference = await bundle('src/ui/reference.ts', {});

@@ -50,7 +50,13 @@ it('runs the first tab as it opens, with no click: variables filled, token in pl
   const [run] = mock.control
     .requests()
     .filter((r) => r.operationName !== 'IntrospectionQuery' && r.path === '/graphql');
-  expect(run).toMatchObject({ status: 200, outcome: 'ok', clientId: 'test-client' });
+  // The first tab is the fee list, the first step of a payment (docs/first-day.md says so).
+  expect(run).toMatchObject({
+    status: 200,
+    outcome: 'ok',
+    clientId: 'test-client',
+    operationName: 'PaymentGatewayFeesCalc',
+  });
   // Once: the tab ran as the page opened, not again on each render.
   const runs = mock.control.requests().filter((r) => r.operationName !== 'IntrospectionQuery' && r.path === '/graphql');
   expect(runs).toHaveLength(1);

@@ -370,12 +370,13 @@ async function advanceClock(model: ReferenceModel, real: RealSide, ms: number): 
   const ends = model.payments
     .filter((p) => p.final === undefined && ModelPaymentFinal.of(p) !== undefined)
     .map((p) => p.due.hi);
-  if (model.receiverUp)
-    for (const p of model.payments.filter((x) => x.mayAwaitRetry && !x.delivered)) {
-      const delivery = await deliveryOf(real, p);
+  if (model.receiverUp) {
+    // Independent reads, sent together: a deployment that batches carries them in one round trip.
+    const waiting = model.payments.filter((x) => x.mayAwaitRetry && !x.delivered);
+    for (const delivery of await Promise.all(waiting.map((p) => deliveryOf(real, p))))
       if (delivery?.state === 'retry-scheduled' && delivery.nextAttemptAt !== undefined)
         ends.push(delivery.nextAttemptAt);
-    }
+  }
   const steps = [...new Set(ends)].filter((t) => t > start && t < start + ms).sort((a, b) => a - b);
   let moved = 0;
   for (const end of [...steps.map((t) => t - start + stepMarginMs(real)), ms]) {
@@ -428,9 +429,12 @@ async function deliveryOf(real: RealSide, payment: ModelPayment): Promise<Delive
  * it down. An event wait on the control API, never a poll: the state it waits for is the only one possible.
  */
 async function settleInFlight(model: ReferenceModel, real: RealSide): Promise<void> {
-  for (const payment of model.payments) {
-    if (payment.final === undefined || payment.delivered) continue;
-    const delivery = await deliveryOf(real, payment);
+  const open = model.payments.filter((p) => p.final !== undefined && !p.delivered);
+  // Read together before any wait: a delivery's state only moves on (queued, sending, then delivered or a retry),
+  // so each read finds what a read after the earlier waits would, or a state before it that the wait then ends.
+  const deliveries = await Promise.all(open.map((p) => deliveryOf(real, p)));
+  for (const [i, payment] of open.entries()) {
+    const delivery = deliveries[i];
     if (delivery?.state === 'delivered') payment.delivered = true;
     if (delivery !== undefined && delivery.state !== 'queued' && delivery.state !== 'sending') continue;
     const state = model.receiverUp ? 'delivered' : 'retry-scheduled';
@@ -464,9 +468,14 @@ class ReadPayment implements Command {
   async run(model: ReferenceModel, real: RealSide) {
     const payment = (pick(model.payments, this.paymentPick) as { item: ModelPayment }).item;
     const client = modelClients[payment.client].clientId;
-    const { response, at } = await timed(model, real, () =>
-      real.deployment.send({ method: 'GET', path: `/__pck/payments?uuid=${payment.uuid}&clientId=${client}` }),
-    );
+    const other = modelClients[payment.client === 0 ? 1 : 0].clientId;
+    // Both reads at once (one round trip where the deployment batches): neither changes what the other finds.
+    const [{ response, at }, elsewhere] = await Promise.all([
+      timed(model, real, () =>
+        real.deployment.send({ method: 'GET', path: `/__pck/payments?uuid=${payment.uuid}&clientId=${client}` }),
+      ),
+      real.deployment.send({ method: 'GET', path: `/__pck/payments?uuid=${payment.uuid}&clientId=${other}` }),
+    ]);
     const list = (response.body as { payments?: { status?: unknown; clientId?: unknown; amount?: unknown }[] })
       .payments;
     expectThat(response.status === 200 && Array.isArray(list) && list.length === 1, 'the payment, once', response);
@@ -476,11 +485,6 @@ class ReadPayment implements Command {
       model.settle(payment, ModelPaymentFinal.of(payment));
     const expected = payment.final ?? names.processing;
     expectThat(seen === expected, `status ${expected}`, response);
-    const other = modelClients[payment.client === 0 ? 1 : 0].clientId;
-    const elsewhere = await real.deployment.send({
-      method: 'GET',
-      path: `/__pck/payments?uuid=${payment.uuid}&clientId=${other}`,
-    });
     expectThat(
       ((elsewhere.body as { payments?: unknown[] }).payments ?? [1]).length === 0,
       "not among the other client's payments",

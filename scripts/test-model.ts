@@ -6,11 +6,13 @@
  *
  *   npm run test:model -- --runs 10000 --seed 38
  *   npm run test:model -- --deployment msw --runs 500
+ *   npm run test:model -- --deployment browser-worker --runs 100 --seed 38
  *   npm run test:model -- --replicas --runs 50
  *
  * @module
  */
 import { parseArgs } from 'node:util';
+import { type BrowserWorkerDeployment, browserWorkerDeployment } from '../test/model/browser-deployment.ts';
 import type { Deployment } from '../test/model/deployment.ts';
 import { inProcessDeployment, mswDeployment } from '../test/model/deployments.ts';
 import { cliDeployment, proxyDeployment, replicaDeployment } from '../test/model/process-deployments.ts';
@@ -38,6 +40,7 @@ const deployments: Record<string, () => Promise<Deployment>> = {
   cli: () => cliDeployment(),
   file: () => cliDeployment('file'),
   proxy: proxyDeployment,
+  'browser-worker': browserWorkerDeployment,
 };
 
 async function runOne(name: string, make: () => Promise<Deployment>): Promise<boolean> {
@@ -47,7 +50,7 @@ async function runOne(name: string, make: () => Promise<Deployment>): Promise<bo
     const summary = await runModel(deployment, { numRuns, seed, maxCommands, path: values.path });
     const took = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
-      `${name}: ${summary.sequences} sequences, ${summary.commands} commands, ${summary.payments} payments, ${summary.webhooks} webhooks awaited, 0 disagreements (seed ${seed}, ${took} s)`,
+      `${name}: ${summary.sequences} sequences, ${summary.commands} commands, ${summary.payments} payments, ${summary.webhooks} webhooks awaited, 0 disagreements (seed ${seed}, ${took} s)${trafficOf(deployment)}`,
     );
     return true;
   } catch (error) {
@@ -57,6 +60,13 @@ async function runOne(name: string, make: () => Promise<Deployment>): Promise<bo
   } finally {
     await deployment.close();
   }
+}
+
+/** A deployment that reaches its mock through a page says how many requests crossed in how many round trips. */
+function trafficOf(deployment: Deployment): string {
+  if (!('traffic' in deployment)) return '';
+  const { requests, roundTrips } = (deployment as BrowserWorkerDeployment).traffic();
+  return `; ${requests} requests in ${roundTrips} page round trips`;
 }
 
 let ok = true;

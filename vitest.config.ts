@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { SlowestFirstSequencer } from './test/support/slowest-first.ts';
 import { integrationTests, isolatedUnitTests, packageTests } from './test/tiers.ts';
 
 // Three tiers, each a vitest project with a script of its own (docs/developing.md): `npm run test:unit` is the loop
@@ -25,6 +26,8 @@ export default defineConfig({
     ...results,
     // vitest's default on 2 cores is one worker; most files wait on sockets and timers as much as they compute.
     maxWorkers: 2,
+    // The slowest files first, across the tiers of one run: the run then ends on short files on both workers.
+    sequence: { sequencer: SlowestFirstSequencer },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

@@ -8,9 +8,19 @@
 //   npm run test:matrix                                   # every cell
 //   PCK_MATRIX_CELLS=node24 npm run test:matrix           # the cells whose name contains one of the words
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { kitMessage } from '../src/internal/messages.ts';
 import {
   installProblems,
@@ -165,12 +175,22 @@ const cells = matrixCells.filter((c) => wanted.length === 0 || wanted.some((w) =
 const jobs = Math.max(1, Number(process.env.PCK_MATRIX_JOBS ?? 2));
 const work = mkdtempSync(join(tmpdir(), 'pck-matrix-'));
 
-// The tarball as a consumer gets it; `npm test` builds dist first, a run on its own builds when dist is missing.
-if (!existsSync(join(root, 'dist/cli/index.js')))
-  spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
-const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' });
-if (packed.status !== 0) throw new Error(kitMessage(`npm pack failed: ${packed.stderr}`));
-const tarball = join(work, (JSON.parse(packed.stdout) as [{ filename: string }])[0].filename);
+// The tarball as a consumer gets it: the one the whole run packed (`npm test` names it in PCK_PACKED_TARBALL,
+// scripts/pack-kit.ts), copied here so a failed cell's folder keeps what it installed; else packed now (a run on its
+// own builds when dist is missing).
+const shared = process.env.PCK_PACKED_TARBALL;
+let tarball: string;
+if (shared !== undefined && shared !== '') {
+  if (!existsSync(shared)) throw new Error(kitMessage(`PCK_PACKED_TARBALL names ${shared}, which does not exist.`));
+  tarball = join(work, basename(shared));
+  copyFileSync(shared, tarball);
+} else {
+  if (!existsSync(join(root, 'dist/cli/index.js')))
+    spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+  const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' });
+  if (packed.status !== 0) throw new Error(kitMessage(`npm pack failed: ${packed.stderr}`));
+  tarball = join(work, (JSON.parse(packed.stdout) as [{ filename: string }])[0].filename);
+}
 const npm = npmCli();
 
 const outcomes = new Map<string, StepResult[]>();

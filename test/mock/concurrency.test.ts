@@ -63,8 +63,12 @@ describe(`concurrency: ${CLIENTS} clients × ${PER_CLIENT} payments over HTTP`, 
     const delivered = () => receivers.reduce((n, r) => n + r.acknowledged.length, 0);
     expect(await until(() => delivered() >= TOTAL, 60_000), `${delivered()} of ${TOTAL} webhooks delivered`).toBe(true);
     const settledAt = performance.now();
-    // Anything more that was on its way would arrive now; there must be none.
-    await new Promise((r) => setTimeout(r, 50));
+    // Nothing more can be on its way once no delivery is queued, sending or waiting for a retry: a second POST
+    // comes only from a delivery in one of those states. The receivers then hold every POST there will be.
+    const unfinished = () => mock.control.deliveries().filter((d) => d.state !== 'delivered' && d.state !== 'failed');
+    expect(await until(() => unfinished().length === 0, 60_000), `${unfinished().length} deliveries unfinished`).toBe(
+      true,
+    );
 
     // State: every payment final, each client with exactly its own payments.
     const payments = mock.control.payments();
@@ -114,6 +118,9 @@ describe(`concurrency: ${CLIENTS} clients × ${PER_CLIENT} payments over HTTP`, 
     expect(twice).toBe(0);
     expect(deliveries).toHaveLength(TOTAL);
     expect(deliveries.filter((d) => d.state !== 'delivered')).toEqual([]);
+    // Every POST a receiver got is an attempt the mock recorded, so none can have been sent that was not counted.
+    const attempts = deliveries.reduce((n, d) => n + d.attempts.length, 0);
+    expect(receivers.reduce((n, r) => n + r.received.length, 0)).toBe(attempts);
     expect(new Set(deliveries.map((d) => d.id))).toEqual(ids);
     for (const d of deliveries) expect(d.clientId).toBe(owner.get(d.paymentUuid));
   });

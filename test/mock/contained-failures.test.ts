@@ -38,8 +38,16 @@ afterEach(async () => {
   await receiver.close();
 });
 
-/** Lets timers, microtasks and socket callbacks run, so anything thrown into them would reach the handlers. */
-const settleEventLoop = () => new Promise((r) => setTimeout(r, 50));
+/**
+ * Lets the event loop finish the turn the work so far ran in, and go once round: Node reports a rejection nobody
+ * handled as the microtasks of the callback that made it drain, and throws an uncaught exception from the callback
+ * itself, so both have reached the handlers before a later check-phase callback runs. Each test first awaits the
+ * event that ends the work (a delivery's final state, a task reported), so nothing is left to come after.
+ */
+const settleEventLoop = async () => {
+  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setImmediate(r));
+};
 
 function deep(levels: number): Record<string, unknown> {
   let value: Record<string, unknown> = { leaf: true };

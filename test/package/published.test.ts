@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, npmInstall, onNode, packKit, root, run as runIn } from './support/packed-kit.ts';
+import { ensureBuilt, npmInstall, onNode, packedContents, packKit, root, run as runIn } from './support/packed-kit.ts';
 
 const run = promisify(execFile);
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
@@ -137,11 +137,10 @@ describe('packed tarball', () => {
   // something unintended got packed.
   const unpackedBudget = 8_300_000;
 
-  let files: { path: string; size: number }[] = [];
+  let files: readonly { path: string; size: number }[] = [];
   let unpackedSize = 0;
   beforeAll(async () => {
-    const { stdout } = await run('npm', ['pack', '--dry-run', '--json'], { cwd: root });
-    [{ files, unpackedSize }] = JSON.parse(stdout);
+    ({ files, unpackedSize } = await packedContents());
   }, 60_000);
 
   it('ships no sources, tests, scripts or local clutter', () => {

@@ -14,6 +14,11 @@ export interface Stallable {
   stallWhen(when: (records: readonly StoreRecord[], fences: readonly (string | undefined)[]) => boolean): void;
   stallNow(): void;
   stalled(): boolean;
+  /**
+   * Resolves once an append whose records `when` picks reaches this store (held at the gate or passed on): the
+   * signal that the replica produced that change, without waiting a guessed time for it.
+   */
+  arrived(when: (records: readonly StoreRecord[]) => boolean): Promise<void>;
   resume(): void;
 }
 
@@ -31,12 +36,23 @@ export function stallableStore(base: SandboxStore): Stallable {
     });
   };
   const held = <T>(call: () => Promise<T>): Promise<T> => (gate ? gate.then(call) : call());
+  const watchers: { when: (records: readonly StoreRecord[]) => boolean; resolve: () => void }[] = [];
+  const seen = (records: readonly StoreRecord[]) => {
+    for (const w of watchers.filter((x) => x.when(records))) {
+      watchers.splice(watchers.indexOf(w), 1);
+      w.resolve();
+    }
+  };
   const store: SandboxStore = {
     kind: base.kind,
     shared: base.shared,
     open: () => base.open(),
-    append: (records) => held(() => base.append(records)),
+    append(records) {
+      seen(records);
+      return held(() => base.append(records));
+    },
     appendFenced(records, fences, owner) {
+      seen(records);
       if (trigger?.(records, fences)) {
         trigger = undefined;
         stallNow();
@@ -61,6 +77,7 @@ export function stallableStore(base: SandboxStore): Stallable {
     stallNow,
     stalled: () => gate !== undefined,
     resume: () => open(),
+    arrived: (when) => new Promise<void>((resolve) => watchers.push({ when, resolve })),
   };
   return s;
 }

@@ -125,7 +125,12 @@ describe('fencing on Redis', () => {
 
     // A's receiver answers, A records the delivery as delivered: refused, and A takes the store's view instead.
     a.hooks.release();
-    await new Promise((r) => setTimeout(r, 50));
+    // Let go only once A took its receiver's answer in: its outcome was made while it was stalled (its reads of the
+    // store are held, so nothing of B's can have changed A's view meanwhile).
+    await waitUntil(
+      () => a.app.control.deliveries().some((d) => d.paymentUuid === uuid && d.attempts.some((x) => x.status === 204)),
+      "A took its receiver's answer",
+    );
     stall.resume();
     await waitUntil(() => a.app.control.store().fencedOut === 1, 'A told its outcome was refused');
     await waitUntil(
@@ -145,6 +150,8 @@ describe('fencing on Redis', () => {
       .map((d) => d.id);
     expect(new Set(ids).size).toBe(1);
     expect(a.app.control.deliveries().filter((d) => d.paymentUuid === uuid)).toHaveLength(1);
+    // The log writes its lines in batches: the refusal's line may still be queued when the view is rebuilt.
+    a.app.flushLog();
     expect(fenceLines(a.lines)).toHaveLength(1);
     expect(fenceLines(a.lines)[0]).toContain('rebuilding its state from the store');
     expect(a.app.control.store().fencedOut).toBe(1);

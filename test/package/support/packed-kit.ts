@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile } from 'node:fs/promises';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -48,11 +48,33 @@ export async function packKit(dir: string): Promise<string> {
   return basename(shared);
 }
 
-/** Packs the kit into `dir` (`npm pack`) and answers the tarball's file name. */
+/**
+ * Packs the kit into `dir` (`npm pack`) and answers the tarball's file name. npm's report of what it packed (the
+ * files and sizes) is kept beside the tarball as `<tarball>.json`, for {@link packedContents}.
+ */
 export async function packKitFresh(dir: string): Promise<string> {
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], root);
-  const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
-  return filename;
+  const [report] = JSON.parse(stdout) as [PackedContents & { filename: string }];
+  await writeFile(join(dir, `${report.filename}.json`), JSON.stringify(report));
+  return report.filename;
+}
+
+/** What `npm pack` reports it put in the tarball: each file with its size, and the unpacked total. */
+export interface PackedContents {
+  readonly files: readonly { readonly path: string; readonly size: number }[];
+  readonly unpackedSize: number;
+}
+
+/**
+ * What the tarball holds, as npm reported it: the report kept beside the run's shared tarball (`PCK_PACKED_TARBALL`),
+ * or `npm pack --dry-run` when a file runs alone. The same `dist/` either way: the run packs after it builds.
+ */
+export async function packedContents(): Promise<PackedContents> {
+  const shared = process.env.PCK_PACKED_TARBALL;
+  if (shared !== undefined && existsSync(`${shared}.json`))
+    return JSON.parse(await readFile(`${shared}.json`, 'utf8')) as PackedContents;
+  const { stdout } = await run('npm', ['pack', '--dry-run', '--json'], root);
+  return (JSON.parse(stdout) as [PackedContents])[0];
 }
 
 /**

@@ -30,16 +30,21 @@ async function process(id: string, store: SandboxStore) {
   syncs.push(sync);
   await sync.ready();
   let ran = 0;
+  // What each look at the job answered (whether the work was still needed), in order.
+  const looks: boolean[] = [];
   const run = (key: string) =>
     sync.once.run(key, {
-      needed: () => !finished.has(key),
+      needed: () => {
+        looks.push(!finished.has(key));
+        return looks.at(-1)!;
+      },
       work: () => {
         ran += 1;
         finished.add(key);
         sync.record({ t: 'done', k: key });
       },
     });
-  return { run, ran: () => ran };
+  return { run, ran: () => ran, looks: () => looks };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -100,9 +105,13 @@ it('keeps the claim while the outcome is being written, and a second process nev
 
   // The outcome lands; B looks again one lease later (real time) and finds it, whatever the store's clock says.
   open();
-  await sleep(10);
+  await until(() => sandbox.records().some((r) => r.t === 'done'));
   now += 10 * leaseMs;
-  await sleep(3 * leaseMs);
+  // B's retry asks whether the work is still needed before it claims: it must find the outcome and stop there.
+  const looked = b.looks().length;
+  await until(() => b.looks().length > looked);
+  expect(b.looks().slice(looked)).toEqual([false]);
+  expect(answers).toHaveLength(1);
   expect(b.ran()).toBe(0);
   expect(sandbox.records().filter((r) => r.t === 'done')).toHaveLength(1);
 });

@@ -544,10 +544,12 @@ describe('createWebhookDispatcher: lifecycle', () => {
     dispatcher.enqueue(event('pay-1'));
     await dispatcher.waitFor((x) => x.state === 'retry-scheduled');
     await dispatcher.close();
+    // The retry was a task on the virtual clock; none is left, so advancing it cannot start an attempt.
+    expect(clock.pending()).toBe(0);
     clock.advance(24 * 60 * 60 * 1000);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(r.received).toHaveLength(1);
+    // An attempt marks its delivery `sending` in the clock task that starts it, before anything goes out.
     expect(only(dispatcher)).toMatchObject({ state: 'failed', reason: 'closed' });
+    expect(r.received).toHaveLength(1);
   });
 
   it('reset() forgets every delivery and cancels its retries', async () => {
@@ -558,8 +560,9 @@ describe('createWebhookDispatcher: lifecycle', () => {
     await dispatcher.waitFor((x) => x.state === 'retry-scheduled');
     dispatcher.reset();
     expect(dispatcher.deliveries()).toEqual([]);
+    // The retry was a task on the virtual clock; none is left, so advancing it cannot start an attempt.
+    expect(clock.pending()).toBe(0);
     clock.advance(24 * 60 * 60 * 1000);
-    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(r.received).toHaveLength(1);
     r.reply = () => ({ status: 200 });
     dispatcher.enqueue(event('pay-2'));

@@ -43,9 +43,9 @@ import {
   type StorePlan,
   switchableRandom,
 } from './internal/store/store-wiring.ts';
-import { createWebhookProgress, type WebhookProgress } from './internal/store/webhook-progress.ts';
 import { closeWebhooks, createWebhookFanout } from './internal/webhooks/fanout.ts';
 import { inProcessReceivers, type WebhookReceiver } from './internal/webhooks/in-process.ts';
+import { createWebhookProgress, type WebhookProgress } from './internal/webhooks/webhook-progress.ts';
 import { type MockOptions, resolveMockOptions } from './options.ts';
 
 export type { MockPlatform } from './internal/platform/platform.ts';

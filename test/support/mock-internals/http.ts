@@ -20,7 +20,6 @@ export { createErrorMapper } from '../../../src/mock/internal/http/error-mapping
 export type { MockRequest } from '../../../src/mock/internal/http/exchange.ts';
 export { inProcessAddress } from '../../../src/mock/internal/http/fetch-adapter.ts';
 export { createHostCheck, hostName } from '../../../src/mock/internal/http/host-check.ts';
-export { verdictOf } from '../../../src/mock/internal/http/outcome.ts';
 export { createPageRoutes } from '../../../src/mock/internal/http/pages.ts';
 export { publishedSourcePaths } from '../../../src/mock/internal/http/published-sources.ts';
 export { createRequestLog, type RequestLogEntry, safeUrl } from '../../../src/mock/internal/http/request-log.ts';

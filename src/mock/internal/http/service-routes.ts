@@ -11,15 +11,16 @@ import { isPlainObject } from '../../../internal/plain-object.ts';
 import { serviceHeaders, servicePaths } from '../../../spec-names.ts';
 import { wrongApiKeyMessage } from '../auth/credentials.ts';
 import { type TokenService, tokenPairJson } from '../auth/tokens.ts';
-import { summarizeVariables } from '../control/journal.ts';
 import type { GraphqlRequest } from '../graphql/engine.ts';
 import type { EngineLoader } from '../graphql/engine-loader.ts';
 import { parseGraphqlQueryString } from '../graphql/query-string.ts';
+import { summarizeVariables } from '../graphql/redact.ts';
 import { createKeptAnswers } from '../kept-answers.ts';
+import { okVerdict, verdictOf } from '../verdict.ts';
 import { type BodyLimits, bodyText, parseJsonBody } from './body.ts';
 import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
 import { type MockRequest, requestHeader } from './exchange.ts';
-import { type Authenticator, type Outcome, okVerdict, type RouteEntry, verdictOf } from './outcome.ts';
+import type { Authenticator, Outcome, RouteEntry } from './outcome.ts';
 import type { Router } from './router.ts';
 
 /** What the service routes need. */

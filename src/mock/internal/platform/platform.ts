@@ -11,7 +11,7 @@
 
 import type { Assumptions } from '../../../assumptions.ts';
 import type { MockClientConfig, MockGuide } from '../../options.ts';
-import type { JitModule } from '../graphql/jit-loader.ts';
+import type { JitLoader } from '../graphql/jit-loader.ts';
 import type { ErrorMapper } from '../http/error-mapping.ts';
 import type { PageRoutes } from '../http/pages.ts';
 import type { WebhookTransport } from '../webhooks/transport.ts';
@@ -84,12 +84,4 @@ export interface MockPlatform {
    * starts; under Node the CLI's cold start is measured and token calls never need the engine, so it waits.
    */
   readonly loadGraphqlAtStart: boolean;
-}
-
-/** Loads the GraphQL query compiler once (graphql/jit-loader.ts under Node). */
-export interface JitLoader {
-  /** The compiler if it has loaded, else undefined (nothing is started). */
-  loaded(): JitModule | undefined;
-  /** Starts loading (once); resolves when it has loaded or failed to. */
-  load(): Promise<void>;
 }

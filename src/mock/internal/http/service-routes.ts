@@ -163,8 +163,8 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
 }
 
 /**
- * The POST /graphql handler over `answer`, with the kept fee list outcomes by body text (issue 22). The engine keeps
- * the answer of a configuration-only query, and its outcome (answer, verdict, journal summary) is a function of the
+ * The POST /graphql handler over `answer`, with the kept fee list outcomes by body text: the mock's one fee list
+ * cache. The engine marks the answer of a configuration-only query (`kept`), and its outcome (answer, verdict, journal summary) is a function of the
  * body's text alone: the guide follows from the document and variables, and the token is checked before, on every
  * request. So the same body is answered again without parsing it, until the engine's reset; only bodies of at most
  * {@link maxKeptBodyBytes} are keyed. Each request answered from one outcome journals the same summary object, as

@@ -182,23 +182,20 @@ export function createPipeline(deps: PipelineDeps): MockCore {
 
   /** Runs `askSteps` from `i`: the first answer goes on to the answer steps; a throw is mapped to its answer. */
   function ask(x: Exchange, i: number): MockReply | Promise<MockReply> {
-    for (; i < askSteps.length; i++) {
-      let answer: Outcome | Promise<Outcome | undefined> | undefined;
-      try {
-        answer = askSteps[i]!(x);
-      } catch (error) {
-        // A caller's mistake keeps its spec-shaped answer; anything else is a logged 500.
-        answer = errors.fromError(error, x.request.method, x.path);
-      }
-      if (answer === undefined) continue;
-      if (!(answer instanceof Promise)) return finish(x, answer, 0);
-      const next = i + 1;
-      return answer.then(
-        (a) => (a === undefined ? ask(x, next) : finish(x, a, 0)),
-        (error: unknown) => finish(x, errors.fromError(error, x.request.method, x.path), 0),
-      );
+    let answer: Outcome | Promise<Outcome | undefined> | undefined;
+    try {
+      while (answer === undefined && i < askSteps.length) answer = askSteps[i++]!(x);
+    } catch (error) {
+      // A caller's mistake keeps its spec-shaped answer; anything else is a logged 500.
+      answer = errors.fromError(error, x.request.method, x.path);
     }
-    throw new Error('the route step answers every request');
+    if (answer === undefined) throw new Error('the route step answers every request');
+    if (!(answer instanceof Promise)) return finish(x, answer, 0);
+    const next = i;
+    return answer.then(
+      (a) => (a === undefined ? ask(x, next) : finish(x, a, 0)),
+      (error: unknown) => finish(x, errors.fromError(error, x.request.method, x.path), 0),
+    );
   }
 
   /** Runs `answerSteps` from `i` on `answer`, then serializes and records it. */

@@ -2,9 +2,61 @@
  * Architecture rules, checked in the test run (`npm run check:architecture`, over src/, test/, bench/ and scripts/): dependency-cruiser
  * reads the real imports, so a rule cannot drift from the code.
  */
+
+/**
+ * The mock's folders from the bottom up: a folder imports only its own layer's root modules and the layers below it.
+ * The root modules of src/mock/internal (clock, random, events, the verdict, ...) are the floor; control, which
+ * drives every part, is the top. Moving a folder between layers is a design change: say why in decisions/.
+ */
+const mockLayers = [
+  ['domain', 'history', 'platform', 'store'],
+  ['auth', 'payments'],
+  ['graphql', 'webhooks'],
+  ['http'],
+  ['provider-states', 'ui'],
+  ['control'],
+];
+
+/** One rule per layer: no import from a folder of that layer into a folder of a layer above it. */
+const mockUpwardRules = [
+  {
+    name: 'mock-root-modules-import-no-folder',
+    comment:
+      "The root modules of src/mock/internal are the floor every folder builds on: they import no folder of the mock's internals (move what they need down beside them).",
+    severity: 'error',
+    from: { path: '^src/mock/internal/[^/]+[.]ts$' },
+    to: { path: '^src/mock/internal/[^/]+/' },
+  },
+  ...mockLayers.slice(0, -1).map((layer, i) => ({
+    name: `mock-no-upward-import-from-${layer.join('-')}`,
+    comment: `src/mock/internal/{${layer.join(',')}} may not import a folder of a layer above it (${mockLayers
+      .slice(i + 1)
+      .flat()
+      .join(', ')}): move the shared piece down to where both can import it (the layers are listed in mockLayers).`,
+    severity: 'error',
+    from: { path: `^src/mock/internal/(${layer.join('|')})/` },
+    to: {
+      path: `^src/mock/internal/(${mockLayers
+        .slice(i + 1)
+        .flat()
+        .join('|')})/`,
+    },
+  })),
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...mockUpwardRules,
+    {
+      name: 'mock-no-folder-cycles',
+      comment:
+        'No two folders of the mock import each other, directly or round a loop: a folder cycle hides which part builds on which. Move the shared piece down (see mockLayers).',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/mock/' },
+      to: { circular: true },
+    },
     {
       name: 'no-cycles',
       comment: 'An import cycle hides which module owns what; split the shared part into its own module.',
@@ -130,7 +182,7 @@ module.exports = {
     {
       name: 'isomorphic-core',
       comment:
-        'The mock core (core-app.ts), the browser builds of the mock and msw entries, the web platform and the client run in browsers and workers: nothing they reach may import a Node built-in. Node-only parts plug in through the platform seam (src/mock/internal/platform/platform.ts), chosen by the Node entries.',
+        'The mock core (core-app.ts), the browser builds of the mock and msw entries, the web platform and the client run in browsers and workers: nothing they reach may import a Node built-in. Node-only parts plug in through the platform seam (src/mock/platform.ts), chosen by the Node entries.',
       severity: 'error',
       from: {
         path: '^src/(mock/core-app|mock/web-platform|mock/web-app|mock/browser|mock/shared-exports|msw/browser|client/index)[.]ts$',

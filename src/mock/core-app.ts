@@ -32,7 +32,6 @@ import { createRouter } from './internal/http/router.ts';
 import { registerServiceRoutes } from './internal/http/service-routes.ts';
 import { createSettlement } from './internal/payments/settlement.ts';
 import { createMockState } from './internal/payments/state.ts';
-import type { MockPlatform } from './internal/platform/platform.ts';
 import { createProviderStates } from './internal/provider-states/setup.ts';
 import { createSeededRandom } from './internal/random.ts';
 import type { StateSync } from './internal/store/state-sync.ts';
@@ -43,12 +42,13 @@ import {
   type StorePlan,
   switchableRandom,
 } from './internal/store/store-wiring.ts';
-import { createWebhookProgress, type WebhookProgress } from './internal/store/webhook-progress.ts';
 import { closeWebhooks, createWebhookFanout } from './internal/webhooks/fanout.ts';
 import { inProcessReceivers, type WebhookReceiver } from './internal/webhooks/in-process.ts';
+import { createWebhookProgress, type WebhookProgress } from './internal/webhooks/webhook-progress.ts';
 import { type MockOptions, resolveMockOptions } from './options.ts';
+import type { MockPlatform } from './platform.ts';
 
-export type { MockPlatform } from './internal/platform/platform.ts';
+export type { MockPlatform } from './platform.ts';
 
 /**
  * Wiring only the kit's own entries pass, kept out of {@link MockOptions} (and so off `startMockServer` and the CLI):

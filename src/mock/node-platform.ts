@@ -9,11 +9,11 @@ import { kitMessage } from '../internal/messages.ts';
 import { packagedFilesLocation, readPackagedFile } from '../internal/package-files.ts';
 import { nodeJitLoader } from './internal/graphql/jit-loader.ts';
 import { nodeCrypto } from './internal/platform/node-crypto.ts';
-import type { MockPlatform } from './internal/platform/platform.ts';
 import { createAssetStore } from './internal/ui/assets.ts';
 import { registerLandingPage } from './internal/ui/landing-page.ts';
 import { registerUiRoutes } from './internal/ui/routes.ts';
 import { createHttpTransport } from './internal/webhooks/http-post.ts';
+import type { MockPlatform } from './platform.ts';
 
 /** Node's pieces for the mock's core. */
 export const nodePlatform: MockPlatform = {

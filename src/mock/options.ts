@@ -45,9 +45,9 @@ import {
   logSinkKind,
   realNowKind,
   standardSecretKind,
-  storeKind,
 } from './internal/option-kinds.ts';
 import type { SandboxStore } from './internal/store/sandbox-store.ts';
+import { storeKind } from './internal/store/store-kind.ts';
 
 export { parseStoreUrl } from './internal/store/store-url.ts';
 export { parseAllowedHosts, parseCorsOrigins };

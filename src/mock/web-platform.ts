@@ -7,9 +7,9 @@
  * @module
  */
 
-import type { MockPlatform } from './internal/platform/platform.ts';
 import { webCrypto } from './internal/platform/web-crypto.ts';
 import { createFetchTransport } from './internal/webhooks/fetch-post.ts';
+import type { MockPlatform } from './platform.ts';
 
 /** The shared Web APIs' pieces for the mock's core. */
 export const webPlatform: MockPlatform = {

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { RequestVerdict } from './http/outcome.ts';
+import type { RequestVerdict } from './verdict.ts';
 
 /** The guide a request was read in. */
 export type EventGuide = 'current' | 'legacy';

@@ -1,8 +1,8 @@
 /**
- * A bounded set of answers kept by key until the next reset: the engine's kept fee list answers per variables
- * (graphql/pure-answers.ts) and the /graphql route's kept outcomes per body text (http/service-routes.ts). Each kept
- * answer holds only under the reset number (`epoch`) it was kept under; a new epoch, or one key more than
- * {@link maxKeptAnswers}, starts the set over, so a client sending a new key each time holds a bounded set.
+ * A bounded set of answers kept by key until the next reset: the /graphql route's kept fee list answers by body text
+ * (http/service-routes.ts). Each kept answer holds only under the reset number (`epoch`) it was kept under; a new
+ * epoch, or one key more than {@link maxKeptAnswers}, starts the set over, so a client sending a new key each time
+ * holds a bounded set.
  *
  * @module
  */

@@ -6,19 +6,8 @@
  * @module
  */
 import { parseHttpUrl } from '../../internal/http-url.ts';
-import { kitMessage } from '../../internal/messages.ts';
-import {
-  type Checked,
-  codeOnly,
-  codeOrJson,
-  httpUrls,
-  Problem,
-  parsedBy,
-  type ValueKind,
-} from '../../internal/option-table.ts';
+import { type Checked, codeOnly, codeOrJson, httpUrls, Problem, type ValueKind } from '../../internal/option-table.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
-import type { SandboxStore } from './store/sandbox-store.ts';
-import { parseStoreUrl } from './store/store-url.ts';
 
 /** The client shape the `clients` kind accepts (the options module's `MockClientConfig`). */
 export interface ClientShape {
@@ -93,18 +82,6 @@ export const controlTokenKind: ValueKind<string> = (() => {
       : new Problem('must be at least 8 visible ASCII characters without spaces (it travels as a Bearer token).');
   return { placeholder: 'secret', read: check, check };
 })();
-
-/** The state store: a store URL (`memory:`, `file:<path>`, `redis://…`) or, from code, a store object. */
-export const storeKind: ValueKind<string | SandboxStore> = parsedBy('url', (value: string | SandboxStore) => {
-  if (typeof value === 'string') {
-    parseStoreUrl(value);
-    return value.trim();
-  }
-  if (typeof value === 'object' && value !== null && typeof (value as SandboxStore).append === 'function') return value;
-  throw new TypeError(
-    kitMessage('mock option "store" must be a store URL (memory:, file:<path>, redis://…) or a SandboxStore object.'),
-  );
-});
 
 /** The request log: a function receiving lines, or `false` for none. */
 export const logSinkKind = codeOnly<((chunk: string) => void) | false>((value) =>

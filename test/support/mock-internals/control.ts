@@ -9,5 +9,6 @@
  *
  * @module
  */
-export { createJournal, summarizeVariables } from '../../../src/mock/internal/control/journal.ts';
+export { createJournal } from '../../../src/mock/internal/control/journal.ts';
 export { controlRoutes } from '../../../src/mock/internal/control/routes.ts';
+export { summarizeVariables } from '../../../src/mock/internal/graphql/redact.ts';

@@ -31,11 +31,7 @@ export { guideSchemaSource } from '../../../src/mock/internal/graphql/guide-sche
 export { nodeJitLoader } from '../../../src/mock/internal/graphql/jit-loader.ts';
 export { limitMessage } from '../../../src/mock/internal/graphql/limits.ts';
 export { createCompleter } from '../../../src/mock/internal/graphql/mock-fallback.ts';
-export {
-  isPureOperation,
-  maxAnswersPerPlan,
-  maxKeyLength,
-} from '../../../src/mock/internal/graphql/pure-answers.ts';
+export { isPureOperation } from '../../../src/mock/internal/graphql/pure-answers.ts';
 export { redactDocument, redactVariables, scrubMessage } from '../../../src/mock/internal/graphql/redact.ts';
 export type { MockResolvers } from '../../../src/mock/internal/graphql/resolvers.ts';
 export type { Walk } from '../../../src/mock/internal/graphql/validation/collector.ts';

@@ -20,9 +20,16 @@ export { createErrorMapper } from '../../../src/mock/internal/http/error-mapping
 export type { MockRequest } from '../../../src/mock/internal/http/exchange.ts';
 export { inProcessAddress } from '../../../src/mock/internal/http/fetch-adapter.ts';
 export { createHostCheck, hostName } from '../../../src/mock/internal/http/host-check.ts';
-export { verdictOf } from '../../../src/mock/internal/http/outcome.ts';
+export type { RouteEntry } from '../../../src/mock/internal/http/outcome.ts';
 export { createPageRoutes } from '../../../src/mock/internal/http/pages.ts';
+export {
+  type AnsweredRequest,
+  createPipeline,
+  type PipelineDeps,
+  type PipelineSync,
+} from '../../../src/mock/internal/http/pipeline.ts';
 export { publishedSourcePaths } from '../../../src/mock/internal/http/published-sources.ts';
 export { createRequestLog, type RequestLogEntry, safeUrl } from '../../../src/mock/internal/http/request-log.ts';
+export { createRouter } from '../../../src/mock/internal/http/router.ts';
 export { maxKeptBodyBytes } from '../../../src/mock/internal/http/service-routes.ts';
 export type { WebhookAttemptReport } from '../../../src/mock/internal/webhooks/delivery-attempts.ts';

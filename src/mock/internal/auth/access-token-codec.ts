@@ -9,7 +9,7 @@
  * @module
  */
 import { bytesOfHex } from '../../../internal/text-bytes.ts';
-import type { CryptoPrimitives } from '../platform/platform.ts';
+import type { CryptoPrimitives } from '../platform/crypto-primitives.ts';
 import { jwtHeaderSegment, verifyHs256 } from './hs256.ts';
 
 /** Claims of an access token issued by the mock. */

@@ -30,7 +30,7 @@ import type { RevokeTokenResponse, TokenPair, TokenPairResponse } from '../../..
 import type { MockClientConfig } from '../../options.ts';
 import type { Clock } from '../clock.ts';
 import { restError } from '../http-error.ts';
-import type { CryptoPrimitives } from '../platform/platform.ts';
+import type { CryptoPrimitives } from '../platform/crypto-primitives.ts';
 import type { RecordApplier, Recorder, RecordSnapshot } from '../store/records.ts';
 import { type AccessTokenContext, checkAccessToken, type TokenCheck } from './access-token-check.ts';
 import { createAccessTokenCodec } from './access-token-codec.ts';
@@ -100,7 +100,7 @@ export interface TokenServiceDeps {
   readonly clock: Clock;
   /** Instance seed; the JWT secret and the token id prefixes are derived from it. */
   readonly seed: string;
-  /** The platform's hashing (platform/platform.ts). */
+  /** The platform's hashing (platform/crypto-primitives.ts). */
   readonly crypto: CryptoPrimitives;
   /** Most unused refresh tokens kept per client; issuing one more forgets the oldest unused one. Default 1,000. */
   readonly maxRefreshTokensPerClient?: number;

@@ -35,8 +35,8 @@ export interface GraphqlResult {
   /** Set on the 405 of a mutation sent with `readOnly` (GET); the answer must say `Allow: POST`. */
   methodNotAllowed?: true;
   /**
-   * Set on a kept answer of a configuration-only query (pure-answers.ts): until the engine's next reset, the same
-   * request answers this again, so a transport may keep it by the request's body (kept-graphql-answers.ts).
+   * Set on a compiled success of a configuration-only query (pure-answers.ts): until the engine's next reset, the
+   * same request gets the same answer, so the /graphql route may keep it by the request's body.
    */
   kept?: true;
 }

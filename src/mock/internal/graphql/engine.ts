@@ -29,14 +29,14 @@ import { isPlainObject } from '../../../internal/plain-object.ts';
 import type { Clock } from '../clock.ts';
 import { createFeeCalculator } from '../domain/fees.ts';
 import type { Guide, MockState, StoredPayment } from '../payments/state.ts';
-import type { JitLoader } from '../platform/platform.ts';
 import type { SeededRandom } from '../random.ts';
 import { answer, type GraphqlResult, readOnlyRefusal } from './answers.ts';
 import { createDocumentCache } from './document-cache.ts';
 import { createExecutableSchemas, wireSchemaOf } from './executable-schema.ts';
 import { decideGuide, type GuideMode, variableSignals } from './guide-detection.ts';
+import type { JitLoader } from './jit-loader.ts';
 import { createOperationPlanner, type OperationEntry, type RunnablePlan } from './operation-plans.ts';
-import { answerKeeping } from './pure-answers.ts';
+import { markingPure } from './pure-answers.ts';
 import { createResolvers, type ResolverContext } from './resolvers.ts';
 import { guideFailure, runOperation } from './result-mapping.ts';
 import type { WireRequirements } from './wire-schema.ts';
@@ -215,11 +215,9 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
         if (plan.failure) return { ...plan.failure, operationName: op.operationName, guide };
         const compiled = compiledOf(plan, doc.document, op);
         const context: ResolverContext = { clientId: callCtx.clientId, ip: callCtx.ip, guide };
-        // A configuration-only query (the fee list) answers as before for the same variables; others run directly.
-        if (compiled === undefined || plan.answers === null)
-          return runOperation(compiled, plan, doc.document, vars, context, op, errorStatus, reasons);
-        const run = () => runOperation(compiled, plan, doc.document!, vars, context, op, errorStatus, reasons);
-        return answerKeeping(plan, op.operation, vars, answersEpoch, run);
+        const result = runOperation(compiled, plan, doc.document, vars, context, op, errorStatus, reasons);
+        // A configuration-only query's compiled success (the fee list) is marked, so the route may keep it.
+        return compiled === undefined || plan.pure === false ? result : markingPure(plan, op.operation, result);
       } catch (error) {
         const body = { errors: [graphqlError('Internal server error', reasons.internal)] };
         return { status: 500, body, json: JSON.stringify(body), internalError: error };

@@ -10,6 +10,14 @@
 /** The jit module's exports. */
 export type JitModule = typeof import('./jit.ts');
 
+/** Loads the GraphQL query compiler once: what a platform hands the engine ({@link nodeJitLoader} under Node). */
+export interface JitLoader {
+  /** The compiler if it has loaded, else undefined (nothing is started). */
+  loaded(): JitModule | undefined;
+  /** Starts loading (once); resolves when it has loaded or failed to. */
+  load(): Promise<void>;
+}
+
 let jit: JitModule | undefined;
 let jitLoading: Promise<void> | undefined;
 

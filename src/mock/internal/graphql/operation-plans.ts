@@ -25,7 +25,6 @@ import { documentSignals, type GuideSignal, type VariableBinding, variableBindin
 import type { CompiledQuery } from './jit.ts';
 import { checkLimits, KnownOperationTypesRule, limitRules, parseWithinLimits } from './limits.ts';
 import { isIntrospectionOnly, publishedSchemaOf } from './published-schema.ts';
-import type { PureAnswers } from './pure-answers.ts';
 import { redactDocument, scrubMessage } from './redact.ts';
 
 /** One operation of a cached document. */
@@ -48,10 +47,10 @@ export type Plan =
       /** The graphql-jit function, once compiled; `null` when graphql-jit cannot compile it (graphql-js runs it). */
       compiled: CompiledQuery | null | undefined;
       /**
-       * The engine's kept answers of a configuration-only query (pure-answers.ts), made on its first compiled run;
-       * `null` when the operation reads more than configuration.
+       * Whether the operation reads configuration alone, so its compiled success may be kept (pure-answers.ts);
+       * learnt on its first compiled run.
        */
-      answers?: PureAnswers | null;
+      pure?: boolean | undefined;
     };
 
 /** A plan that executes. */
@@ -166,7 +165,7 @@ export function createOperationPlanner(deps: PlannerDeps): OperationPlanner {
         errors.length > 0
           ? { failure: validationAnswer(errors) }
           : // Every key set now, so plans keep one shape when the engine fills them in.
-            { failure: undefined, schema, compiled: introspection ? null : undefined, answers: undefined };
+            { failure: undefined, schema, compiled: introspection ? null : undefined, pure: undefined };
       op.plans[guide] = plan;
       return plan;
     },

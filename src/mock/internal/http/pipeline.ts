@@ -1,6 +1,10 @@
 /**
- * The request pipeline: one request's whole life inside the core, top to bottom. Every transport (the `node:http`
- * listener, `app.fetch`) calls the function this module builds and writes the reply it returns.
+ * The request pipeline: one request's whole life inside the core, as a named list of steps. Every transport (the
+ * `node:http` listener, `app.fetch`, msw) calls the function this module builds and writes the reply it returns.
+ *
+ * A request goes down {@link askSteps} until one of them answers (the route always does); the answer then goes
+ * through {@link answerSteps}, which every answer takes, refusals included. A step returns `undefined` to pass the
+ * request on, or an answer (or a promise of either): those returns are the pipeline's only exits.
  *
  * @module
  */
@@ -10,8 +14,6 @@ import { kitMessage } from '../../../internal/messages.ts';
 import { controlPrefix, servicePaths } from '../../../spec-names.ts';
 import type { MockLatency } from '../../options.ts';
 import type { Clock } from '../clock.ts';
-import type { FailureInjection } from '../control/failure-injection.ts';
-import type { Journal } from '../control/journal.ts';
 import type { SeededRandom } from '../random.ts';
 import { asUnavailable } from '../store/state-sync.ts';
 import type { BrowserGuard } from './browser-guard.ts';
@@ -19,11 +21,11 @@ import type { ControlTokenCheck } from './control-token.ts';
 import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
 import type { MockCore, MockReply, MockRequest } from './exchange.ts';
 import { type Outcome, type RouteEntry, toReply, verdictOfOutcome } from './outcome.ts';
-import type { PageRoutes } from './pages.ts';
+import type { PageHandler, PageRoutes } from './pages.ts';
 import type { RequestLog } from './request-log.ts';
 import type { RouteKind, RouteMatch, Router } from './router.ts';
 
-/** What the pipeline asks of a state store's sync layer (issue 23; absent with memory). */
+/** What the pipeline asks of a state store's sync layer (absent with memory). */
 export interface PipelineSync {
   /**
    * Open, rebuild or catch up before the request runs; undefined when nothing to wait for. `readsShared` false skips
@@ -34,15 +36,47 @@ export interface PipelineSync {
   after(): Promise<void> | undefined;
 }
 
+/** The injected failures the pipeline answers before a route runs (control/failure-injection.ts). */
+export interface PipelineFailures {
+  /** Whether any failure is pending: one size check on the hot path. */
+  pending(): boolean;
+  /** The next failure armed for `path`, in the route's shape; a promise with a shared store (claimed first). */
+  take(path: string, kind: RouteKind): Outcome | Promise<Outcome | undefined> | undefined;
+}
+
+/** An answered request, as the record step journals it. */
+export interface AnsweredRequest {
+  readonly method: string;
+  /** Path without the query string (masked when the mock does not serve it). */
+  readonly path: string;
+  readonly status: number;
+  /** Virtual time of the answer, ms since the epoch. */
+  readonly at: number;
+  /** Real time spent answering, in ms. */
+  readonly durationMs: number;
+  readonly operationName?: string | undefined;
+  readonly guide?: 'current' | 'legacy' | undefined;
+  readonly clientId?: string | undefined;
+  /** Masked summary of the GraphQL variables. */
+  readonly summary?: unknown;
+  /** The verdict's outcome (`ok`, a reason code, `validation: <paths>`, `HTTP <status>`). */
+  readonly outcome: string;
+}
+
+/** Where the record step journals an answered request (control/journal.ts). */
+export interface PipelineJournal {
+  record(entry: AnsweredRequest): void;
+}
+
 /** What the pipeline works with; every part is built by the composition root. */
 export interface PipelineDeps {
   readonly router: Router<RouteEntry>;
-  readonly failures: FailureInjection;
+  readonly failures: PipelineFailures;
   readonly errors: ErrorMapper;
   readonly latency: MockLatency | undefined;
   readonly latencyRandom: SeededRandom;
   readonly log: RequestLog;
-  readonly journal: Journal;
+  readonly journal: PipelineJournal;
   readonly clock: Clock;
   /** Milliseconds from a fixed origin, for each request's duration (the platform's `elapsedMs`). */
   readonly elapsedMs: () => number;
@@ -58,121 +92,194 @@ export interface PipelineDeps {
   readonly storeUnavailableReason?: string;
 }
 
+/** One request on its way through the steps: what the steps have learnt of it so far. */
+export interface Exchange {
+  readonly request: MockRequest;
+  /** When the request's own work began (after any wait for the store), for its duration. */
+  started: number;
+  /** The path as logged and journaled: card-like digit runs masked on paths the mock does not serve. */
+  readonly path: string;
+  readonly match: RouteMatch<RouteEntry>;
+  /** The page answering a browser's navigation, when the pages are on and the request asks for one. */
+  readonly page: PageHandler | undefined;
+  readonly kind: RouteKind | undefined;
+  clientId: string | undefined;
+  /** False once the store failed this request: its 503 waits for no records. */
+  waitsForRecords: boolean;
+}
+
+/** A step that may answer: `undefined` passes the request to the next step. */
+export type AskStep = (x: Exchange) => Outcome | Promise<Outcome | undefined> | undefined;
+
+/** A step every answer goes through, which may replace it (with the store's 503, or a 500 for a bug). */
+export type AnswerStep = (x: Exchange, answer: Outcome) => Outcome | Promise<Outcome>;
+
 const knownPaths = Object.values(servicePaths).join(', ');
 const noRoute: RouteMatch<RouteEntry> = { found: 'none' };
 
-/** Builds the core: `(request) => reply`, synchronous unless the route or the latency option makes it wait. */
+/** Builds the core: `(request) => reply`, synchronous unless a step makes it wait (a store, a latency, a route). */
 export function createPipeline(deps: PipelineDeps): MockCore {
   const { router, failures, errors, guard, pages, sync, controlToken, elapsedMs } = deps;
+  const storeDown = (x: Exchange, error: unknown) => {
+    x.waitsForRecords = false;
+    return storeDownOutcome(errors, deps.storeUnavailableReason, x.kind, error);
+  };
 
-  const storeDown = (kind: RouteKind | undefined, error: unknown) =>
-    storeDownOutcome(errors, deps.storeUnavailableReason, kind, error);
+  /** The steps that may answer, in order; the route answers every request that gets that far. */
+  const askSteps: readonly AskStep[] = [
+    // Host check, CORS preflight, cross-origin refusal on the mock's own paths.
+    function hostAndCors(x) {
+      return guard.check(x.request, x.kind, x.match.found === 'none' ? undefined : x.match.route.allow);
+    },
+    // The control token on /__pck/ (page shells excepted: a navigation cannot send it; the data they fetch needs it).
+    function controlTokenCheck(x) {
+      return x.page === undefined ? controlToken?.(x.request) : undefined;
+    },
+    // With a store: open, rebuild or catch up first (a page shell reads no state); a store fault is its 503.
+    ...(sync === undefined ? [] : [storeCatchUp(sync, failures, storeDown, elapsedMs)]),
+    // Injected failures (failNextRequest) answer before anything runs, as a failing service would; with a shared
+    // store an armed failure is claimed first (one replica uses each).
+    function injectedFailure(x) {
+      if (x.match.found !== 'handler' || x.kind === 'control' || !failures.pending()) return undefined;
+      const taken = failures.take(x.path, x.match.route.kind);
+      return taken instanceof Promise ? taken.catch((error: unknown) => storeDown(x, error)) : taken;
+    },
+    // The route's credentials check names the client, or answers the failure in the route's shape.
+    function auth(x) {
+      if (x.match.found !== 'handler' || x.match.handler.auth === undefined) return undefined;
+      const who = x.match.handler.auth(x.request);
+      if (typeof who === 'object') return who;
+      x.clientId = who;
+      return undefined;
+    },
+    // The route's own work, from body bytes the transport has already read; 404 and 405 in the route's shape.
+    function route(x) {
+      if (x.page !== undefined) return x.page(x.request);
+      if (x.match.found === 'handler') return x.match.handler.handle(x.request, x.clientId);
+      if (x.match.found === 'method') {
+        const message = kitMessage(`${x.request.method} is not allowed on ${x.path}: use ${x.match.route.allow}.`);
+        return errors.layer(x.kind, 405, message, { allow: x.match.route.allow });
+      }
+      const message = `No such path: ${x.path}. The mock serves ${knownPaths} and the control API under ${controlPrefix}.`;
+      return errors.layer(undefined, 404, kitMessage(message));
+    },
+  ];
 
-  /** With a store: the answer waits until the request's records are durable, or becomes the store's 503. */
-  function durable(
-    request: MockRequest,
-    path: string,
-    kind: RouteKind | undefined,
-    clientId: string | undefined,
-    outcome: Outcome,
-    started: number,
-  ): MockReply | Promise<MockReply> {
-    const waiting = sync?.after();
-    if (waiting === undefined) return complete(request, path, kind, clientId, outcome, started);
-    return waiting.then(
-      () => complete(request, path, kind, clientId, outcome, started),
-      (error: unknown) => complete(request, path, kind, clientId, storeDown(kind, error), started),
+  /** The steps every answer goes through, in order, before the reply is serialized and recorded. */
+  const answerSteps: readonly AnswerStep[] = [
+    // With a store: the answer waits until the request's records are durable, or becomes the store's 503.
+    ...(sync === undefined ? [] : [recordsDurable(sync, storeDown)]),
+    // Simulated network latency on service paths (the `latency` option).
+    ...(deps.latency === undefined ? [] : [latencyStep(deps.latency, deps.latencyRandom)]),
+    // CORS headers go on every answer to a cross-origin request, errors included, or the browser hides the error.
+    function corsHeaders(x, answer) {
+      const cors = x.request.headers.origin === undefined ? undefined : guard.answerHeaders(x.request, x.kind);
+      if (cors === undefined || answer.headers?.['access-control-allow-origin'] !== undefined) return answer;
+      return { ...answer, headers: { ...answer.headers, ...cors } };
+    },
+  ];
+  const record = createRecordStep(deps);
+
+  /** Runs `askSteps` from `i`: the first answer goes on to the answer steps; a throw is mapped to its answer. */
+  function ask(x: Exchange, i: number): MockReply | Promise<MockReply> {
+    let answer: Outcome | Promise<Outcome | undefined> | undefined;
+    try {
+      while (answer === undefined && i < askSteps.length) answer = askSteps[i++]!(x);
+    } catch (error) {
+      // A caller's mistake keeps its spec-shaped answer; anything else is a logged 500.
+      answer = errors.fromError(error, x.request.method, x.path);
+    }
+    if (answer === undefined) throw new Error('the route step answers every request');
+    if (!(answer instanceof Promise)) return finish(x, answer, 0);
+    const next = i;
+    return answer.then(
+      (a) => (a === undefined ? ask(x, next) : finish(x, a, 0)),
+      (error: unknown) => finish(x, errors.fromError(error, x.request.method, x.path), 0),
     );
   }
 
-  const complete = createCompleter(deps);
-
-  // With a store, the request first waits for the store (open, rebuild, catch-up); a failure answers the 503,
-  // but only to a caller the guard and the control token let through (a stranger learns nothing of the store), and
-  // a page shell, which reads no state, is still served.
-  const refuse = (request: MockRequest, error: unknown) => {
-    const page = pages?.match(request);
-    const m = page === undefined ? router.match(request.method, request.path) : noRoute;
-    const kind = page !== undefined ? 'control' : m.found === 'none' ? undefined : m.route.kind;
-    const path = m.found === 'none' && page === undefined ? maskDigits(request.path) : request.path;
-    const guarded =
-      guard.check(request, kind, m.found === 'none' ? undefined : m.route.allow) ??
-      (page === undefined ? controlToken?.(request) : undefined);
-    const outcome = guarded ?? (page === undefined ? storeDown(kind, error) : undefined);
-    if (outcome !== undefined) return complete(request, path, kind, undefined, outcome, elapsedMs());
-    return answerNow(request);
-  };
-  // Whether a request reads what other processes change: a pending injected failure is shared state for any route.
-  const readsShared = (request: MockRequest) => {
-    if (failures.pending()) return true;
-    const m = router.match(request.method, request.path);
-    return m.found !== 'handler' || (m.handler.readsShared?.(request) ?? true);
-  };
-  return sync === undefined ? answerNow : gated(sync, readsShared, answerNow, refuse);
-
-  function answerNow(request: MockRequest): MockReply | Promise<MockReply> {
-    const started = elapsedMs();
-    const { method } = request;
-    let path = request.path;
-    let kind: RouteKind | undefined;
-    let clientId: string | undefined;
-    let outcome: Outcome | Promise<Outcome>;
-    try {
-      // 1. Route match: a page (browsers asking for HTML, when the pages are on), else exact path, then method (404
-      // and 405 are answered here, in the route's error shape).
-      const page = pages?.match(request);
-      const m: RouteMatch<RouteEntry> = page === undefined ? router.match(method, path) : noRoute;
-      const route = m.found === 'none' ? undefined : m.route;
-      kind = page !== undefined ? 'control' : route?.kind;
-      // 2. Browser guard: Host check, CORS preflight, cross-origin refusal on the mock's own paths; then the control
-      // token on /__pck/ (page shells excepted: a navigation cannot send it, and the data they fetch needs it).
-      const guarded =
-        guard.check(request, kind, route?.allow) ?? (page === undefined ? controlToken?.(request) : undefined);
-      if (guarded !== undefined) {
-        if (route === undefined) path = maskDigits(path);
-        outcome = guarded;
-      } else if (page !== undefined) outcome = page(request);
-      else if (m.found === 'handler') {
-        const { auth, handle } = m.handler;
-        // 3. Injected failures (failNextRequest) answer before anything runs, as a failing service would.
-        const injected = failures.pending() && kind !== 'control' ? failures.take(path, m.route.kind) : undefined;
-        const run = (): Outcome | Promise<Outcome> => {
-          // 4. Auth: the route's credentials check names the client or answers the failure in the route's shape.
-          const who = auth === undefined ? undefined : auth(request);
-          if (typeof who === 'object') return who;
-          clientId = who;
-          // 5. Handler: the route's own work, from body bytes the transport has already read.
-          return handle(request, clientId);
-        };
-        // With a shared store an armed failure is claimed first (one replica uses each); a store fault is its 503.
-        const routeKind = m.route.kind;
-        if (injected instanceof Promise)
-          outcome = injected.then(
-            (o) => o ?? run(),
-            (error: unknown) => storeDown(routeKind, error),
-          );
-        else outcome = injected ?? run();
-      } else if (m.found === 'method') {
-        const message = kitMessage(`${method} is not allowed on ${path}: use ${m.route.allow}.`);
-        outcome = errors.layer(kind, 405, message, { allow: m.route.allow });
-      } else {
-        // Unknown paths are the only place client text reaches the log and journal: mask card-like digit runs.
-        path = maskDigits(path);
-        const message = `No such path: ${path}. The mock serves ${knownPaths} and the control API under ${controlPrefix}.`;
-        outcome = errors.layer(undefined, 404, kitMessage(message));
+  /** Runs `answerSteps` from `i` on `answer`, then serializes and records it. */
+  function finish(x: Exchange, answer: Outcome, i: number): MockReply | Promise<MockReply> {
+    for (; i < answerSteps.length; i++) {
+      const next = answerSteps[i]!(x, answer);
+      if (next instanceof Promise) {
+        const after = i + 1;
+        return next.then((a) => finish(x, a, after));
       }
-    } catch (error) {
-      // 6. Error mapping: a caller's mistake keeps its spec-shaped answer; anything else is a logged 500.
-      outcome = errors.fromError(error, method, path);
+      answer = next;
     }
-    // 7. Latency, then 8. CORS headers, journal and log (in complete).
-    if (outcome instanceof Promise)
-      return outcome.then(
-        (o) => durable(request, path, kind, clientId, o, started),
-        (error: unknown) => durable(request, path, kind, clientId, errors.fromError(error, method, path), started),
-      );
-    return durable(request, path, kind, clientId, outcome, started);
+    return record(x, answer);
   }
+
+  return (request) => {
+    const page = pages?.match(request);
+    const match = page === undefined ? router.match(request.method, request.path) : noRoute;
+    const kind = page !== undefined ? 'control' : match.found === 'none' ? undefined : match.route.kind;
+    // Unknown paths are the only place client text reaches the log and journal: mask card-like digit runs.
+    const path = match.found === 'none' && page === undefined ? maskDigits(request.path) : request.path;
+    const x: Exchange = {
+      request,
+      started: elapsedMs(),
+      path,
+      match,
+      page,
+      kind,
+      clientId: undefined,
+      waitsForRecords: true,
+    };
+    return ask(x, 0);
+  };
+}
+
+/**
+ * The store's catch-up step: waits for the store to open, rebuild or catch up with other processes, unless the
+ * request reads nothing they change. A page shell reads no state and is served even when the store is down.
+ */
+function storeCatchUp(
+  sync: PipelineSync,
+  failures: PipelineFailures,
+  storeDown: (x: Exchange, error: unknown) => Outcome,
+  elapsedMs: () => number,
+): AskStep {
+  // A pending injected failure is shared state for any route.
+  const readsShared = (x: Exchange) =>
+    failures.pending() || x.match.found !== 'handler' || (x.match.handler.readsShared?.(x.request) ?? true);
+  return function storeCatchUpStep(x) {
+    if (x.page !== undefined) return undefined;
+    const gate = sync.before(readsShared(x));
+    if (gate === undefined) return undefined;
+    return gate.then(
+      () => {
+        x.started = elapsedMs();
+        return undefined;
+      },
+      (error: unknown) => {
+        x.started = elapsedMs();
+        return storeDown(x, error);
+      },
+    );
+  };
+}
+
+/** The store's durability step: an answer goes out only once the records its request made are durable. */
+function recordsDurable(sync: PipelineSync, storeDown: (x: Exchange, error: unknown) => Outcome): AnswerStep {
+  return function recordsDurableStep(x, answer) {
+    const waiting = x.waitsForRecords ? sync.after() : undefined;
+    if (waiting === undefined) return answer;
+    return waiting.then(
+      () => answer,
+      (error: unknown) => storeDown(x, error),
+    );
+  };
+}
+
+/** The latency step: a random delay between the option's bounds on service paths (control calls answer at once). */
+function latencyStep(latency: MockLatency, random: SeededRandom): AnswerStep {
+  return function latencyDelay(x, answer) {
+    if (x.kind === 'control') return answer;
+    const delay = latency.minMs + random.next() * (latency.maxMs - latency.minMs);
+    return new Promise((resolve) => setTimeout(() => resolve(answer), delay));
+  };
 }
 
 /** The 503 of a store fault, in the shape of the path's kind: 7.2 on /graphql (its own reason), 7.1 elsewhere. */
@@ -193,68 +300,30 @@ function storeDownOutcome(
     : errors.layer(kind, 503, message);
 }
 
-/** `answer` behind the store's `before()`: open, rebuild or catch up first; `refuse` answers when that fails. */
-function gated(
-  sync: PipelineSync,
-  readsShared: (request: MockRequest) => boolean,
-  answer: (request: MockRequest) => MockReply | Promise<MockReply>,
-  refuse: (request: MockRequest, error: unknown) => MockReply | Promise<MockReply>,
-): (request: MockRequest) => MockReply | Promise<MockReply> {
-  return (request) => {
-    const gate = sync.before(readsShared(request));
-    if (gate === undefined) return answer(request);
-    return gate.then(
-      () => answer(request),
-      (error: unknown) => refuse(request, error),
-    );
-  };
-}
-
-/** The last step of every request: latency, CORS headers, serialization, the log and the journal. */
-function createCompleter(deps: PipelineDeps) {
-  const { errors, log, journal, clock, latency, latencyRandom, guard, elapsedMs } = deps;
-  /**
-   * Simulated network latency on service paths (the `latency` option), then the last step of every request: the
-   * answer is serialized, logged and journaled.
-   */
-  function complete(
-    request: MockRequest,
-    path: string,
-    kind: RouteKind | undefined,
-    clientId: string | undefined,
-    outcome: Outcome,
-    started: number,
-    delayed = latency !== undefined && kind !== 'control',
-  ): MockReply | Promise<MockReply> {
-    const { method } = request;
-    if (delayed && latency) {
-      const delay = latency.minMs + latencyRandom.next() * (latency.maxMs - latency.minMs);
-      return new Promise((resolve) =>
-        setTimeout(() => resolve(complete(request, path, kind, clientId, outcome, started, false)), delay),
-      );
-    }
-    // CORS headers go on every answer to a cross-origin request, errors included, or the browser hides the error.
-    const cors = request.headers.origin === undefined ? undefined : guard.answerHeaders(request, kind);
-    if (cors !== undefined && outcome.headers?.['access-control-allow-origin'] === undefined)
-      outcome = { ...outcome, headers: { ...outcome.headers, ...cors } };
+/** The last step of every request: the answer serialized, then the log line and the journal entry. */
+function createRecordStep(deps: PipelineDeps): (x: Exchange, answer: Outcome) => MockReply {
+  const { errors, log, journal, clock, elapsedMs } = deps;
+  return function recordStep(x, answer) {
+    const { method } = x.request;
+    const { path, clientId } = x;
     let reply: MockReply;
     try {
-      reply = toReply(outcome);
+      reply = toReply(answer);
     } catch (error) {
       // An answer that cannot be serialized is a bug: answer it as one.
-      outcome = errors.internal(error, method, path);
-      reply = toReply(outcome);
+      answer = errors.internal(error, method, path);
+      reply = toReply(answer);
     }
-    const durationMs = elapsedMs() - started;
+    const durationMs = elapsedMs() - x.started;
     // The GraphQL route reads its verdict off its answer object; other answers are read here.
-    const verdict = outcome.verdict ?? verdictOfOutcome(outcome);
+    const verdict = answer.verdict ?? verdictOfOutcome(answer);
     // A plain literal, not spreads of literals: copying a spread object cost microseconds per request, even with
     // the log off (measured), where the literal is optimised away.
     log.request({
       method,
       path,
-      operationName: outcome.operationName,
-      status: outcome.status,
+      operationName: answer.operationName,
+      status: answer.status,
       durationMs,
       clientId,
       verdict,
@@ -262,21 +331,19 @@ function createCompleter(deps: PipelineDeps) {
     });
     // Control calls (and pages, and CORS preflights) are not journaled, so waiting for "a request" never matches the
     // wait call itself or a browser's preflight before the request it waits for.
-    if (kind !== 'control' && !(method === 'OPTIONS' && outcome.status === 204))
+    if (x.kind !== 'control' && !(method === 'OPTIONS' && answer.status === 204))
       journal.record({
         method,
         path,
-        status: outcome.status,
+        status: answer.status,
         at: clock.now(),
         durationMs,
-        operationName: outcome.operationName,
-        guide: outcome.guide,
+        operationName: answer.operationName,
+        guide: answer.guide,
         clientId,
-        summary: outcome.summary,
+        summary: answer.summary,
         outcome: verdict.outcome,
       });
     return reply;
-  }
-
-  return complete;
+  };
 }

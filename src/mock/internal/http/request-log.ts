@@ -17,9 +17,9 @@
 import { maskDigits } from '../../../contract/card-masking.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import type { MockLogFormat } from '../../options.ts';
+import type { RequestVerdict } from '../verdict.ts';
 import type { WebhookAttemptReport } from '../webhooks/delivery-attempts.ts';
 import { createRepeatFolder, REPEAT_WINDOW_MS } from './log-repeats.ts';
-import type { RequestVerdict } from './outcome.ts';
 
 /** One answered request, as the log sees it. */
 export interface RequestLogEntry {

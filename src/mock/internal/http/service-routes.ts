@@ -11,15 +11,16 @@ import { isPlainObject } from '../../../internal/plain-object.ts';
 import { serviceHeaders, servicePaths } from '../../../spec-names.ts';
 import { wrongApiKeyMessage } from '../auth/credentials.ts';
 import { type TokenService, tokenPairJson } from '../auth/tokens.ts';
-import { summarizeVariables } from '../control/journal.ts';
 import type { GraphqlRequest } from '../graphql/engine.ts';
 import type { EngineLoader } from '../graphql/engine-loader.ts';
 import { parseGraphqlQueryString } from '../graphql/query-string.ts';
+import { summarizeVariables } from '../graphql/redact.ts';
 import { createKeptAnswers } from '../kept-answers.ts';
+import { okVerdict, verdictOf } from '../verdict.ts';
 import { type BodyLimits, bodyText, parseJsonBody } from './body.ts';
 import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
 import { type MockRequest, requestHeader } from './exchange.ts';
-import { type Authenticator, type Outcome, okVerdict, type RouteEntry, verdictOf } from './outcome.ts';
+import type { Authenticator, Outcome, RouteEntry } from './outcome.ts';
 import type { Router } from './router.ts';
 
 /** What the service routes need. */
@@ -162,8 +163,8 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
 }
 
 /**
- * The POST /graphql handler over `answer`, with the kept fee list outcomes by body text (issue 22). The engine keeps
- * the answer of a configuration-only query, and its outcome (answer, verdict, journal summary) is a function of the
+ * The POST /graphql handler over `answer`, with the kept fee list outcomes by body text: the mock's one fee list
+ * cache. The engine marks the answer of a configuration-only query (`kept`), and its outcome (answer, verdict, journal summary) is a function of the
  * body's text alone: the guide follows from the document and variables, and the token is checked before, on every
  * request. So the same body is answered again without parsing it, until the engine's reset; only bodies of at most
  * {@link maxKeptBodyBytes} are keyed. Each request answered from one outcome journals the same summary object, as

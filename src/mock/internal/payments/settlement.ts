@@ -21,28 +21,9 @@ import type { Assumptions } from '../../../assumptions.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
 import { KeyQueue } from '../fifo.ts';
-import type { RecordApplier, RecordBody } from '../store/records.ts';
+import type { FencedWork, OnceOnly } from '../store/once-only.ts';
+import type { RecordApplier } from '../store/records.ts';
 import { finalOutcome, type MockState, type SettlementOutcome, type StoredPayment } from './state.ts';
-
-/**
- * Once-only work with a state store (issue 23): `work` runs in the one process that wins the claim on `key`; a
- * loser re-checks `needed` after the lease and claims again, which is how a survivor takes over a dead process's
- * work. `holdWhile` keeps the claim renewed after the work (its webhook is still being delivered).
- */
-export interface OnceOnly {
-  // biome-ignore lint/suspicious/noConfusingVoidType: work with no fenced outcome returns nothing.
-  run(key: string, job: { needed(): boolean; work(): FencedWork | undefined | void; holdWhile?(): boolean }): void;
-}
-
-/**
- * Once-only work whose outcome is fenced (decision 0033): `records` go to the store only while the claim is still
- * this process's; `commit` then changes the view and starts the side effects (the webhook). A holder that stalled
- * past its lease is refused and never commits: no local change, nothing sent.
- */
-export interface FencedWork {
-  readonly records: readonly RecordBody[];
-  commit(): void;
-}
 
 /** The claim under which a payment is settled and its webhooks delivered, once in the sandbox. */
 export function settleClaim(uuid: string): string {

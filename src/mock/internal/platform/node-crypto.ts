@@ -17,7 +17,7 @@
  */
 import * as crypto from 'node:crypto';
 import { kitMessage } from '../../../internal/messages.ts';
-import type { CryptoPrimitives } from './platform.ts';
+import type { CryptoPrimitives } from './crypto-primitives.ts';
 
 type OneShot = (algorithm: string, data: string | Uint8Array, encoding: 'hex' | 'latin1' | 'base64url') => string;
 const oneShot = (crypto as unknown as { hash?: OneShot }).hash;

@@ -17,7 +17,7 @@ import {
   utf8Bytes,
   utf8Text,
 } from '../../../internal/text-bytes.ts';
-import type { CryptoPrimitives } from './platform.ts';
+import type { CryptoPrimitives } from './crypto-primitives.ts';
 
 /** SHA-256 block size in bytes. */
 const BLOCK = 64;

@@ -9,8 +9,8 @@
  * @module
  */
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
-import type { FencedWork, OnceOnly } from '../payments/settlement.ts';
 import { type CompactionThresholds, createCompactor } from './compaction.ts';
+import type { FencedWork, OnceOnly } from './once-only.ts';
 import type { RecordApplier, RecordBody } from './records.ts';
 import {
   type FencedAppendResult,

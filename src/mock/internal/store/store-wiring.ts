@@ -7,8 +7,8 @@
  * @module
  */
 import { kitMessage } from '../../../internal/messages.ts';
-import type { OnceOnly } from '../payments/settlement.ts';
 import type { SeededRandom } from '../random.ts';
+import type { OnceOnly } from './once-only.ts';
 import type { RecordApplier, Recorder, RecordSnapshot } from './records.ts';
 import type { SandboxStore } from './sandbox-store.ts';
 import { createStateSync, type StateSync, type StateSyncDeps } from './state-sync.ts';

@@ -9,10 +9,10 @@ import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import * as current from '../../../../src/index.ts';
 import { buildNodeMockApp } from '../../../../src/mock/app.ts';
 import type { MockApp } from '../../../../src/mock/index.ts';
+import { verdictOf } from '../../../support/mock-internals/foundations.ts';
 import {
   createRequestLog,
   type RequestLogEntry,
-  verdictOf,
   type WebhookAttemptReport,
 } from '../../../support/mock-internals/http.ts';
 import { payInput, requestsVia } from '../../helpers.ts';

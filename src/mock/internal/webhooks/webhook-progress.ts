@@ -5,10 +5,17 @@
  *
  * @module
  */
-import { type OnceOnly, settleClaim } from '../payments/settlement.ts';
+import { settleClaim } from '../payments/settlement.ts';
 import type { MockState, StoredPayment } from '../payments/state.ts';
-import type { WebhookFanout } from '../webhooks/fanout.ts';
-import { type RecordApplier, type RecordBody, type Recorder, type RecordSnapshot, textField } from './records.ts';
+import type { OnceOnly } from '../store/once-only.ts';
+import {
+  type RecordApplier,
+  type RecordBody,
+  type Recorder,
+  type RecordSnapshot,
+  textField,
+} from '../store/records.ts';
+import type { WebhookFanout } from './fanout.ts';
 
 /** The progress tracker. */
 export interface WebhookProgress extends RecordApplier, RecordSnapshot {

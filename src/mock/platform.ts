@@ -1,5 +1,5 @@
 /**
- * The platform seam (issue 28): what the mock's isomorphic core asks of the runtime it runs in. The core (routing,
+ * The platform seam: what the mock's isomorphic core asks of the runtime it runs in. The core (routing,
  * tokens, GraphQL, validation, state, clock, journal, settlement, webhook dispatch) imports no `node:*` module; the
  * entry point picks the platform: the CLI, `startMockServer`, `createMockApp` and the msw entry under Node pick
  * {@link MockPlatform} of node-platform.ts (node:crypto, node:http webhooks, the package's files, graphql-jit), the
@@ -9,33 +9,13 @@
  * @module
  */
 
-import type { Assumptions } from '../../../assumptions.ts';
-import type { MockClientConfig, MockGuide } from '../../options.ts';
-import type { JitModule } from '../graphql/jit-loader.ts';
-import type { ErrorMapper } from '../http/error-mapping.ts';
-import type { PageRoutes } from '../http/pages.ts';
-import type { WebhookTransport } from '../webhooks/transport.ts';
-
-/**
- * Synchronous hashing the request path needs. Synchronous because a token check runs on every request and must not
- * add a promise turn (Web Crypto's `subtle` is async only).
- */
-export interface CryptoPrimitives {
-  /** SHA-256 of UTF-8 text, as lower-case hex. */
-  sha256Hex(text: string): string;
-  /** SHA-512 of UTF-8 text, as lower-case hex (the seeded random source's blocks). */
-  sha512Hex(text: string): string;
-  /** An HS256 signer for `key` (at most 64 bytes): base64url HMAC-SHA-256 of an ASCII signing input. */
-  hs256Signer(key: Uint8Array): (signingInput: string) => string;
-  /** A matcher telling whether a candidate equals `secret`, in time that does not show where they differ. */
-  secretMatcher(secret: string): (candidate: string) => boolean;
-  /** Base64 HMAC-SHA-256 of UTF-8 `text` under `key` (Standard Webhooks signatures). */
-  hmacSha256Base64(key: Uint8Array, text: string): string;
-  /** UTF-8 text as base64url without padding (JWT payload segments). */
-  base64urlOfText(text: string): string;
-  /** The UTF-8 text of base64url bytes (the caller has checked the alphabet). */
-  textOfBase64url(segment: string): string;
-}
+import type { Assumptions } from '../assumptions.ts';
+import type { JitLoader } from './internal/graphql/jit-loader.ts';
+import type { ErrorMapper } from './internal/http/error-mapping.ts';
+import type { PageRoutes } from './internal/http/pages.ts';
+import type { CryptoPrimitives } from './internal/platform/crypto-primitives.ts';
+import type { WebhookTransport } from './internal/webhooks/transport.ts';
+import type { MockClientConfig, MockGuide } from './options.ts';
 
 /** What the pages are made from (the platform adds how their assets are read). */
 export interface PageDeps {
@@ -84,12 +64,4 @@ export interface MockPlatform {
    * starts; under Node the CLI's cold start is measured and token calls never need the engine, so it waits.
    */
   readonly loadGraphqlAtStart: boolean;
-}
-
-/** Loads the GraphQL query compiler once (graphql/jit-loader.ts under Node). */
-export interface JitLoader {
-  /** The compiler if it has loaded, else undefined (nothing is started). */
-  loaded(): JitModule | undefined;
-  /** Starts loading (once); resolves when it has loaded or failed to. */
-  load(): Promise<void>;
 }

@@ -17,6 +17,8 @@ import { createFailureInjection } from './internal/control/failure-injection.ts'
 import { createControl } from './internal/control/handle.ts';
 import { createJournal } from './internal/control/journal.ts';
 import { registerControlRoutes } from './internal/control/routes.ts';
+import { createCoverageCollector } from './internal/coverage/collector.ts';
+import { createEventBus } from './internal/events.ts';
 import { createEngineLoader } from './internal/graphql/engine-loader.ts';
 import { createBrowserGuard } from './internal/http/browser-guard.ts';
 import { createControlTokenCheck } from './internal/http/control-token.ts';
@@ -90,6 +92,11 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     log.line(kitMessage(`a scheduled task failed (a bug in the mock; please report it): ${errorDetail(e)}`));
   const clock = createClock({ realNow: opts.realNow, onTaskError });
   now = clock.now;
+  // One bus for everything that happens; a listener that throws is a bug, logged, and the others still hear.
+  const events = createEventBus((e) =>
+    log.line(kitMessage(`an event listener failed (a bug in the mock; please report it): ${errorDetail(e)}`)),
+  );
+  const coverage = createCoverageCollector(events, assumptions);
   const random = createSeededRandom(seed, platform.crypto.sha512Hex);
   const plan = planStore(opts.store, seams.openStore);
   const record = plan?.record;
@@ -148,6 +155,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     resettable: [...resettable, journal, webhooks, failures, ...(progress ? [progress] : [])],
     record,
     store: plan ? () => (sync ? { kind: plan.store.kind, ...sync } : undefined) : undefined,
+    coverage: () => coverage.report(),
   });
   const sync = plan
     ? bindStore(plan, {
@@ -176,6 +184,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     ...{ router, failures, errors, latency: opts.latency, latencyRandom, log, journal, clock },
     elapsedMs: platform.elapsedMs,
     ...{ guard, pages, controlToken, sync, storeUnavailableReason: assumptions.reasonCodes.storeUnavailable },
+    events,
   });
   const fetchHandler = createFetchHandler(core, opts.maxBodyBytes);
   const onWriteError = (e: unknown) =>

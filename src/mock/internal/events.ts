@@ -113,6 +113,12 @@ export interface RequestAnswered {
   readonly guide: EventGuide | undefined;
   readonly status: number;
   readonly verdict: RequestVerdict;
+  /**
+   * The client the request's credentials (token endpoints) or token (`/graphql`) named; undefined when they were
+   * refused or missing, which tells a bad x-client-id or x-api-key (7.1 before the handler) from a refused refresh
+   * token (7.1 from the handler).
+   */
+  readonly clientId: string | undefined;
 }
 
 /** Every event of the mock. */

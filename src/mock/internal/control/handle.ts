@@ -5,6 +5,7 @@
  * @module
  */
 import type { Assumptions } from '../../../assumptions.ts';
+import type { CoverageReport } from '../../../contract/coverage/report.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { servicePaths } from '../../../spec-names.ts';
 import type { MockControl, MockRequestMatcher, MockRequestRecord, MockStoreStatus } from '../../control-types.ts';
@@ -45,6 +46,8 @@ export interface ControlDeps {
   readonly record?: Recorder | undefined;
   /** The state store's side of the handle (issue 23), bound once the store is: undefined with memory. */
   readonly store?: (() => StoreControl | undefined) | undefined;
+  /** The coverage report of what the sandbox exercised so far. */
+  readonly coverage: () => CoverageReport;
 }
 
 /** What the handle asks of a state store's sync layer. */
@@ -209,6 +212,7 @@ export function createControl(deps: ControlDeps): MockControl {
       };
     },
     ...storeMethods(deps.store),
+    coverage: deps.coverage,
     waitForDelivery: (predicate, o) => webhooks.waitFor(predicate, o),
     redeliver(id) {
       if (typeof id !== 'string' || id === '') throw bad('redeliver needs the id of a delivery (see deliveries()).');

@@ -12,6 +12,7 @@ import type { MockLatency } from '../../options.ts';
 import type { Clock } from '../clock.ts';
 import type { FailureInjection } from '../control/failure-injection.ts';
 import type { Journal } from '../control/journal.ts';
+import type { EventBus } from '../events.ts';
 import type { SeededRandom } from '../random.ts';
 import { asUnavailable } from '../store/state-sync.ts';
 import type { BrowserGuard } from './browser-guard.ts';
@@ -56,6 +57,8 @@ export interface PipelineDeps {
   readonly sync?: PipelineSync | undefined;
   /** `extensions.reason` of the 503 a /graphql request gets when the store fails. */
   readonly storeUnavailableReason?: string;
+  /** Where each answered service request is told (`request.answered`); undefined tells nobody. */
+  readonly events?: EventBus | undefined;
 }
 
 const knownPaths = Object.values(servicePaths).join(', ');
@@ -212,7 +215,7 @@ function gated(
 
 /** The last step of every request: latency, CORS headers, serialization, the log and the journal. */
 function createCompleter(deps: PipelineDeps) {
-  const { errors, log, journal, clock, latency, latencyRandom, guard, elapsedMs } = deps;
+  const { errors, log, journal, clock, latency, latencyRandom, guard, elapsedMs, events } = deps;
   /**
    * Simulated network latency on service paths (the `latency` option), then the last step of every request: the
    * answer is serialized, logged and journaled.
@@ -262,19 +265,31 @@ function createCompleter(deps: PipelineDeps) {
     });
     // Control calls (and pages, and CORS preflights) are not journaled, so waiting for "a request" never matches the
     // wait call itself or a browser's preflight before the request it waits for.
-    if (kind !== 'control' && !(method === 'OPTIONS' && outcome.status === 204))
-      journal.record({
+    if (kind === 'control' || (method === 'OPTIONS' && outcome.status === 204)) return reply;
+    // Only requests of the service's own routes are behaviours of the service: an unknown path (no kind) is not.
+    if (kind !== undefined && events?.listening)
+      events.emit({
+        kind: 'request.answered',
         method,
         path,
-        status: outcome.status,
-        at: clock.now(),
-        durationMs,
-        operationName: outcome.operationName,
+        rootFields: outcome.rootFields,
         guide: outcome.guide,
+        status: outcome.status,
+        verdict,
         clientId,
-        summary: outcome.summary,
-        outcome: verdict.outcome,
       });
+    journal.record({
+      method,
+      path,
+      status: outcome.status,
+      at: clock.now(),
+      durationMs,
+      operationName: outcome.operationName,
+      guide: outcome.guide,
+      clientId,
+      summary: outcome.summary,
+      outcome: verdict.outcome,
+    });
     return reply;
   }
 

@@ -54,8 +54,8 @@ export const validatedPaymentPaths: readonly {
   readonly title: string;
   readonly spec: string;
 }[] = [
-  { path: 'input.amount', title: 'a payment amount refused (missing, not above 0, or too large)', spec: '2.6' },
-  { path: 'input.fees', title: 'a fee refused (missing, negative, or not the calculated fee)', spec: '2.6' },
+  { path: 'input.amount', title: 'a payment amount that is missing, not above 0, or too large', spec: '2.6' },
+  { path: 'input.fees', title: 'a fee that is missing, negative, or not the calculated fee', spec: '2.6' },
   { path: 'input.credit_card', title: 'a payment without credit_card', spec: '2.6' },
   { path: 'input.credit_card.full_name', title: 'a card without its holder name', spec: '2.4' },
   { path: 'input.credit_card.expiry_month', title: 'an expiry month that is not 2 digits, or past', spec: '2.4' },

@@ -4,7 +4,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { operationText } from '../../src/contract/operations.ts';
+import { buildMockApp } from '../../src/mock/core-app.ts';
 import { createMockApp } from '../../src/mock/index.ts';
+import { nodePlatform } from '../../src/mock/node-platform.ts';
 import { serviceHeaders, servicePaths } from '../../src/spec-names.ts';
 import { testCardNumbers } from '../../src/test-values.ts';
 import { credentials, legacyPayInput, payInput, requestsVia } from './helpers.ts';
@@ -16,7 +18,8 @@ afterEach(async () => {
 });
 
 function mockWith(options: Parameters<typeof createMockApp>[0] = {}) {
-  const app = createMockApp({ log: false, settleDelayMs: 0, ...options });
+  // Payments settle only when a test moves the sandbox clock, never on a timer of their own.
+  const app = createMockApp({ log: false, settleDelayMs: 3_600_000, ...options });
   apps.push(app);
   const http = requestsVia((r) => app.fetch(r));
   const covered = () =>
@@ -42,13 +45,19 @@ describe('the coverage report of an in-process mock', () => {
     expect(report.covered).toBe(0);
   });
 
-  it('counts a token pair, a fee list and a payment answered, and nothing else', async () => {
+  it('counts a token pair, a fee list and a payment by card details, and nothing else', async () => {
     const { covered, token, gql } = mockWith();
     const pair = await token();
     await gql(pair.token, operationText('current', 'PaymentGatewayFeesCalc'), { amount: 100 });
     await gql(pair.token, operationText('current', 'ProcessPaymentRequest'), { input: payInput() });
     expect(covered().sort()).toEqual(
-      ['token.generate', 'graphql.current.paymentGatewayFeesCalc', 'graphql.current.processPaymentRequest'].sort(),
+      [
+        'token.generate',
+        'graphql.current.paymentGatewayFeesCalc',
+        'graphql.current.processPaymentRequest',
+        'card.accepted',
+        'payment.by-card-details',
+      ].sort(),
     );
   });
 
@@ -130,5 +139,85 @@ describe('the coverage report of an in-process mock', () => {
   it('asks for the control token like the other control routes', async () => {
     const { http } = mockWith({ controlToken: 'secret-control-token' });
     expect((await http.get(`${base}/__pck/coverage`)).status).toBe(401);
+  });
+});
+
+describe('the coverage of payments and webhooks, from the state events', () => {
+  /** An in-process mock whose webhook receiver answers `answers` in turn (then 204). */
+  function withReceiver(answers: number[]) {
+    const receiver = () => new Response(null, { status: answers.shift() ?? 204 });
+    const built = buildMockApp(
+      { log: false, settleDelayMs: 1000 },
+      { platform: nodePlatform, webhookReceivers: [receiver] },
+    );
+    apps.push(built.app as ReturnType<typeof createMockApp>);
+    const http = requestsVia((r) => built.app.fetch(r));
+    return { app: built.app, http };
+  }
+
+  it('counts a payment by card_account_uid, both settlements, and each final webhook at the first attempt or retried', async () => {
+    const { app, http } = withReceiver([204, 503, 204]);
+    const { token } = (await http.post(`${base}${servicePaths.generateToken}`, credentials)).body.data;
+    const jwt = { [serviceHeaders.jwt]: token };
+    const fee = await http.post(`${base}${servicePaths.graphql}`, jwt, {
+      query: operationText('current', 'PaymentCreditCardFeeCalc'),
+      variables: { amount: 100, credit_card: payInput().credit_card, contact: payInput().contact },
+    });
+    const uid = fee.body.data.paymentCreditCardFeeCalc.card_account_uid;
+    const pay = operationText('current', 'ProcessPaymentRequest');
+    await http.post(`${base}${servicePaths.graphql}`, jwt, {
+      query: pay,
+      variables: { input: { ...payInput(), credit_card: { card_account_uid: uid } } },
+    });
+    app.control.advanceClock(1000);
+    await app.control.waitForDelivery((d) => d.state === 'delivered');
+    await http.post(`${base}${servicePaths.graphql}`, jwt, {
+      query: pay,
+      variables: { input: payInput(testCardNumbers.visaSettlesAsFailure) },
+    });
+    app.control.advanceClock(1000);
+    await expect.poll(() => app.control.deliveries()[1]?.attempts.length).toBe(1);
+    app.control.advanceClock(60_000);
+    await app.control.waitForDelivery((d) => d.state === 'delivered' && d.attempts.length === 2);
+    const counts = Object.fromEntries(
+      app.control
+        .coverage()
+        .behaviours.filter((b) => b.covered)
+        .map((b) => [b.id, b.count]),
+    );
+    expect(counts).toMatchObject({
+      'payment.by-card-account': 1,
+      'payment.by-card-details': 1,
+      'card.accepted': 2,
+      'card.settled-success': 1,
+      'card.settled-failure': 1,
+      'webhook.first-attempt': 1,
+      'webhook.retried': 1,
+      'webhook.success': 1,
+      'webhook.failure': 1,
+    });
+    expect(counts['webhook.given-up']).toBeUndefined();
+  });
+
+  it('counts a webhook given up after its last attempt', async () => {
+    const { app, http } = withReceiver(Array(20).fill(500));
+    const { token } = (await http.post(`${base}${servicePaths.generateToken}`, credentials)).body.data;
+    await http.post(
+      `${base}${servicePaths.graphql}`,
+      { [serviceHeaders.jwt]: token },
+      {
+        query: operationText('current', 'ProcessPaymentRequest'),
+        variables: { input: payInput() },
+      },
+    );
+    app.control.advanceClock(1000);
+    for (let i = 0; i < 8 && app.control.deliveries()[0]?.state !== 'failed'; i++) {
+      await expect.poll(() => app.control.deliveries()[0]?.attempts.length).toBe(i + 1);
+      app.control.advanceClock(7 * 60 * 60 * 1000);
+    }
+    await app.control.waitForDelivery((d) => d.state === 'failed');
+    const given = app.control.coverage().behaviours.find((b) => b.id === 'webhook.given-up');
+    expect(given).toMatchObject({ covered: true, count: 1 });
+    expect(app.control.coverage().behaviours.find((b) => b.id === 'webhook.success')?.covered).toBe(false);
   });
 });

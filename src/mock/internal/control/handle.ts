@@ -13,6 +13,7 @@ import type { TokenService } from '../auth/tokens.ts';
 import { type Clock, maxClockTime } from '../clock.ts';
 import { checkCardNumber } from '../domain/card-number.ts';
 import { expiryProblems } from '../domain/cards.ts';
+import type { EventBus } from '../events.ts';
 import type { EngineLoader } from '../graphql/engine-loader.ts';
 import { cardNumberMessage } from '../graphql/validation/index.ts';
 import type { PageQuery } from '../history/page.ts';
@@ -44,6 +45,8 @@ export interface ControlDeps {
   readonly resettable: readonly { reset(): void }[];
   /** Receives `rst` and `clk` records when a state store is configured (issue 23); undefined with memory. */
   readonly record?: Recorder | undefined;
+  /** Where a reset (`sandbox.reset`) and a clock move (`clock.moved`) are told. */
+  readonly events?: EventBus | undefined;
   /** The state store's side of the handle (issue 23), bound once the store is: undefined with memory. */
   readonly store?: (() => StoreControl | undefined) | undefined;
   /** The coverage report of what the sandbox exercised so far. */
@@ -139,6 +142,7 @@ export function createControl(deps: ControlDeps): MockControl {
     reset() {
       for (const part of deps.resettable) part.reset();
       deps.record?.({ t: 'rst' });
+      deps.events?.emit({ kind: 'sandbox.reset' });
     },
     now: () => clock.now(),
     advanceClock(ms) {
@@ -150,6 +154,7 @@ export function createControl(deps: ControlDeps): MockControl {
         );
       const at = clock.advance(ms);
       deps.record?.({ t: 'clk', ms });
+      deps.events?.emit({ kind: 'clock.moved', ms });
       return at;
     },
     payments: (clientId) => state.payments(clientId),

@@ -194,13 +194,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     flushLog: () => log.flush(),
     logLine: (text) => log.line(text),
     ready: () => (sync ? sync.ready().catch(storeRefusal) : Promise.resolve()),
-    async close() {
-      journal.close();
-      await closeWebhooks(webhooks, (line) => log.line(line));
-      await sync?.close();
-      clock.dispose();
-      log.close();
-    },
+    close: () => closeParts(journal, webhooks, sync, clock, log),
   };
   return { app, core, onWriteError, events };
 }
@@ -208,6 +202,21 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
 /** A reader's throw must not undo or stop the change it was told about: it is logged as the reader's bug. */
 function listenerFailure(line: (text: string) => void): (error: unknown) => void {
   return (e) => line(kitMessage(`an event listener failed (a bug in its reader): ${errorDetail(e)}`));
+}
+
+/** Stops the app's parts in order: the journal's waiters, the webhooks (undelivered ones kept), the store, the clock, the log. */
+async function closeParts(
+  journal: { close(): void },
+  webhooks: Parameters<typeof closeWebhooks>[0],
+  sync: StateSync | undefined,
+  clock: { dispose(): void },
+  log: { line(text: string): void; close(): void },
+): Promise<void> {
+  journal.close();
+  await closeWebhooks(webhooks, (line) => log.line(line));
+  await sync?.close();
+  clock.dispose();
+  log.close();
 }
 
 /** How long a replica holds a use of an armed failure it claimed (ms): the claim only has to outlive the catch-up. */

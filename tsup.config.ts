@@ -19,6 +19,8 @@ const libraryEntries = {
   proxy: 'src/proxy/index.ts',
   // The one checker for teams' own tests (checkExchange, createCheckedFetch): no node:* import, so it runs in browsers.
   check: 'src/contract/check/index.ts',
+  // Reading, merging and writing coverage reports, and the test-runner helper (node:fs): a Node entry of its own.
+  coverage: 'src/coverage/index.ts',
 };
 
 // The GraphQL limit rules of the mock (src/mock/internal/graphql/limits.ts).

@@ -56,6 +56,14 @@ const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'Check HAR files of real traffic against the contract.',
     load: () => import('./commands/check.ts'),
   },
+  coverage: {
+    summary: "Report and gate on which of the service's behaviours a suite exercised.",
+    load: () => import('./commands/coverage.ts'),
+  },
+  'coverage merge': {
+    summary: 'Merge coverage reports of several processes into one.',
+    load: () => import('./commands/coverage-merge.ts'),
+  },
 };
 
 const usage = `Usage: payment-contract-kit <command> [options]

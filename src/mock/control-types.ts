@@ -6,6 +6,7 @@
  * @module
  */
 import type { Assumptions } from '../assumptions.ts';
+import type { CoverageReport } from '../contract/coverage/report.ts';
 import type { TokenPair } from '../types/rest.ts';
 import type { JournalEntry, JournalFilter } from './internal/control/journal.ts';
 import type { Page, PageQuery } from './internal/history/page.ts';
@@ -19,6 +20,11 @@ import type {
 import type { DeliveryCounts, DeliveryFilter } from './internal/webhooks/delivery-store.ts';
 import type { DeliveryRecord } from './internal/webhooks/dispatcher.ts';
 import type { ResolvedMockOptions } from './options.ts';
+
+/**
+ * A coverage report: `{ behaviours: [{ id, title, spec, guides, covered, count }], covered, total }` (docs/coverage.md).
+ */
+export type MockCoverageReport = CoverageReport;
 
 /** A request the mock answered, as the journal keeps it (no bodies; masked variables summary only). */
 export type MockRequestRecord = JournalEntry;
@@ -205,6 +211,11 @@ export interface MockControl {
    * not delay that request (the CLI warms up so right after listening).
    */
   warmUp(options?: { scope?: 'all' | 'first-request' }): Promise<void>;
+  /**
+   * Which behaviours of the service this sandbox exercised since it started (a reset does not clear it): every
+   * behaviour of the catalogue with `covered` and `count` (docs/coverage.md). `GET /__pck/coverage` answers the same.
+   */
+  coverage(): MockCoverageReport;
   /** The assumptions this instance runs with. */
   readonly assumptions: Assumptions;
 }

@@ -17,6 +17,8 @@ import { createFailureInjection } from './internal/control/failure-injection.ts'
 import { createControl } from './internal/control/handle.ts';
 import { createJournal } from './internal/control/journal.ts';
 import { registerControlRoutes } from './internal/control/routes.ts';
+import { createCoverageCollector } from './internal/coverage/collector.ts';
+import { createEventBus, type EventBus } from './internal/events.ts';
 import { createEngineLoader } from './internal/graphql/engine-loader.ts';
 import { createBrowserGuard } from './internal/http/browser-guard.ts';
 import { createControlTokenCheck } from './internal/http/control-token.ts';
@@ -69,6 +71,8 @@ export interface BuiltMockApp {
   readonly core: MockCore;
   /** Logs a reply that could not be written (a bug). */
   readonly onWriteError: (error: unknown) => void;
+  /** Where every state change is told as a typed event: the kit's own readers (coverage, pages) subscribe here. */
+  readonly events: EventBus;
 }
 
 /**
@@ -88,8 +92,10 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   // Scheduled work (settlement, webhook retries) runs in real timers: a failure there is logged as a bug, not thrown.
   const onTaskError = (e: unknown) =>
     log.line(kitMessage(`a scheduled task failed (a bug in the mock; please report it): ${errorDetail(e)}`));
+  const events = createEventBus(listenerFailure(log.line));
   const clock = createClock({ realNow: opts.realNow, onTaskError });
   now = clock.now;
+  const coverage = createCoverageCollector(events, assumptions);
   const random = createSeededRandom(seed, platform.crypto.sha512Hex);
   const plan = planStore(opts.store, seams.openStore);
   const record = plan?.record;
@@ -99,14 +105,14 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   const [latencyRandom, webhookRandom] = [random.fork('latency'), random.fork('webhooks')];
   let progress: WebhookProgress | undefined;
   const state = createMockState({
-    record,
+    ...{ record, events },
     assumptions,
     seed,
     now: clock.now,
     sha256Hex: platform.crypto.sha256Hex,
     maxPaymentsPerClient: assumptions.history.maxPaymentsPerClient,
   });
-  const tokens = createTokenService({ assumptions, clients, clock, seed, crypto: platform.crypto, record });
+  const tokens = createTokenService({ assumptions, clients, clock, seed, crypto: platform.crypto, record, events });
   const journal = createJournal(opts.journalSize, record);
   const webhooks = createWebhookFanout({
     ...{ assumptions, clock, clients, webhookUrls: opts.webhookUrls, signingKey: opts.webhookSigningKey },
@@ -117,23 +123,22 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     createTransport: inProcess.createTransport,
     hmacSha256Base64: platform.crypto.hmacSha256Base64,
     onFinished: plan ? (d) => progress?.finished(d) : undefined,
-    record,
+    ...{ record, events },
   });
   if (plan) progress = createWebhookProgress({ state, webhooks, once: () => plan.once, record: plan.record });
   const settled = (p: Parameters<typeof webhooks.deliver>[0]) => webhooks.deliver(p);
   const settlement = createSettlement({
-    ...{ assumptions, clock, state, settled, onError: (line: string) => log.line(line) },
+    ...{ assumptions, clock, state, settled, events, onError: (line: string) => log.line(line) },
     ...(plan ? { once: plan.once, hooksPending: (p: Parameters<typeof settled>[0]) => progress!.pending(p) } : {}),
   });
-  const failures = createFailureInjection(assumptions, record, failureClaimOf(plan));
-  const onPaymentAccepted = settlement.onPaymentAccepted;
+  const failures = createFailureInjection(assumptions, record, failureClaimOf(plan), events);
   const engine = createEngineLoader({
     assumptions,
     guide: opts.guide,
     state,
     clock,
     random: paymentRandom,
-    onPaymentAccepted,
+    onPaymentAccepted: settlement.onPaymentAccepted,
     jit: platform.jit,
   });
   // A failed early load is forgotten by the loader, so the first /graphql request loads again and answers its error.
@@ -146,8 +151,9 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     ...{ assumptions, clock, state, tokens, settlement, webhooks, journal, failures, engine, router },
     journalSize: opts.journalSize,
     resettable: [...resettable, journal, webhooks, failures, ...(progress ? [progress] : [])],
-    record,
+    ...{ record, events },
     store: plan ? () => (sync ? { kind: plan.store.kind, ...sync } : undefined) : undefined,
+    coverage: () => coverage.report(),
   });
   const sync = plan
     ? bindStore(plan, {
@@ -176,6 +182,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     ...{ router, failures, errors, latency: opts.latency, latencyRandom, log, journal, clock },
     elapsedMs: platform.elapsedMs,
     ...{ guard, pages, controlToken, sync, storeUnavailableReason: assumptions.reasonCodes.storeUnavailable },
+    events,
   });
   const fetchHandler = createFetchHandler(core, opts.maxBodyBytes);
   const onWriteError = (e: unknown) =>
@@ -187,15 +194,29 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     flushLog: () => log.flush(),
     logLine: (text) => log.line(text),
     ready: () => (sync ? sync.ready().catch(storeRefusal) : Promise.resolve()),
-    async close() {
-      journal.close();
-      await closeWebhooks(webhooks, (line) => log.line(line));
-      await sync?.close();
-      clock.dispose();
-      log.close();
-    },
+    close: () => closeParts(journal, webhooks, sync, clock, log),
   };
-  return { app, core, onWriteError };
+  return { app, core, onWriteError, events };
+}
+
+/** A reader's throw must not undo or stop the change it was told about: it is logged as the reader's bug. */
+function listenerFailure(line: (text: string) => void): (error: unknown) => void {
+  return (e) => line(kitMessage(`an event listener failed (a bug in its reader): ${errorDetail(e)}`));
+}
+
+/** Stops the app's parts in order: the journal's waiters, the webhooks (undelivered ones kept), the store, the clock, the log. */
+async function closeParts(
+  journal: { close(): void },
+  webhooks: Parameters<typeof closeWebhooks>[0],
+  sync: StateSync | undefined,
+  clock: { dispose(): void },
+  log: { line(text: string): void; close(): void },
+): Promise<void> {
+  journal.close();
+  await closeWebhooks(webhooks, (line) => log.line(line));
+  await sync?.close();
+  clock.dispose();
+  log.close();
 }
 
 /** How long a replica holds a use of an armed failure it claimed (ms): the claim only has to outlive the catch-up. */

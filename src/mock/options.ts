@@ -160,6 +160,11 @@ export interface MockOptions {
    * share it; Node only), or a {@link SandboxStore} object. Also `--store` / `PCK_STORE`.
    */
   readonly store?: string | SandboxStore;
+  /**
+   * `startMockServer` and the CLI only: when the mock stops (`close()`, SIGTERM, SIGINT), write its coverage report
+   * (JSON, `control.coverage()`) to this file, creating its folder. Default none (docs/coverage.md).
+   */
+  readonly coverageFile?: string;
 }
 
 /**
@@ -311,6 +316,14 @@ export const mockOptionTable = {
       help: 'Where the sandbox state lives: memory: (this process), file:<path> (survives restarts and crashes; one process) or redis://host:6379 (replicas share it). See docs/shared-sandbox.md.',
     },
   },
+  coverageFile: {
+    kind: text('path', { nonEmpty: true }),
+    shownDefault: 'none',
+    flag: {
+      name: 'coverage-file',
+      help: 'When the mock stops (SIGTERM, SIGINT), write its coverage report (JSON) to this file. See docs/coverage.md.',
+    },
+  },
   controlToken: {
     kind: controlTokenKind,
     shownDefault: 'none (open control API)',
@@ -415,6 +428,8 @@ export interface ResolvedMockOptions {
   readonly controlToken: string | undefined;
   /** The store: a checked URL (`memory:` by default) or the store object given. */
   readonly store: string | SandboxStore;
+  /** Where `startMockServer` writes the coverage report when it stops; undefined: nowhere. */
+  readonly coverageFile: string | undefined;
 }
 
 function fail(option: string, problem: Problem | string): never {
@@ -460,6 +475,7 @@ export function resolveMockOptions(options: MockOptions = {}): ResolvedMockOptio
     standardWebhooksSecret: given.standardWebhooksSecret,
     latency: given.latency,
     controlToken: given.controlToken,
+    coverageFile: given.coverageFile,
     log: given.log === undefined ? stderrSink : given.log,
     maxBodyBytes: assumptions.limits.maxBodyBytes,
     realNow: given.realNow ?? Date.now,

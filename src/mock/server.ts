@@ -4,8 +4,10 @@
  *
  * @module
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
 import { restErrorBody } from '../contract/error-shapes.ts';
 import { kitMessage } from '../internal/messages.ts';
 import { createMockApp } from './app.ts';
@@ -89,8 +91,23 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
         server.closeAllConnections();
         await closed;
         await app.close();
+        const file = app.options.coverageFile;
+        if (file !== undefined) writeCoverageFile(file, app.control.coverage());
       })();
       return closing;
     },
   };
+}
+
+/** Writes a coverage report as JSON, creating the file's folder; a failure names the file and the fix. */
+function writeCoverageFile(file: string, report: unknown): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  } catch (error) {
+    throw new Error(
+      kitMessage(`cannot write the coverage report to ${file} (${String(error)}): give a path the mock can write.`),
+      { cause: error },
+    );
+  }
 }

@@ -14,6 +14,7 @@ export type {
   MockApp,
   MockCardInput,
   MockControl,
+  MockCoverageReport,
   MockDelivery,
   MockHistory,
   MockPage,

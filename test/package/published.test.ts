@@ -26,6 +26,7 @@ const sourceOf: Record<string, string> = {
   './msw': 'src/msw/index.ts',
   './proxy': 'src/proxy/index.ts',
   './check': 'src/contract/check/index.ts',
+  './coverage': 'src/coverage/index.ts',
   bin: 'src/cli/main.ts',
 };
 

@@ -6,8 +6,11 @@
  *
  * @module
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { defaultAssumptions } from '../../assumptions.ts';
 import { kitMessage } from '../../internal/messages.ts';
-import { oneOf, yesNo } from '../../internal/option-table.ts';
+import { oneOf, text, yesNo } from '../../internal/option-table.ts';
 import {
   type DynamicInteractionResult,
   type DynamicVerifier,
@@ -18,6 +21,7 @@ import {
 import type { GuideOption } from '../../pact/verify/guide-choice.ts';
 import { guideCounts, guideWarnings } from '../../pact/verify/guide-summary.ts';
 import { loadOpenApi, type OpenApiDocument } from '../../pact/verify/openapi-document.ts';
+import { pactCoverage } from '../../pact/verify/pact-coverage.ts';
 import { findPactFiles, readPactFiles } from '../../pact/verify/pact-files.ts';
 import type { PactDocument } from '../../pact/verify/pact-model.ts';
 import { junitReport } from '../../pact/verify/report-junit.ts';
@@ -57,6 +61,14 @@ export const verifyFlags: readonly CommandFlag[] = [
   flagOfRow('dynamic-only', {
     kind: yesNo,
     flag: { name: 'dynamic-only', env: false, sets: true, help: 'Only the dynamic verification.' },
+  }),
+  flagOfRow('coverage', {
+    kind: text('file', { nonEmpty: true }),
+    flag: {
+      name: 'coverage',
+      env: false,
+      help: "Also write which of the service's behaviours the interactions exercise (a coverage report, JSON) to this file.",
+    },
   }),
   flagOfRow('help', {
     kind: yesNo,
@@ -148,6 +160,7 @@ function parse(argv: readonly string[]) {
     format,
     runStatic: !values.has('dynamic-only'),
     runDynamic: !values.has('static-only'),
+    coverage: values.get('coverage') as string | undefined,
   };
 }
 
@@ -238,6 +251,27 @@ function ordered(results: readonly InteractionResult[]): InteractionResult[] {
   );
 }
 
+/** Writes the pacts' coverage report to `file` and says so on standard error; false when it cannot be written. */
+function writePactCoverage(
+  file: string,
+  pacts: readonly PactDocument[],
+  staticKinds: ReadonlyMap<string, Pick<InteractionResult, 'guide'>>,
+  io: CommandIo,
+): boolean {
+  const report = pactCoverage(pacts, (f, d) => staticKinds.get(`${f}\u0000${d}`)?.guide, defaultAssumptions);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  } catch (error) {
+    io.stderr.write(`${kitMessage(`verify: cannot write the coverage report to ${file} (${String(error)}).`)}\n`);
+    return false;
+  }
+  io.stderr.write(
+    `${kitMessage(`verify: the interactions exercise ${report.covered} of ${report.total} behaviours of the service; report in ${file} (read it with payment-contract-kit coverage ${file}).`)}\n`,
+  );
+  return true;
+}
+
 /**
  * Runs `verify` with the arguments after the command name; resolves with the exit code.
  *
@@ -276,6 +310,7 @@ export async function run(
   }
   for (const warning of warnings) io.stderr.write(`${warning}\n`);
   if (dynamic.problem) io.stderr.write(`${dynamic.problem}\n`);
+  if (flags.coverage !== undefined && !writePactCoverage(flags.coverage, pacts, staticKinds, io)) return 2;
   return ok ? 0 : 1;
 }
 

@@ -9,7 +9,9 @@
  *
  * @module
  */
+import type { CardAccount, StoredPayment } from './payments/state.ts';
 import type { RequestVerdict } from './verdict.ts';
+import type { DeliveryState } from './webhooks/delivery-record.ts';
 
 /** The guide a request was read in. */
 export type EventGuide = 'current' | 'legacy';
@@ -18,22 +20,30 @@ export type EventGuide = 'current' | 'legacy';
 export interface TokenIssued {
   readonly kind: 'token.issued';
   readonly clientId: string;
-  /** How the pair came: `generate` or `refresh`. */
-  readonly via: 'generate' | 'refresh';
+  /** How the pair came: `generate`, `refresh`, or `control` (issued outside the generate-once rule: control API, provider states). */
+  readonly via: 'generate' | 'refresh' | 'control';
+  /** The number of the pair's refresh token (which of the client's refresh tokens it is). */
+  readonly refreshNumber: number;
+  /** The number of the access token's id (its `jti` is derived from it). */
+  readonly tokenNumber: number;
 }
 
 /** A refresh token was spent: it cannot be used again. */
 export interface TokenRefreshed {
   readonly kind: 'token.refreshed';
   readonly clientId: string;
+  /** The number of the refresh token spent. */
+  readonly refreshNumber: number;
 }
 
 /** Access tokens were revoked: one (by its id) or every token of the client. */
 export interface TokenRevoked {
   readonly kind: 'token.revoked';
   readonly clientId: string;
-  /** The revoked token's id; undefined when every token of the client went. */
+  /** The revoked token's id (`jti`); undefined when every token of the client went. */
   readonly tokenId: string | undefined;
+  /** The revoked token's expiry (`exp`, seconds since the epoch); undefined when every token of the client went. */
+  readonly expiresAt: number | undefined;
 }
 
 /** A card account was stored (`card_account_uid` handed out); never holds the card number. */
@@ -41,6 +51,8 @@ export interface CardAccountCreated {
   readonly kind: 'card.account-created';
   readonly clientId: string;
   readonly cardAccountUid: string;
+  /** The stored account (masked number, card type, expiry, outcome). */
+  readonly account: CardAccount;
 }
 
 /** `processPaymentRequest` accepted a payment. */
@@ -51,11 +63,14 @@ export interface PaymentAccepted {
   readonly guide: EventGuide;
   /** Whether the payment named a stored card account instead of card details. */
   readonly byCardAccount: boolean;
+  /** The payment as stored when it was accepted (a copy: later changes do not show through). */
+  readonly payment: StoredPayment;
 }
 
 /** A payment reached its final status. */
 export interface PaymentSettled {
   readonly kind: 'payment.settled';
+  readonly clientId: string;
   readonly uuid: string;
   readonly outcome: 'success' | 'failure';
   /** Sandbox time of the settlement (ms since the epoch). */
@@ -71,6 +86,12 @@ export interface DeliveryAttempted {
   readonly attempt: number;
   /** The receiver's HTTP status, or undefined when no answer came (refused, timed out). */
   readonly status: number | undefined;
+  /** Why no answer came (`ECONNREFUSED`, `timeout`, …), when none came. */
+  readonly error: string | undefined;
+  /** The delivery's URL as configured. */
+  readonly url: string;
+  /** Sandbox time the attempt started (ms since the epoch). */
+  readonly at: number;
 }
 
 /** A webhook delivery ended: delivered, or given up after its last attempt. */
@@ -81,6 +102,12 @@ export interface DeliveryFinished {
   readonly delivered: boolean;
   /** Attempts made in all. */
   readonly attempts: number;
+  /** The delivery's URL as configured. */
+  readonly url: string;
+  /** The state it ended in. */
+  readonly state: Extract<DeliveryState, 'delivered' | 'failed' | 'gone'>;
+  /** Why it ended undelivered (`retries-exhausted`, …), when it did. */
+  readonly reason: string | undefined;
 }
 
 /** The sandbox clock moved forward. */
@@ -92,9 +119,13 @@ export interface ClockMoved {
 /** A failure was armed through the control API. */
 export interface FailureArmed {
   readonly kind: 'failure.armed';
-  /** What it applies to (a route or GraphQL field). */
+  /** What it applies to (a service path). */
   readonly target: string;
   readonly status: number;
+  /** The error message answered, when one was given. */
+  readonly message: string | undefined;
+  /** How many requests it fails. */
+  readonly times: number;
 }
 
 /** The sandbox was reset to its start. */
@@ -113,6 +144,12 @@ export interface RequestAnswered {
   readonly guide: EventGuide | undefined;
   readonly status: number;
   readonly verdict: RequestVerdict;
+  /**
+   * The client the request's credentials (token endpoints) or token (`/graphql`) named; undefined when they were
+   * refused or missing, which tells a bad x-client-id or x-api-key (7.1 before the handler) from a refused refresh
+   * token (7.1 from the handler).
+   */
+  readonly clientId: string | undefined;
 }
 
 /** Every event of the mock. */

@@ -8,7 +8,7 @@
 import type { HttpHandler } from 'msw';
 import type { WebhookReceiver } from '../../contract/webhook-headers.ts';
 import { kitMessage } from '../../internal/messages.ts';
-import type { MockControl } from '../../mock/control-types.ts';
+import type { MockControl, MockCoverageReport } from '../../mock/control-types.ts';
 import { buildMockApp, type MockAppSeams, type MockPlatform } from '../../mock/core-app.ts';
 import type { MockOptions } from '../../mock/options.ts';
 import { answeringOrigins, resolveBaseUrl } from './base-url.ts';
@@ -40,6 +40,11 @@ export interface MockHandlers {
   readonly control: MockControl;
   /** The origin the handlers answer on. */
   readonly baseUrl: string;
+  /**
+   * Which behaviours of the service the handlers' mock exercised so far (`control.coverage()`): write it after a run
+   * with `coverageAfterAll` from `payment-contract-kit/coverage` (docs/coverage.md).
+   */
+  coverage(): MockCoverageReport;
   /**
    * Resolves once the state store (the `store` option) is open and the sandbox read from it; at once in memory.
    * Rejects saying why a store cannot be used. Requests wait for it anyway; await it before reading `control`.
@@ -73,6 +78,7 @@ export function createMockHandlersOn(
     handlers: createHandlerList({ origins: answeringOrigins(baseUrl), fetch: app.fetch, webhookUrls }),
     control: app.control,
     baseUrl,
+    coverage: () => app.control.coverage(),
     ready: () => app.ready(),
     close: () => app.close(),
   };

@@ -29,6 +29,7 @@ import { serviceHeaders } from '../../../spec-names.ts';
 import type { RevokeTokenResponse, TokenPair, TokenPairResponse } from '../../../types/rest.ts';
 import type { MockClientConfig } from '../../options.ts';
 import type { Clock } from '../clock.ts';
+import type { EventBus, TokenIssued } from '../events.ts';
 import { restError } from '../http-error.ts';
 import type { CryptoPrimitives } from '../platform/crypto-primitives.ts';
 import type { RecordApplier, Recorder, RecordSnapshot } from '../store/records.ts';
@@ -106,6 +107,8 @@ export interface TokenServiceDeps {
   readonly maxRefreshTokensPerClient?: number;
   /** Receives a record of every change when a state store is configured (issue 23); undefined with memory. */
   readonly record?: Recorder | undefined;
+  /** Where every change is told as a {@link TokenIssued}, `token.refreshed` or `token.revoked` event. */
+  readonly events?: EventBus | undefined;
 }
 
 /** After a reset, two clients' tokens can share a jti: a revocation is the client's and the jti's together. */
@@ -118,11 +121,12 @@ interface RevokeOneContext {
   /** client/jti → exp (seconds) of singly revoked tokens. */
   readonly revoked: Map<string, number>;
   readonly record: TokenServiceDeps['record'];
+  readonly events: TokenServiceDeps['events'];
 }
 
 /** Revokes the one access token sent in x-jwt-token; its refresh token stays usable (the ledger row). */
 function revokeOne(context: RevokeOneContext, clientId: string, token: string) {
-  const { codec, clock, revoked, record } = context;
+  const { codec, clock, revoked, record, events } = context;
   const claims = codec.decode(token);
   if (!claims || claims.sub !== clientId)
     throw restError(
@@ -136,7 +140,14 @@ function revokeOne(context: RevokeOneContext, clientId: string, token: string) {
   if (revoked.size >= 10_000) for (const [key, exp] of revoked) if (exp <= nowSec) revoked.delete(key);
   revoked.set(revokedKey(clientId, claims.jti), claims.exp);
   if (record) record({ t: 'tk.r', j: revokedKey(clientId, claims.jti), e: claims.exp });
+  events?.emit({ kind: 'token.revoked', clientId, tokenId: claims.jti, expiresAt: claims.exp });
   return { revoked: 'token' as const, refresh_tokens: 0 };
+}
+
+/** Tells the store and the bus that refresh token number `n` of `clientId` was spent. */
+function spent(deps: Pick<TokenServiceDeps, 'record' | 'events'>, clientId: string, n: number): void {
+  deps.record?.({ t: 'tk.u', c: clientId, n });
+  deps.events?.emit({ kind: 'token.refreshed', clientId, refreshNumber: n });
 }
 
 /**
@@ -161,6 +172,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   /** Token id counter, and its base: 0 with memory, `boot × 2³²` with a state store (setIdBase). */
   const ids = { next: 0, base: 0 };
   const record = deps.record;
+  const events = deps.events;
   const perClient = new Map<string, ClientTokens>();
   // client/jti → exp (seconds) of singly revoked tokens; pruned of tokens that expired anyway.
   const revoked = new Map<string, number>();
@@ -176,7 +188,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     return s;
   }
 
-  function issue(clientId: string, generated = false): TokenPair {
+  function issue(clientId: string, via: TokenIssued['via']): TokenPair {
     const s = state(clientId);
     const iat = Math.floor(clock.now() / 1000);
     const exp = iat + ttl;
@@ -188,7 +200,10 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     // The JWT keeps `exp` in seconds (RFC 7519); only the answer's `expiration` follows the ledger's unit.
     const expiration = assumptions.expirationUnit === 'milliseconds' ? exp * 1000 : exp;
     const refresh_token = issueRefresh(s, refreshHead, maxRefresh, ids.base);
-    if (record) record({ t: 'tk.i', c: clientId, n: ids.base + s.issued - 1, j, ...(generated ? { g: 1 } : {}) });
+    const n = ids.base + s.issued - 1;
+    if (record) record({ t: 'tk.i', c: clientId, n, j, ...(via === 'generate' ? { g: 1 } : {}) });
+    // generate-token is the hottest path: no event object when nobody listens.
+    if (events?.listening) events.emit({ kind: 'token.issued', clientId, via, refreshNumber: n, tokenNumber: j });
     return { token, refresh_token, expiration };
   }
 
@@ -219,12 +234,13 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
           ),
         );
       s.generated = true;
-      return { status: 'SUCCESS', data: issue(clientId, true) };
+      return { status: 'SUCCESS', data: issue(clientId, 'generate') };
     },
     refresh(clientId, refreshToken) {
       const s = perClient.get(clientId);
       const gen = s ? consumeRefresh(s, refreshHead, refreshToken) : -1;
-      if (record && s && gen >= 0) record({ t: 'tk.u', c: clientId, n: refreshNumber(s, refreshHead, refreshToken) });
+      if (s && gen >= 0 && (record || events?.listening))
+        spent(deps, clientId, refreshNumber(s, refreshHead, refreshToken));
       if (!s || gen < 0)
         throw restError(
           401,
@@ -237,17 +253,18 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
           401,
           kitMessage('refresh_token was revoked with revoke-token: call generate-token for a new pair.'),
         );
-      return { status: 'SUCCESS', data: issue(clientId) };
+      return { status: 'SUCCESS', data: issue(clientId, 'refresh') };
     },
     revoke(clientId, token) {
       const s = state(clientId);
       if (token === undefined || token === '') {
         if (record) record({ t: 'tk.ra', c: clientId });
+        events?.emit({ kind: 'token.revoked', clientId, tokenId: undefined, expiresAt: undefined });
         return { revoked: 'client', refresh_tokens: revokeAll(s) };
       }
-      return revokeOne({ codec, clock, revoked, record }, clientId, token);
+      return revokeOne({ codec, clock, revoked, record, events }, clientId, token);
     },
-    issue: (clientId) => issue(clientId),
+    issue: (clientId) => issue(clientId, 'control'),
     ...tokenRecords(recordState, () => clock.now() / 1000),
     setIdBase(boot) {
       ids.base = boot * BOOT_SPAN;

@@ -7,6 +7,7 @@
 import type { Assumptions } from '../../../assumptions.ts';
 import { restErrorBody } from '../../../contract/error-shapes.ts';
 import { kitMessage } from '../../../internal/messages.ts';
+import type { EventBus } from '../events.ts';
 import { graphqlFailure } from '../http/error-mapping.ts';
 import type { Outcome } from '../http/outcome.ts';
 import type { RouteKind } from '../http/router.ts';
@@ -58,6 +59,7 @@ export function createFailureInjection(
   assumptions: Assumptions,
   record?: Recorder,
   claim?: FailureClaim,
+  events?: EventBus,
 ): FailureInjection {
   const reasons = assumptions.reasonCodes;
   const failures = new Map<string, Armed>();
@@ -94,6 +96,7 @@ export function createFailureInjection(
       const id = record ? globalThis.crypto.randomUUID() : undefined;
       failures.set(path, { status, message, remaining: times, times, used: 0, asked: 0, ...(id ? { id } : {}) });
       if (record) record({ t: 'fail', p: path, s: status, m: message ?? null, n: times, i: id });
+      events?.emit({ kind: 'failure.armed', target: path, status, message, times });
     },
     take(path, kind) {
       const f = failures.get(path);

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Assumptions } from '../../../assumptions.ts';
+import type { CoverageReport } from '../../../contract/coverage/report.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { servicePaths } from '../../../spec-names.ts';
 import type { MockControl, MockRequestMatcher, MockRequestRecord, MockStoreStatus } from '../../control-types.ts';
@@ -12,6 +13,7 @@ import type { TokenService } from '../auth/tokens.ts';
 import { type Clock, maxClockTime } from '../clock.ts';
 import { checkCardNumber } from '../domain/card-number.ts';
 import { expiryProblems } from '../domain/cards.ts';
+import type { EventBus } from '../events.ts';
 import type { EngineLoader } from '../graphql/engine-loader.ts';
 import { cardNumberMessage } from '../graphql/validation/index.ts';
 import type { PageQuery } from '../history/page.ts';
@@ -43,8 +45,12 @@ export interface ControlDeps {
   readonly resettable: readonly { reset(): void }[];
   /** Receives `rst` and `clk` records when a state store is configured (issue 23); undefined with memory. */
   readonly record?: Recorder | undefined;
+  /** Where a reset (`sandbox.reset`) and a clock move (`clock.moved`) are told. */
+  readonly events?: EventBus | undefined;
   /** The state store's side of the handle (issue 23), bound once the store is: undefined with memory. */
   readonly store?: (() => StoreControl | undefined) | undefined;
+  /** The coverage report of what the sandbox exercised so far. */
+  readonly coverage: () => CoverageReport;
 }
 
 /** What the handle asks of a state store's sync layer. */
@@ -136,6 +142,7 @@ export function createControl(deps: ControlDeps): MockControl {
     reset() {
       for (const part of deps.resettable) part.reset();
       deps.record?.({ t: 'rst' });
+      deps.events?.emit({ kind: 'sandbox.reset' });
     },
     now: () => clock.now(),
     advanceClock(ms) {
@@ -147,6 +154,7 @@ export function createControl(deps: ControlDeps): MockControl {
         );
       const at = clock.advance(ms);
       deps.record?.({ t: 'clk', ms });
+      deps.events?.emit({ kind: 'clock.moved', ms });
       return at;
     },
     payments: (clientId) => state.payments(clientId),
@@ -209,6 +217,7 @@ export function createControl(deps: ControlDeps): MockControl {
       };
     },
     ...storeMethods(deps.store),
+    coverage: deps.coverage,
     waitForDelivery: (predicate, o) => webhooks.waitFor(predicate, o),
     redeliver(id) {
       if (typeof id !== 'string' || id === '') throw bad('redeliver needs the id of a delivery (see deliveries()).');

@@ -28,6 +28,8 @@ export interface GraphqlResult {
   operationName?: string;
   /** Guide the request was answered in, for the request log. */
   guide?: Guide;
+  /** The root fields of the operation that ran (or was refused after its guide was known), for the coverage report. */
+  rootFields?: readonly string[];
   /** The unexpected exception behind a masked internal error, for the server's log; never sent to the client. */
   internalError?: unknown;
   /** What executed the operation, when one was executed (tests and benchmarks check which path ran). */

@@ -212,7 +212,7 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
         const guide = decision.guide;
 
         const plan = planner.planFor(op, doc.document, guide);
-        if (plan.failure) return { ...plan.failure, operationName: op.operationName, guide };
+        if (plan.failure) return { ...plan.failure, operationName: op.operationName, guide, rootFields: op.rootFields };
         const compiled = compiledOf(plan, doc.document, op);
         const context: ResolverContext = { clientId: callCtx.clientId, ip: callCtx.ip, guide };
         const result = runOperation(compiled, plan, doc.document, vars, context, op, errorStatus, reasons);

@@ -11,6 +11,7 @@ import {
   type GraphQLError,
   type GraphQLSchema,
   getOperationAST,
+  Kind,
   type OperationDefinitionNode,
   specifiedRules,
   type ValidationRule,
@@ -32,6 +33,8 @@ export interface OperationEntry {
   readonly operation: OperationDefinitionNode | undefined;
   readonly operationName: string | undefined;
   readonly bindings: readonly VariableBinding[];
+  /** The names of the fields the operation selects at its root (fragments at the root are not followed). */
+  readonly rootFields: readonly string[];
   /** Answer for every request of this entry (unknown operation), instead of executing. */
   readonly failure: Answer | undefined;
   /** Per guide, once validated against that guide's schema: how to run the operation. */
@@ -139,6 +142,7 @@ export function createOperationPlanner(deps: PlannerDeps): OperationPlanner {
         operation,
         operationName: operation?.name?.value ?? name,
         bindings: operation ? variableBindings(operation) : [],
+        rootFields: operation ? rootFieldNames(operation) : [],
         failure: operation
           ? undefined
           : answer(errorStatus, { errors: [graphqlError(message, reasons.graphqlValidationFailed)] }),
@@ -170,4 +174,12 @@ export function createOperationPlanner(deps: PlannerDeps): OperationPlanner {
       return plan;
     },
   };
+}
+
+/** The fields an operation selects at its root, once per cached operation (the coverage report's root fields). */
+function rootFieldNames(operation: OperationDefinitionNode): readonly string[] {
+  const names: string[] = [];
+  for (const selection of operation.selectionSet.selections)
+    if (selection.kind === Kind.FIELD && !names.includes(selection.name.value)) names.push(selection.name.value);
+  return names;
 }

@@ -154,7 +154,7 @@ export function createResolvers(deps: ResolverDeps): MockResolvers {
           vendor_device_id: v.vendor_device_id,
           payment_reference: v.payment_reference,
         };
-        state.addPayment(payment);
+        state.addPayment(payment, v.card.account !== undefined);
         deps.onPaymentAccepted(payment);
         return {
           amount: payment.amount,

@@ -116,19 +116,20 @@ export function runOperation(
   errorStatus: number,
   reasons: ReasonCodes,
 ): GraphqlResult {
-  const operationName = op.operationName;
+  const { operationName, rootFields } = op;
   const { result, viaJit } = executeOnce(compiled, plan, document, variables, ctx, operationName);
   const executedBy = viaJit ? 'graphql-jit' : 'graphql-js';
   const serialize = (body: unknown) => (viaJit ? compiled!.stringify(body) : JSON.stringify(body));
   if (!result.errors || result.errors.length === 0) {
     const body = { data: result.data };
-    return { status: 200, body, json: serialize(body), operationName, guide: ctx.guide, executedBy };
+    return { status: 200, body, json: serialize(body), operationName, guide: ctx.guide, rootFields, executedBy };
   }
   // Variable coercion failures come back before execution, without a data key. Their messages quote the values
   // sent, so they are worded again from a redacted copy of the variables (redact.ts).
   if (!('data' in result)) {
     const body = { errors: coercionErrors(plan.schema, op, variables, reasons) };
-    return { status: errorStatus, body, json: JSON.stringify(body), operationName, guide: ctx.guide, executedBy };
+    const json = JSON.stringify(body);
+    return { status: errorStatus, body, json, operationName, guide: ctx.guide, rootFields, executedBy };
   }
   const errors: GraphqlErrorEntry[] = [];
   let internalError: unknown;
@@ -148,6 +149,7 @@ export function runOperation(
     json: serialize(body),
     operationName,
     guide: ctx.guide,
+    rootFields,
     executedBy,
     ...(internalError === undefined ? {} : { internalError }),
   };

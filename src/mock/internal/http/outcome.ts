@@ -19,6 +19,8 @@ export interface Outcome {
   readonly headers?: Readonly<Record<string, string>>;
   readonly operationName?: string | undefined;
   readonly guide?: 'current' | 'legacy' | undefined;
+  /** The GraphQL root fields the request selected (the coverage report reads them off the answered event). */
+  readonly rootFields?: readonly string[] | undefined;
   readonly summary?: unknown;
   /**
    * What came of the request, for the log and the journal ({@link verdictOf}), when the route knows it cheaply (the

@@ -14,6 +14,7 @@ import { kitMessage } from '../../../internal/messages.ts';
 import { controlPrefix, servicePaths } from '../../../spec-names.ts';
 import type { MockLatency } from '../../options.ts';
 import type { Clock } from '../clock.ts';
+import type { EventBus } from '../events.ts';
 import type { SeededRandom } from '../random.ts';
 import { asUnavailable } from '../store/state-sync.ts';
 import type { BrowserGuard } from './browser-guard.ts';
@@ -90,6 +91,8 @@ export interface PipelineDeps {
   readonly sync?: PipelineSync | undefined;
   /** `extensions.reason` of the 503 a /graphql request gets when the store fails. */
   readonly storeUnavailableReason?: string;
+  /** Where each answered service request is told (`request.answered`); undefined tells nobody. */
+  readonly events?: EventBus | undefined;
 }
 
 /** One request on its way through the steps: what the steps have learnt of it so far. */
@@ -302,7 +305,7 @@ function storeDownOutcome(
 
 /** The last step of every request: the answer serialized, then the log line and the journal entry. */
 function createRecordStep(deps: PipelineDeps): (x: Exchange, answer: Outcome) => MockReply {
-  const { errors, log, journal, clock, elapsedMs } = deps;
+  const { errors, log, journal, clock, elapsedMs, events } = deps;
   return function recordStep(x, answer) {
     const { method } = x.request;
     const { path, clientId } = x;
@@ -331,19 +334,31 @@ function createRecordStep(deps: PipelineDeps): (x: Exchange, answer: Outcome) =>
     });
     // Control calls (and pages, and CORS preflights) are not journaled, so waiting for "a request" never matches the
     // wait call itself or a browser's preflight before the request it waits for.
-    if (x.kind !== 'control' && !(method === 'OPTIONS' && answer.status === 204))
-      journal.record({
+    if (x.kind === 'control' || (method === 'OPTIONS' && answer.status === 204)) return reply;
+    // Only requests of the service's own routes are behaviours of the service: an unknown path (no kind) is not.
+    if (x.kind !== undefined && events?.listening)
+      events.emit({
+        kind: 'request.answered',
         method,
         path,
-        status: answer.status,
-        at: clock.now(),
-        durationMs,
-        operationName: answer.operationName,
+        rootFields: answer.rootFields,
         guide: answer.guide,
+        status: answer.status,
+        verdict,
         clientId,
-        summary: answer.summary,
-        outcome: verdict.outcome,
       });
+    journal.record({
+      method,
+      path,
+      status: answer.status,
+      at: clock.now(),
+      durationMs,
+      operationName: answer.operationName,
+      guide: answer.guide,
+      clientId,
+      summary: answer.summary,
+      outcome: verdict.outcome,
+    });
     return reply;
   };
 }

@@ -154,6 +154,7 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
       json: result.json,
       operationName: result.operationName,
       guide: result.guide,
+      rootFields: result.rootFields,
       summary: variables === undefined ? undefined : summarizeVariables(variables),
       verdict: verdictOf(result.status, result.body),
       kept: result.kept,

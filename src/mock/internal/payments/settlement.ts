@@ -20,6 +20,7 @@
 import type { Assumptions } from '../../../assumptions.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
+import type { EventBus } from '../events.ts';
 import { KeyQueue } from '../fifo.ts';
 import type { FencedWork, OnceOnly } from '../store/once-only.ts';
 import type { RecordApplier } from '../store/records.ts';
@@ -60,6 +61,8 @@ export interface SettlementDeps {
   readonly once?: OnceOnly | undefined;
   /** With a state store: whether the payment's webhooks are still being delivered (the settler holds its claim). */
   readonly hooksPending?: ((payment: StoredPayment) => boolean) | undefined;
+  /** Where a settlement this process made under its claim is told (`payment.settled`; the state tells the others). */
+  readonly events?: EventBus | undefined;
 }
 
 /**
@@ -91,7 +94,7 @@ export function createSettlement(deps: SettlementDeps): Settlement {
     const unsettled = () => state.payment(undefined, uuid)?.settledOutcome === undefined;
     once.run(settleClaim(uuid), {
       needed: unsettled,
-      work: () => fencedSettlement(state, uuid, clock.now(), (p) => handOverSettled(deps, p)),
+      work: () => fencedSettlement(state, uuid, clock.now(), (p) => handOverSettled(deps, p), deps.events),
       holdWhile: () => {
         const p = state.payment(undefined, uuid);
         return p !== undefined && deps.hooksPending?.(p) === true;
@@ -184,16 +187,19 @@ function fencedSettlement(
   uuid: string,
   at: number,
   handOver: (payment: StoredPayment) => void,
+  events: EventBus | undefined,
 ): FencedWork | undefined {
   const p = state.payment(undefined, uuid);
   if (!p || p.settledOutcome !== undefined) return undefined;
-  const record = { t: 'set', c: p.clientId, u: uuid, x: finalOutcome(p), at };
+  const outcome = finalOutcome(p);
+  const record = { t: 'set', c: p.clientId, u: uuid, x: outcome, at };
   return {
     records: [record],
     commit() {
       // Reset, evicted or settled through the control API meanwhile: nothing of this settlement is left to do.
       if (state.payment(undefined, uuid) !== p || p.settledOutcome !== undefined) return;
       state.apply({ ...record, o: '' });
+      events?.emit({ kind: 'payment.settled', clientId: p.clientId, uuid, outcome, at });
       handOver(p);
     },
   };

@@ -16,6 +16,7 @@ import { maskCardNumber } from '../../../contract/card-masking.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { detectCardType } from '../domain/cards.ts';
 import { type CardOutcome, cardOutcome } from '../domain/test-cards.ts';
+import type { EventBus, PaymentAccepted } from '../events.ts';
 import { KeyQueue } from '../fifo.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import { SeqList } from '../history/seq-list.ts';
@@ -111,6 +112,8 @@ export interface MockStateOptions {
   readonly maxCardAccountsPerClient?: number;
   /** Receives a record of every change when a state store is configured (issue 23); undefined with memory. */
   readonly record?: Recorder | undefined;
+  /** Where every change is told: `card.account-created`, `payment.accepted`, `payment.settled`. */
+  readonly events?: EventBus | undefined;
 }
 
 /** A payment on a page of {@link MockState.paymentPage}: the stored payment and its sequence number (the cursor). */
@@ -147,8 +150,11 @@ export interface MockState {
   upsertCardAccount(clientId: string, card: CardAccountInput): CardAccount;
   /** The card account of a uid for this client, or undefined (unknown, or another client's). */
   cardAccount(clientId: string, cardAccountUid: string): CardAccount | undefined;
-  /** Stores an accepted payment, evicting per the cap. */
-  addPayment(payment: StoredPayment): void;
+  /**
+   * Stores an accepted payment, evicting per the cap. `byCardAccount`: the payment named a stored card account
+   * instead of card details (told on the `payment.accepted` event).
+   */
+  addPayment(payment: StoredPayment, byCardAccount?: boolean): void;
   /** One payment by uuid, for one client or (clientId undefined) any client. */
   payment(clientId: string | undefined, uuid: string): StoredPayment | undefined;
   /** Payments of one client or of all clients, oldest first (a copy). */
@@ -276,35 +282,36 @@ export function createMockState(options: MockStateOptions): MockState {
   return {
     upsertCardAccount(clientId, card) {
       const c = client(clientId);
-      const known = c.cards.size;
-      const account = upsertCard(c, { seed, clientId, card, maxCards, assumptions, sha256Hex });
-      // A new account (or one evicted and made again) changes the size or the newest key: record only those.
-      if (record && (c.cards.size !== known || known >= maxCards)) record({ t: 'card', a: account });
+      const uid = cardUid(c, seed, clientId, card, sha256Hex);
+      const known = c.cards.get(uid);
+      if (known) return known;
+      const account = createCard(c, uid, { clientId, card, maxCards, assumptions });
+      if (record) record({ t: 'card', a: account });
+      options.events?.emit({ kind: 'card.account-created', clientId, cardAccountUid: uid, account });
       return account;
     },
     cardAccount(clientId, cardAccountUid) {
       return clients.get(clientId)?.cards.get(cardAccountUid);
     },
-    addPayment(payment) {
+    addPayment(payment, byCardAccount = false) {
       add(payment);
       if (record) record({ t: 'pay', p: { ...payment } });
+      // Every payment passes here (a benchmarked path): the event and its copy are made only for a listener.
+      if (options.events?.listening) options.events.emit(acceptedEvent(payment, byCardAccount));
     },
     payment(clientId, uuid) {
       return find(clientId, uuid);
     },
     payments: (clientId) => listPayments(clients, clientId),
     paymentPage: (query, filter = {}) => pagePayments(clients, checkPageQuery(query, 'paymentPage'), filter),
-    paymentCounts() {
-      let kept = 0;
-      for (const c of clients.values()) kept += c.payments.size;
-      return { kept, processing, evicted, capPerClient: maxPayments, version };
-    },
+    paymentCounts: () => ({ kept: keptOf(clients), processing, evicted, capPerClient: maxPayments, version }),
     settlePayment(clientId, uuid, outcome) {
       const p = find(clientId, uuid);
       if (!p || p.settledOutcome !== undefined) return p;
       const final = finalOutcome(p, outcome);
       settle(p, final, now());
       if (record) record({ t: 'set', c: p.clientId, u: uuid, x: final, at: p.settledAt });
+      options.events?.emit({ kind: 'payment.settled', clientId: p.clientId, uuid, outcome: final, at: p.settledAt! });
       return p;
     },
     apply: (r) => applyStateRecord(r, { client, find, add, settle, maxCards }),
@@ -319,25 +326,46 @@ export function createMockState(options: MockStateOptions): MockState {
   };
 }
 
-/** The card account of a card for a client, created (evicting the oldest past `maxCards`) on first use. */
-function upsertCard(
+/** How many payments are kept, all clients. */
+function keptOf(clients: ReadonlyMap<string, ClientState>): number {
+  let kept = 0;
+  for (const c of clients.values()) kept += c.payments.size;
+  return kept;
+}
+
+/** The `payment.accepted` event of `payment`, with a copy of it (later changes do not show through). */
+function acceptedEvent(payment: StoredPayment, byCardAccount: boolean): PaymentAccepted {
+  const { clientId, uuid, guide } = payment;
+  return { kind: 'payment.accepted', clientId, uuid, guide, byCardAccount, payment: { ...payment } };
+}
+
+/** The uid of a card for a client, through the client's last-card memo. */
+function cardUid(
   c: ClientState,
+  seed: string,
+  clientId: string,
+  card: CardAccountInput,
+  sha256Hex: (text: string) => string,
+): string {
+  const key = cardKey(card);
+  const uid = c.lastCard === key ? c.lastUid! : deriveCardAccountUid(sha256Hex, seed, clientId, card);
+  c.lastCard = key;
+  c.lastUid = uid;
+  return uid;
+}
+
+/** A new card account `uid` of a card for a client, stored (evicting the oldest past `maxCards`). */
+function createCard(
+  c: ClientState,
+  uid: string,
   o: {
-    readonly seed: string;
     readonly clientId: string;
     readonly card: CardAccountInput;
     readonly maxCards: number;
     readonly assumptions: MockStateOptions['assumptions'];
-    readonly sha256Hex: (text: string) => string;
   },
 ): CardAccount {
   const { card, clientId } = o;
-  const key = cardKey(card);
-  const uid = c.lastCard === key ? c.lastUid! : deriveCardAccountUid(o.sha256Hex, o.seed, clientId, card);
-  c.lastCard = key;
-  c.lastUid = uid;
-  const known = c.cards.get(uid);
-  if (known) return known;
   const cardType = detectCardType(card.card_number, o.assumptions.cardTypes);
   if (cardType === undefined)
     throw new Error(kitMessage('card type not detected; validate the card before storing it.'));

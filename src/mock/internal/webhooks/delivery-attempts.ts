@@ -9,6 +9,7 @@
 import type { WebhookRetryPolicy } from '../../../assumptions.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
+import type { EventBus } from '../events.ts';
 import { retryAfterMs, retryDelayMs } from './backoff.ts';
 import type { DeliveryLanes } from './delivery-lanes.ts';
 import { type Delivery, type DeliveryAttempt, type DeliveryState, recordAttempt, TERMINAL } from './delivery-record.ts';
@@ -75,6 +76,8 @@ export interface AttemptDeps {
   changed(d: Delivery): void;
   /** Told once per attempt, after its outcome moved the delivery on (delivered, gone, failed or retry scheduled). */
   readonly onAttempt?: ((report: WebhookAttemptReport) => void) | undefined;
+  /** Where each attempt is told as a `delivery.attempted` event, before what follows from it (finished, retried). */
+  readonly events?: EventBus | undefined;
   /** Moves a delivery to a state, keeping the history's counters. */
   setState(d: Delivery, state: DeliveryState): void;
   /** Attempts kept per delivery (`history.maxAttemptsPerDelivery`). */
@@ -101,6 +104,10 @@ export function createAttemptRunner(deps: AttemptDeps): (d: Delivery) => void {
     d.task = undefined;
     recordAttempt(d, logged, deps.maxAttemptsKept);
     const status = result?.status;
+    deps.events?.emit({
+      ...{ kind: 'delivery.attempted', deliveryId: d.id, uuid: d.paymentUuid, attempt: logged.number },
+      ...{ status, error: logged.error, url: d.url, at: logged.at },
+    });
     if (status !== undefined && status >= 200 && status < 300) lanes.finish(d, 'delivered');
     else if (status === 410) lanes.retire(d);
     else if (d.attemptCount - d.roundStart >= policy.maxAttempts) lanes.finish(d, 'failed', 'retries-exhausted');

@@ -33,6 +33,7 @@ import { defaultAssumptions, type WebhookRetryPolicy } from '../../../assumption
 import { DEFAULT_WEBHOOK_HEADER_NAMES, type WebhookHeaderNames } from '../../../contract/webhook-headers.ts';
 import { clause, errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
+import type { EventBus } from '../events.ts';
 import { createWaiters } from '../waiters.ts';
 import { createAttemptRunner, type WebhookAttemptReport } from './delivery-attempts.ts';
 import { createDeliveryHeaders, type StandardWebhooksSigning } from './delivery-headers.ts';
@@ -117,6 +118,8 @@ export interface WebhookDispatcherOptions {
    * lists it and a survivor takes it over with its id and attempts). Undefined with memory: nothing is told.
    */
   readonly onChange?: ((delivery: Delivery) => void) | undefined;
+  /** Where each attempt (`delivery.attempted`) and each end but by closing (`delivery.finished`) is told. */
+  readonly events?: EventBus | undefined;
 }
 
 /** The caps of a dispatcher's delivery history (`Assumptions.history`). */
@@ -294,7 +297,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const { offer, changed } = changeListeners(waiters, onChange);
   const mirror = createDeliveryMirror(store, offer);
   const guard = createPendingGuard(store, ownPending(store, onChange && mirror), caps.maxPendingDeliveries, report);
-  const setState = opts.onFinished ? telling(guard.setState, opts.onFinished) : guard.setState;
+  const setState = telling(guard.setState, finishedTeller(opts.onFinished, opts.events));
   const lanes = createDeliveryLanes({
     clock,
     ofUrl: (url) => store.ofUrl(url),
@@ -317,7 +320,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
     report,
     lanes,
     changed,
-    onAttempt: opts.onAttempt,
+    ...{ onAttempt: opts.onAttempt, events: opts.events },
     setState,
     maxAttemptsKept: caps.maxAttemptsPerDelivery,
   });
@@ -518,11 +521,27 @@ function ownPending(store: DeliveryStore, mirror: DeliveryMirror | undefined): (
   return mirror ? () => store.pending() - mirror.pending() : () => store.pending();
 }
 
+/** What to tell when a delivery ends: `onFinished` and a `delivery.finished` event (undefined: nobody to tell). */
+function finishedTeller(
+  onFinished: ((d: Delivery) => void) | undefined,
+  events: EventBus | undefined,
+): ((d: Delivery) => void) | undefined {
+  if (!events) return onFinished;
+  return (d) => {
+    onFinished?.(d);
+    const state = d.state as 'delivered' | 'failed' | 'gone';
+    const { id: deliveryId, paymentUuid: uuid, url, reason } = d;
+    const end = { deliveryId, uuid, url, state, reason, delivered: state === 'delivered', attempts: d.attemptCount };
+    events.emit({ kind: 'delivery.finished', ...end });
+  };
+}
+
 /** `setState` that also tells `onFinished` when a delivery ends, unless closing the mock ended it. */
 function telling(
   setState: (d: Delivery, state: Delivery['state']) => void,
-  onFinished: (d: Delivery) => void,
+  onFinished: ((d: Delivery) => void) | undefined,
 ): (d: Delivery, state: Delivery['state']) => void {
+  if (!onFinished) return setState;
   return (d, state) => {
     setState(d, state);
     if (TERMINAL.has(state) && d.reason !== 'closed') onFinished(d);

@@ -11,6 +11,7 @@ import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { MockClientConfig } from '../../options.ts';
 import type { Clock } from '../clock.ts';
+import type { EventBus } from '../events.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import { settleClaim } from '../payments/settlement.ts';
 import type { StoredPayment } from '../payments/state.ts';
@@ -100,6 +101,8 @@ export interface WebhookFanoutDeps {
     | undefined;
   /** A state store's recorder (issue 23): every delivery change becomes a `dv` record. Undefined with memory. */
   readonly record?: Recorder | undefined;
+  /** Where every dispatcher tells its deliveries' attempts and ends (`delivery.attempted`, `delivery.finished`). */
+  readonly events?: EventBus | undefined;
 }
 
 /** Creates the dispatchers (no sockets, no timers until something is delivered). */
@@ -322,6 +325,7 @@ function makeDispatcher(
     nextSeq,
     onFinished: deps.onFinished,
     onChange,
+    events: deps.events,
     standardWebhooks:
       deps.standardWebhooksSecret === undefined
         ? undefined

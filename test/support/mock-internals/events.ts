@@ -1,0 +1,12 @@
+/**
+ * Test support: the names tests use from the mock's events (`src/mock/internal/events.ts`): the bus and the typed
+ * vocabulary every reader (journal, log, coverage) listens to.
+ *
+ * @module
+ */
+export {
+  createEventBus,
+  type EventBus,
+  type MockEvent,
+  type MockEventKind,
+} from '../../../src/mock/internal/events.ts';

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildMockApp } from '../../src/mock/core-app.ts';
-import type { MockEvent, MockEventKind } from '../../src/mock/internal/events.ts';
 import { nodePlatform } from '../../src/mock/node-platform.ts';
 import { openNodeStore } from '../../src/mock/node-store.ts';
 import { testCardNumbers } from '../../src/test-values.ts';
+import type { MockEvent, MockEventKind } from '../support/mock-internals/events.ts';
 import { card, contact, credentials, legacyPayInput, payInput, reference, requestsVia, tokenPaths } from './helpers.ts';
 
 const base = 'http://mock.test';

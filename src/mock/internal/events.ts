@@ -10,7 +10,7 @@
  * @module
  */
 import type { RequestVerdict } from './http/outcome.ts';
-import type { CardAccount, StoredPayment } from './payments/state.ts';
+import type { CardAccount, StoredPayment } from './payments/stored.ts';
 import type { DeliveryState } from './webhooks/delivery-record.ts';
 
 /** The guide a request was read in. */

@@ -18,7 +18,7 @@ import { createControl } from './internal/control/handle.ts';
 import { createJournal } from './internal/control/journal.ts';
 import { registerControlRoutes } from './internal/control/routes.ts';
 import { createCoverageCollector } from './internal/coverage/collector.ts';
-import { createEventBus, type EventBus } from './internal/events.ts';
+import { createEventBus, type EventBus } from './internal/domain/events.ts';
 import { createEngineLoader } from './internal/graphql/engine-loader.ts';
 import { createBrowserGuard } from './internal/http/browser-guard.ts';
 import { createControlTokenCheck } from './internal/http/control-token.ts';

@@ -1,5 +1,5 @@
 /**
- * Test support: the names tests use from the mock's events (`src/mock/internal/events.ts`): the bus and the typed
+ * Test support: the names tests use from the mock's events (`src/mock/internal/domain/events.ts`): the bus and the typed
  * vocabulary every reader (journal, log, coverage) listens to.
  *
  * @module
@@ -9,4 +9,4 @@ export {
   type EventBus,
   type MockEvent,
   type MockEventKind,
-} from '../../../src/mock/internal/events.ts';
+} from '../../../src/mock/internal/domain/events.ts';

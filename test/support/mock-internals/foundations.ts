@@ -28,7 +28,6 @@ export {
   totalSettlementAmount,
 } from '../../../src/mock/internal/domain/fees.ts';
 export { cardOutcome, testCards } from '../../../src/mock/internal/domain/test-cards.ts';
-export { createEventBus, type MockEvent } from '../../../src/mock/internal/events.ts';
 export { checkPageQuery, collectPage, parseListQuery } from '../../../src/mock/internal/history/page.ts';
 export { SeqList } from '../../../src/mock/internal/history/seq-list.ts';
 export { MockHttpError } from '../../../src/mock/internal/http-error.ts';

@@ -29,7 +29,7 @@ import { serviceHeaders } from '../../../spec-names.ts';
 import type { RevokeTokenResponse, TokenPair, TokenPairResponse } from '../../../types/rest.ts';
 import type { MockClientConfig } from '../../options.ts';
 import type { Clock } from '../clock.ts';
-import type { EventBus, TokenIssued } from '../events.ts';
+import type { EventBus, TokenIssued } from '../domain/events.ts';
 import { restError } from '../http-error.ts';
 import type { CryptoPrimitives } from '../platform/crypto-primitives.ts';
 import type { RecordApplier, Recorder, RecordSnapshot } from '../store/records.ts';

@@ -7,7 +7,7 @@
 import type { Assumptions } from '../../../assumptions.ts';
 import { restErrorBody } from '../../../contract/error-shapes.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import type { EventBus } from '../events.ts';
+import type { EventBus } from '../domain/events.ts';
 import { graphqlFailure } from '../http/error-mapping.ts';
 import type { Outcome } from '../http/outcome.ts';
 import type { RouteKind } from '../http/router.ts';

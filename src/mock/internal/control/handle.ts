@@ -13,7 +13,7 @@ import type { TokenService } from '../auth/tokens.ts';
 import { type Clock, maxClockTime } from '../clock.ts';
 import { checkCardNumber } from '../domain/card-number.ts';
 import { expiryProblems } from '../domain/cards.ts';
-import type { EventBus } from '../events.ts';
+import type { EventBus } from '../domain/events.ts';
 import type { EngineLoader } from '../graphql/engine-loader.ts';
 import { cardNumberMessage } from '../graphql/validation/index.ts';
 import type { PageQuery } from '../history/page.ts';

@@ -16,7 +16,7 @@ import {
   behavioursOfSettlement,
 } from '../../../contract/coverage/observe.ts';
 import { type CoverageReport, coverageReport } from '../../../contract/coverage/report.ts';
-import type { EventBus, MockEvent, RequestAnswered } from '../events.ts';
+import type { EventBus, MockEvent, RequestAnswered } from '../domain/events.ts';
 
 /** What the collector answers. */
 export interface CoverageCollector {

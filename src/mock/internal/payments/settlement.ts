@@ -20,7 +20,7 @@
 import type { Assumptions } from '../../../assumptions.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
-import type { EventBus } from '../events.ts';
+import type { EventBus } from '../domain/events.ts';
 import { KeyQueue } from '../fifo.ts';
 import type { FencedWork, OnceOnly } from '../store/once-only.ts';
 import type { RecordApplier } from '../store/records.ts';

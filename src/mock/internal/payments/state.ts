@@ -15,8 +15,9 @@ import type { Assumptions } from '../../../assumptions.ts';
 import { maskCardNumber } from '../../../contract/card-masking.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { detectCardType } from '../domain/cards.ts';
-import { type CardOutcome, cardOutcome } from '../domain/test-cards.ts';
-import type { EventBus, PaymentAccepted } from '../events.ts';
+import type { EventBus, PaymentAccepted } from '../domain/events.ts';
+import type { CardAccount, CardAccountInput, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
+import { cardOutcome } from '../domain/test-cards.ts';
 import { KeyQueue } from '../fifo.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import { SeqList } from '../history/seq-list.ts';
@@ -30,68 +31,7 @@ import {
   textField,
 } from '../store/records.ts';
 
-/** A card the mock knows for a client, from a card fee calculation, a payment or the control API. */
-export interface CardAccount {
-  /** The uid handed out as `card_account_uid`. */
-  readonly card_account_uid: string;
-  /** Client the account belongs to; other clients cannot use the uid. */
-  readonly clientId: string;
-  /** Detected card type. */
-  readonly card_type: string;
-  /** Masked card number (first 6, last 4 at most). */
-  readonly masked_card_number: string;
-  /** Two-digit expiry month, as sent. */
-  readonly expiry_month: string;
-  /** Two-digit expiry year, as sent. */
-  readonly expiry_year: string;
-  /** What payments with this card do. */
-  readonly outcome: CardOutcome;
-}
-
-/** Card details from which a card account is made. The CVV is deliberately not part of it. */
-export interface CardAccountInput {
-  readonly card_number: string;
-  readonly expiry_month: string;
-  readonly expiry_year: string;
-}
-
-/** The final outcome a payment can be settled with. */
-export type SettlementOutcome = 'success' | 'failure';
-
-/** Which guide a request was answered in. */
-export type Guide = 'current' | 'legacy';
-
-/** A payment the mock accepted. */
-export interface StoredPayment {
-  /** Payment identifier, as answered and as sent in the webhook. */
-  readonly uuid: string;
-  /** Client that created the payment. */
-  readonly clientId: string;
-  /** Guide the creating request used. */
-  readonly guide: Guide;
-  readonly amount: number;
-  readonly payment_gateway_fee: number;
-  /** ISO 8601 timestamp from the mock clock. */
-  readonly paid_at: string;
-  /** Current status name (`Assumptions.statusNames`); `processing` until settled. */
-  status: string;
-  /** Outcome the card asks for (test cards); `processing` means only the control API settles it. */
-  readonly outcome: CardOutcome;
-  /** Final outcome once settled, else undefined. */
-  settledOutcome: SettlementOutcome | undefined;
-  /** Virtual time of settlement (ms since the epoch), once settled. */
-  settledAt: number | undefined;
-  /** Metadata object as sent, echoed in the webhook. */
-  readonly metadata: Readonly<Record<string, unknown>> | undefined;
-  readonly card_account_uid: string;
-  readonly card_type: string;
-  readonly masked_card_number: string;
-  /** Payer IP: as sent in `ip_address`, else the requesting IP. */
-  readonly ip_address: string;
-  readonly vendor_device_id: string | undefined;
-  /** The client's description and reference number (from payment_reference, or the legacy contact). */
-  readonly payment_reference: { readonly description: string; readonly reference_no: string };
-}
+export type { CardAccount, CardAccountInput, Guide, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
 
 /** Options of {@link createMockState}. */
 export interface MockStateOptions {

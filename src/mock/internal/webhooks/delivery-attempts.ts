@@ -9,7 +9,7 @@
 import type { WebhookRetryPolicy } from '../../../assumptions.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
-import type { EventBus } from '../events.ts';
+import type { EventBus } from '../domain/events.ts';
 import { retryAfterMs, retryDelayMs } from './backoff.ts';
 import type { DeliveryLanes } from './delivery-lanes.ts';
 import { type Delivery, type DeliveryAttempt, type DeliveryState, recordAttempt, TERMINAL } from './delivery-record.ts';

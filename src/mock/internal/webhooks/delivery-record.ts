@@ -6,17 +6,9 @@
  */
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { ScheduledTask } from '../clock.ts';
+import type { DeliveryState } from '../domain/stored.ts';
 
-/**
- * Where a delivery stands.
- * - `queued`: waiting for an earlier event of the same payment to the same URL to finish (ordering);
- * - `sending`: an attempt is in flight;
- * - `retry-scheduled`: the last attempt failed; the next one is due at `nextAttemptAt` on the mock clock;
- * - `delivered`: a 2xx came back;
- * - `failed`: every attempt of the policy failed, or the dispatcher was closed first; `redeliver(id)` tries again;
- * - `gone`: the receiver answered 410 Gone; that URL gets nothing more until a redelivery to it.
- */
-export type DeliveryState = 'queued' | 'sending' | 'retry-scheduled' | 'delivered' | 'failed' | 'gone';
+export type { DeliveryState } from '../domain/stored.ts';
 
 /** One attempt in the delivery log. */
 export interface DeliveryAttempt {

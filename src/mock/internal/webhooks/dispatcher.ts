@@ -33,7 +33,7 @@ import { defaultAssumptions, type WebhookRetryPolicy } from '../../../assumption
 import { DEFAULT_WEBHOOK_HEADER_NAMES, type WebhookHeaderNames } from '../../../contract/webhook-headers.ts';
 import { clause, errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
-import type { EventBus } from '../events.ts';
+import type { EventBus } from '../domain/events.ts';
 import { createWaiters } from '../waiters.ts';
 import { createAttemptRunner, type WebhookAttemptReport } from './delivery-attempts.ts';
 import { createDeliveryHeaders, type StandardWebhooksSigning } from './delivery-headers.ts';

@@ -11,7 +11,7 @@ import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { MockClientConfig } from '../../options.ts';
 import type { Clock } from '../clock.ts';
-import type { EventBus } from '../events.ts';
+import type { EventBus } from '../domain/events.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import { settleClaim } from '../payments/settlement.ts';
 import type { StoredPayment } from '../payments/state.ts';

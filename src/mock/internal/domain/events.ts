@@ -9,9 +9,8 @@
  *
  * @module
  */
-import type { CardAccount, StoredPayment } from './payments/state.ts';
-import type { RequestVerdict } from './verdict.ts';
-import type { DeliveryState } from './webhooks/delivery-record.ts';
+import type { RequestVerdict } from '../verdict.ts';
+import type { CardAccount, DeliveryState, StoredPayment } from './stored.ts';
 
 /** The guide a request was read in. */
 export type EventGuide = 'current' | 'legacy';

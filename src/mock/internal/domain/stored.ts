@@ -1,0 +1,81 @@
+/**
+ * What the payment state and the webhook deliveries keep, as plain values: a card account, an accepted payment and where a delivery stands. Types only, apart from the
+ * state that holds them (state.ts), so the event vocabulary (events.ts) can carry them without depending on it.
+ *
+ * @module
+ */
+import type { CardOutcome } from './test-cards.ts';
+
+/** A card the mock knows for a client, from a card fee calculation, a payment or the control API. */
+export interface CardAccount {
+  /** The uid handed out as `card_account_uid`. */
+  readonly card_account_uid: string;
+  /** Client the account belongs to; other clients cannot use the uid. */
+  readonly clientId: string;
+  /** Detected card type. */
+  readonly card_type: string;
+  /** Masked card number (first 6, last 4 at most). */
+  readonly masked_card_number: string;
+  /** Two-digit expiry month, as sent. */
+  readonly expiry_month: string;
+  /** Two-digit expiry year, as sent. */
+  readonly expiry_year: string;
+  /** What payments with this card do. */
+  readonly outcome: CardOutcome;
+}
+
+/** Card details from which a card account is made. The CVV is deliberately not part of it. */
+export interface CardAccountInput {
+  readonly card_number: string;
+  readonly expiry_month: string;
+  readonly expiry_year: string;
+}
+
+/** The final outcome a payment can be settled with. */
+export type SettlementOutcome = 'success' | 'failure';
+
+/** Which guide a request was answered in. */
+export type Guide = 'current' | 'legacy';
+
+/** A payment the mock accepted. */
+export interface StoredPayment {
+  /** Payment identifier, as answered and as sent in the webhook. */
+  readonly uuid: string;
+  /** Client that created the payment. */
+  readonly clientId: string;
+  /** Guide the creating request used. */
+  readonly guide: Guide;
+  readonly amount: number;
+  readonly payment_gateway_fee: number;
+  /** ISO 8601 timestamp from the mock clock. */
+  readonly paid_at: string;
+  /** Current status name (`Assumptions.statusNames`); `processing` until settled. */
+  status: string;
+  /** Outcome the card asks for (test cards); `processing` means only the control API settles it. */
+  readonly outcome: CardOutcome;
+  /** Final outcome once settled, else undefined. */
+  settledOutcome: SettlementOutcome | undefined;
+  /** Virtual time of settlement (ms since the epoch), once settled. */
+  settledAt: number | undefined;
+  /** Metadata object as sent, echoed in the webhook. */
+  readonly metadata: Readonly<Record<string, unknown>> | undefined;
+  readonly card_account_uid: string;
+  readonly card_type: string;
+  readonly masked_card_number: string;
+  /** Payer IP: as sent in `ip_address`, else the requesting IP. */
+  readonly ip_address: string;
+  readonly vendor_device_id: string | undefined;
+  /** The client's description and reference number (from payment_reference, or the legacy contact). */
+  readonly payment_reference: { readonly description: string; readonly reference_no: string };
+}
+
+/**
+ * Where a delivery stands.
+ * - `queued`: waiting for an earlier event of the same payment to the same URL to finish (ordering);
+ * - `sending`: an attempt is in flight;
+ * - `retry-scheduled`: the last attempt failed; the next one is due at `nextAttemptAt` on the mock clock;
+ * - `delivered`: a 2xx came back;
+ * - `failed`: every attempt of the policy failed, or the dispatcher was closed first; `redeliver(id)` tries again;
+ * - `gone`: the receiver answered 410 Gone; that URL gets nothing more until a redelivery to it.
+ */
+export type DeliveryState = 'queued' | 'sending' | 'retry-scheduled' | 'delivered' | 'failed' | 'gone';

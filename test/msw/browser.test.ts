@@ -20,9 +20,10 @@ import { type PageServer, startPageServer } from './browser/page-server.ts';
  * 70,000 to 70,500 when the fee list's kept answers by body (decision 0036) and the platform's `elapsedMs` (decision
  * 0037) brought it to 70,005. Raised to 71,500 when the body depth bound before parsing (`limits.maxJsonDepth`), the
  * ledger's unlisted statuses, revoke-token's account of what it revoked and the card masking that spares numbers the
- * message is about brought it to 70,932.
+ * message is about brought it to 70,932. Raised to 77,500 when the coverage report (the catalogue's titles and hints,
+ * the collector, the text and JUnit forms of GET /__pck/coverage) and the state events it reads brought it to 76,698.
  */
-const gzipBudget = 71_500;
+const gzipBudget = 77_500;
 
 let consumer: PackedConsumer;
 let app: BrowserBundle;

@@ -134,9 +134,10 @@ describe('packed tarball', () => {
   // code cache (dist/cli/mock.cjs, 0.74 MB) and its cache for the Node that built the package (0.93 MB; decision
   // 0035) took it to 7.94 MB. The guides' schemas already parsed, as JSON in that script only, and the larger cache
   // that comes with them (0.1 MB; decision 0037) took it to 8.12 MB; `webhook listen`, the body depth bound, the
-  // model-based tests' page and the larger code cache that comes with them took it to 8.22 MB. Crossing this means
-  // something unintended got packed.
-  const unpackedBudget = 8_300_000;
+  // model-based tests' page and the larger code cache that comes with them took it to 8.22 MB; the coverage report
+  // (its entry, docs page, the catalogue in the mock, msw and CLI bundles) and the state events took it to 8.41 MB.
+  // Crossing this means something unintended got packed.
+  const unpackedBudget = 8_500_000;
 
   let files: readonly { path: string; size: number }[] = [];
   let unpackedSize = 0;

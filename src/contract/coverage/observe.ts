@@ -32,6 +32,8 @@ export interface AnsweredRequest {
 }
 
 const knownValidationIds = new Map(validatedPaymentPaths.map((p) => [p.path, `validation.${p.path.slice(6)}`]));
+const rootFieldList = Object.values(serviceRootFields);
+
 /** The fields the older guide keeps in the contact and the current one in payment_reference (spec 2.5). */
 const movedToReference = ['description', 'reference_no'] as const;
 
@@ -77,8 +79,7 @@ function answeredFields(request: AnsweredRequest): string[] {
   const guide = request.guide ?? 'current';
   const fields = request.rootFields ?? [];
   const ids: string[] = [];
-  for (const field of Object.values(serviceRootFields))
-    if (fields.includes(field)) ids.push(`graphql.${guide}.${field}`);
+  for (const field of rootFieldList) if (fields.includes(field)) ids.push(`graphql.${guide}.${field}`);
   if (guide === 'legacy') {
     if (fields.includes(serviceRootFields.feeList)) ids.push('legacy.total', 'legacy.card-location');
     if (fields.includes(serviceRootFields.cardFee)) ids.push('legacy.number');

@@ -44,25 +44,11 @@ export function createCoverageCollector(bus: EventBus, assumptions: Assumptions)
   const count = (ids: readonly string[]) => {
     for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
   };
-  const answered = (e: RequestAnswered) =>
-    count(
-      behavioursOfRequest(
-        {
-          path: e.path,
-          status: e.status,
-          guide: e.guide,
-          rootFields: e.rootFields,
-          reason: e.verdict.reason,
-          validation: e.verdict.validation,
-          authenticated: e.clientId !== undefined,
-        },
-        assumptions,
-      ),
-    );
+  const answered = answeredReader(assumptions);
   const listener = (event: MockEvent) => {
     switch (event.kind) {
       case 'request.answered':
-        return answered(event);
+        return count(answered(event));
       case 'payment.accepted':
         return count(behavioursOfPayment(event));
       case 'payment.settled':
@@ -77,4 +63,51 @@ export function createCoverageCollector(bus: EventBus, assumptions: Assumptions)
   };
   const stop = bus.on(listener);
   return { report: () => coverageReport(catalogue, counts), close: stop };
+}
+
+/**
+ * The behaviours of an answered request, remembered for the answers every request gets (a success, by its root
+ * fields, which each cached operation keeps as one array): the hot paths (a fee list, a token) then cost a lookup.
+ */
+function answeredReader(assumptions: Assumptions): (e: RequestAnswered) => readonly string[] {
+  const byFields = new Map<string, WeakMap<readonly string[], readonly string[]>>();
+  const byRoute = new Map<string, readonly string[]>();
+  const read = (e: RequestAnswered) =>
+    behavioursOfRequest(
+      {
+        path: e.path,
+        status: e.status,
+        guide: e.guide,
+        rootFields: e.rootFields,
+        reason: e.verdict.reason,
+        validation: e.verdict.validation,
+        authenticated: e.clientId !== undefined,
+      },
+      assumptions,
+    );
+  return (e) => {
+    if (e.verdict.reason !== undefined || e.verdict.validation !== undefined) return read(e);
+    const fields = e.rootFields;
+    if (fields === undefined)
+      return remembered(byRoute, `${e.path}\0${e.status}\0${e.clientId !== undefined}`, () => read(e));
+    const kept = remembered(
+      byFields,
+      `${e.guide}\0${e.status}`,
+      () => new WeakMap<readonly string[], readonly string[]>(),
+    );
+    return remembered(kept, fields, () => read(e));
+  };
+}
+
+/** The value `map` keeps under `key`, made by `make` the first time. */
+function remembered<K, V>(
+  map: { get(key: K): V | undefined; set(key: K, value: V): unknown },
+  key: K,
+  make: () => V,
+): V {
+  const known = map.get(key);
+  if (known !== undefined) return known;
+  const value = make();
+  map.set(key, value);
+  return value;
 }

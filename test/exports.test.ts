@@ -95,6 +95,22 @@ const surfaces: [subpath: string, load: () => Promise<object>, values: string[]]
     ],
   ],
   ['./msw', () => import('../src/msw/index.ts'), ['createMockHandlers', 'defaultBaseUrl']],
+  [
+    './coverage',
+    () => import('../src/coverage/index.ts'),
+    [
+      'behaviourCatalogue',
+      'coverageAfterAll',
+      'coverageHint',
+      'coverageJunit',
+      'coveragePercent',
+      'coverageReport',
+      'coverageText',
+      'mergeCoverageReports',
+      'readCoverageReport',
+      'writeCoverageReport',
+    ],
+  ],
   ['./proxy', () => import('../src/proxy/index.ts'), ['defaultProxyOptions', 'driftReportPath', 'startProxy']],
   [
     './check',

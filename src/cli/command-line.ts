@@ -1,10 +1,11 @@
 /**
  * What every subcommand shares: where it writes, what a server command takes from its process, the usage error it
- * throws for a bad flag, and the step that turns the arguments into flags or into an exit code (help printed: 0; a
+ * throws for a bad flag, strict flag parsing, and the step that turns the arguments into flags or into an exit code (help printed: 0; a
  * usage mistake printed as one line: 2).
  *
  * @module
  */
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 
 /** Where a command writes; tests may capture it. */
 export interface CommandIo {
@@ -83,4 +84,31 @@ export function parseCommandLine<T extends { readonly help?: boolean }>(
     return 0;
   }
   return flags as Exclude<T, { readonly help: true }>;
+}
+
+/** What {@link parseFlags} answers: the flags given, by name, and the positional arguments. */
+export interface ParsedFlags {
+  readonly values: Record<string, string | boolean | string[] | undefined>;
+  readonly positionals: string[];
+}
+
+/**
+ * Strict `parseArgs` of a command's arguments. A mistake goes to `usage` in node:util's own words, which name the
+ * flag, without its advice on positionals (a kit command says what it takes in its help).
+ *
+ * @example
+ * const { values, positionals } = parseFlags(argv, { output: { type: 'string' } }, usage);
+ */
+export function parseFlags(
+  argv: readonly string[],
+  options: NonNullable<ParseArgsConfig['options']>,
+  usage: (message: string) => never,
+  allowPositionals = true,
+): ParsedFlags {
+  try {
+    const { values, positionals } = parseArgs({ args: [...argv], strict: true, allowPositionals, options });
+    return { values: values as ParsedFlags['values'], positionals };
+  } catch (error) {
+    return usage((error as Error).message.replace(/\. To specify.*$/s, '.'));
+  }
 }

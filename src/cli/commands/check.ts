@@ -7,14 +7,13 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { resolveAssumptions } from '../../assumptions.ts';
 import { checkExchange } from '../../contract/check/check-exchange.ts';
 import type { CheckGuide } from '../../contract/check/exchange.ts';
 import { notHarReason, readHar } from '../../contract/check/har.ts';
 import { kitMessage } from '../../internal/messages.ts';
 import { type CheckedEntry, junitReport, summarize, textReport } from '../check-report.ts';
-import { type CommandIo, parseCommandLine, UsageError } from '../command-line.ts';
+import { type CommandIo, parseCommandLine, parseFlags, UsageError } from '../command-line.ts';
 import { readConfigFile } from '../config-file.ts';
 
 /** Help text, with examples. */
@@ -94,24 +93,17 @@ function ledgerOf(config: string | undefined) {
 }
 
 function parse(argv: readonly string[]) {
-  let values: Record<string, string | boolean | undefined>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: true,
-      options: {
-        guide: { type: 'string' },
-        origin: { type: 'string' },
-        format: { type: 'string' },
-        config: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    return usage((error as Error).message.replace(/\. To specify.*$/s, '.'));
-  }
+  const { values, positionals } = parseFlags(
+    argv,
+    {
+      guide: { type: 'string' },
+      origin: { type: 'string' },
+      format: { type: 'string' },
+      config: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    usage,
+  );
   if (values.help) return { help: true as const };
   const guide = (values.guide as string | undefined) ?? 'both';
   if (!guides.includes(guide as CheckGuide)) usage(`--guide must be current, legacy or both, got "${guide}".`);

@@ -6,8 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { parseArgs } from 'node:util';
-import { type CommandIo, parseCommandLine } from '../command-line.ts';
+import { type CommandIo, parseCommandLine, parseFlags } from '../command-line.ts';
 import { coverageUsage, mergedSources } from '../coverage-sources.ts';
 
 /** Help text, with examples. */
@@ -32,22 +31,15 @@ Examples:
 const usage = (message: string): never => coverageUsage('coverage merge', message);
 
 function parse(argv: readonly string[], env: NodeJS.ProcessEnv) {
-  let values: Record<string, string | boolean | undefined>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: true,
-      options: {
-        output: { type: 'string' },
-        'control-token': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    return usage((error as Error).message.replace(/\. To specify.*$/s, '.'));
-  }
+  const { values, positionals } = parseFlags(
+    argv,
+    {
+      output: { type: 'string' },
+      'control-token': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    usage,
+  );
   if (values.help) return { help: true as const };
   if (positionals.length === 0) usage('give the reports to merge, e.g. coverage merge a.json b.json.');
   return {

@@ -6,13 +6,12 @@
  *
  * @module
  */
-import { parseArgs } from 'node:util';
 import { defaultAssumptions } from '../../assumptions.ts';
 import { behaviourCatalogue } from '../../contract/coverage/catalogue.ts';
 import { type CoverageReport, coveragePercent } from '../../contract/coverage/report.ts';
 import { coverageJunit, coverageText } from '../../contract/coverage/report-formats.ts';
 import { kitMessage } from '../../internal/messages.ts';
-import { type CommandIo, parseCommandLine } from '../command-line.ts';
+import { type CommandIo, parseCommandLine, parseFlags } from '../command-line.ts';
 import { coverageUsage, mergedSources } from '../coverage-sources.ts';
 
 /** Help text, with examples. */
@@ -70,24 +69,17 @@ function required(raw: readonly string[]): string[] {
 }
 
 function parse(argv: readonly string[], env: NodeJS.ProcessEnv) {
-  let values: Record<string, string | boolean | string[] | undefined>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: true,
-      options: {
-        min: { type: 'string' },
-        require: { type: 'string', multiple: true },
-        format: { type: 'string' },
-        'control-token': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    return usage((error as Error).message.replace(/\. To specify.*$/s, '.'));
-  }
+  const { values, positionals } = parseFlags(
+    argv,
+    {
+      min: { type: 'string' },
+      require: { type: 'string', multiple: true },
+      format: { type: 'string' },
+      'control-token': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    usage,
+  );
   if (values.help) return { help: true as const };
   const format = (values.format as string | undefined) ?? 'text';
   if (!formats.includes(format as Format)) usage(`--format must be text, json or junit, got "${format}".`);

@@ -5,14 +5,13 @@
  *
  * @module
  */
-import { parseArgs } from 'node:util';
 import { defaultAssumptions } from '../../assumptions.ts';
 import { defaultCredentials } from '../../contract/service-names.ts';
 import { jsonDepthWithin } from '../../internal/json-depth.ts';
 import { kitMessage } from '../../internal/messages.ts';
 import { feeList } from '../../mock/index.ts';
 import { buildTestWebhookRequest } from '../../webhook/test-request.ts';
-import { type CommandIo, parseCommandLine, UsageError } from '../command-line.ts';
+import { type CommandIo, parseCommandLine, parseFlags, UsageError } from '../command-line.ts';
 
 const DEFAULT_SIGNING_KEY = defaultCredentials.webhookSigningKey;
 const DEFAULT_CLIENT_ID = defaultCredentials.clientId;
@@ -61,30 +60,24 @@ function usage(message: string): never {
 
 /** The flags, checked and mapped to `buildTestWebhookRequest` options. */
 function parse(argv: readonly string[]) {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        url: { type: 'string' },
-        status: { type: 'string' },
-        'signing-key': { type: 'string' },
-        'client-id': { type: 'string' },
-        metadata: { type: 'string' },
-        amount: { type: 'string' },
-        'card-type': { type: 'string' },
-        uuid: { type: 'string' },
-        'standard-webhooks-secret': { type: 'string' },
-        timeout: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    // node:util's own wording names the flag; keep it and add the kit's prefix and the way out.
-    return usage((error as Error).message.replace(/\. To specify.*$/s, '.'));
-  }
+  const { values } = parseFlags(
+    argv,
+    {
+      url: { type: 'string' },
+      status: { type: 'string' },
+      'signing-key': { type: 'string' },
+      'client-id': { type: 'string' },
+      metadata: { type: 'string' },
+      amount: { type: 'string' },
+      'card-type': { type: 'string' },
+      uuid: { type: 'string' },
+      'standard-webhooks-secret': { type: 'string' },
+      timeout: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    usage,
+    false,
+  );
   if (values.help) return { help: true as const };
   const str = (name: string) => values[name] as string | undefined;
 

@@ -63,6 +63,17 @@ describe('startWebhookListener', () => {
     );
   });
 
+  it('shows a kit delivery id whole even when its hex holds a run of 12 digits, and masks a card number', async () => {
+    const { url, next } = await listen();
+    const deliveryId = 'whd_test_655ddcd74cca440394845833a42876bd';
+    const plain = buildTestWebhookRequest({ ...keys, deliveryId });
+    await post(url, plain.headers, plain.body);
+    expect((await next()).deliveryId).toBe(deliveryId);
+    const forged = buildTestWebhookRequest({ ...keys, deliveryId: 'whd_4111111111111111' });
+    await post(url, forged.headers, forged.body);
+    expect((await next()).deliveryId).toBe('whd_411111******1111');
+  });
+
   it('answers 401 to a wrong signing key and says why, in the answer and the report', async () => {
     const { url, next } = await listen();
     const { headers, body } = buildTestWebhookRequest({ ...keys, signingKey: 'another-key' });

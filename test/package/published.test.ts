@@ -271,6 +271,25 @@ describe('root, legacy and client entries have no runtime dependency', () => {
     expect(await externalImports(join(root, 'dist/msw.js'))).toContain('msw');
   });
 
+  // graphql-js is most of the mock's start-up work: it is loaded on the first GraphQL request, not by importing the
+  // entry or building the app, so a stray static import of it (as a helper module once made) fails here.
+  it('dist/mock.js loads graphql-js only when the first GraphQL request needs it', async () => {
+    const probe = `
+      import { createRequire } from 'node:module';
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/node_modules/graphql/'));
+      const { createMockApp } = await import(${JSON.stringify(join(root, 'dist/mock.js'))});
+      const app = createMockApp({ log: false });
+      const before = loaded();
+      const headers = { 'content-type': 'application/json', 'x-client-id': 'test-client', 'x-api-key': 'test-api-key' };
+      const token = (await (await app.fetch(new Request('http://localhost/api/v2/accounting/token/generate-token', { method: 'POST', headers }))).json()).data.token;
+      const afterToken = loaded();
+      const body = JSON.stringify({ query: 'query($a: Float!) { paymentGatewayFeesCalc(amount: $a) { fees } }', variables: { a: 100 } });
+      const answer = await app.fetch(new Request('http://localhost/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-jwt-token': token }, body }));
+      console.log(JSON.stringify({ before, afterToken, status: answer.status, after: loaded() }));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', probe], { cwd: root });
+    expect(JSON.parse(stdout)).toEqual({ before: false, afterToken: false, status: 200, after: true });
+  });
+
   // The CLI bundles the GraphQL stack, whose code generators name their own helpers' files in generated code; of
   // the devDependencies, it must at least carry graphql-armor's rules inside itself.
   it.each(['dist/cli/index.js', 'dist/cli/mock.cjs'])('%s bundles the GraphQL limit rules', async (file) => {

@@ -11,4 +11,4 @@
  */
 export { createJournal } from '../../../src/mock/internal/control/journal.ts';
 export { controlRoutes } from '../../../src/mock/internal/control/routes.ts';
-export { summarizeVariables } from '../../../src/mock/internal/graphql/redact.ts';
+export { summarizeVariables } from '../../../src/mock/internal/graphql/variables-summary.ts';

@@ -14,7 +14,7 @@ import { type TokenService, tokenPairJson } from '../auth/tokens.ts';
 import type { GraphqlRequest } from '../graphql/engine.ts';
 import type { EngineLoader } from '../graphql/engine-loader.ts';
 import { parseGraphqlQueryString } from '../graphql/query-string.ts';
-import { summarizeVariables } from '../graphql/redact.ts';
+import { summarizeVariables } from '../graphql/variables-summary.ts';
 import { createKeptAnswers } from '../kept-answers.ts';
 import { okVerdict, verdictOf } from '../verdict.ts';
 import { type BodyLimits, bodyText, parseJsonBody } from './body.ts';

@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { inject } from 'postject';
 import { publishedSchemaFiles } from '../src/contract/guides.ts';
+import { injectQuietly } from './quiet-inject.ts';
 
 const root = join(import.meta.dirname, '..');
 // The fuse Node's binary carries to say a blob may be injected (documented with single executable applications).
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     chmodSync(output, 0o755);
     // macOS refuses a signed binary changed after signing: the signature goes before the injection, comes back after.
     if (process.platform === 'darwin') tool('codesign', ['--remove-signature', output]);
-    await inject(output, 'NODE_SEA_BLOB', readFileSync(blob), {
+    await injectQuietly(output, 'NODE_SEA_BLOB', readFileSync(blob), {
       sentinelFuse: fuse,
       ...(process.platform === 'darwin' ? { machoSegmentName: 'NODE_SEA' } : {}),
     });

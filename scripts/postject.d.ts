@@ -1,4 +1,5 @@
-// postject ships no type declarations; this is the one function scripts/build-binary.ts calls (its dist/api.js).
+// postject ships no type declarations; this is the one function the build calls (its dist/api.js), through
+// scripts/quiet-inject.ts.
 declare module 'postject' {
   /** Injects `data` as resource `name` into the executable `file`, flipping the sentinel fuse. */
   export function inject(

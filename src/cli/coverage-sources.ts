@@ -5,11 +5,62 @@
  *
  * @module
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { type CoverageReport, mergeCoverageReports, readCoverageReport } from '../contract/coverage/report.ts';
 import { type CommandIo, UsageError } from './command-line.ts';
 
 const coverageRoute = '/__pck/coverage';
+
+/**
+ * The most a coverage source may hold: 16 MiB. A report of every behaviour of the catalogue takes tens of
+ * kilobytes, so a source near this is something else, and reading it whole (a wrong path, `/dev/zero`, a log file) would hold all of
+ * it in memory before JSON.parse could say it is not a report.
+ */
+export const maxCoverageSourceBytes = 16 * 1024 * 1024;
+
+const tooLarge = (source: string) =>
+  `${source} holds more than ${maxCoverageSourceBytes / 1024 / 1024} MiB, so it is not a coverage report (one of every behaviour takes tens of kilobytes). Give a file written by --coverage-file or coverage merge.`;
+
+/** The bytes of `file`, read up to one past the limit: undefined when it holds more (a pipe or device included). */
+function readAtMost(file: string, limit: number): Buffer | undefined {
+  const fd = openSync(file, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(1024 * 1024, limit + 1 - total));
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) return Buffer.concat(chunks, total);
+      chunks.push(chunk.subarray(0, read));
+      total += read;
+      if (total > limit) return undefined;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The text of an answer's body, read up to one past the limit: undefined when it holds more. */
+async function answerAtMost(answer: Response, limit: number): Promise<string | undefined> {
+  if (Number(answer.headers.get('content-length') ?? 0) > limit) {
+    await answer.body?.cancel();
+    return undefined;
+  }
+  const reader = answer.body?.getReader();
+  if (reader === undefined) return '';
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks, total).toString('utf8');
+    chunks.push(value);
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+  }
+}
 
 /** A usage error of `command`, with its help pointer. */
 export function coverageUsage(command: string, message: string): never {
@@ -35,9 +86,9 @@ function parsed(command: string, source: string, text: string): CoverageReport {
 }
 
 function fromFile(command: string, file: string): CoverageReport {
-  let text: string;
+  let bytes: Buffer | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readAtMost(file, maxCoverageSourceBytes);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return coverageUsage(
@@ -45,7 +96,8 @@ function fromFile(command: string, file: string): CoverageReport {
       code === 'ENOENT' ? `no such file: ${file}.` : `cannot read ${file} (${code ?? 'error'}).`,
     );
   }
-  return parsed(command, file, text);
+  if (bytes === undefined) return coverageUsage(command, tooLarge(file));
+  return parsed(command, file, bytes.toString('utf8'));
 }
 
 /** The report URL of a mock's base URL, or of the coverage URL itself. */
@@ -68,11 +120,13 @@ async function fromUrl(command: string, source: string, controlToken: string | u
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
     return coverageUsage(command, `cannot reach ${url} (${cause}): is the mock running there?`);
   }
-  const text = await answer.text();
+  if (answer.status !== 200) await answer.body?.cancel();
   if (answer.status === 401)
     return coverageUsage(command, `${url} asks for the control token: pass --control-token or set PCK_CONTROL_TOKEN.`);
   if (answer.status !== 200)
     return coverageUsage(command, `${url} answered ${answer.status}, not a coverage report: is it a mock of the kit?`);
+  const text = await answerAtMost(answer, maxCoverageSourceBytes);
+  if (text === undefined) return coverageUsage(command, tooLarge(url));
   return parsed(command, url, text);
 }
 

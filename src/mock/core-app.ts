@@ -36,6 +36,7 @@ import { createSettlement } from './internal/payments/settlement.ts';
 import { createMockState } from './internal/payments/state.ts';
 import { createProviderStates } from './internal/provider-states/setup.ts';
 import { createSeededRandom } from './internal/random.ts';
+import { StoreSetupError } from './internal/store/sandbox-store.ts';
 import type { StateSync } from './internal/store/state-sync.ts';
 import {
   controlApplier,
@@ -230,6 +231,8 @@ function failureClaimOf(plan: StorePlan | undefined) {
 
 /** A store that cannot be opened, as the error `ready()` rejects with. */
 function storeRefusal(error: unknown): never {
+  // Its message already says what is missing and which store to take instead: wrapped, it would say it twice.
+  if (error instanceof StoreSetupError) throw new Error(error.message, { cause: error });
   const reason = (error as { reason?: string }).reason ?? errorDetail(error);
   throw new Error(kitMessage(`the state store cannot be used (${reason}). Fix it, or start with --store memory:.`), {
     cause: error,

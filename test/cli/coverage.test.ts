@@ -1,6 +1,8 @@
 // `coverage` and `coverage merge` in process: reading files and a running mock, the gate's exit codes and what it
 // says, merging, and the usage errors (exit 2) for a bad file, URL, flag or behaviour id.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -119,6 +121,65 @@ describe('payment-contract-kit coverage', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.err, args.join(' ')).toMatch(message);
       expect(r.err.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+  });
+});
+
+describe('a coverage source over 16 MiB', () => {
+  const limit = 16 * 1024 * 1024;
+  const tooLarge = /holds more than 16 MiB, so it is not a coverage report/;
+  /** A real report padded with spaces (JSON allows them) to `bytes`. */
+  function paddedReport(name: string, bytes: number): string {
+    const text = JSON.stringify(coverageReport(catalogue, new Map([['token.generate', 1]])));
+    const file = join(scratch, name);
+    writeFileSync(file, text + ' '.repeat(bytes - Buffer.byteLength(text)));
+    return file;
+  }
+
+  it('is read up to the limit, and refused past it with exit 2 and one line, by coverage and coverage merge', async () => {
+    expect((await cli(coverage, [paddedReport('at-limit.json', limit)])).code).toBe(0);
+    const over = paddedReport('over-limit.json', limit + 1);
+    for (const command of [coverage, merge]) {
+      const r = await cli(command, [over]);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(tooLarge);
+      expect(r.err).toContain('over-limit.json');
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('is refused from a URL too, with or without a content-length', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, ' ');
+    const server = createServer((req, res) => {
+      const declared = req.url?.includes('declared') === true;
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        ...(declared ? { 'content-length': String(limit + chunk.length) } : {}),
+      });
+      // One chunk past the limit, then the answer would go on: the reader stops at the limit and hangs up.
+      let sent = 0;
+      const more = () => {
+        while (sent <= limit) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return;
+        }
+        res.end();
+      };
+      res.on('drain', more);
+      res.on('error', () => {});
+      more();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const path of ['/streamed/__pck/coverage', '/declared/__pck/coverage']) {
+        const r = await cli(coverage, [`${base}${path}`]);
+        expect(r.code, path).toBe(2);
+        expect(r.err, path).toMatch(tooLarge);
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });

@@ -12,6 +12,8 @@
 // - ```json blocks parse (as one value or as JSON lines); ```text blocks are output samples.
 // - ```python blocks (examples for teams without Node) run with python3 and print what their `# prints ...` lines
 //   say; where python3 is not installed they are skipped (test/webhook/ checks the numbers they print without it).
+//   One that needs what this run does not have (the single executable) says so with `<!-- not-run: reason -->`,
+//   naming the test that runs it.
 import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,6 +45,15 @@ describe('code blocks in the docs', () => {
     expect(parses(b.code) || lines.every(parses)).toBe(true);
   });
 
+  it.each(
+    byLang('python')
+      .filter((b) => b.directives.has('not-run'))
+      .map((b) => [where(b), b] as const),
+  )('%s (python, not run here) says why and which test runs it', (_, b) => {
+    expect(b.directives.get('not-run')).toMatch(/.{10,}test\/\S+\.test\.ts/);
+    expect(b.directives.has('run')).toBe(false);
+  });
+
   it.each(byLang('sh').map((b) => [where(b), b] as const))('%s is run, or says why not', (_, b) => {
     const run = b.directives.get('run');
     const notRun = b.directives.get('not-run');
@@ -62,7 +73,11 @@ const hasPython = (() => {
 })();
 
 describe.skipIf(!hasPython)('Python blocks', () => {
-  it.each(byLang('python').map((b) => [where(b), b] as const))(
+  it.each(
+    byLang('python')
+      .filter((b) => !b.directives.has('not-run'))
+      .map((b) => [where(b), b] as const),
+  )(
     '%s runs with python3 and prints what its "# prints" lines say',
     async (_, b) => {
       const expected = [...b.code.matchAll(/^# prints (.*)$/gm)].map((m) => m[1]);

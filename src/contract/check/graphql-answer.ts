@@ -7,6 +7,7 @@
  */
 import { Kind } from 'graphql/index.js';
 import type { Assumptions } from '../../assumptions.ts';
+import { clause } from '../../internal/messages.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
 import type { DriftList } from './drift-list.ts';
 import type { ExchangeResponse } from './exchange.ts';
@@ -28,7 +29,7 @@ function asContract(findings: readonly Finding[], list: DriftList, what: string)
       path: formatPath(f.path, ''),
       expected: f.expected,
       actual: f.message,
-      message: `The service's ${what} breaks the contract at ${formatPath(f.path, '')}: ${f.message}.`,
+      message: `The service's ${what} breaks the contract at ${formatPath(f.path, '')}: ${clause(f.message)}.`,
     });
 }
 

@@ -8,6 +8,7 @@
  * @module
  */
 import type { FragmentDefinitionNode, OperationDefinitionNode } from 'graphql/index.js';
+import { clause } from '../../internal/messages.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
 import { serviceHeaders } from '../service-names.ts';
 import type { DriftList } from './drift-list.ts';
@@ -74,7 +75,8 @@ function findingsAsConsumer(findings: readonly Finding[], list: DriftList, hint?
       path: formatPath(f.path, ''),
       expected: f.expected,
       actual: f.message,
-      message: `The request breaks the contract at ${formatPath(f.path, '')}: ${f.message}${hint?.(f.message) ?? ''}.`,
+      // graphql-js ends its messages with a full stop: one stop closes the sentence, hint or not.
+      message: `The request breaks the contract at ${formatPath(f.path, '')}: ${clause(`${f.message}${hint?.(f.message) ?? ''}`)}.`,
     });
 }
 

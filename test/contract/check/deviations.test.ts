@@ -508,7 +508,7 @@ describe('planted deviations', () => {
     expect(
       result.drifts.map(({ kind, path, side, ledgerKey, observed }) => ({ kind, path, side, ledgerKey, observed })),
     ).toEqual(want.map((w) => ({ side: expect.any(String), ledgerKey: undefined, observed: undefined, ...w })));
-    for (const drift of result.drifts) expect(drift.message).toMatch(/^\[payment-contract-kit\] /);
+    for (const drift of result.drifts) expect(drift.message).toMatch(/^\[payment-contract-kit\] .*[^.]\.$/s);
     if (clean.kind !== 'webhook' && clean.request.url.endsWith('/graphql')) expect(result.guide).toBe(guide);
   });
 });

@@ -15,6 +15,7 @@ export {
   type PositionedRecord,
   type SandboxStore,
   type StoreRecord,
+  StoreSetupError,
   StoreUnavailableError,
 } from '../../../src/mock/internal/store/sandbox-store.ts';
 export { createStateSync, type StateSync } from '../../../src/mock/internal/store/state-sync.ts';

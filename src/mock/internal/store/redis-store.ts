@@ -12,7 +12,7 @@
  * @module
  */
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
-import { errorLine, kitMessage } from '../../../internal/messages.ts';
+import { clause, errorLine, kitMessage } from '../../../internal/messages.ts';
 import {
   appendFencedScript,
   claimScript,
@@ -29,6 +29,7 @@ import {
   type SandboxStore,
   type StoreBacklog,
   type StoreRecord,
+  StoreSetupError,
   StoreUnavailableError,
 } from './sandbox-store.ts';
 
@@ -297,13 +298,25 @@ async function loadClientModule(load: RedisStoreOptions['loadClient']): Promise<
     if (load) return await load();
     return (await import('ioredis')) as unknown as RedisClientModule;
   } catch (error) {
-    throw new StoreUnavailableError(
-      kitMessage(
-        `A redis:// store needs the Redis client ioredis, an optional peer dependency that is not installed (${errorLine(error)}). Install it next to the kit with "npm install --save-dev ioredis", or choose another store (file:<path> or memory:).`,
-      ),
-      { cause: error },
-    );
+    throw new StoreSetupError(missingClientMessage(error), { cause: error });
   }
+}
+
+/** The two ways Node says a module is not installed: require's and import's. */
+const notFoundCodes = new Set(['MODULE_NOT_FOUND', 'ERR_MODULE_NOT_FOUND']);
+
+/**
+ * Why the client module did not load, as one line: the install command and the other stores. Node's own text is left
+ * out when ioredis is simply not installed (it carries a require stack of the kit's files), and otherwise cut to its
+ * first line, which names what went wrong inside ioredis.
+ */
+function missingClientMessage(error: unknown): string {
+  const first = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim();
+  const absent = notFoundCodes.has(String((error as { code?: unknown }).code)) && first.includes("'ioredis'");
+  const why = absent ? 'that is not installed' : `that could not be loaded (${clause(first)})`;
+  return kitMessage(
+    `A redis:// store needs the Redis client ioredis, an optional peer dependency ${why}. Install it next to the kit with "npm install --save-dev ioredis", or start with another store: --store memory: (the default, this process only) or --store file:<path> (one process, kept over restarts).`,
+  );
 }
 
 /** Streams with an exclusive XRANGE start and XSETID need Redis 6.2; say so at open rather than fail later. */

@@ -74,6 +74,18 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/**
+ * A store that cannot work in this installation at all (its client library is missing), as opposed to one that is
+ * down for now. Its message is whole (what is missing, the command that installs it, the other stores), so the start
+ * shows it as it is, with nothing wrapped around it.
+ */
+export class StoreSetupError extends StoreUnavailableError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreSetupError';
+  }
+}
+
 /** What a state store offers the mock. Every method may reject with {@link StoreUnavailableError}. */
 export interface SandboxStore {
   /** `file` or `redis` (memory has no store object). */

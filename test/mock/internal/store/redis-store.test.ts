@@ -387,19 +387,6 @@ describe('createRedisStore: failures', () => {
     expect(() => createRedisStore('http://127.0.0.1:6379')).toThrow(/starts with redis:\/\/ or rediss:\/\//);
   });
 
-  it('says how to install the client when ioredis is missing', async () => {
-    const store = createRedisStore(redis.url, {
-      loadClient: () =>
-        Promise.reject(Object.assign(new Error("Cannot find package 'ioredis'"), { code: 'ERR_MODULE_NOT_FOUND' })),
-    });
-    const error = await store.open().catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(StoreUnavailableError);
-    expect((error as Error).message).toMatch(
-      /^\[payment-contract-kit\] A redis:\/\/ store needs the Redis client ioredis/,
-    );
-    expect((error as Error).message).toContain('npm install --save-dev ioredis');
-  });
-
   it('rejects open with StoreUnavailableError when nothing listens, without the password in the message', async () => {
     const stopped = await startRedisServer();
     const url = `redis://user:s3cret@127.0.0.1:${stopped.port}`;

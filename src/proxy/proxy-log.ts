@@ -6,7 +6,7 @@
  * @module
  */
 import type { DriftKind } from '../contract/check/exchange.ts';
-import { clause, kitMessage } from '../internal/messages.ts';
+import { clause, kitMessage, kitPrefix } from '../internal/messages.ts';
 import type { DriftReport, ReportDrift } from './drift-report.ts';
 import type { ProxyLogFormat, ProxyLogSink } from './options.ts';
 import type { Redactor } from './redact.ts';
@@ -45,7 +45,9 @@ export function driftText(d: ReportDrift): string {
   const x = d.exchange;
   const op = x.operationName ? ` ${x.operationName}` : '';
   const key = d.ledgerKey ? ` [${d.ledgerKey}]` : '';
-  return `proxy: ${d.kind} drift in #${x.seq} ${x.method} ${x.path}${op} (${x.status}) at ${d.path}${key}: expected ${d.expected}, got ${clause(d.actual)}. ${d.message}`;
+  // A drift's message carries the kit's prefix for readers of the report; the line gets its own when it is logged.
+  const message = d.message.startsWith(`${kitPrefix} `) ? d.message.slice(kitPrefix.length + 1) : d.message;
+  return `proxy: ${d.kind} drift in #${x.seq} ${x.method} ${x.path}${op} (${x.status}) at ${d.path}${key}: expected ${d.expected}, got ${clause(d.actual)}. ${message}`;
 }
 
 const kinds: readonly DriftKind[] = ['contract', 'assumption', 'upstream', 'consumer'];

@@ -63,6 +63,8 @@ describe('drift messages end their sentences with one full stop', () => {
       };
       const line = driftText(reported);
       expect(line).not.toMatch(doubleStop);
+      // The log line gets the kit's prefix once, when it is written; the quoted message must not bring a second.
+      expect(line).not.toContain('[payment-contract-kit]');
     }
   });
 });

@@ -77,3 +77,22 @@ describe('maskCardNumbers and luhnValid', () => {
     expect(showValue(4111111111111112, 'number')).toBe('411111******1112');
   });
 });
+
+describe('ids are not card numbers', () => {
+  // Random hex ids hold a run of 12 decimal digits about once in twenty; masking it would print an id nobody holds.
+  const ids = [
+    'whd_test_655ddcd74cca440394845833a42876bd',
+    'whd_655ddcd74cca440394845833a42876bd',
+    '12345678-1234-4234-8234-123456789012',
+  ];
+  it.each(ids)('leaves %s whole, alone and inside a sentence', (id) => {
+    expect(maskDigits(id)).toBe(id);
+    expect(maskCardNumbers(`delivery ${id} failed`)).toBe(`delivery ${id} failed`);
+  });
+  it('still masks a card number next to an id, or dressed as one', () => {
+    expect(maskDigits('whd_4111111111111111')).toBe('whd_411111******1111');
+    expect(maskDigits('12345678-1234-4234-8234-123456789012 4111 1111 1111 1111')).toBe(
+      '12345678-1234-4234-8234-123456789012 411111******1111',
+    );
+  });
+});

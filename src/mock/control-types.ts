@@ -49,7 +49,7 @@ export type MockPage<T> = Page<T>;
 export type MockPagedPayment = Readonly<PagedPayment>;
 
 /**
- * The state store as one process sees it (`GET /__pck/health` shows it as `store`; issue 23). With `memory:` every
+ * The state store as one process sees it (`GET /__pck/health` shows it as `store`). With `memory:` every
  * count is 0.
  */
 export interface MockStoreStatus {
@@ -256,7 +256,7 @@ export interface MockFetchApp {
   /** The resolved options. */
   readonly options: ResolvedMockOptions;
   /**
-   * Resolves once the state store (issue 23, the `store` option) is open and the sandbox's state read from it; at
+   * Resolves once the state store (the `store` option) is open and the sandbox's state read from it; at
    * once with `memory:`. Rejects with a message saying why the store cannot be used. Requests wait for it anyway;
    * `startMockServer` awaits it before listening.
    */

@@ -3,7 +3,7 @@
  * opens no socket and arms no timer; timers start only when work is scheduled. A request's life is in
  * `internal/http/pipeline.ts`; the routes are in `internal/http/service-routes.ts` and `internal/control/routes.ts`.
  *
- * Isomorphic (issue 28): this module and everything it imports use only what browsers, workers and Node share. The
+ * Isomorphic: this module and everything it imports use only what browsers, workers and Node share. The
  * runtime's own pieces (hashing, webhook transport, package files, pages, graphql-jit) come in as a
  * {@link MockPlatform} chosen by the entry point: app.ts (`createMockApp`, Node), the msw entry, the browser build.
  *
@@ -61,7 +61,7 @@ export type { MockPlatform } from './platform.ts';
 export interface MockAppSeams {
   readonly platform: MockPlatform;
   readonly webhookReceivers?: readonly WebhookReceiver[];
-  /** Opens `file:` and `redis://` stores (issue 23); the Node entry passes it, the browser build does not. */
+  /** Opens `file:` and `redis://` stores; the Node entry passes it, the browser build does not. */
   readonly openStore?: StoreOpener;
 }
 
@@ -255,7 +255,7 @@ interface StoreParts {
   readonly onBoot: (boot: number) => void;
 }
 
-/** The sync layer over every part (issue 23): appliers in dependency order, the view reset a rebuild starts with. */
+/** The sync layer over every part: appliers in dependency order, the view reset a rebuild starts with. */
 function bindStore(plan: StorePlan, p: StoreParts): StateSync {
   const { clock, state, tokens, settlement, failures, journal, webhooks, engine, progress } = p;
   // Everything reset() empties but the id sources: a replayed reset must not rewind this process's ids.

@@ -1,5 +1,5 @@
 /**
- * The Node platform (issue 28's seam, platform.ts): node:crypto on the token path, webhooks over node:http(s), the
+ * The Node platform (one side of the seam in platform.ts): node:crypto on the token path, webhooks over node:http(s), the
  * package's own files for the published sources and the browser pages, and graphql-jit. Picked by the Node entries:
  * `createMockApp`, `startMockServer`, the CLI and `payment-contract-kit/msw` under Node.
  *

@@ -1,5 +1,5 @@
 /**
- * The Node entry's store opener (issue 23): `file:` opens the file store, `redis://` / `rediss://` the Redis store
+ * The Node entry's store opener: `file:` opens the file store, `redis://` / `rediss://` the Redis store
  * (ioredis, an optional peer, loaded only then). The isomorphic core only parses the URL (store-url.ts) and calls
  * this seam.
  *

@@ -155,7 +155,7 @@ export interface MockOptions {
    */
   readonly controlToken?: string;
   /**
-   * Where the sandbox's state lives (issue 23; docs/shared-sandbox.md): `memory:` (default, this process only),
+   * Where the sandbox's state lives (docs/shared-sandbox.md): `memory:` (default, this process only),
    * `file:<path>` (survives a restart and a crash; one process; Node only), `redis://…` / `rediss://…` (replicas
    * share it; Node only), or a {@link SandboxStore} object. Also `--store` / `PCK_STORE`.
    */

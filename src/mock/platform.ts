@@ -4,7 +4,7 @@
  * entry point picks the platform: the CLI, `startMockServer`, `createMockApp` and the msw entry under Node pick
  * {@link MockPlatform} of node-platform.ts (node:crypto, node:http webhooks, the package's files, graphql-jit), the
  * browser and worker builds pick web-platform.ts (a sync audited hash library, `fetch`, no files). A file or Redis
- * store (issue 23) is another seam of the same kind, chosen by the entry point in the same place.
+ * store is another seam of the same kind, chosen by the entry point in the same place.
  *
  * @module
  */

@@ -35,7 +35,7 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
   const refusal = controlTokenRefusal(options.host ?? defaultMockOptions.host, options.controlToken);
   if (refusal !== undefined) throw new TypeError(refusal);
   const app = createMockApp(options);
-  // A state store (issue 23) is opened and replayed before the port opens: a store that cannot be used fails start.
+  // A state store is opened and replayed before the port opens: a store that cannot be used fails start.
   try {
     await app.ready();
   } catch (error) {

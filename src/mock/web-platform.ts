@@ -1,5 +1,5 @@
 /**
- * The web platform (issue 28's seam, platform.ts): what browsers, service workers' pages, edge workers, Bun and Deno
+ * The web platform (one side of the seam in platform.ts): what browsers, service workers' pages, edge workers, Bun and Deno
  * share. Hashing from @noble/hashes (synchronous, audited), webhooks with `fetch`, no package files (the published
  * sources answer 404 saying how to import them) and no browser pages, and graphql-js without graphql-jit. Picked by
  * the `browser` and `worker` builds of `payment-contract-kit/msw` and `payment-contract-kit/mock`.

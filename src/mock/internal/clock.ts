@@ -28,7 +28,7 @@ export interface Clock {
   schedule(delayMs: number, run: () => void): ScheduledTask;
   /** How many tasks are waiting. */
   pending(): number;
-  /** How far the clock was moved forward since it was made or last reset (ms): a state store's snapshot (issue 23). */
+  /** How far the clock was moved forward since it was made or last reset (ms): a state store's snapshot. */
   advanced(): number;
   /** Cancels every waiting task and resets the offset to zero. */
   reset(): void;

@@ -27,14 +27,14 @@ export interface FailureInjection {
   take(path: string, kind: RouteKind): Outcome | Promise<Outcome | undefined> | undefined;
   /** Forgets every pending failure. */
   reset(): void;
-  /** Takes back a `fail` or `take` record of a state store (issue 23). */
+  /** Takes back a `fail` or `take` record of a state store. */
   readonly apply: RecordApplier['apply'];
-  /** A `fail` and a `take` record per failure still armed (a state store's compaction, issue 23). */
+  /** A `fail` and a `take` record per failure still armed (a state store's compaction). */
   readonly snapshot: RecordSnapshot['snapshot'];
 }
 
 /**
- * How a shared state store hands out the uses of an armed failure (issue 23): `claim(key)` is true for exactly one
+ * How a shared state store hands out the uses of an armed failure: `claim(key)` is true for exactly one
  * process per key. Each use is key `fail:<arm id>:<use number>`.
  */
 export type FailureClaim = (key: string) => Promise<boolean>;

@@ -43,11 +43,11 @@ export interface ControlDeps {
   readonly journalSize: number;
   /** Everything `reset()` rewinds, in order (the clock first: the others cancel their tasks on it). */
   readonly resettable: readonly { reset(): void }[];
-  /** Receives `rst` and `clk` records when a state store is configured (issue 23); undefined with memory. */
+  /** Receives `rst` and `clk` records when a state store is configured; undefined with memory. */
   readonly record?: Recorder | undefined;
   /** Where a reset (`sandbox.reset`) and a clock move (`clock.moved`) are told. */
   readonly events?: EventBus | undefined;
-  /** The state store's side of the handle (issue 23), bound once the store is: undefined with memory. */
+  /** The state store's side of the handle, bound once the store is: undefined with memory. */
   readonly store?: (() => StoreControl | undefined) | undefined;
   /** The coverage report of what the sandbox exercised so far. */
   readonly coverage: () => CoverageReport;
@@ -77,7 +77,7 @@ function storeStatus(store: StoreControl | undefined): MockStoreStatus {
   };
 }
 
-/** The handle's state store methods (issue 23): all answer at once with memory. */
+/** The handle's state store methods: all answer at once with memory. */
 function storeMethods(store: ControlDeps['store']): Pick<MockControl, 'store' | 'durable' | 'compactNow'> {
   return {
     store: () => storeStatus(store?.()),

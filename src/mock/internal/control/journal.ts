@@ -87,9 +87,9 @@ export interface Journal {
   reset(): void;
   /** Rejects every pending wait (the mock is closing). */
   close(): void;
-  /** Takes back a `jr` record of a state store (issue 23): another process's request joins this journal. */
+  /** Takes back a `jr` record of a state store: another process's request joins this journal. */
   readonly apply: RecordApplier['apply'];
-  /** A `jr` record per kept entry, oldest first (a state store's compaction, issue 23). */
+  /** A `jr` record per kept entry, oldest first (a state store's compaction). */
   readonly snapshot: RecordSnapshot['snapshot'];
 }
 
@@ -212,14 +212,14 @@ export function createJournal(capacity: number, recorder?: Recorder): Journal {
       waiters.close(kitMessage('The mock was closed while waiting for a request.'));
     },
   };
-  // A replayed `jr` record (issue 23) is appended as it is; with a store, `record` also hands one over.
+  // A replayed `jr` record is appended as it is; with a store, `record` also hands one over.
   const add = journal.record;
   if (recorder) journal.record = recording(recorder, add);
   return journal;
 }
 
 /**
- * The `jr` record of a state store (issue 23) keeps the entry as a positional array, in this order; JSON has no
+ * The `jr` record of a state store keeps the entry as a positional array, in this order; JSON has no
  * undefined, so gaps are null. Stored files and Redis streams already hold records in this form.
  */
 function toJr(e: JournalRecord): unknown[] {
@@ -246,7 +246,7 @@ function fromJr(a: readonly unknown[]): JournalRecord {
   return { method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome } as JournalRecord;
 }
 
-/** `add` that first hands a `jr` record to a state store (issue 23). */
+/** `add` that first hands a `jr` record to a state store. */
 function recording(recorder: Recorder, add: Journal['record']): Journal['record'] {
   return (e) => {
     recorder({ t: 'jr', a: toJr(e) });

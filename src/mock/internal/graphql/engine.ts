@@ -17,7 +17,7 @@
  * graphql-jit is not on the start-up path: jit.ts is imported on the first request, and the requests that come
  * before it has loaded are executed by graphql-js `execute` (same schema, same resolvers, same answers; a parity
  * test holds both paths to the same bytes). Loading it eagerly was a third of the time from spawning the mock to
- * its first GraphQL answer (issue 6's cold start). An operation graphql-jit cannot compile stays on graphql-js.
+ * its first GraphQL answer (the cold start). An operation graphql-jit cannot compile stays on graphql-js.
  *
  * @module
  */
@@ -78,7 +78,7 @@ export interface GraphqlEngine {
   execute(request: GraphqlRequest, ctx: GraphqlCallContext): GraphqlResult;
   /**
    * False when `request` reads only configuration (the fee list, introspection) or is refused before it runs, so a
-   * replica on a shared state store answers it without catching up first (issue 23). Parses through the engine's
+   * replica on a shared state store answers it without catching up first. Parses through the engine's
    * document cache, so the parse is shared with the execution that follows.
    */
   readsShared(request: GraphqlRequest): boolean;

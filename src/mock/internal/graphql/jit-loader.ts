@@ -1,6 +1,6 @@
 /**
  * graphql-jit, loaded once per process on first need: it is not on the start-up path (loading it eagerly was a
- * third of the time from spawning the mock to its first GraphQL answer, issue 6's cold start). Requests before it
+ * third of the time from spawning the mock to its first GraphQL answer, the cold start). Requests before it
  * has loaded run on graphql-js with the same answers. The Node platform passes {@link nodeJitLoader} to the engine;
  * the browser build has none, so graphql-jit (and its JSON serializer) stays out of the browser bundle.
  *

@@ -1,5 +1,5 @@
 /**
- * The secured control plane (issue 23): with a control token, every request under `/__pck/` must carry
+ * The secured control plane: with a control token, every request under `/__pck/` must carry
  * `Authorization: Bearer <token>`, checked in constant time by the platform's `secretMatcher`; a missing or wrong
  * token gets 401 in the control API's shape. The page shells (GraphiQL, the dashboard, the reference and their
  * assets) stay public: a browser's navigation cannot send the header, and they hold nothing but code; the data they

@@ -45,7 +45,7 @@ export interface RouteEntry {
   readonly auth?: Authenticator | undefined;
   readonly handle: (request: MockRequest, clientId: string | undefined) => Outcome | Promise<Outcome>;
   /**
-   * With a shared state store (issue 23): false when this request reads only configuration and what its token check
+   * With a shared state store: false when this request reads only configuration and what its token check
    * keeps locally, so it runs without first catching up with other processes. Absent: it reads shared state.
    */
   readonly readsShared?: ((request: MockRequest) => boolean) | undefined;

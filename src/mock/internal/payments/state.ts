@@ -50,7 +50,7 @@ export interface MockStateOptions {
   readonly now?: () => number;
   /** Most card accounts kept per client; the oldest is evicted first. Default 10,000. */
   readonly maxCardAccountsPerClient?: number;
-  /** Receives a record of every change when a state store is configured (issue 23); undefined with memory. */
+  /** Receives a record of every change when a state store is configured; undefined with memory. */
   readonly record?: Recorder | undefined;
   /** Where every change is told: `card.account-created`, `payment.accepted`, `payment.settled`. */
   readonly events?: EventBus | undefined;
@@ -111,9 +111,9 @@ export interface MockState {
   paymentCounts(): PaymentCounts;
   /** Forgets every payment and card account. */
   reset(): void;
-  /** Takes back a `card`, `pay` or `set` record of a state store (issue 23). */
+  /** Takes back a `card`, `pay` or `set` record of a state store. */
   readonly apply: RecordApplier['apply'];
-  /** The `card`, `pay` and `set` records that rebuild this state (a state store's compaction, issue 23). */
+  /** The `card`, `pay` and `set` records that rebuild this state (a state store's compaction). */
   readonly snapshot: RecordSnapshot['snapshot'];
 }
 
@@ -131,7 +131,7 @@ interface ClientState {
   /** Uuids of settled payments in settlement order: evicted first. Evicted ones are skipped likewise. */
   readonly settled: KeyQueue<string>;
   /**
-   * The client's last card and its uid (issue 22): a client paying again with the same card skips the SHA-256 of
+   * The client's last card and its uid: a client paying again with the same card skips the SHA-256 of
    * {@link deriveCardAccountUid}, 2-3 % of a payment's CPU. `lastCard` is the hash's input less the seed and client
    * id (both fixed for this state), so the uid is the one the hash gives. Holds one card number per client in memory
    * (as the request being answered does), never written to a record, the journal or the log.
@@ -408,7 +408,7 @@ function stateSnapshot(clients: ReadonlyMap<string, ClientState>, processing: st
   return out;
 }
 
-/** Replays a `card`, `pay` or `set` record through the state's own operations (issue 23). */
+/** Replays a `card`, `pay` or `set` record through the state's own operations. */
 function applyStateRecord(
   r: Parameters<RecordApplier['apply']>[0],
   ops: {

@@ -66,7 +66,7 @@ describe('the signal the section reloads on', () => {
     const { token } = (await http.post(`${base}${servicePaths.generateToken}`, credentials)).body.data;
     read('token');
     const jwt = { [serviceHeaders.jwt]: token };
-    const gql = (query: string, variables: unknown, headers = jwt) =>
+    const gql = (query: string, variables: unknown, headers: Record<string, string> = jwt) =>
       http.post(`${base}${servicePaths.graphql}`, headers, { query, variables });
     await gql(operationText('current', 'PaymentGatewayFeesCalc'), { amount: 100 });
     read('fee list');

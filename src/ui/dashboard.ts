@@ -1,17 +1,27 @@
 /**
  * The mock's dashboard (`/__pck/ui`): payments with status and outcome, webhook deliveries with every attempt and
- * its answer, and the request journal; buttons call the same control routes (settle, redeliver, advance the clock,
- * reset). Everything is rendered as text nodes (internal/dom.ts): journal summaries and receivers' answers are
+ * its answer, the request journal, and which behaviours of the service the sandbox exercised (`GET /__pck/coverage`);
+ * buttons call the same control routes (settle, redeliver, advance the clock, reset). Everything is rendered as text nodes (internal/dom.ts): journal summaries and receivers' answers are
  * client data and may hold markup.
  *
  * Its cost stays flat however long the mock has run: once a second (while the tab is visible) it reads only
  * `GET /__pck/health`, whose counters and change versions are kept by the mock, and fetches a list's page (20 rows,
- * older pages on demand) only when that list's version changed since the last poll.
+ * older pages on demand) only when that list's version changed since the last poll; the coverage report is read again
+only when one of the counters its counts follow moved (internal/coverage-view.ts).
  *
  * @module
  */
 import './internal/pages.css';
 import { controlFetch } from './internal/control-auth.ts';
+import {
+  type BehaviourView,
+  type CoverageFilter,
+  type CoverageView,
+  coverageFilters,
+  coverageRows,
+  coverageSignal,
+  coverageSummary,
+} from './internal/coverage-view.ts';
 import { type Child, el, replaceChildren } from './internal/dom.ts';
 import { readPageConfig } from './internal/read-config.ts';
 import { outcomeCell } from './internal/request-outcome.ts';
@@ -110,6 +120,13 @@ const warningsBox = el('div', { id: 'pck-warnings', role: 'alert' });
 const paymentsCounts = el('p', { id: 'pck-payments-counts', class: 'pck-counts' });
 const deliveriesCounts = el('p', { id: 'pck-deliveries-counts', class: 'pck-counts' });
 const journalCounts = el('p', { id: 'pck-journal-counts', class: 'pck-counts' });
+const coverageBody = el('tbody', { id: 'pck-coverage' });
+const coverageCounts = el('p', { id: 'pck-coverage-counts', class: 'pck-counts' });
+const coverageSelect = el(
+  'select',
+  { id: 'pck-coverage-filter', 'aria-label': 'behaviours shown', onchange: () => renderCoverage() },
+  ...coverageFilters.map(([value, label]) => el('option', { value }, label)),
+) as HTMLSelectElement;
 const deliveryStateSelect = el(
   'select',
   { id: 'pck-delivery-state', 'aria-label': 'delivery state', onchange: () => void reload('deliveries') },
@@ -140,6 +157,9 @@ const lists: Record<'payments' | 'deliveries', ListState> = {
   deliveries: { version: undefined, before: undefined, next: null, newer: [] },
 };
 let journalCursor: number | undefined;
+/** The coverage signal when the report shown was read, and that report. */
+let coverageRead: string | undefined;
+let coverage: CoverageView | undefined;
 
 const time = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 
@@ -264,6 +284,26 @@ function journalRow(r: RequestView): HTMLElement {
   );
 }
 
+function behaviourRow(b: BehaviourView): HTMLElement {
+  return el(
+    'tr',
+    { 'data-behaviour': b.id, ...(b.covered ? {} : { 'data-never': 'true' }) },
+    el('td', {}, el('code', {}, b.id)),
+    el('td', {}, b.title),
+    el('td', {}, b.spec),
+    el('td', {}, b.count),
+    el('td', { class: b.covered ? 'pck-status-ok' : 'pck-status-error' }, b.covered ? 'exercised' : 'never'),
+  );
+}
+
+/** Shows the report last read, through the filter chosen. */
+function renderCoverage(): void {
+  if (coverage === undefined) return;
+  coverageCounts.textContent = coverageSummary(coverage);
+  const rows = coverageRows(coverage, coverageSelect.value as CoverageFilter).map(behaviourRow);
+  replaceChildren(coverageBody, rowsOr(rows, 5, 'No behaviour matches the filter.'));
+}
+
 function rowsOr(rows: HTMLElement[], columns: number, empty: string): Child[] {
   return rows.length > 0 ? rows : [el('tr', {}, el('td', { colspan: columns, class: 'pck-empty' }, empty))];
 }
@@ -347,6 +387,15 @@ async function refresh(): Promise<void> {
     const loads: Promise<void>[] = [];
     if (lists.payments.version !== h.payments.version) loads.push(loadList('payments', h.payments.version));
     if (lists.deliveries.version !== h.deliveries.version) loads.push(loadList('deliveries', h.deliveries.version));
+    const signal = coverageSignal(h);
+    if (coverageRead !== signal)
+      loads.push(
+        (call('GET', 'coverage') as Promise<CoverageView>).then((report) => {
+          coverageRead = signal;
+          coverage = report;
+          renderCoverage();
+        }),
+      );
     if (journalCursor !== h.requests.cursor) {
       const cursor = h.requests.cursor;
       loads.push(
@@ -428,6 +477,14 @@ function layout(): void {
       el('h2', {}, `Requests (latest ${journalRows})`),
       journalCounts,
       table(['#', 'time', 'request', 'operation', 'status', 'outcome', 'client', 'variables (masked)'], journalBody),
+    ),
+    el(
+      'section',
+      {},
+      el('h2', {}, 'Service behaviours exercised'),
+      coverageCounts,
+      el('label', {}, 'Show ', coverageSelect),
+      table(['behaviour', 'what happened', 'spec', 'count', ''], coverageBody),
     ),
   ]);
 }

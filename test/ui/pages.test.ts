@@ -1,7 +1,8 @@
 // The mock's browser pages in a real headless Chromium (Debian's, driven by playwright-core): each page loads with
 // no console error, a fee query runs from GraphiQL in both guides, the API reference points "Try it out" at the mock,
 // and the dashboard follows a payment made through the API to its webhook delivery with every attempt, shows hostile
-// journal content as text, and drives the control API from its buttons. Screenshots: see `screenshots` below.
+// journal content as text, drives the control API from its buttons, and lists the behaviours the sandbox exercised.
+// Screenshots: see `screenshots` below.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -12,7 +13,7 @@ import { promisify } from 'node:util';
 import { print } from 'graphql';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProcessPaymentRequestDocument } from '../../src/index.ts';
+import { PaymentGatewayFeesCalcDocument, ProcessPaymentRequestDocument } from '../../src/index.ts';
 import { type MockServer, startMockServer } from '../../src/mock/index.ts';
 import { credentials, payInput, post, tokenPaths } from '../mock/helpers.ts';
 import { launchBrowser, type TestBrowser } from './support/browser.ts';
@@ -277,5 +278,58 @@ describe('Dashboard at /__pck/ui', () => {
     expect(asked.some((a) => a.startsWith('/__pck/deliveries'))).toBe(false);
     expect(problems).toEqual([]);
     await page.close();
+  }, 90_000);
+
+  it('lists the behaviours exercised and never exercised with their counts, from GET /__pck/coverage', async () => {
+    // A mock of its own: coverage survives a reset, and the other tests of this file exercise plenty.
+    const fresh = await startMockServer({ port: 0, log: false });
+    try {
+      const { page, problems } = await browser.open();
+      const asked: string[] = [];
+      page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+      await page.goto(`${fresh.url}/__pck/ui`);
+      const total = fresh.control.coverage().total;
+      await waitForText(page, '#pck-coverage-counts', `0 of ${total} behaviours exercised (0.0%)`);
+      expect(await page.locator('#pck-coverage tr[data-never]').count()).toBe(total);
+
+      // A token and a fee list through the API: the next poll reads the report again, and their rows say so.
+      const token = (await post(`${fresh.url}${tokenPaths.generate}`, credentials)).body.data.token;
+      const fees = { query: print(PaymentGatewayFeesCalcDocument), variables: { amount: 100 } };
+      await post(`${fresh.url}/graphql`, { 'x-jwt-token': token }, fees);
+      await post(`${fresh.url}/graphql`, { 'x-jwt-token': token }, fees);
+      await waitForText(page, '#pck-coverage-counts', `2 of ${total} behaviours exercised`);
+      const feeRow = page.locator('#pck-coverage tr[data-behaviour="graphql.current.paymentGatewayFeesCalc"]');
+      expect((await feeRow.locator('td').allInnerTexts()).slice(3)).toEqual(['2', 'exercised']);
+      const expired = page.locator('#pck-coverage tr[data-behaviour="token.expired"]');
+      expect((await expired.locator('td').allInnerTexts()).slice(2)).toEqual(['5', '0', 'never']);
+
+      // The filter keeps the gaps only, or what was exercised only.
+      await page.selectOption('#pck-coverage-filter', 'never');
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('#pck-coverage tr[data-behaviour]').length === n,
+        total - 2,
+      );
+      expect(await page.locator('#pck-coverage tr[data-behaviour]:not([data-never])').count()).toBe(0);
+      await page.selectOption('#pck-coverage-filter', 'covered');
+      await page.waitForFunction(() => document.querySelectorAll('#pck-coverage tr[data-behaviour]').length === 2);
+      expect(await page.locator('#pck-coverage tr[data-behaviour] td:first-child').allInnerTexts()).toEqual([
+        'token.generate',
+        'graphql.current.paymentGatewayFeesCalc',
+      ]);
+      await page.screenshot({ path: join(screenshots, 'dashboard-coverage.png'), fullPage: true });
+
+      // Nothing changes: the polls read the health counters only, never the report.
+      const updated = async () => Number(await page.evaluate(() => document.body.dataset.updated));
+      const before = await updated();
+      asked.length = 0;
+      await page.waitForFunction((t) => Number(document.body.dataset.updated) > t, before);
+      const once = await updated();
+      await page.waitForFunction((t) => Number(document.body.dataset.updated) > t, once);
+      expect(new Set(asked)).toEqual(new Set(['/__pck/health']));
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await fresh.close();
+    }
   }, 90_000);
 });

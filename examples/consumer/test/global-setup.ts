@@ -1,4 +1,6 @@
 // Starts the kit's mock and our webhook receiver once for the run, on free ports, and hands their URLs to the tests.
+// When the run ends the mock writes which of the service's behaviours our tests exercised to pck-coverage.json;
+// `npm run coverage` reports them and fails if one we rely on was never exercised.
 import { startMockServer } from 'payment-contract-kit/mock';
 import type { TestProject } from 'vitest/node';
 import { startWebhookReceiver } from '../src/webhook-receiver.ts';
@@ -18,6 +20,7 @@ export default async function setup(project: TestProject) {
     log: false,
     webhookUrls: [`${receiver.url}/webhooks/payment-status`],
     webhookSigningKey: service.signingKey,
+    coverageFile: 'pck-coverage.json',
   });
   project.provide('mockUrl', mock.url);
   project.provide('receiverUrl', receiver.url);

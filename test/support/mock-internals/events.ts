@@ -1,9 +1,10 @@
 /**
  * Test support: the names tests use from the mock's events (`src/mock/internal/domain/events.ts`): the bus and the typed
- * vocabulary every reader (journal, log, coverage) listens to.
+ * vocabulary every reader (journal, log, coverage) listens to, and the coverage collector that reads them.
  *
  * @module
  */
+export { createCoverageCollector } from '../../../src/mock/internal/coverage/collector.ts';
 export {
   createEventBus,
   type EventBus,

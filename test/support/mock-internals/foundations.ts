@@ -32,4 +32,4 @@ export { checkPageQuery, collectPage, parseListQuery } from '../../../src/mock/i
 export { SeqList } from '../../../src/mock/internal/history/seq-list.ts';
 export { MockHttpError } from '../../../src/mock/internal/http-error.ts';
 export { createSeededRandom, uuidV4FromHex } from '../../../src/mock/internal/random.ts';
-export { verdictOf } from '../../../src/mock/internal/verdict.ts';
+export { okVerdict, verdictOf } from '../../../src/mock/internal/verdict.ts';

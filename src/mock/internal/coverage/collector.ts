@@ -29,8 +29,15 @@ export interface CoverageCollector {
 /** Payments whose final status is remembered for their webhooks; past it the oldest is forgotten. */
 const maxRemembered = 10_000;
 
+/** Places in the catalogue: what an observation counts, read once and kept. */
+type Slots = readonly number[];
+
 /**
  * Starts counting the events of `bus` against the catalogue under `assumptions`.
+ *
+ * The listener runs on every answered request, so it counts by place in the catalogue: what each kind of
+ * observation covers is worked out once and kept as a list of places, and counting it adds one to each, with no key
+ * built and nothing allocated on the way.
  *
  * @example
  * const coverage = createCoverageCollector(events, assumptions);
@@ -38,63 +45,88 @@ const maxRemembered = 10_000;
  */
 export function createCoverageCollector(bus: EventBus, assumptions: Assumptions): CoverageCollector {
   const catalogue: readonly Behaviour[] = behaviourCatalogue(assumptions);
-  const counts = new Map<string, number>();
+  const place = new Map(catalogue.map((b, i) => [b.id, i]));
+  const slots = (ids: readonly string[]): Slots => ids.flatMap((id) => place.get(id) ?? []);
+  const counts: number[] = catalogue.map(() => 0);
+  const count = (at: Slots) => {
+    for (let i = 0; i < at.length; i++) counts[at[i]!]! += 1;
+  };
   // uuid → final status, so a delivered webhook can say which one it carried.
   const outcomes = new Map<string, 'success' | 'failure'>();
-  const count = (ids: readonly string[]) => {
-    for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const answered = answeredReader(assumptions, slots);
+  const accepted = {
+    current: [
+      slots(behavioursOfPayment({ guide: 'current', byCardAccount: false })),
+      slots(behavioursOfPayment({ guide: 'current', byCardAccount: true })),
+    ],
+    legacy: [
+      slots(behavioursOfPayment({ guide: 'legacy', byCardAccount: false })),
+      slots(behavioursOfPayment({ guide: 'legacy', byCardAccount: true })),
+    ],
+  } as const;
+  const settled = {
+    success: slots(behavioursOfSettlement('success')),
+    failure: slots(behavioursOfSettlement('failure')),
   };
-  const answered = answeredReader(assumptions);
   const listener = (event: MockEvent) => {
     switch (event.kind) {
       case 'request.answered':
         return count(answered(event));
       case 'payment.accepted':
-        return count(behavioursOfPayment(event));
+        return count(accepted[event.guide][event.byCardAccount ? 1 : 0]);
       case 'payment.settled':
         if (outcomes.size >= maxRemembered) outcomes.delete(outcomes.keys().next().value as string);
         outcomes.set(event.uuid, event.outcome);
-        return count(behavioursOfSettlement(event.outcome));
+        return count(settled[event.outcome]);
       case 'delivery.finished':
-        return count(behavioursOfDelivery({ ...event, outcome: outcomes.get(event.uuid) }));
+        return count(slots(behavioursOfDelivery({ ...event, outcome: outcomes.get(event.uuid) })));
       default:
         return undefined;
     }
   };
   const stop = bus.on(listener);
-  return { report: () => coverageReport(catalogue, counts), close: stop };
+  return {
+    report: () => coverageReport(catalogue, new Map(catalogue.map((b, i) => [b.id, counts[i]!]))),
+    close: stop,
+  };
 }
 
 /**
- * The behaviours of an answered request, remembered for the answers every request gets (a success, by its root
- * fields, which each cached operation keeps as one array): the hot paths (a fee list, a token) then cost a lookup.
+ * The places of an answered request's behaviours, kept for the answers every request gets (a success): by guide,
+ * status and the operation's root fields (each cached operation keeps them as one array), or by token route,
+ * status and whether the credentials passed. The hot paths (a fee list, a token) then cost three lookups.
  */
-function answeredReader(assumptions: Assumptions): (e: RequestAnswered) => readonly string[] {
-  const byFields = new Map<string, WeakMap<readonly string[], readonly string[]>>();
-  const byRoute = new Map<string, readonly string[]>();
+function answeredReader(
+  assumptions: Assumptions,
+  slots: (ids: readonly string[]) => Slots,
+): (e: RequestAnswered) => Slots {
+  const byFields = new Map<string | undefined, Map<number, WeakMap<readonly string[], Slots>>>();
+  const byRoute = new Map<string, Map<number, Map<boolean, Slots>>>();
   const read = (e: RequestAnswered) =>
-    behavioursOfRequest(
-      {
-        path: e.path,
-        status: e.status,
-        guide: e.guide,
-        rootFields: e.rootFields,
-        reason: e.verdict.reason,
-        validation: e.verdict.validation,
-        authenticated: e.clientId !== undefined,
-      },
-      assumptions,
+    slots(
+      behavioursOfRequest(
+        {
+          path: e.path,
+          status: e.status,
+          guide: e.guide,
+          rootFields: e.rootFields,
+          reason: e.verdict.reason,
+          validation: e.verdict.validation,
+          authenticated: e.clientId !== undefined,
+        },
+        assumptions,
+      ),
     );
   return (e) => {
     if (e.verdict.reason !== undefined || e.verdict.validation !== undefined) return read(e);
     const fields = e.rootFields;
-    if (fields === undefined)
-      return remembered(byRoute, `${e.path}\0${e.status}\0${e.clientId !== undefined}`, () => read(e));
-    const kept = remembered(
-      byFields,
-      `${e.guide}\0${e.status}`,
-      () => new WeakMap<readonly string[], readonly string[]>(),
-    );
+    if (fields === undefined) {
+      const statuses = remembered(byRoute, e.path, () => new Map<number, Map<boolean, Slots>>());
+      const byAuth = remembered(statuses, e.status, () => new Map<boolean, Slots>());
+      return remembered(byAuth, e.clientId !== undefined, () => read(e));
+    }
+    const statuses = remembered(byFields, e.guide, () => new Map<number, WeakMap<readonly string[], Slots>>());
+    const kept = remembered(statuses, e.status, () => new WeakMap<readonly string[], Slots>());
     return remembered(kept, fields, () => read(e));
   };
 }

@@ -84,4 +84,37 @@ describe('found by the model', () => {
       expect(before.errors[0]?.extensions.reason).toBe('TOKEN_REVOKED');
     }
   });
+
+  it('revoke all, generate, reset, revoke all: the token issued before the reset is revoked', async () => {
+    const now = Date.UTC(2026, 5, 1);
+    app = createMockApp({ log: false, realNow: () => now });
+    const send = (path: string, headers: Record<string, string>, body?: string) =>
+      (app as ReturnType<typeof createMockApp>).fetch(
+        new Request(`http://mock${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: body ?? null,
+        }),
+      );
+    const revokeAll = () => send('/api/v2/accounting/token/revoke-token', credentials);
+    await send('/api/v2/accounting/token/generate-token', credentials);
+    expect((await revokeAll()).status).toBe(200);
+    const token = (
+      (await (await send('/api/v2/accounting/token/generate-token', credentials)).json()) as {
+        data: { token: string };
+      }
+    ).data.token;
+    await send('/__pck/reset', {});
+    // A reset forgets revocations: the token works until the client revokes again.
+    const between = (await (await send('/graphql', { 'x-jwt-token': token }, feeList)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(between.errors).toBeUndefined();
+    expect((await revokeAll()).status).toBe(200);
+    const answer = (await (await send('/graphql', { 'x-jwt-token': token }, feeList)).json()) as {
+      errors?: { extensions: { reason: string } }[];
+    };
+    expect(answer.errors?.[0]?.extensions.reason).toBe('TOKEN_REVOKED');
+  });
 });

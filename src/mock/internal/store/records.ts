@@ -4,8 +4,9 @@
  *
  * Record types, by owner (`t`, then the fields):
  * - tokens: `tk.i` issued (client `c`, refresh number `n`, token id number `j`, `g` when generate-token set the
- *   generate-once flag), `tk.u` refresh token used (`c`, `n`), `tk.ra` revoke-all (`c`), `tk.r` one token revoked
- *   (token id `j`, expiry `e` in seconds);
+ *   generate-once flag), `tk.u` refresh token used (`c`, `n`), `tk.ra` revoke-all (`c`, the generation `v` it moved
+ *   to), `tk.r` one token revoked (token id `j`, expiry `e` in seconds), `tk.h` the highest revocation generation `v`
+ *   of client `c`, which a reset keeps (written after `rst`, and in a snapshot);
  * - state: `card` card account created (`a`, the account: never the card number), `pay` payment accepted (`p`, the
  *   stored payment), `set` payment settled (`c`, uuid `u`, outcome `x`, virtual time `at`);
  * - settlement: reads `pay` (schedules it) and `set`;

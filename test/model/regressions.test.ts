@@ -1,6 +1,12 @@
 // Defects the model-based tests found, each as the shrunk command list replayed by hand.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildNodeMockApp } from '../../src/mock/app.ts';
+import type { MockApp } from '../../src/mock/control-types.ts';
 import { createMockApp } from '../../src/mock/index.ts';
+import { paidUuid, sandboxClient } from '../support/sandbox-client.ts';
 
 const credentials = { 'x-client-id': 'test-client', 'x-api-key': 'test-api-key' };
 const feeList = JSON.stringify({
@@ -116,5 +122,52 @@ describe('found by the model', () => {
       errors?: { extensions: { reason: string } }[];
     };
     expect(answer.errors?.[0]?.extensions.reason).toBe('TOKEN_REVOKED');
+  });
+
+  it("file store: pay, settle, SIGKILL between the webhook's end and its delivery's end record, restart: delivered", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pck-model-regression-'));
+    const file = join(dir, 'sandbox.store');
+    const hooks: string[] = [];
+    const started: MockApp[] = [];
+    const start = async () => {
+      const mock = buildNodeMockApp(
+        { log: false, store: `file:${file}`, settleDelayMs: 60_000 },
+        {
+          webhookReceivers: [
+            async (request) => {
+              hooks.push(((await request.json()) as { uuid: string }).uuid);
+              return new Response(null, { status: 204 });
+            },
+          ],
+        },
+      );
+      started.push(mock);
+      await mock.ready();
+      return mock;
+    };
+    try {
+      const first = await start();
+      const client = sandboxClient((r) => first.fetch(r));
+      const uuid = paidUuid(await client.pay((await client.generate()).body.data.token))!;
+      expect((await client.control('payments/settle', { uuid, outcome: 'success' })).status).toBe(200);
+      await first.control.waitForDelivery((d) => d.paymentUuid === uuid && d.state === 'delivered');
+      await first.close();
+      // The process killed after the progress's `hk` reached the file and before the delivery's own end did (two
+      // batches then): the log ends with the delivery `sending` and the webhook finished.
+      const lines = readFileSync(file, 'utf8').split('\n');
+      const end = lines.findIndex((l) => l.includes('"t":"dv"') && l.includes('"s":"delivered"'));
+      expect(end).toBeGreaterThan(0);
+      writeFileSync(file, lines.filter((_, i) => i !== end).join('\n'));
+      const second = await start();
+      const delivered = await second.control.waitForDelivery((d) => d.paymentUuid === uuid && d.state === 'delivered', {
+        timeoutMs: 2_000,
+      });
+      expect(delivered.paymentUuid).toBe(uuid);
+      // Sent once: the receiver had it before the kill.
+      expect(hooks).toEqual([uuid]);
+    } finally {
+      for (const mock of started) await mock.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -144,6 +144,31 @@ describe('file store over a restart', () => {
     expect(paidUuid(await second.client.pay(after.token))).toBeDefined();
   });
 
+  it('a delivery whose attempt was in flight at the stop is sent again by the next process, under its id', async () => {
+    const file = join(dir, 'in-flight.log');
+    const first = buildNodeMockApp(
+      { log: false, store: `file:${file}`, settleDelayMs: 5_000 },
+      { webhookReceivers: [() => new Promise<Response>(() => {})] },
+    );
+    apps.push(first);
+    await first.ready();
+    const client = sandboxClient((r) => first.fetch(r));
+    const uuid = paidUuid(await client.pay((await client.generate()).body.data.token))!;
+    await client.control('payments/settle', { uuid, outcome: 'success' });
+    const sending = await first.control.waitForDelivery((d) => d.paymentUuid === uuid && d.state === 'sending');
+    // An answer with a record of its own comes after every record before it is on disk.
+    await client.control('clock/advance', { ms: 0 });
+    await first.close();
+    apps = [];
+    const hooks: string[] = [];
+    const second = await start(file, hooks);
+    const delivered = await second.app.control.waitForDelivery(
+      (d) => d.paymentUuid === uuid && d.state === 'delivered',
+    );
+    expect(delivered.id).toBe(sending.id);
+    expect(hooks).toEqual([uuid]);
+  });
+
   it('refuses a file another live process holds, and says how to fix it', async () => {
     const file = join(dir, 'held.log');
     await start(file, []);

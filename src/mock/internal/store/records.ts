@@ -10,7 +10,8 @@
  * - state: `card` card account created (`a`, the account: never the card number), `pay` payment accepted (`p`, the
  *   stored payment), `set` payment settled (`c`, uuid `u`, outcome `x`, virtual time `at`);
  * - settlement: reads `pay` (schedules it) and `set`;
- * - webhooks: `hk` a delivery finished (payment uuid `u`, `url`, final `s`); `dv` a delivery changed (`d`, its
+ * - webhooks: `hk` a delivery finished (payment uuid `u`, `url`, final `s`; it also ends a mirror of that delivery
+ *   still unfinished, should the `dv` with its end be missing); `dv` a delivery changed (`d`, its
  *   fields: id, state, attempts; webhooks/delivery-mirror.ts), so every replica lists it and a survivor takes it over
  *   with its id and attempt numbering;
  * - tokens, in a snapshot only: `tk.m` the highest refresh number `n` of client `c` and token id number `j` a boot

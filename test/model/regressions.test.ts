@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildNodeMockApp } from '../../src/mock/app.ts';
 import type { MockApp } from '../../src/mock/control-types.ts';
 import { createMockApp } from '../../src/mock/index.ts';
+import { testCardNumbers } from '../../src/test-values.ts';
+import { payInput } from '../mock/helpers.ts';
 import { paidUuid, sandboxClient } from '../support/sandbox-client.ts';
 
 const credentials = { 'x-client-id': 'test-client', 'x-api-key': 'test-api-key' };
@@ -165,6 +167,39 @@ describe('found by the model', () => {
       expect(delivered.paymentUuid).toBe(uuid);
       // Sent once: the receiver had it before the kill.
       expect(hooks).toEqual([uuid]);
+    } finally {
+      for (const mock of started) await mock.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('file store: pay, the clock past its settlement, reset, pay the card that stays processing, restart: processing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pck-model-regression-'));
+    const file = join(dir, 'sandbox.store');
+    const started: MockApp[] = [];
+    const start = async () => {
+      const mock = buildNodeMockApp({ log: false, store: `file:${file}`, settleDelayMs: 60_000 }, {});
+      started.push(mock);
+      await mock.ready();
+      return { mock, client: sandboxClient((r) => mock.fetch(r)) };
+    };
+    try {
+      const first = await start();
+      const before = paidUuid(await first.client.pay((await first.client.generate()).body.data.token));
+      expect((await first.client.control('clock/advance', { ms: 60_000 })).status).toBe(200);
+      expect((await first.client.control('reset')).status).toBe(200);
+      const token = (await first.client.generate()).body.data.token;
+      const after = paidUuid(await first.client.pay(token, payInput(testCardNumbers.visaStaysProcessing)));
+      // Payment ids are seeded: the same uuid again after the reset.
+      expect(after).toBe(before);
+      await first.mock.close();
+      // The replay moves the clock past the first payment's settlement again, before it reaches the reset.
+      const second = await start();
+      // An answer with a record of its own comes after every record before it is on disk (a settlement's too).
+      expect((await second.client.control('clock/advance', { ms: 0 })).status).toBe(200);
+      expect(second.mock.control.payments().map((p) => [p.uuid, p.status])).toEqual([[after, 'processing']]);
+      // Nothing settled it: the first payment's settlement went from the file with everything before the reset.
+      expect(readFileSync(file, 'utf8')).not.toContain('"t":"set"');
     } finally {
       for (const mock of started) await mock.close();
       rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,8 @@
  * JWT library cost start-up time for no gain: the mock only checks tokens it signed); the tests check every issued
  * token with fast-jwt, a JWT library of the field. Expiry is judged on the mock's virtual clock, so advancing the
  * clock expires tokens without waiting. Token ids and refresh tokens are a seed-derived prefix and a counter: after a
- * reset the same calls give the same tokens, apart from the time claims.
+ * reset the same calls give the same tokens, apart from the time claims (and the generation, once a revoke-all
+ * after the reset moved it above those handed out before).
  *
  * Refresh tokens are single-use; a client keeps at most `maxRefreshTokensPerClient` unused ones, and issuing one
  * more forgets its oldest unused one. A refresh token names its client (by ordinal) and its issue number, so the

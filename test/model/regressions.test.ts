@@ -1,6 +1,14 @@
 // Defects the model-based tests found, each as the shrunk command list replayed by hand.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildNodeMockApp } from '../../src/mock/app.ts';
+import type { MockApp } from '../../src/mock/control-types.ts';
 import { createMockApp } from '../../src/mock/index.ts';
+import { testCardNumbers } from '../../src/test-values.ts';
+import { payInput } from '../mock/helpers.ts';
+import { paidUuid, sandboxClient } from '../support/sandbox-client.ts';
 
 const credentials = { 'x-client-id': 'test-client', 'x-api-key': 'test-api-key' };
 const feeList = JSON.stringify({
@@ -82,6 +90,119 @@ describe('found by the model', () => {
         errors: { extensions: { reason: string } }[];
       };
       expect(before.errors[0]?.extensions.reason).toBe('TOKEN_REVOKED');
+    }
+  });
+
+  it('revoke all, generate, reset, revoke all: the token issued before the reset is revoked', async () => {
+    const now = Date.UTC(2026, 5, 1);
+    app = createMockApp({ log: false, realNow: () => now });
+    const send = (path: string, headers: Record<string, string>, body?: string) =>
+      (app as ReturnType<typeof createMockApp>).fetch(
+        new Request(`http://mock${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: body ?? null,
+        }),
+      );
+    const revokeAll = () => send('/api/v2/accounting/token/revoke-token', credentials);
+    await send('/api/v2/accounting/token/generate-token', credentials);
+    expect((await revokeAll()).status).toBe(200);
+    const token = (
+      (await (await send('/api/v2/accounting/token/generate-token', credentials)).json()) as {
+        data: { token: string };
+      }
+    ).data.token;
+    await send('/__pck/reset', {});
+    // A reset forgets revocations: the token works until the client revokes again.
+    const between = (await (await send('/graphql', { 'x-jwt-token': token }, feeList)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(between.errors).toBeUndefined();
+    expect((await revokeAll()).status).toBe(200);
+    const answer = (await (await send('/graphql', { 'x-jwt-token': token }, feeList)).json()) as {
+      errors?: { extensions: { reason: string } }[];
+    };
+    expect(answer.errors?.[0]?.extensions.reason).toBe('TOKEN_REVOKED');
+  });
+
+  it("file store: pay, settle, SIGKILL between the webhook's end and its delivery's end record, restart: delivered", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pck-model-regression-'));
+    const file = join(dir, 'sandbox.store');
+    const hooks: string[] = [];
+    const started: MockApp[] = [];
+    const start = async () => {
+      const mock = buildNodeMockApp(
+        { log: false, store: `file:${file}`, settleDelayMs: 60_000 },
+        {
+          webhookReceivers: [
+            async (request) => {
+              hooks.push(((await request.json()) as { uuid: string }).uuid);
+              return new Response(null, { status: 204 });
+            },
+          ],
+        },
+      );
+      started.push(mock);
+      await mock.ready();
+      return mock;
+    };
+    try {
+      const first = await start();
+      const client = sandboxClient((r) => first.fetch(r));
+      const uuid = paidUuid(await client.pay((await client.generate()).body.data.token))!;
+      expect((await client.control('payments/settle', { uuid, outcome: 'success' })).status).toBe(200);
+      await first.control.waitForDelivery((d) => d.paymentUuid === uuid && d.state === 'delivered');
+      await first.close();
+      // The process killed after the progress's `hk` reached the file and before the delivery's own end did (two
+      // batches then): the log ends with the delivery `sending` and the webhook finished.
+      const lines = readFileSync(file, 'utf8').split('\n');
+      const end = lines.findIndex((l) => l.includes('"t":"dv"') && l.includes('"s":"delivered"'));
+      expect(end).toBeGreaterThan(0);
+      writeFileSync(file, lines.filter((_, i) => i !== end).join('\n'));
+      const second = await start();
+      const delivered = await second.control.waitForDelivery((d) => d.paymentUuid === uuid && d.state === 'delivered', {
+        timeoutMs: 2_000,
+      });
+      expect(delivered.paymentUuid).toBe(uuid);
+      // Sent once: the receiver had it before the kill.
+      expect(hooks).toEqual([uuid]);
+    } finally {
+      for (const mock of started) await mock.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('file store: pay, the clock past its settlement, reset, pay the card that stays processing, restart: processing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pck-model-regression-'));
+    const file = join(dir, 'sandbox.store');
+    const started: MockApp[] = [];
+    const start = async () => {
+      const mock = buildNodeMockApp({ log: false, store: `file:${file}`, settleDelayMs: 60_000 }, {});
+      started.push(mock);
+      await mock.ready();
+      return { mock, client: sandboxClient((r) => mock.fetch(r)) };
+    };
+    try {
+      const first = await start();
+      const before = paidUuid(await first.client.pay((await first.client.generate()).body.data.token));
+      expect((await first.client.control('clock/advance', { ms: 60_000 })).status).toBe(200);
+      expect((await first.client.control('reset')).status).toBe(200);
+      const token = (await first.client.generate()).body.data.token;
+      const after = paidUuid(await first.client.pay(token, payInput(testCardNumbers.visaStaysProcessing)));
+      // Payment ids are seeded: the same uuid again after the reset.
+      expect(after).toBe(before);
+      await first.mock.close();
+      // The replay moves the clock past the first payment's settlement again, before it reaches the reset.
+      const second = await start();
+      // An answer with a record of its own comes after every record before it is on disk (a settlement's too).
+      expect((await second.client.control('clock/advance', { ms: 0 })).status).toBe(200);
+      expect(second.mock.control.payments().map((p) => [p.uuid, p.status])).toEqual([[after, 'processing']]);
+      // Nothing settled it: the first payment's settlement went from the file with everything before the reset.
+      expect(readFileSync(file, 'utf8')).not.toContain('"t":"set"');
+    } finally {
+      for (const mock of started) await mock.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

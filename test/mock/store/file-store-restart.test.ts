@@ -123,6 +123,52 @@ describe('file store over a restart', () => {
     expect((await second.client.refresh(before.refresh_token)).status).toBe(401);
   });
 
+  it('a revoke-all after a reset and two restarts still revokes the tokens issued before the reset', async () => {
+    const file = join(dir, 'revoke-reset.log');
+    const first = await start(file, []);
+    await first.client.generate();
+    expect((await first.client.revoke()).status).toBe(200);
+    const before = (await first.client.generate()).body.data;
+    await first.client.control('reset');
+    await first.app.close();
+    // The first start after the reset replays the whole log, then drops what came before the reset (the revoke-all
+    // among it); the second start has only what the log kept.
+    await (await start(file, [])).app.close();
+    apps = [];
+    const second = await start(file, []);
+    // The reset forgot the revocation: the token is valid again.
+    expect(paidUuid(await second.client.pay(before.token))).toBeDefined();
+    expect((await second.client.revoke()).status).toBe(200);
+    expect((await second.client.pay(before.token)).body.errors[0].extensions.reason).toBe('TOKEN_REVOKED');
+    const after = (await second.client.generate()).body.data;
+    expect(paidUuid(await second.client.pay(after.token))).toBeDefined();
+  });
+
+  it('a delivery whose attempt was in flight at the stop is sent again by the next process, under its id', async () => {
+    const file = join(dir, 'in-flight.log');
+    const first = buildNodeMockApp(
+      { log: false, store: `file:${file}`, settleDelayMs: 5_000 },
+      { webhookReceivers: [() => new Promise<Response>(() => {})] },
+    );
+    apps.push(first);
+    await first.ready();
+    const client = sandboxClient((r) => first.fetch(r));
+    const uuid = paidUuid(await client.pay((await client.generate()).body.data.token))!;
+    await client.control('payments/settle', { uuid, outcome: 'success' });
+    const sending = await first.control.waitForDelivery((d) => d.paymentUuid === uuid && d.state === 'sending');
+    // An answer with a record of its own comes after every record before it is on disk.
+    await client.control('clock/advance', { ms: 0 });
+    await first.close();
+    apps = [];
+    const hooks: string[] = [];
+    const second = await start(file, hooks);
+    const delivered = await second.app.control.waitForDelivery(
+      (d) => d.paymentUuid === uuid && d.state === 'delivered',
+    );
+    expect(delivered.id).toBe(sending.id);
+    expect(hooks).toEqual([uuid]);
+  });
+
   it('refuses a file another live process holds, and says how to fix it', async () => {
     const file = join(dir, 'held.log');
     await start(file, []);

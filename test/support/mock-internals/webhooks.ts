@@ -18,6 +18,7 @@ export {
   type WebhookDispatcher,
   type WebhookDispatcherOptions,
 } from '../../../src/mock/internal/webhooks/dispatcher.ts';
+export { createWebhookFanout, type WebhookFanoutDeps } from '../../../src/mock/internal/webhooks/fanout.ts';
 export { createFetchTransport } from '../../../src/mock/internal/webhooks/fetch-post.ts';
 export { createHttpTransport } from '../../../src/mock/internal/webhooks/http-post.ts';
 export {

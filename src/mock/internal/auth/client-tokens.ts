@@ -103,13 +103,23 @@ export function refreshNumber(s: ClientTokens, refreshHead: string, refreshToken
 }
 
 /**
- * Revoke-all: every access and refresh token of the client issued so far becomes invalid. Returns how many unused
- * refresh tokens went, which revoke-token's answer reports to a caller who left x-jwt-token out.
+ * Revoke-all: every access and refresh token of the client issued so far becomes invalid, as the client moves to
+ * generation `gen`. That must be above every generation a token still out there carries; the token service picks it
+ * (a reset rewinds `s.gen` while tokens issued before it stay valid, so `s.gen + 1` alone can be too low). Returns
+ * how many unused refresh tokens went, which revoke-token's answer reports to a caller who left x-jwt-token out.
  */
-export function revokeAll(s: ClientTokens): number {
+export function revokeAll(s: ClientTokens, gen = s.gen + 1): number {
   const unused = s.refresh.size;
-  s.gen++;
+  s.gen = gen;
   s.refresh.clear();
   s.order.clear();
   return unused;
+}
+
+/**
+ * The generation a revoke-all of `s` moves to: above the client's current one and above `highest`, the highest
+ * generation any token of the client was issued in since the service started (a reset does not lower it).
+ */
+export function nextGeneration(s: ClientTokens, highest: number): number {
+  return Math.max(s.gen, highest) + 1;
 }

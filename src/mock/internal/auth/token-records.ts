@@ -4,14 +4,15 @@
  * recorded or replayed).
  *
  * A snapshot says per client its generate-once flag, its revocation generation and its unused refresh tokens
- * (`tk.s`), the singly revoked tokens not yet expired (`tk.r`), and per boot the highest refresh and token id numbers
+ * (`tk.s`), its highest revocation generation, which a reset keeps (`tk.h`; a control reset writes these after its
+ * `rst` too), the singly revoked tokens not yet expired (`tk.r`), and per boot the highest refresh and token id numbers
  * handed out (`tk.m`): a process rebuilt from a snapshot moves its counters past its own marks, so it never hands out
  * a refresh token or token id twice, even once the records that issued them are compacted away.
  *
  * @module
  */
 import { numberField, type RecordApplier, type RecordBody, textField } from '../store/records.ts';
-import { type ClientTokens, keepRefresh, revokeAll } from './client-tokens.ts';
+import { type ClientTokens, keepRefresh, nextGeneration, revokeAll } from './client-tokens.ts';
 
 /** Issue numbers a process may use per boot: 2³² (a refresh token holds 12 hex digits, 2⁴⁸). */
 export const BOOT_SPAN = 2 ** 32;
@@ -21,6 +22,8 @@ export interface TokenRecordState {
   readonly state: (clientId: string) => ClientTokens;
   readonly perClient: ReadonlyMap<string, ClientTokens>;
   readonly revoked: Map<string, number>;
+  /** Per client the highest revocation generation handed out; a reset keeps it (tokens.ts). */
+  readonly highest: Map<string, number>;
   readonly maxRefresh: number;
   readonly ids: { next: number; readonly base: number };
   /** Highest numbers other boots handed out, by boot base: token id `j`, refresh number `n` per client. */
@@ -66,7 +69,8 @@ export function tokenApplier(t: TokenRecordState): RecordApplier['apply'] {
       keepRefresh(s, n, t.maxRefresh);
       passOwn(s, n, numberField(r, 'j'));
     } else if (r.t === 'tk.u') t.perClient.get(textField(r, 'c'))?.refresh.delete(numberField(r, 'n'));
-    else if (r.t === 'tk.ra') revokeAll(t.state(textField(r, 'c')));
+    else if (r.t === 'tk.ra') applyRevokeAll(t, textField(r, 'c'), numberField(r, 'v'));
+    else if (r.t === 'tk.h') raiseHighest(t, textField(r, 'c'), numberField(r, 'v'));
     else if (r.t === 'tk.r') t.revoked.set(textField(r, 'j'), numberField(r, 'e'));
     else if (r.t === 'tk.m') {
       const c = textField(r, 'c');
@@ -75,11 +79,35 @@ export function tokenApplier(t: TokenRecordState): RecordApplier['apply'] {
   };
 }
 
+function raiseHighest(t: TokenRecordState, clientId: string, gen: number): void {
+  if (Number.isFinite(gen) && gen > (t.highest.get(clientId) ?? 0)) t.highest.set(clientId, gen);
+}
+
+/**
+ * A revoke-all record: the generation it names (`v`), never lower than the one this view has, so replicas that
+ * revoked at once end on the same generation. A record without one (written by an older kit) takes the next.
+ */
+function applyRevokeAll(t: TokenRecordState, clientId: string, v: number): void {
+  const s = t.state(clientId);
+  const gen = Number.isFinite(v) ? Math.max(s.gen, v) : nextGeneration(s, t.highest.get(clientId) ?? 0);
+  revokeAll(s, gen);
+  raiseHighest(t, clientId, gen);
+}
+
+/** The `tk.h` records of {@link TokenRecordState.highest}: what a reset keeps of the token service. */
+export function highestRecords(t: Pick<TokenRecordState, 'highest'>): RecordBody[] {
+  const out: RecordBody[] = [];
+  for (const [c, v] of t.highest) if (v > 0) out.push({ t: 'tk.h', c, v });
+  return out;
+}
+
 function applyClientSnapshot(t: TokenRecordState, r: Parameters<RecordApplier['apply']>[0]): void {
-  const s = t.state(textField(r, 'c'));
+  const c = textField(r, 'c');
+  const s = t.state(c);
   s.generated = r.g === 1;
   const gen = numberField(r, 'v');
   s.gen = Number.isFinite(gen) ? gen : 0;
+  raiseHighest(t, c, s.gen);
   s.refresh.clear();
   s.order.clear();
   if (!Array.isArray(r.r)) return;
@@ -104,6 +132,7 @@ export function tokenSnapshot(t: TokenRecordState, nowSec: number): RecordBody[]
   for (const [c, s] of t.perClient) {
     out.push({ t: 'tk.s', c, g: s.generated ? 1 : 0, v: s.gen, r: Array.from(s.refresh) });
   }
+  out.push(...highestRecords(t));
   for (const [j, e] of t.revoked) if (e > nowSec) out.push({ t: 'tk.r', j, e });
   const ownJ = t.ids.next > 0 ? t.ids.base + t.ids.next - 1 : -1;
   const marks = new Map(t.marks);

@@ -7,7 +7,8 @@
  * JWT library cost start-up time for no gain: the mock only checks tokens it signed); the tests check every issued
  * token with fast-jwt, a JWT library of the field. Expiry is judged on the mock's virtual clock, so advancing the
  * clock expires tokens without waiting. Token ids and refresh tokens are a seed-derived prefix and a counter: after a
- * reset the same calls give the same tokens, apart from the time claims.
+ * reset the same calls give the same tokens, apart from the time claims (and the generation, once a revoke-all
+ * after the reset moved it above those handed out before).
  *
  * Refresh tokens are single-use; a client keeps at most `maxRefreshTokensPerClient` unused ones, and issuing one
  * more forgets its oldest unused one. A refresh token names its client (by ordinal) and its issue number, so the
@@ -16,7 +17,10 @@
  * outlive young-generation GCs; small integers are stored inline).
  *
  * Revoking every token of a client bumps that client's generation (a claim in each token), which is O(1) and needs
- * no list of issued tokens; revoking one token records its id until it would have expired anyway.
+ * no list of issued tokens; revoking one token records its id until it would have expired anyway. A reset rewinds
+ * the generation to 0, so tokens issued before it work again (the ledger's "Reset and tokens"), but the next
+ * revoke-all still moves above the highest generation ever handed out: those tokens are the client's too, and a
+ * generation that started over at 0 would reach theirs again and let them through.
  *
  * Signing, decoding and the verified-claims cache are in access-token-codec.ts: revocation, expiry on the virtual
  * clock and the client checks here run on every request.
@@ -32,7 +36,7 @@ import type { Clock } from '../clock.ts';
 import type { EventBus, TokenIssued } from '../domain/events.ts';
 import { restError } from '../http-error.ts';
 import type { CryptoPrimitives } from '../platform/crypto-primitives.ts';
-import type { RecordApplier, Recorder, RecordSnapshot } from '../store/records.ts';
+import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../store/records.ts';
 import { type AccessTokenContext, checkAccessToken, type TokenCheck } from './access-token-check.ts';
 import { createAccessTokenCodec } from './access-token-codec.ts';
 import {
@@ -40,11 +44,12 @@ import {
   consumeRefresh,
   issueRefresh,
   newClientTokens,
+  nextGeneration,
   refreshNumber,
   revokeAll,
 } from './client-tokens.ts';
 import { createCredentialCheck } from './credentials.ts';
-import { BOOT_SPAN, newTokenMarks, tokenRecords } from './token-records.ts';
+import { BOOT_SPAN, highestRecords, newTokenMarks, tokenRecords } from './token-records.ts';
 
 /** Why a token was not accepted (re-exported from access-token-check.ts, where the checks are). */
 export type { TokenCheck, TokenRejection } from './access-token-check.ts';
@@ -80,8 +85,16 @@ export interface TokenService {
   verify(token: string | undefined, clientIdHeader: string | undefined): TokenCheck;
   /** True when `clientId` is a configured client. */
   isClient(clientId: string): boolean;
-  /** Forgets generate-once records, refresh tokens and revocations, and rewinds the token id sequence. */
+  /**
+   * Forgets generate-once records, refresh tokens and revocations, and rewinds the token id sequence. Keeps each
+   * client's highest revocation generation, which {@link TokenService.keptOverReset} writes down.
+   */
   reset(): void;
+  /**
+   * What a reset keeps, as records for a state store to write after its `rst` (`tk.h`: each client's highest
+   * revocation generation), so a file store that drops everything before its last reset still has them.
+   */
+  keptOverReset(): RecordBody[];
   /** Takes back a token record (`tk.*`) of a state store (issue 23). */
   readonly apply: RecordApplier['apply'];
   /** The records that rebuild this service's view (a state store's compaction; token-records.ts). */
@@ -176,6 +189,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const perClient = new Map<string, ClientTokens>();
   // client/jti → exp (seconds) of singly revoked tokens; pruned of tokens that expired anyway.
   const revoked = new Map<string, number>();
+  // client → the highest generation it has issued tokens in; a reset keeps it (see the module comment).
+  const highest = new Map<string, number>();
 
   function state(clientId: string): ClientTokens {
     let s = perClient.get(clientId);
@@ -207,7 +222,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     return { token, refresh_token, expiration };
   }
 
-  const recordState = { state, perClient, revoked, maxRefresh, ids, marks: newTokenMarks() };
+  const recordState = { state, perClient, revoked, highest, maxRefresh, ids, marks: newTokenMarks() };
 
   const tokenContext: AccessTokenContext = {
     decode: (token) => codec.decode(token),
@@ -258,20 +273,24 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     revoke(clientId, token) {
       const s = state(clientId);
       if (token === undefined || token === '') {
-        if (record) record({ t: 'tk.ra', c: clientId });
+        const gen = nextGeneration(s, highest.get(clientId) ?? 0);
+        highest.set(clientId, gen);
+        if (record) record({ t: 'tk.ra', c: clientId, v: gen });
         events?.emit({ kind: 'token.revoked', clientId, tokenId: undefined, expiresAt: undefined });
-        return { revoked: 'client', refresh_tokens: revokeAll(s) };
+        return { revoked: 'client', refresh_tokens: revokeAll(s, gen) };
       }
       return revokeOne({ codec, clock, revoked, record, events }, clientId, token);
     },
     issue: (clientId) => issue(clientId, 'control'),
     ...tokenRecords(recordState, () => clock.now() / 1000),
+    keptOverReset: () => highestRecords(recordState),
     setIdBase(boot) {
       ids.base = boot * BOOT_SPAN;
       ids.next = 0;
     },
     verify: (token, clientIdHeader) => checkAccessToken(token, clientIdHeader, tokenContext),
     reset() {
+      // Not `highest`: tokens issued before the reset stay out there, and a revoke-all after it must still reach them.
       for (const map of [perClient, revoked, recordState.marks]) map.clear();
       codec.reset();
       ids.next = 0;

@@ -142,6 +142,8 @@ export function createControl(deps: ControlDeps): MockControl {
     reset() {
       for (const part of deps.resettable) part.reset();
       deps.record?.({ t: 'rst' });
+      // After the `rst`: a file store drops everything up to its last reset at the next start, and these must stay.
+      if (deps.record) for (const r of tokens.keptOverReset()) deps.record(r);
       deps.events?.emit({ kind: 'sandbox.reset' });
     },
     now: () => clock.now(),

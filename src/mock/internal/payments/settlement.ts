@@ -91,10 +91,14 @@ export function createSettlement(deps: SettlementDeps): Settlement {
       finish(uuid, undefined, undefined);
       return;
     }
-    const unsettled = () => state.payment(undefined, uuid)?.settledOutcome === undefined;
+    // The payment that fell due, not whatever holds its uuid when the claim is won: a reset brings uuids back, and a
+    // job deferred while a store is replayed (a restart) would otherwise settle the payment made after the reset.
+    const payment = state.payment(undefined, uuid);
+    if (!payment) return;
+    const unsettled = () => state.payment(undefined, uuid) === payment && payment.settledOutcome === undefined;
     once.run(settleClaim(uuid), {
       needed: unsettled,
-      work: () => fencedSettlement(state, uuid, clock.now(), (p) => handOverSettled(deps, p), deps.events),
+      work: () => fencedSettlement(state, payment, clock.now(), (p) => handOverSettled(deps, p), deps.events),
       holdWhile: () => {
         const p = state.payment(undefined, uuid);
         return p !== undefined && deps.hooksPending?.(p) === true;
@@ -184,13 +188,13 @@ function handOverSettled(deps: SettlementDeps, payment: StoredPayment): void {
  */
 function fencedSettlement(
   state: MockState,
-  uuid: string,
+  p: StoredPayment,
   at: number,
   handOver: (payment: StoredPayment) => void,
   events: EventBus | undefined,
 ): FencedWork | undefined {
-  const p = state.payment(undefined, uuid);
-  if (!p || p.settledOutcome !== undefined) return undefined;
+  const uuid = p.uuid;
+  if (state.payment(undefined, uuid) !== p || p.settledOutcome !== undefined) return undefined;
   const outcome = finalOutcome(p);
   const record = { t: 'set', c: p.clientId, u: uuid, x: outcome, at };
   return {

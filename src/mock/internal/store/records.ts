@@ -4,12 +4,14 @@
  *
  * Record types, by owner (`t`, then the fields):
  * - tokens: `tk.i` issued (client `c`, refresh number `n`, token id number `j`, `g` when generate-token set the
- *   generate-once flag), `tk.u` refresh token used (`c`, `n`), `tk.ra` revoke-all (`c`), `tk.r` one token revoked
- *   (token id `j`, expiry `e` in seconds);
+ *   generate-once flag), `tk.u` refresh token used (`c`, `n`), `tk.ra` revoke-all (`c`, the generation `v` it moved
+ *   to), `tk.r` one token revoked (token id `j`, expiry `e` in seconds), `tk.h` the highest revocation generation `v`
+ *   of client `c`, which a reset keeps (written after `rst`, and in a snapshot);
  * - state: `card` card account created (`a`, the account: never the card number), `pay` payment accepted (`p`, the
  *   stored payment), `set` payment settled (`c`, uuid `u`, outcome `x`, virtual time `at`);
  * - settlement: reads `pay` (schedules it) and `set`;
- * - webhooks: `hk` a delivery finished (payment uuid `u`, `url`, final `s`); `dv` a delivery changed (`d`, its
+ * - webhooks: `hk` a delivery finished (payment uuid `u`, `url`, final `s`; it also ends a mirror of that delivery
+ *   still unfinished, should the `dv` with its end be missing); `dv` a delivery changed (`d`, its
  *   fields: id, state, attempts; webhooks/delivery-mirror.ts), so every replica lists it and a survivor takes it over
  *   with its id and attempt numbering;
  * - tokens, in a snapshot only: `tk.m` the highest refresh number `n` of client `c` and token id number `j` a boot

@@ -56,6 +56,13 @@ export function deliveryFields(d: Delivery): DeliveryFields {
 export interface DeliveryMirror {
   /** Takes in a `dv` record of another process (or of this one's past, at a restart); ignores a malformed one. */
   apply(fields: DeliveryFields): Delivery | undefined;
+  /**
+   * Takes in the end of the delivery of `paymentUuid` to `url` as the webhooks' progress recorded it (`hk`): an
+   * unfinished mirror of it ends in `state`. Its own `dv` with the end normally follows in the same batch; a log cut
+   * between the two (a SIGKILL, or a log written before they shared a batch) has only the `hk`, and the delivery
+   * would otherwise stay `sending` for good, since no process takes over a payment whose webhooks are finished.
+   */
+  ended(paymentUuid: string, url: string, state: DeliveryState): void;
   /** The unfinished mirror of `paymentUuid` to `url`, made this process's own (it will send it); else undefined. */
   adopt(paymentUuid: string, url: string, target: URL): Delivery | undefined;
   /** Whether `d` is another process's delivery (not sent here, not ended by closing here). */
@@ -121,6 +128,16 @@ export function createDeliveryMirror(store: DeliveryStore, offer: (d: Delivery) 
       else open.set(keyOf(f.u, f.url), d);
       offer(d);
       return d;
+    },
+    ended(paymentUuid, url, state) {
+      if (!TERMINAL.has(state)) return;
+      const key = keyOf(paymentUuid, url);
+      const d = open.get(key);
+      if (d === undefined) return;
+      open.delete(key);
+      d.nextAttemptAt = undefined;
+      store.setState(d, state);
+      offer(d);
     },
     adopt(paymentUuid, url, target) {
       const key = keyOf(paymentUuid, url);

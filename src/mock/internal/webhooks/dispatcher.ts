@@ -42,6 +42,7 @@ import { createDeliveryMirror, type DeliveryFields, type DeliveryMirror, deliver
 import {
   type Delivery,
   type DeliveryRecord,
+  type DeliveryState,
   newDelivery,
   recordAttempt,
   restartRound,
@@ -154,6 +155,8 @@ export interface WebhookDispatcher {
   redeliver(id: string): RedeliverResult;
   /** Takes in another process's delivery as recorded by its `onChange` (a `dv` record of a state store). */
   mirror(fields: DeliveryFields): void;
+  /** Ends an unfinished mirror of `paymentUuid` to `url` as the webhooks' progress says it ended (delivery-mirror.ts). */
+  mirrorEnded(paymentUuid: string, url: string, state: DeliveryState): void;
   /** Every kept delivery as the fields of a `dv` record, oldest first (a state store's compaction, issue 23). */
   fields(): DeliveryFields[];
   /** Aborts everything in flight and forgets every delivery. */
@@ -364,6 +367,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
     mirror(fields) {
       mirror.apply(fields);
     },
+    mirrorEnded: (paymentUuid, url, state) => mirror.ended(paymentUuid, url, state),
     fields: () => Array.from(store.all(), deliveryFields),
     redeliver(id) {
       const d = store.get(id);

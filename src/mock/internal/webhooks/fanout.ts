@@ -18,7 +18,7 @@ import type { StoredPayment } from '../payments/state.ts';
 import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../store/records.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
 import { type DeliveryFields, deliveryFields } from './delivery-mirror.ts';
-import { type Delivery, snapshot } from './delivery-record.ts';
+import { type Delivery, type DeliveryState, snapshot, TERMINAL } from './delivery-record.ts';
 import { type DeliveryCounts, type DeliveryFilter, deliveryMatches } from './delivery-store.ts';
 import {
   createWebhookDispatcher,
@@ -211,6 +211,10 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
       for (const d of all) d.reset();
     },
     apply(r) {
+      if (r.t === 'hk' && typeof r.u === 'string' && typeof r.url === 'string' && typeof r.s === 'string') {
+        for (const d of all) d.mirrorEnded(r.u, r.url, r.s as DeliveryState);
+        return;
+      }
       if (r.t !== 'dv' || r.d === null || typeof r.d !== 'object') return;
       const fields = r.d as DeliveryFields;
       (byClient.get(fields.c) ?? shared).mirror(fields);
@@ -292,13 +296,22 @@ export async function closeWebhooks(webhooks: WebhookFanout, logLine: (line: str
  */
 function deliveryRecorder(record: Recorder): (d: Delivery) => void {
   const dirty = new Set<Delivery>();
+  // Fenced by the payment's settle claim while this process holds it (decision 0033).
+  const write = (d: Delivery) => {
+    if (d.reason !== 'closed') record({ t: 'dv', d: deliveryFields(d) }, settleClaim(d.paymentUuid));
+  };
   const flush = () => {
-    // Fenced by the payment's settle claim while this process holds it (decision 0033).
-    for (const d of dirty)
-      if (d.reason !== 'closed') record({ t: 'dv', d: deliveryFields(d) }, settleClaim(d.paymentUuid));
+    for (const d of dirty) write(d);
     dirty.clear();
   };
   return (d) => {
+    // An end at once: into the batch of the progress's `hk`, recorded just before it. In a later batch, a SIGKILL
+    // between the two left the log saying the webhook was finished and its delivery still `sending`.
+    if (TERMINAL.has(d.state)) {
+      dirty.delete(d);
+      write(d);
+      return;
+    }
     if (dirty.size === 0) queueMicrotask(flush);
     dirty.add(d);
   };

@@ -79,4 +79,56 @@ describe('token service', () => {
     const { tokens } = tokenServiceSetup();
     expect(tokens.verify(tokens.issue('a').token, 'b')).toMatchObject({ ok: false, reason: 'clientMismatch' });
   });
+
+  it('revokes the tokens issued before a reset with the next revoke-all', () => {
+    const { tokens } = tokenServiceSetup();
+    tokens.revoke('a', undefined);
+    const before = tokens.issue('a').token;
+    tokens.reset();
+    // A reset forgets revocations; the generation it rewinds must not meet the token's again at the next revoke-all.
+    expect(tokens.verify(before, undefined)).toEqual({ ok: true, clientId: 'a' });
+    tokens.revoke('a', undefined);
+    expect(tokens.verify(before, undefined)).toMatchObject({ ok: false, reason: 'revokedToken' });
+    const after = tokens.issue('a');
+    expect(tokens.verify(after.token, undefined)).toEqual({ ok: true, clientId: 'a' });
+    // The other client's generation is its own.
+    expect(tokens.verify(tokens.issue('b').token, undefined)).toEqual({ ok: true, clientId: 'b' });
+  });
+
+  it('a store keeps the highest generation over a reset: records after it, a snapshot, and older revoke-all records', () => {
+    const records: { t: string }[] = [];
+    const withStore = () =>
+      createTokenService({
+        assumptions: { tokenTtlSeconds: 600, repeatGenerateToken: 'reissue' },
+        clients: [{ clientId: 'a', apiKey: 'ka' }],
+        clock: createClock({ realNow: () => 1_700_000_000_000 }),
+        seed: 's',
+        crypto: nodeCrypto,
+        record: (r) => records.push(r),
+      });
+    const first = withStore();
+    first.revoke('a', undefined);
+    const before = first.issue('a').token;
+    first.reset();
+    // What the control reset writes after its `rst`: all a file store keeps once it drops what came before.
+    const kept = first.keptOverReset();
+    expect(kept).toEqual([{ t: 'tk.h', c: 'a', v: 1 }]);
+    const revokedAgain = (service: ReturnType<typeof withStore>) => {
+      service.revoke('a', undefined);
+      return service.verify(before, undefined);
+    };
+    const restarted = withStore();
+    for (const r of kept) restarted.apply({ ...r, o: 'p' });
+    expect(revokedAgain(restarted)).toMatchObject({ ok: false, reason: 'revokedToken' });
+    // A compaction's snapshot carries it as well.
+    const fromSnapshot = withStore();
+    for (const r of first.snapshot()) fromSnapshot.apply({ ...r, o: 'p' });
+    expect(revokedAgain(fromSnapshot)).toMatchObject({ ok: false, reason: 'revokedToken' });
+    // The revoke-all record names its generation; one without it (an older kit's) takes the next one.
+    expect(records.filter((r) => r.t === 'tk.ra')).toEqual([1, 2, 2].map((v) => ({ t: 'tk.ra', c: 'a', v })));
+    const older = withStore();
+    older.apply({ t: 'tk.ra', c: 'a', o: 'p' });
+    older.apply({ t: 'tk.ra', c: 'a', o: 'p' });
+    expect(older.keptOverReset()).toEqual([{ t: 'tk.h', c: 'a', v: 2 }]);
+  });
 });

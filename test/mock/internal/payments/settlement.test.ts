@@ -50,3 +50,38 @@ describe('createSettlement: a failing hand-over', () => {
     expect(settlement.settleNow('d', 'failure')).toMatchObject({ ok: true });
   });
 });
+
+describe('createSettlement with a state store', () => {
+  it('a due settlement held back until after a reset leaves the payment made after it under the same uuid alone', () => {
+    const clock = createClock({ realNow: () => 1_700_000_000_000 });
+    const state = createMockState({
+      assumptions: defaultAssumptions,
+      seed: 's',
+      now: clock.now,
+      sha256Hex: nodeCrypto.sha256Hex,
+    });
+    // As while a store is replayed at a restart: once-only work waits until the replay is over.
+    const held: Parameters<NonNullable<Parameters<typeof createSettlement>[0]['once']>['run']>[1][] = [];
+    const settlement = createSettlement({
+      assumptions: { settleDelayMs: 1000 },
+      clock,
+      state,
+      settled: () => undefined,
+      once: { run: (_key, job) => held.push(job) },
+    });
+    const before = payment('a', clock.now());
+    state.addPayment(before);
+    settlement.onPaymentAccepted(before);
+    clock.advance(1000);
+    expect(held).toHaveLength(1);
+    for (const part of [settlement, state, clock]) part.reset();
+    // The same uuid again after the reset (ids are seeded), on the card that stays processing.
+    const after = storedPayment('a', { outcome: 'processing' }, clock.now());
+    state.addPayment(after);
+    const job = held[0]!;
+    expect(job.needed()).toBe(false);
+    expect(job.work()).toBeUndefined();
+    expect(state.payment(undefined, 'a')).toBe(after);
+    expect(after.settledOutcome).toBeUndefined();
+  });
+});

@@ -1,0 +1,91 @@
+// The fan-out's records for a state store: what a delivery's end leaves in the log, and how a restart reads it back.
+import { afterEach, describe, expect, it } from 'vitest';
+import { defaultAssumptions } from '../../../../src/assumptions.ts';
+import { type Clock, createClock } from '../../../support/mock-internals/foundations.ts';
+import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
+import {
+  createInProcessTransport,
+  createWebhookFanout,
+  receiverUrl,
+  type WebhookTransport,
+} from '../../../support/mock-internals/webhooks.ts';
+import { storedPayment } from '../stored-payment.ts';
+
+const noNetwork: WebhookTransport = {
+  send: () => Promise.reject(new Error('no network in this test')),
+  release: () => undefined,
+};
+
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+/** A fan-out to one in-process receiver answering 204, recording into `records` as a state store's recorder would. */
+function fanout(records: { t: string; [k: string]: unknown }[], onFinished?: (d: { paymentUuid: string }) => void) {
+  const clock: Clock = createClock();
+  const f = createWebhookFanout({
+    assumptions: defaultAssumptions,
+    clock,
+    clients: [],
+    webhookUrls: [receiverUrl(0)],
+    signingKey: 'k',
+    random: () => 0.5,
+    createTransport: () => createInProcessTransport([() => new Response(null, { status: 204 })], noNetwork),
+    hmacSha256Base64: nodeCrypto.hmacSha256Base64,
+    onFinished,
+    record: (r) => records.push(r),
+  });
+  closers.push(async () => {
+    await f.close();
+    clock.dispose();
+  });
+  return f;
+}
+
+const settled = storedPayment('p-1', { status: 'success', settledOutcome: 'success' });
+
+describe('webhook fan-out with a state store', () => {
+  it("records a delivery's end in the same turn as the progress's hk, so one batch holds both", async () => {
+    const records: { t: string; [k: string]: unknown }[] = [];
+    let batch: { t: string }[] | undefined;
+    const f = fanout(records, (d) => {
+      // As the webhooks' progress does, then the store's appender: it flushes what was recorded in a microtask.
+      records.push({ t: 'hk', u: d.paymentUuid });
+      queueMicrotask(() => {
+        batch = [...records];
+      });
+    });
+    f.deliver(settled);
+    await f.waitFor((d) => d.paymentUuid === 'p-1' && d.state === 'delivered');
+    const end = records.findIndex((r) => r.t === 'dv' && (r.d as { s: string }).s === 'delivered');
+    expect(end).toBeGreaterThan(records.findIndex((r) => r.t === 'hk'));
+    expect(batch?.length).toBeGreaterThan(end);
+  });
+
+  it("ends a mirror still sending when the log's hk says its webhook finished; without one it stays to be taken over", async () => {
+    const records: { t: string; [k: string]: unknown }[] = [];
+    const first = fanout(records);
+    first.deliver(settled);
+    await first.waitFor((d) => d.state === 'delivered');
+    const sending = records.find((r) => r.t === 'dv' && (r.d as { s: string }).s === 'sending');
+    expect(sending).toBeDefined();
+    // What a SIGKILL between the two batches left: the delivery sending, then the progress's end of its webhook.
+    const url = receiverUrl(0);
+    const restarted = fanout([]);
+    restarted.apply({ ...sending!, o: 'p' });
+    expect(restarted.deliveries().map((d) => d.state)).toEqual(['sending']);
+    restarted.apply({ t: 'hk', u: 'p-1', url: 'http://elsewhere.invalid/', s: 'delivered', o: 'p' });
+    restarted.apply({ t: 'hk', u: 'p-1', url, s: 'finished', o: 'p' });
+    expect(restarted.deliveries().map((d) => d.state)).toEqual(['sending']);
+    restarted.apply({ t: 'hk', u: 'p-1', url, s: 'delivered', o: 'p' });
+    await expect(restarted.waitFor((d) => d.state === 'delivered', { timeoutMs: 100 })).resolves.toMatchObject({
+      id: (sending!.d as { id: string }).id,
+    });
+    // Its own end record coming after all the same (a replica reading on) fills in the attempt.
+    const end = records.find((r) => r.t === 'dv' && (r.d as { s: string }).s === 'delivered');
+    restarted.apply({ ...end!, o: 'p' });
+    expect(restarted.deliveries().map((d) => [d.state, d.attempts.length])).toEqual([['delivered', 1]]);
+    expect(restarted.deliveryCounts().byState).toMatchObject({ sending: 0, delivered: 1 });
+  });
+});

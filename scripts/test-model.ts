@@ -2,7 +2,7 @@
  * `npm run test:model`: long runs of the model-based tests (test/model/) outside vitest. Every deployment but the
  * replicas by default; `--replicas` runs two and three replicas of the CLI mock on one Redis instead (on demand:
  * the replication the kit has today does not hold). A failing run prints fast-check's report: its seed, its path
- * and the shrunk command list; `--seed S --path P` replays exactly that.
+ * and the shrunk command list with its `replayPath`; `--seed S --path P --replay-path R` replays exactly that.
  *
  *   npm run test:model -- --runs 10000 --seed 38
  *   npm run test:model -- --deployment msw --runs 500
@@ -24,11 +24,21 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '200' },
     seed: { type: 'string' },
     path: { type: 'string' },
+    'replay-path': { type: 'string' },
     'max-commands': { type: 'string', default: '40' },
     deployment: { type: 'string', multiple: true },
     replicas: { type: 'boolean', default: false },
   },
 });
+
+// fast-check replays a shrunk command list only with its replayPath: with the path alone it finds no sequence and
+// the run would report 0 disagreements.
+if (values.path !== undefined && values['replay-path'] === undefined) {
+  console.error(
+    '[payment-contract-kit] test:model: --path needs --replay-path too: the replayPath="…" printed beside the counterexample.',
+  );
+  process.exit(2);
+}
 
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
 const numRuns = Number(values.runs);
@@ -47,7 +57,13 @@ async function runOne(name: string, make: () => Promise<Deployment>): Promise<bo
   const deployment = await make();
   const started = Date.now();
   try {
-    const summary = await runModel(deployment, { numRuns, seed, maxCommands, path: values.path });
+    const summary = await runModel(deployment, {
+      numRuns,
+      seed,
+      maxCommands,
+      path: values.path,
+      replayPath: values['replay-path'],
+    });
     const took = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
       `${name}: ${summary.sequences} sequences, ${summary.commands} commands, ${summary.payments} payments, ${summary.webhooks} webhooks awaited, 0 disagreements (seed ${seed}, ${took} s)${trafficOf(deployment)}`,

@@ -16,6 +16,11 @@ export interface ModelRunOptions {
   readonly maxCommands: number;
   /** fast-check's replay path of a failure, to run only its shrunk counterexample. */
   readonly path?: string | undefined;
+  /**
+   * The `replayPath` printed beside the shrunk commands: which commands of each sequence ran. A command list is
+   * shrunk by what ran, so the seed and path alone do not find it again.
+   */
+  readonly replayPath?: string | undefined;
 }
 
 let runs = 0;
@@ -39,7 +44,11 @@ export async function runModel(deployment: Deployment, options: ModelRunOptions)
   const byName: Record<string, number> = {};
   const before = { ...outcomes };
   const property = fc.asyncProperty(
-    fc.commands(commands, { maxCommands: options.maxCommands, size: 'max' }),
+    fc.commands(commands, {
+      maxCommands: options.maxCommands,
+      size: 'max',
+      ...(options.replayPath ? { replayPath: options.replayPath } : {}),
+    }),
     async (cmds) => {
       runs += 1;
       sequences += 1;

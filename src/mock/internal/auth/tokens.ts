@@ -163,6 +163,13 @@ function spent(deps: Pick<TokenServiceDeps, 'record' | 'events'>, clientId: stri
   deps.events?.emit({ kind: 'token.refreshed', clientId, refreshNumber: n });
 }
 
+// The 401 messages of generate-token and refresh-token, in the kit's voice: what went wrong and what to call.
+const generatedAlready =
+  'generate-token was already called for this client: call it only once and use refresh-token with your refresh_token to get new tokens.';
+const refreshUnknown =
+  'refresh_token is unknown or already used: send the refresh_token of the latest token pair (each one works once), or call generate-token.';
+const refreshRevoked = 'refresh_token was revoked with revoke-token: call generate-token for a new pair.';
+
 /**
  * Creates the token service of one mock instance.
  *
@@ -242,12 +249,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     generate(clientId) {
       const s = state(clientId);
       if (s.generated && assumptions.repeatGenerateToken === 'reject')
-        throw restError(
-          401,
-          kitMessage(
-            'generate-token was already called for this client: call it only once and use refresh-token with your refresh_token to get new tokens.',
-          ),
-        );
+        throw restError(401, kitMessage(generatedAlready));
       s.generated = true;
       return { status: 'SUCCESS', data: issue(clientId, 'generate') };
     },
@@ -256,18 +258,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       const gen = s ? consumeRefresh(s, refreshHead, refreshToken) : -1;
       if (s && gen >= 0 && (record || events?.listening))
         spent(deps, clientId, refreshNumber(s, refreshHead, refreshToken));
-      if (!s || gen < 0)
-        throw restError(
-          401,
-          kitMessage(
-            'refresh_token is unknown or already used: send the refresh_token of the latest token pair (each one works once), or call generate-token.',
-          ),
-        );
-      if (gen < s.gen)
-        throw restError(
-          401,
-          kitMessage('refresh_token was revoked with revoke-token: call generate-token for a new pair.'),
-        );
+      if (!s || gen < 0) throw restError(401, kitMessage(refreshUnknown));
+      if (gen < s.gen) throw restError(401, kitMessage(refreshRevoked));
       return { status: 'SUCCESS', data: issue(clientId, 'refresh') };
     },
     revoke(clientId, token) {

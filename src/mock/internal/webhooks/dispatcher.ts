@@ -364,9 +364,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_MS;
       return waiters.wait(predicate, timeoutMs, () => noMatchMessage(store, timeoutMs));
     },
-    mirror(fields) {
-      mirror.apply(fields);
-    },
+    mirror: (fields) => mirror.apply(fields),
     mirrorEnded: (paymentUuid, url, state) => mirror.ended(paymentUuid, url, state),
     fields: () => Array.from(store.all(), deliveryFields),
     redeliver(id) {

@@ -152,15 +152,8 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
         payload = paymentStatusPayload({ ...payment, metadata: undefined });
         problem = `the payload could not be built (${errorLine(error)})`;
       }
-      dispatcher.enqueue(
-        {
-          clientId: payment.clientId,
-          paymentUuid: payment.uuid,
-          payload,
-          ...(problem === undefined ? {} : { problem }),
-        },
-        skipUrls,
-      );
+      const event = { clientId: payment.clientId, paymentUuid: payment.uuid, payload };
+      dispatcher.enqueue(problem === undefined ? event : { ...event, problem }, skipUrls);
     },
     message(payment) {
       // One event stands for every delivery of it, so a Pact message carries no delivery id.

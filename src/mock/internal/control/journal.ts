@@ -7,7 +7,7 @@
  *
  * The ring is kept in columns (typed arrays for the numbers, arrays of references for the strings), and an entry
  * object is built only when someone reads it or waits for one: an object per request that lives for the next
- * thousand requests is copied by every young-generation GC it survives (profiled under load).
+ * thousand requests is copied by every young-generation GC it survives, which under load is most of them.
  *
  * @module
  */

@@ -80,11 +80,11 @@ const namedTypeOf = (type: TypeNode): NamedTypeNode => (type.kind === Kind.NAMED
 /**
  * Builds the wire schema of a guide from its SDL, or from the SDL already parsed without locations (the generated
  * documents the mock reads, `generated/schema-documents.ts`). The relaxation is done on the parsed document, before the one
- * schema build: relaxing a built schema (graphql-tools' mapSchema) rebuilt every type and was a third of the work
- * before the mock's first GraphQL answer (profiled). The SDL is generated from schema.graphql and checked by the
- * test suite (wire-schema.test.ts validates both guides' wire schemas in full, and holds this walk to the
- * mapSchema one), so it is built without validation: SDL and schema validation were a quarter of the mock's first
- * /graphql request (profiled).
+ * schema build: relaxing a built schema (graphql-tools' mapSchema) would build every type a second time, on the
+ * way to the mock's first GraphQL answer. The SDL is generated from schema.graphql and checked by the test suite
+ * (wire-schema.test.ts validates both guides' wire schemas in full, and holds this walk to the mapSchema one), so
+ * it is built without validation: validating it again on every start would only repeat that check on the first
+ * /graphql request's time.
  *
  * @example
  * const { schema, requirements } = buildWireSchema(currentSchemaSdl);

@@ -21,8 +21,8 @@ import {
   validateFeesCalcAmount,
   validatePaymentInput,
 } from './validation/index.ts';
+import type { Wire, WireArgOverrides, WireResultOverrides } from './validation/wire-types.ts';
 import type { WireRequirements } from './wire-schema.ts';
-import type { Wire, WireArgOverrides, WireResultOverrides } from './wire-types.ts';
 
 /**
  * An error a resolver throws to answer with a prepared GraphQL error entry (7.2 or 7.3 shape). Its `extensions`

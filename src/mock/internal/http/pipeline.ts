@@ -12,9 +12,9 @@
 import { maskDigits } from '../../../contract/card-masking.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { controlPrefix, servicePaths } from '../../../spec-names.ts';
-import type { MockLatency } from '../../options.ts';
 import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
+import type { MockLatency } from '../option-types.ts';
 import type { SeededRandom } from '../random.ts';
 import { asUnavailable } from '../store/state-sync.ts';
 import type { BrowserGuard } from './browser-guard.ts';

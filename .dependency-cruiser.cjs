@@ -55,9 +55,8 @@ const mockUpwardRules = [
  *   subfolder, so the pair would import each other; what both need lives in the subfolder.
  */
 const mockNoUpwardExceptions = [
-  // The token service and the credential check take the accepted clients as options.ts declares them. Both files are
-  // being rewritten with the state store; they move to internal/option-types.ts with that change, and no other
-  // module may join them.
+  // The token service and the credential check still take the accepted clients' type from options.ts; it lives in
+  // internal/option-types.ts too, and importing it from there empties this list. No other module may join it.
   '^src/mock/internal/auth/credentials[.]ts$',
   '^src/mock/internal/auth/tokens[.]ts$',
 ];

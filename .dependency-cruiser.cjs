@@ -12,7 +12,7 @@ const mockLayers = [
   ['domain', 'history', 'platform', 'store'],
   ['auth', 'payments'],
   ['graphql', 'webhooks'],
-  ['http'],
+  ['handle', 'http'],
   ['provider-states', 'ui'],
   ['control'],
 ];
@@ -44,10 +44,47 @@ const mockUpwardRules = [
   })),
 ];
 
+/**
+ * Imports that run back up inside src/mock. Two rules, so the arrows inside the mock all point down:
+ *
+ * - A module of src/mock/internal never imports a module of src/mock itself (options.ts, control-types.ts, the
+ *   entries, the composition root): those import the internals, so each such import closes a loop between the entry
+ *   layer and a part. What a part needs of them lives below: the option types in internal/option-types.ts, the
+ *   control handle's types in internal/handle/.
+ * - A subfolder never imports its parent folder (graphql/validation/ from graphql/): the parent imports the
+ *   subfolder, so the pair would import each other; what both need lives in the subfolder.
+ */
+const mockNoUpwardExceptions = [
+  // The token service and the credential check still take the accepted clients' type from options.ts; it lives in
+  // internal/option-types.ts too, and importing it from there empties this list. No other module may join it.
+  '^src/mock/internal/auth/credentials[.]ts$',
+  '^src/mock/internal/auth/tokens[.]ts$',
+];
+
+const mockNoImportUpRules = [
+  {
+    name: 'mock-internals-import-no-mock-module',
+    comment:
+      'src/mock/internal imports no module of src/mock itself (options.ts, control-types.ts, the entries): they import the internals, so the pair would import each other. Take the type from internal/option-types.ts or internal/handle/, or move the shared piece down beside them.',
+    severity: 'error',
+    from: { path: '^src/mock/internal/', pathNot: mockNoUpwardExceptions },
+    to: { path: '^src/mock/[^/]+[.]ts$' },
+  },
+  {
+    name: 'mock-subfolders-import-no-parent',
+    comment:
+      'A subfolder of a mock part (graphql/validation/) imports nothing from the folder above it, which imports the subfolder: move what both need into the subfolder.',
+    severity: 'error',
+    from: { path: '^src/mock/internal/([^/]+)/[^/]+/' },
+    to: { path: '^src/mock/internal/$1/[^/]+[.]ts$' },
+  },
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     ...mockUpwardRules,
+    ...mockNoImportUpRules,
     {
       name: 'mock-no-folder-cycles',
       comment:

@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { publishedSchemaFiles } from '../src/contract/guides.ts';
-import { injectQuietly } from './quiet-inject.ts';
+import { injectQuietly, prepareSeaBlobQuietly } from './quiet-inject.ts';
 
 const root = join(import.meta.dirname, '..');
 // The fuse Node's binary carries to say a blob may be injected (documented with single executable applications).
@@ -93,9 +93,7 @@ async function main(): Promise<void> {
       assets: Object.fromEntries(assetFiles().map((file) => [file, join(root, file)])),
     };
     await writeFile(join(work, 'sea-config.json'), JSON.stringify(config));
-    execFileSync(process.execPath, ['--experimental-sea-config', join(work, 'sea-config.json')], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    prepareSeaBlobQuietly(join(work, 'sea-config.json'));
 
     mkdirSync(dirname(output), { recursive: true });
     rmSync(output, { force: true });

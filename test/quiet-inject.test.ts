@@ -1,9 +1,15 @@
-// The build's wrapper around postject (scripts/quiet-inject.ts), in process: LIEF's warnings about Node's unnamed
-// note sections are dropped from console.warn while the injection runs, every other warning still shows, and
-// console.warn is itself again afterwards, also when the injection fails. The whole build runs in
+// The build's quiet steps (scripts/quiet-inject.ts), in process: Node's "Wrote single executable preparation blob"
+// notice is dropped from what --experimental-sea-config writes and every other line kept; LIEF's warnings about
+// Node's unnamed note sections are dropped from console.warn while the injection runs, every other warning still
+// shows, and console.warn is itself again afterwards, also when the injection fails. The whole build runs in
 // test/binary/single-executable.test.ts, which reads its standard error.
 import { afterEach, describe, expect, it } from 'vitest';
-import { isLiefNoteWarning, withoutLiefNoteWarnings } from '../scripts/quiet-inject.ts';
+import {
+  isLiefNoteWarning,
+  isSeaBlobNotice,
+  withoutLiefNoteWarnings,
+  withoutSeaBlobNotice,
+} from '../scripts/quiet-inject.ts';
 
 const lief = (section: string) => `warning: Can't find string offset for section name '${section}'`;
 
@@ -20,6 +26,29 @@ function collectWarnings(): unknown[][] {
   };
   return seen;
 }
+
+describe("Node's blob preparation, quiet about its success notice", () => {
+  const notice = 'Wrote single executable preparation blob to /tmp/pck-binary-x/sea-prep.blob';
+
+  it.each([
+    [notice, true],
+    ['Wrote single executable preparation blob to C:\\Temp\\sea-prep.blob', true],
+    ['Wrote single executable preparation blob to ', false],
+    ['Cannot read main script /tmp/cli.cjs', false],
+    [`warning: ${notice}`, false],
+  ])('%s is the notice: %s', (line, is) => {
+    expect(isSeaBlobNotice(line)).toBe(is);
+  });
+
+  it('drops the notice and keeps every other line as Node wrote it', () => {
+    expect(withoutSeaBlobNotice(`${notice}\n`)).toBe('');
+    expect(withoutSeaBlobNotice(`${notice}\r\n`)).toBe('');
+    expect(withoutSeaBlobNotice(`(node:1) Warning: something\n${notice}\nlast words`)).toBe(
+      '(node:1) Warning: something\nlast words',
+    );
+    expect(withoutSeaBlobNotice('')).toBe('');
+  });
+});
 
 describe("postject's injection, quiet about note sections", () => {
   it.each([

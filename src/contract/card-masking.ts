@@ -29,8 +29,9 @@ export function maskCardNumber(cardNumber: string): string {
 
 // 12+ digits, possibly split by spaces or dashes: what a card number in a URL, a message or a value would look like.
 // No upper bound: a longer run is masked whole, never left with its tail in clear. The ids the kit and the service
-// make (a UUID, a `whd_` delivery id of 32 hex digits) are matched first and kept: their random hex holds such a run
-// in about one id in twenty, and a masked id no longer matches the one a receiver or a test holds.
+// make (a UUID: a payment's uuid, the mock's `card_account_uid`; a `whd_` delivery id of 32 hex digits) are matched
+// first and kept: their random hex holds such a run in about one id in twenty, and a masked id no longer matches
+// the one a receiver or a test holds.
 const longDigits =
   /(\bwhd_(?:test_)?[0-9a-f]{32}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)|\d(?:[ -]?\d){11,}/gi;
 

@@ -46,38 +46,13 @@ import {
   realNowKind,
   standardSecretKind,
 } from './internal/option-kinds.ts';
+import type { MockClientConfig, MockGuide, MockLatency, MockLogFormat, MockLogSink } from './internal/option-types.ts';
 import type { SandboxStore } from './internal/store/sandbox-store.ts';
 import { storeKind } from './internal/store/store-kind.ts';
 
+export type { MockClientConfig, MockGuide, MockLatency, MockLogFormat, MockLogSink } from './internal/option-types.ts';
 export { parseStoreUrl } from './internal/store/store-url.ts';
 export { parseAllowedHosts, parseCorsOrigins };
-
-/** Which guide of the service the mock answers in: one of them, or both with per-request detection. */
-export type MockGuide = 'current' | 'legacy' | 'both';
-
-/** One client the mock accepts on the token endpoints. */
-export interface MockClientConfig {
-  /** Value expected in `x-client-id`. */
-  readonly clientId: string;
-  /** Value expected in `x-api-key`. */
-  readonly apiKey: string;
-  /** Webhook URLs of this client; defaults to {@link MockOptions.webhookUrls}. */
-  readonly webhookUrls?: readonly string[];
-  /** Webhook signing key sent to this client's URLs; defaults to {@link MockOptions.webhookSigningKey}. */
-  readonly signingKey?: string;
-}
-
-/** Simulated latency: every answer waits a seeded-random time in [minMs, maxMs] (real time, not virtual). */
-export interface MockLatency {
-  readonly minMs: number;
-  readonly maxMs: number;
-}
-
-/** Where request log lines go: a function receiving a chunk of one or more `\n`-terminated lines. */
-export type MockLogSink = (chunk: string) => void;
-
-/** Format of the request log lines. */
-export type MockLogFormat = 'text' | 'json';
 
 /** Options of {@link createMockApp} and {@link startMockServer}; every field is optional. */
 export interface MockOptions {

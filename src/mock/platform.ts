@@ -61,7 +61,7 @@ export interface MockPlatform {
   /**
    * Starts loading the GraphQL engine when the app is built instead of on the first `/graphql` request. A page fetches
    * the engine's chunk over the network (in a dev server, transformed on demand), so it loads while msw's worker
-   * starts; under Node the CLI's cold start is measured and token calls never need the engine, so it waits.
+   * starts; under Node the engine would lengthen the CLI's cold start and token calls never need it, so it waits.
    */
   readonly loadGraphqlAtStart: boolean;
 }

@@ -90,6 +90,46 @@ describe('tokens in process', () => {
 });
 
 describe('GraphQL in process', () => {
+  it("journals a payment's card_account_uid whole, even one with a card-like digit run, and masks a card number", async () => {
+    // With this seed the uid the mock hands out for the visa test card holds 13 digits in a row across a dash
+    // (`...-ad45-92583724607a`): masked as a card number, it would no longer match the uid the client holds.
+    const seeded = createMockApp({ log: false, seed: 'uid-digits-8', realNow: () => Date.UTC(2026, 0, 1) });
+    try {
+      const uid = seeded.control.registerCardAccount('test-client', {
+        card_number: testCardNumbers.visaSuccess,
+        expiry_month: '12',
+        expiry_year: '39',
+      });
+      expect(uid).toBe('9f2a72a2-44bb-4c54-ad45-92583724607a');
+      const { token } = seeded.control.issueToken('test-client');
+      const input = {
+        amount: 100,
+        fees: 1.8,
+        credit_card: { card_account_uid: uid },
+        contact: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+        payment_reference: { description: `card ${testCardNumbers.visaSuccess}`, reference_no: 'R-1' },
+      };
+      const query =
+        'mutation Pay($input: ProcessPaymentRequestInput!) { processPaymentRequest(input: $input) { uuid } }';
+      const res = await seeded.fetch(
+        new Request(`${base}${servicePaths.graphql}`, {
+          method: 'POST',
+          headers: { 'x-jwt-token': token, 'content-type': 'application/json' },
+          body: JSON.stringify({ query, variables: { input } }),
+        }),
+      );
+      expect(res.status).toBe(200);
+      expect(seeded.control.requests().at(-1)?.summary).toMatchObject({
+        input: {
+          credit_card: { card_account_uid: uid },
+          payment_reference: { description: 'card 411111******1111' },
+        },
+      });
+    } finally {
+      await seeded.close();
+    }
+  });
+
   it('answers the fee list and journals the operation with its client', async () => {
     const { token } = app.control.issueToken('test-client');
     const r = await call(

@@ -54,5 +54,5 @@ export {
   validationMessages,
 } from '../../../src/mock/internal/graphql/validation/index.ts';
 export { compileRules } from '../../../src/mock/internal/graphql/validation/walk.ts';
+export type { WirePaymentInput } from '../../../src/mock/internal/graphql/validation/wire-types.ts';
 export { buildWireSchema, type WireRequirements } from '../../../src/mock/internal/graphql/wire-schema.ts';
-export type { WirePaymentInput } from '../../../src/mock/internal/graphql/wire-types.ts';

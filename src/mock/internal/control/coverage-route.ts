@@ -7,7 +7,7 @@
  */
 import { coverageJunit, coverageText } from '../../../contract/coverage/report-formats.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import type { MockControl } from '../../control-types.ts';
+import type { MockControl } from '../handle/control-handle.ts';
 import type { MockRequest } from '../http/exchange.ts';
 import type { Outcome } from '../http/outcome.ts';
 import { restError } from '../http-error.ts';

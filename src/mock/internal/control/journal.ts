@@ -7,46 +7,18 @@
  *
  * The ring is kept in columns (typed arrays for the numbers, arrays of references for the strings), and an entry
  * object is built only when someone reads it or waits for one: an object per request that lives for the next
- * thousand requests is copied by every young-generation GC it survives (profiled under load).
+ * thousand requests is copied by every young-generation GC it survives, which under load is most of them.
  *
  * @module
  */
 
 import { kitMessage } from '../../../internal/messages.ts';
+import type { JournalEntry, JournalFilter, JournalRecord } from '../history/journal-entry.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import type { RecordApplier, Recorder, RecordSnapshot } from '../store/records.ts';
 import { createWaiters } from '../waiters.ts';
 
-/** One answered request. */
-export interface JournalEntry {
-  /** Position in the journal since the last reset, from 1; pass it as `since` to wait only for later requests. */
-  readonly seq: number;
-  readonly method: string;
-  /** Path without the query string. */
-  readonly path: string;
-  /** GraphQL operation name, when the request was a GraphQL operation. */
-  readonly operationName?: string | undefined;
-  /** Guide the GraphQL request was answered in. */
-  readonly guide?: 'current' | 'legacy' | undefined;
-  /** HTTP status answered. */
-  readonly status: number;
-  /** Virtual time of the answer, ms since the epoch. */
-  readonly at: number;
-  /** Real time spent answering, in ms. */
-  readonly durationMs: number;
-  /** Client id, from the credentials or the access token, when known. */
-  readonly clientId?: string | undefined;
-  /** Masked summary of the GraphQL variables (no CVV, card numbers masked). */
-  readonly summary?: unknown;
-  /**
-   * What came of it: `ok`; the reason code of a refused GraphQL call (`TOKEN_EXPIRED`); `validation: <paths>` for a
-   * 7.3 refusal (even when the HTTP status is 200); `HTTP <status>` for a REST refusal or an unknown path.
-   */
-  readonly outcome: string;
-}
-
-/** What {@link Journal.record} takes: an answered request before the journal numbers it. */
-export type JournalRecord = Omit<JournalEntry, 'seq'>;
+export type { JournalEntry, JournalFilter, JournalRecord };
 
 /** Options of {@link Journal.waitFor}. */
 export interface WaitOptions {
@@ -54,16 +26,6 @@ export interface WaitOptions {
   readonly timeoutMs?: number;
   /** Only entries with `seq` greater than this count; default 0 (everything kept since the last reset). */
   readonly since?: number;
-}
-
-/** Filters of {@link Journal.page}; every given one must match. */
-export interface JournalFilter {
-  readonly method?: string | undefined;
-  /** Path without the query string. */
-  readonly path?: string | undefined;
-  readonly operationName?: string | undefined;
-  readonly status?: number | undefined;
-  readonly clientId?: string | undefined;
 }
 
 /** The journal of one mock instance. */

@@ -13,7 +13,7 @@
  * @module
  */
 import { kitMessage } from '../../../internal/messages.ts';
-import type { MockControl, MockHistory } from '../../control-types.ts';
+import type { MockControl, MockHistory } from '../handle/control-handle.ts';
 import { parseListQuery } from '../history/page.ts';
 import type { MockRequest } from '../http/exchange.ts';
 import type { Outcome } from '../http/outcome.ts';

@@ -29,7 +29,7 @@
 
 import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
-import type { MockControl, MockRequestMatcher } from '../../control-types.ts';
+import type { MockControl, MockRequestMatcher } from '../handle/control-handle.ts';
 import { type BodyLimits, jsonObject } from '../http/body.ts';
 import type { MockRequest } from '../http/exchange.ts';
 import type { Outcome, RouteEntry } from '../http/outcome.ts';

@@ -1,8 +1,8 @@
 /**
  * A bounded LRU of parsed documents keyed by query text. A client usually repeats one query: the most recent entry
  * is compared first, which spares hashing the (new, kilobyte-long) query string and the delete + set that marks
- * recency (4 % of a payment in the engine, profiled). That entry is always the Map's most recent key, so the LRU
- * order stays exact.
+ * recency on every request of that client. That entry is always the Map's most recent key, so the LRU order stays
+ * exact.
  *
  * @module
  */

@@ -16,8 +16,9 @@
  *
  * graphql-jit is not on the start-up path: jit.ts is imported on the first request, and the requests that come
  * before it has loaded are executed by graphql-js `execute` (same schema, same resolvers, same answers; a parity
- * test holds both paths to the same bytes). Loading it eagerly was a third of the time from spawning the mock to
- * its first GraphQL answer (the cold start). An operation graphql-jit cannot compile stays on graphql-js.
+ * test holds both paths to the same bytes). Loading it eagerly would put its whole import on the way from spawning
+ * the mock to its first answer (the cold start), which token calls never need. An operation graphql-jit cannot
+ * compile stays on graphql-js.
  *
  * @module
  */

@@ -64,8 +64,8 @@ export function createExecutableSchemas(
 
   function build(guide: Guide): GraphQLSchema {
     // A schema of the instance's own, built from the relaxed document: its root fields get this instance's
-    // resolvers, so instances in one process never share them. One build from the document is about half the work
-    // of copying the wire schema with graphql-tools' addResolversToSchema (profiled).
+    // resolvers, so instances in one process never share them. Building from the document does less than copying
+    // the built wire schema with graphql-tools' addResolversToSchema, which rebuilds every type.
     const schema = buildASTSchema(wireSchemaOf(guide).document, wireBuildOptions);
     const store = createMockStore({ schema, mocks });
     stores.push(store);

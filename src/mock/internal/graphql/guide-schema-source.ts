@@ -1,8 +1,8 @@
 /**
  * What each guide's wire schema is built from: its generated SDL, parsed once per process (wire-schema.ts). The
  * CLI's mock script is built with guide-schema-document.ts in place of this module (tsup.config.ts): the same SDL
- * already parsed, as JSON, for its cold start. The library and browser builds keep the SDL, which is a third of the
- * JSON's size, in each of their copies.
+ * already parsed, as JSON, for its cold start. The library and browser builds keep the SDL, much smaller than the
+ * JSON, in each of their copies.
  *
  * @module
  */

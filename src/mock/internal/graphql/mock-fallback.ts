@@ -3,10 +3,10 @@
  *
  * `addMocksToSchema` backs each field with a mock resolver, so a field the kit's resolvers leave undefined still gets
  * a value from the MockStore. Under graphql-jit, a resolver on a field means building resolve info for it on every
- * request: for the fee list that was 45 % of the engine's time, for a payment 8 % and a third of what it allocates
- * (profiled). Here the root resolvers' results are walked along their output type once, and only fields left
- * undefined are filled from the same MockStore (`store.get`, keyed per type, so a filled field is stable); every
- * other field is read by graphql-jit straight off the object.
+ * request, for every field of the answer, though the kit's resolvers fill nearly all of them. Here the root
+ * resolvers' results are walked along their output type once, and only fields left undefined are filled from the
+ * same MockStore (`store.get`, keyed per type, so a filled field is stable); every other field is read by
+ * graphql-jit straight off the object.
  *
  * @module
  */

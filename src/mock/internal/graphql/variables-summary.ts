@@ -13,7 +13,7 @@ import { cardNumberFields } from '../../../contract/guides.ts';
  * last 4, `cvv` removed at any depth. Depth and size are bounded, as the summary is for eyes, not for replay.
  *
  * Runs on every GraphQL request with variables, so it walks objects with `for…in` and compares keys directly
- * instead of `Object.entries` and Set lookups (3 % of a payment request's CPU before, profiled).
+ * instead of `Object.entries` and Set lookups, which allocate an array per object walked.
  */
 export function summarizeVariables(value: unknown, depth = 0): unknown {
   // A card number can arrive in any field, even as a JSON number (fuzzing sent one as an amount): mask every

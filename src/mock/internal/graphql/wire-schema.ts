@@ -19,36 +19,9 @@ import {
   parse,
   type TypeNode,
 } from 'graphql/index.js';
+import type { InputRequirements, NestedInput, Requirement, WireRequirements } from './validation/requirements.ts';
 
-/** One input position the service requires, checked by the validator instead of the type system. */
-export interface Requirement {
-  /** Field or argument name. */
-  readonly name: string;
-  /** Sibling field whose presence lifts the requirement (from `@serverRequired(unlessPresent:)`). */
-  readonly unlessPresent: string | undefined;
-}
-
-/** An input position holding an input object, which the validator descends into. */
-export interface NestedInput {
-  /** Field or argument name. */
-  readonly name: string;
-  /** Name of the input object type. */
-  readonly type: string;
-}
-
-/** What the validator checks for the fields of one input object type, or the arguments of one root field. */
-export interface InputRequirements {
-  readonly required: readonly Requirement[];
-  readonly nested: readonly NestedInput[];
-}
-
-/** Requirement metadata of one wire schema. */
-export interface WireRequirements {
-  /** Input object type name → its required and nested fields. */
-  readonly inputTypes: ReadonlyMap<string, InputRequirements>;
-  /** `Type.field` of a root field (for example `Mutation.processPaymentRequest`) → its arguments. */
-  readonly fieldArguments: ReadonlyMap<string, InputRequirements>;
-}
+export type { InputRequirements, NestedInput, Requirement, WireRequirements };
 
 /** A guide's wire schema with its requirement metadata. */
 export interface WireSchema {
@@ -80,11 +53,11 @@ const namedTypeOf = (type: TypeNode): NamedTypeNode => (type.kind === Kind.NAMED
 /**
  * Builds the wire schema of a guide from its SDL, or from the SDL already parsed without locations (the generated
  * documents the mock reads, `generated/schema-documents.ts`). The relaxation is done on the parsed document, before the one
- * schema build: relaxing a built schema (graphql-tools' mapSchema) rebuilt every type and was a third of the work
- * before the mock's first GraphQL answer (profiled). The SDL is generated from schema.graphql and checked by the
- * test suite (wire-schema.test.ts validates both guides' wire schemas in full, and holds this walk to the
- * mapSchema one), so it is built without validation: SDL and schema validation were a quarter of the mock's first
- * /graphql request (profiled).
+ * schema build: relaxing a built schema (graphql-tools' mapSchema) would build every type a second time, on the
+ * way to the mock's first GraphQL answer. The SDL is generated from schema.graphql and checked by the test suite
+ * (wire-schema.test.ts validates both guides' wire schemas in full, and holds this walk to the mapSchema one), so
+ * it is built without validation: validating it again on every start would only repeat that check on the first
+ * /graphql request's time.
  *
  * @example
  * const { schema, requirements } = buildWireSchema(currentSchemaSdl);

@@ -1,10 +1,10 @@
 /**
  * Folding of repeated log lines during an outage. A store that is down answers every request 503, and a receiver
- * that is down fails every webhook attempt: one line each wrote about 364,000 lines for 100,000 payments. Here the
- * first lines of a kind are written (a few, so one delivery's retries still read in full while debugging), later
- * ones of the same kind are counted, and one summary line per window ("N more like it in the last 10 s") replaces
- * them. The end of the outage (the first success of the same family)
- * writes the pending summary at once, before the success's own line, so the log reads in order.
+ * that is down fails every webhook attempt: one line each buries the log in copies of one line for as long as the
+ * outage lasts. Here the first lines of a kind are written (a few, so one delivery's retries still read in full
+ * while debugging), later ones of the same kind are counted, and one summary line per window ("N more like it in
+ * the last 10 s") replaces them. The end of the outage (the first success of the same family) writes the pending
+ * summary at once, before the success's own line, so the log reads in order.
  *
  * Windows run on real time (a log is read in real time), not on the mock's virtual clock, whose jumps would fold
  * nothing or everything.

@@ -12,9 +12,9 @@
 import { maskDigits } from '../../../contract/card-masking.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { controlPrefix, servicePaths } from '../../../spec-names.ts';
-import type { MockLatency } from '../../options.ts';
 import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
+import type { MockLatency } from '../option-types.ts';
 import type { SeededRandom } from '../random.ts';
 import { asUnavailable } from '../store/state-sync.ts';
 import type { BrowserGuard } from './browser-guard.ts';
@@ -320,8 +320,8 @@ function createRecordStep(deps: PipelineDeps): (x: Exchange, answer: Outcome) =>
     const durationMs = elapsedMs() - x.started;
     // The GraphQL route reads its verdict off its answer object; other answers are read here.
     const verdict = answer.verdict ?? verdictOfOutcome(answer);
-    // A plain literal, not spreads of literals: copying a spread object cost microseconds per request, even with
-    // the log off (measured), where the literal is optimised away.
+    // A plain literal, not spreads of literals: a spread object is built and copied on every request, even with
+    // the log off, where the literal is optimised away.
     log.request({
       method,
       path,

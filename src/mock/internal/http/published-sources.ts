@@ -11,8 +11,8 @@
 import { publishedSchemaFiles } from '../../../contract/guides.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { controlPrefix } from '../../../spec-names.ts';
-import type { MockGuide } from '../../options.ts';
 import { restError } from '../http-error.ts';
+import type { MockGuide } from '../option-types.ts';
 import type { MockRequest } from './exchange.ts';
 import type { Outcome, RouteEntry } from './outcome.ts';
 import type { Router } from './router.ts';

@@ -16,7 +16,7 @@
 
 import { maskDigits } from '../../../contract/card-masking.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import type { MockLogFormat } from '../../options.ts';
+import type { MockLogFormat } from '../option-types.ts';
 import type { RequestVerdict } from '../verdict.ts';
 import type { WebhookAttemptReport } from '../webhooks/delivery-attempts.ts';
 import { createRepeatFolder, REPEAT_WINDOW_MS } from './log-repeats.ts';

@@ -6,7 +6,7 @@
  *
  * Scheduling is batched: the delay is the same for every payment, so payments come due in acceptance order. They wait
  * in one FIFO, and the clock gets one task per distinct due millisecond instead of one task (object, closure, heap
- * entry, map entry) per payment, which cost about 2.4 µs of a 15 µs payment in the engine (measured in process).
+ * entry, map entry) per payment, four allocations on the path of every accepted payment.
  * Tasks of other parts due in the same virtual millisecond may now run after the whole batch rather than between
  * two of its payments; across milliseconds the order is the clock's.
  *

@@ -132,9 +132,9 @@ interface ClientState {
   readonly settled: KeyQueue<string>;
   /**
    * The client's last card and its uid: a client paying again with the same card skips the SHA-256 of
-   * {@link deriveCardAccountUid}, 2-3 % of a payment's CPU. `lastCard` is the hash's input less the seed and client
-   * id (both fixed for this state), so the uid is the one the hash gives. Holds one card number per client in memory
-   * (as the request being answered does), never written to a record, the journal or the log.
+   * {@link deriveCardAccountUid}, which would otherwise run on every payment. `lastCard` is the hash's input less
+   * the seed and client id (both fixed for this state), so the uid is the one the hash gives. Holds one card number
+   * per client in memory (as the request being answered does), never written to a record, the journal or the log.
    */
   lastCard?: string;
   lastUid?: string;

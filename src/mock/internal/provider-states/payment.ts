@@ -6,8 +6,8 @@
  */
 import { serviceHeaders, servicePaths } from '../../../spec-names.ts';
 import { testCardDetails } from '../../../test-values.ts';
-import type { MockControl } from '../../control-types.ts';
 import { testCards } from '../domain/test-cards.ts';
+import type { MockControl } from '../handle/control-handle.ts';
 import { bad, number, type Params, stringMap } from './params.ts';
 
 /** Answers a request through the mock's own pipeline (the in-process fetch handler). */

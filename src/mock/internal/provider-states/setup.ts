@@ -15,10 +15,10 @@ import { type ProviderStateValues, providerStates } from '../../../contract/prov
 import { kitMessage } from '../../../internal/messages.ts';
 import { servicePaths } from '../../../spec-names.ts';
 import { testCardDetails } from '../../../test-values.ts';
-import type { MockControl, MockPayment } from '../../control-types.ts';
-import type { MockClientConfig } from '../../options.ts';
 import { testCards } from '../domain/test-cards.ts';
+import type { MockControl, MockPayment } from '../handle/control-handle.ts';
 import { restError } from '../http-error.ts';
+import type { MockClientConfig } from '../option-types.ts';
 import type { WebhookMessage } from '../webhooks/fanout.ts';
 import { bad, type Params, text } from './params.ts';
 import { finalPayment, type Serve } from './payment.ts';

@@ -6,9 +6,9 @@
  */
 import { join } from 'node:path';
 import { packageRoot } from '../../../internal/package-files.ts';
-import type { MockClientConfig, MockGuide } from '../../options.ts';
 import { hostName } from '../http/host-check.ts';
 import type { PageRoutes } from '../http/pages.ts';
+import type { MockClientConfig, MockGuide } from '../option-types.ts';
 import { renderLanding } from './landing.ts';
 
 /** What the landing page shows. */

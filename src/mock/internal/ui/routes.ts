@@ -14,10 +14,10 @@ import type { Assumptions } from '../../../assumptions.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { controlPrefix, servicePaths } from '../../../spec-names.ts';
 import type { PageConfig } from '../../../ui/page-config.ts';
-import type { MockClientConfig, MockGuide } from '../../options.ts';
 import type { ErrorMapper } from '../http/error-mapping.ts';
 import type { Outcome } from '../http/outcome.ts';
 import type { PageRoutes } from '../http/pages.ts';
+import type { MockClientConfig, MockGuide } from '../option-types.ts';
 import { type AssetName, type AssetStore, assetNames } from './assets.ts';
 import { pageHtml } from './html.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Deliveries of other processes (issue 23): with a shared state store every delivery change is recorded (`dv`),
+ * Deliveries of other processes: with a shared state store every delivery change is recorded (`dv`),
  * and each replica keeps the deliveries of the others as mirrors in its own delivery history, so
  * `GET /__pck/deliveries` on any replica lists the whole sandbox's. A mirror is never sent by this process, until it
  * adopts it: when it takes over a payment whose webhooks a dead process left pending, the delivery keeps its id and

@@ -111,12 +111,12 @@ export interface WebhookDispatcherOptions {
   readonly nextSeq?: () => number;
   /**
    * Told when a delivery ends (delivered, failed or gone), except when closing the mock ends it: a state store
-   * records it (issue 23), so a restart or another replica does not deliver it again.
+   * records it, so a restart or another replica does not deliver it again.
    */
   readonly onFinished?: ((delivery: Delivery) => void) | undefined;
   /**
-   * Told after every change of a delivery this process sends (a state store records it, issue 23, so every replica
-   * lists it and a survivor takes it over with its id and attempts). Undefined with memory: nothing is told.
+   * Told after every change of a delivery this process sends (a state store records it, so every replica lists it
+   * and a survivor takes it over with its id and attempts). Undefined with memory: nothing is told.
    */
   readonly onChange?: ((delivery: Delivery) => void) | undefined;
   /** Where each attempt (`delivery.attempted`) and each end but by closing (`delivery.finished`) is told. */
@@ -157,7 +157,7 @@ export interface WebhookDispatcher {
   mirror(fields: DeliveryFields): void;
   /** Ends an unfinished mirror of `paymentUuid` to `url` as the webhooks' progress says it ended (delivery-mirror.ts). */
   mirrorEnded(paymentUuid: string, url: string, state: DeliveryState): void;
-  /** Every kept delivery as the fields of a `dv` record, oldest first (a state store's compaction, issue 23). */
+  /** Every kept delivery as the fields of a `dv` record, oldest first, for a state store's compaction. */
   fields(): DeliveryFields[];
   /** Aborts everything in flight and forgets every delivery. */
   reset(): void;

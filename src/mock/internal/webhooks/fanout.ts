@@ -9,10 +9,10 @@ import type { Assumptions } from '../../../assumptions.ts';
 import { webhookHeaderNamesOf, webhookHeaders } from '../../../contract/webhook-headers.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
-import type { MockClientConfig } from '../../options.ts';
 import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
+import type { MockClientConfig } from '../option-types.ts';
 import { settleClaim } from '../payments/settlement.ts';
 import type { StoredPayment } from '../payments/state.ts';
 import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../store/records.ts';
@@ -65,9 +65,9 @@ export interface WebhookFanout {
   /** Redelivers by id; a value says why not (unknown id, still in progress, closed). */
   redeliver(id: string): RedeliverResult;
   reset(): void;
-  /** Takes back a `dv` record of a state store (issue 23): another process's delivery joins the history. */
+  /** Takes back a `dv` record of a shared state store: another process's delivery joins this one's history. */
   readonly apply: RecordApplier['apply'];
-  /** A `dv` record per kept delivery of every dispatcher (a state store's compaction, issue 23). */
+  /** A `dv` record per kept delivery of every dispatcher, so a state store's compaction keeps the deliveries. */
   readonly snapshot: RecordSnapshot['snapshot'];
   /** Closes every dispatcher; resolves with the deliveries that closing ended undelivered. */
   close(): Promise<readonly DeliveryRecord[]>;
@@ -95,11 +95,14 @@ export interface WebhookFanoutDeps {
   readonly createTransport: () => WebhookTransport;
   /** Standard Webhooks HMAC (the platform's). */
   readonly hmacSha256Base64: (key: Uint8Array, text: string) => string;
-  /** Told when a delivery ends, but not by closing (a state store records it; issue 23). */
+  /** Told when a delivery ends, but not by closing: a state store records it, so no restart sends it again. */
   readonly onFinished?:
     | ((delivery: { readonly paymentUuid: string; readonly url: string; readonly state: string }) => void)
     | undefined;
-  /** A state store's recorder (issue 23): every delivery change becomes a `dv` record. Undefined with memory. */
+  /**
+   * A state store's recorder: every delivery change becomes a `dv` record, which every replica lists. Undefined
+   * with memory.
+   */
   readonly record?: Recorder | undefined;
   /** Where every dispatcher tells its deliveries' attempts and ends (`delivery.attempted`, `delivery.finished`). */
   readonly events?: EventBus | undefined;

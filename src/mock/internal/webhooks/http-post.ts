@@ -9,8 +9,8 @@ import type https from 'node:https';
 import { PostError, type PostResult, type WebhookTransport } from './transport.ts';
 
 /**
- * node:https, loaded on the first https delivery: it brings TLS with it (about 2% of the CLI's CPU from spawn to its
- * first answer, profiled, issue 22), and most sandboxes post to plain http receivers.
+ * node:https, loaded on the first https delivery: loading it brings TLS with it, which would lengthen the CLI's cold
+ * start for every sandbox, and most sandboxes post to plain http receivers.
  */
 let httpsModule: Promise<typeof https> | undefined;
 const loadHttps = (): Promise<typeof https> => {

@@ -13,7 +13,6 @@
 import type { WebhookReceiver } from '../../../contract/webhook-headers.ts';
 import { errorLine } from '../../../internal/messages.ts';
 import { utf8ByteLength } from '../../../internal/text-bytes.ts';
-import type { MockOptions } from '../../options.ts';
 import { PostError, type PostResult, snippetOf, type WebhookTransport } from './transport.ts';
 
 // The receiver's type is the contract layer's, shared with the msw entry.
@@ -112,11 +111,11 @@ export function createInProcessTransport(
  * const opts = resolveMockOptions(inProcess.options);
  * createWebhookFanout({ ...deps, ...inProcess.fanout });
  */
-export function inProcessReceivers(
-  options: MockOptions,
+export function inProcessReceivers<Options extends { readonly webhookUrls?: readonly string[] | undefined }>(
+  options: Options,
   receivers: readonly WebhookReceiver[],
   network: () => WebhookTransport,
-): { readonly options: MockOptions; readonly createTransport: () => WebhookTransport } {
+): { readonly options: Options; readonly createTransport: () => WebhookTransport } {
   if (receivers.length === 0) return { options, createTransport: network };
   const webhookUrls = [...(options.webhookUrls ?? []), ...receivers.map((_, i) => receiverUrl(i))];
   return {

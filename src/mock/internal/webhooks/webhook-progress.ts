@@ -1,5 +1,5 @@
 /**
- * Which settled payments still have webhooks to deliver, as far as the state store says (issue 23): a delivery that
+ * Which settled payments still have webhooks to deliver, as far as the state store says: a delivery that
  * ends is recorded (`hk`), so a restart or a replica delivers only what was not finished, and a survivor takes over
  * the deliveries of a process that died (its claim on the payment runs out).
  *

@@ -5,9 +5,9 @@
  * @module
  */
 import { isPlainObject } from '../../../../internal/plain-object.ts';
-import type { InputRequirements, WireRequirements } from '../wire-schema.ts';
 import { addProblem, isPresent, type Problems } from './collector.ts';
 import { validationMessages } from './messages.ts';
+import type { InputRequirements, WireRequirements } from './requirements.ts';
 
 /**
  * Checks every `@serverRequired` position under `value` (fields of `requirements`, descending into nested input

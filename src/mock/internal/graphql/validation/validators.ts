@@ -8,14 +8,14 @@
 import { paymentInputType } from '../../../../contract/guides.ts';
 import { isPlainObject } from '../../../../internal/plain-object.ts';
 import type { Guide } from '../../payments/state.ts';
-import type { WireRequirements } from '../wire-schema.ts';
-import type { WireCardFeeCalcArgs, WireCreditCardInput, WirePaymentInput } from '../wire-types.ts';
 import { isGivenText, type Problems, startWalk, type ValidationDeps } from './collector.ts';
 import { cardFeeCalcRules, cardValidationRules, feesCalcRules, paymentRules } from './input-rules.ts';
 import { validationMessages as m } from './messages.ts';
 import { passedCard, type ValidatedCard } from './passed-card.ts';
 import { checkRequired } from './required.ts';
+import type { WireRequirements } from './requirements.ts';
 import { compileRules, walkRules } from './walk.ts';
+import type { WireCardFeeCalcArgs, WireCreditCardInput, WirePaymentInput } from './wire-types.ts';
 
 const payment = compileRules(paymentRules, 'input.');
 const cardFeeCalc = compileRules(cardFeeCalcRules, '');

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type * as Current from '../../../../generated/current/graphql.ts';
-import type * as Legacy from '../../../../generated/legacy/graphql.ts';
-import type { FeeListEntry } from '../domain/fees.ts';
+import type * as Current from '../../../../../generated/current/graphql.ts';
+import type * as Legacy from '../../../../../generated/legacy/graphql.ts';
+import type { FeeListEntry } from '../../domain/fees.ts';
 
 /** A generated input type as it may arrive on the wire: any field missing or null, recursively. */
 export type Wire<T> = {

@@ -1,0 +1,48 @@
+/**
+ * What the request journal keeps of each answered request, and how a page of it is filtered: plain data, below the
+ * journal itself (control/journal.ts) so the control handle's types (handle/control-handle.ts) name an entry without
+ * importing the control plane that keeps them.
+ *
+ * @module
+ */
+
+/** One answered request. */
+export interface JournalEntry {
+  /** Position in the journal since the last reset, from 1; pass it as `since` to wait only for later requests. */
+  readonly seq: number;
+  readonly method: string;
+  /** Path without the query string. */
+  readonly path: string;
+  /** GraphQL operation name, when the request was a GraphQL operation. */
+  readonly operationName?: string | undefined;
+  /** Guide the GraphQL request was answered in. */
+  readonly guide?: 'current' | 'legacy' | undefined;
+  /** HTTP status answered. */
+  readonly status: number;
+  /** Virtual time of the answer, ms since the epoch. */
+  readonly at: number;
+  /** Real time spent answering, in ms. */
+  readonly durationMs: number;
+  /** Client id, from the credentials or the access token, when known. */
+  readonly clientId?: string | undefined;
+  /** Masked summary of the GraphQL variables (no CVV, card numbers masked). */
+  readonly summary?: unknown;
+  /**
+   * What came of it: `ok`; the reason code of a refused GraphQL call (`TOKEN_EXPIRED`); `validation: <paths>` for a
+   * 7.3 refusal (even when the HTTP status is 200); `HTTP <status>` for a REST refusal or an unknown path.
+   */
+  readonly outcome: string;
+}
+
+/** What the journal's `record` takes: an answered request before the journal numbers it. */
+export type JournalRecord = Omit<JournalEntry, 'seq'>;
+
+/** Filters of a page of the journal; every given one must match. */
+export interface JournalFilter {
+  readonly method?: string | undefined;
+  /** Path without the query string. */
+  readonly path?: string | undefined;
+  readonly operationName?: string | undefined;
+  readonly status?: number | undefined;
+  readonly clientId?: string | undefined;
+}

@@ -58,13 +58,14 @@ export async function createPayment(
 /**
  * Resolves once `condition()` holds: checked now and at each change of a webhook delivery of `control` (its
  * `waitForDelivery` is offered every one), so a wait on the deliveries ends at the change that makes it true, with
- * no polling. Rejects as `waitForDelivery` does after `timeoutMs` real ms (its default when left out).
+ * no polling. Rejects as `waitForDelivery` does after `timeoutMs` real ms: a bound for a test that fails, which
+ * one that passes never meets.
  */
 export async function untilDeliveries(
   control: Pick<MockControl, 'waitForDelivery'>,
   condition: () => boolean,
-  timeoutMs?: number,
+  timeoutMs = 10_000,
 ): Promise<void> {
   if (condition()) return;
-  await control.waitForDelivery(() => condition(), timeoutMs === undefined ? {} : { timeoutMs });
+  await control.waitForDelivery(() => condition(), { timeoutMs });
 }

@@ -14,7 +14,7 @@ const root = join(import.meta.dirname, '..');
 export const nodeVersionTestFiles = [
   'test/node-version.test.ts',
   'test/mock/server.test.ts',
-  'test/cli/mock.test.ts',
+  'test/cli/commands/mock.test.ts',
   'test/cli/process/mock.test.ts',
   'test/pact/provider/verify-against-mock.test.ts',
   'test/pact/consumer/current-guide.pact.test.ts',

@@ -84,5 +84,5 @@ export const isolatedUnitTests = [
   'test/mock/internal/platform/secret-match.test.ts',
   // Its first request must meet an engine that has not loaded graphql-jit yet.
   'test/mock/internal/graphql/engine-execution.test.ts',
-  'test/cli/webhook-send.test.ts',
+  'test/cli/commands/webhook-send.test.ts',
 ] as const;

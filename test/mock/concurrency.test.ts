@@ -9,8 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../src/assumptions.ts';
 import { type MockServer, startMockServer, testCards } from '../../src/mock/index.ts';
+import { createChanges } from '../support/changes.ts';
 import { startReceiver, type TestReceiver } from './internal/webhooks/receiver.ts';
-import { createPayment, pool, until } from './payments-over-http.ts';
+import { createPayment, pool, untilDeliveries } from './payments-over-http.ts';
 
 const CLIENTS = 4;
 const PER_CLIENT = 250;
@@ -25,10 +26,12 @@ const clients = Array.from({ length: CLIENTS }, (_, i) => ({
   signingKey: `signing-key-${i}`,
 }));
 const receivers: TestReceiver[] = [];
+/** What the receivers' waits wait on: each tells of every request it takes and every answer it finishes. */
+const received = createChanges();
 let mock: MockServer;
 
 beforeAll(async () => {
-  for (let i = 0; i < CLIENTS; i++) receivers.push(await startReceiver());
+  for (let i = 0; i < CLIENTS; i++) receivers.push(await startReceiver(0, received.notify));
   mock = await startMockServer({
     port: 0,
     log: false,
@@ -61,14 +64,12 @@ describe(`concurrency: ${CLIENTS} clients × ${PER_CLIENT} payments over HTTP`, 
 
     mock.control.advanceClock(SETTLE_DELAY_MS);
     const delivered = () => receivers.reduce((n, r) => n + r.acknowledged.length, 0);
-    expect(await until(() => delivered() >= TOTAL, 60_000), `${delivered()} of ${TOTAL} webhooks delivered`).toBe(true);
+    await received.until(() => delivered() >= TOTAL);
     const settledAt = performance.now();
     // Nothing more can be on its way once no delivery is queued, sending or waiting for a retry: a second POST
     // comes only from a delivery in one of those states. The receivers then hold every POST there will be.
     const unfinished = () => mock.control.deliveries().filter((d) => d.state !== 'delivered' && d.state !== 'failed');
-    expect(await until(() => unfinished().length === 0, 60_000), `${unfinished().length} deliveries unfinished`).toBe(
-      true,
-    );
+    await untilDeliveries(mock.control, () => unfinished().length === 0, 60_000);
 
     // State: every payment final, each client with exactly its own payments.
     const payments = mock.control.payments();

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type MockServer, startMockServer } from '../../src/mock/index.ts';
 import { createClock } from '../support/mock-internals/foundations.ts';
 import { startReceiver, type TestReceiver } from './internal/webhooks/receiver.ts';
-import { createPayment, until } from './payments-over-http.ts';
+import { createPayment, untilDeliveries } from './payments-over-http.ts';
 
 const escaped: unknown[] = [];
 const onEscape = (error: unknown) => escaped.push(error);
@@ -85,7 +85,10 @@ describe('a webhook payload that cannot be built or serialised', () => {
 
     mock.control.advanceClock(mock.control.assumptions.settleDelayMs);
     expect(mock.control.payments().every((p) => p.settledOutcome !== undefined)).toBe(true);
-    await until(() => mock.control.deliveries().filter((d) => d.state === 'delivered').length === 4);
+    await untilDeliveries(
+      mock.control,
+      () => mock.control.deliveries().filter((d) => d.state === 'delivered').length === 4,
+    );
     await settleEventLoop();
 
     const failed = mock.control.deliveries().find((d) => d.paymentUuid === uuids[2])!;
@@ -130,11 +133,18 @@ describe('clock tasks and waits', () => {
 
   it('a task that throws in the real timer (nobody advancing) is reported too', async () => {
     const reported: unknown[] = [];
-    const clock = createClock({ onTaskError: (e) => reported.push(e) });
+    let told: () => void = () => {};
+    const once = new Promise<void>((resolve) => (told = resolve));
+    const clock = createClock({
+      onTaskError: (e) => {
+        reported.push(e);
+        told();
+      },
+    });
     clock.schedule(1, () => {
       throw new Error('timer task exploded');
     });
-    await until(() => reported.length === 1, 2_000);
+    await once;
     await settleEventLoop();
     expect(reported).toEqual([new Error('timer task exploded')]);
     expect(escaped).toEqual([]);

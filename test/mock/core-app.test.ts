@@ -164,7 +164,9 @@ describe('the event bus of the built app', () => {
       },
     ]);
     // The first attempt answers 500: the retry is due on the sandbox clock.
-    await expect.poll(() => of('delivery.attempted').length).toBe(1);
+    // The attempt is told before its retry is scheduled.
+    await app.control.waitForDelivery((d) => d.attempts.length === 1 && d.state === 'retry-scheduled');
+    expect(of('delivery.attempted')).toHaveLength(1);
     app.control.advanceClock(60_000);
     const delivered = await app.control.waitForDelivery((d) => d.state === 'delivered');
     const spine = events.filter((e) => e.kind.startsWith('payment.') || e.kind.startsWith('delivery.'));
@@ -214,7 +216,12 @@ describe('the event bus of the built app', () => {
     };
     await built.app.ready();
     const events: MockEvent[] = [];
-    built.events.on((e) => events.push(e));
+    let told: () => void = () => {};
+    const settled = new Promise<void>((resolve) => (told = resolve));
+    built.events.on((e) => {
+      events.push(e);
+      if (e.kind === 'payment.settled') told();
+    });
     const { post } = requestsVia(built.app.fetch);
     const { token } = (await post(`${base}${tokenPaths.generate}`, credentials)).body.data;
     const paid = await post(
@@ -224,7 +231,9 @@ describe('the event bus of the built app', () => {
     );
     const uuid = paid.body.data.processPaymentRequest.uuid as string;
     built.app.control.advanceClock(settleDelayMs);
-    await expect.poll(() => built.app.control.payments()[0]?.settledOutcome).toBe('success');
+    // Under its claim the settlement commits once the store took its record: the event says when.
+    await settled;
+    expect(built.app.control.payments()[0]?.settledOutcome).toBe('success');
     expect(events.filter((e) => e.kind === 'payment.settled').map((e) => 'uuid' in e && e.uuid)).toEqual([uuid]);
     expect(events.filter((e) => e.kind !== 'request.answered').map((e) => e.kind)).toEqual([
       'token.issued',

@@ -10,6 +10,7 @@ import { nodePlatform } from '../../src/mock/node-platform.ts';
 import { serviceHeaders, servicePaths } from '../../src/spec-names.ts';
 import { testCardNumbers } from '../../src/test-values.ts';
 import { credentials, legacyPayInput, payInput, requestsVia } from './helpers.ts';
+import { untilDeliveries } from './payments-over-http.ts';
 
 const base = 'http://mock.test';
 const apps: ReturnType<typeof createMockApp>[] = [];
@@ -176,7 +177,7 @@ describe('the coverage of payments and webhooks, from the state events', () => {
       variables: { input: payInput(testCardNumbers.visaSettlesAsFailure) },
     });
     app.control.advanceClock(1000);
-    await expect.poll(() => app.control.deliveries()[1]?.attempts.length).toBe(1);
+    await untilDeliveries(app.control, () => app.control.deliveries()[1]?.attempts.length === 1);
     app.control.advanceClock(60_000);
     await app.control.waitForDelivery((d) => d.state === 'delivered' && d.attempts.length === 2);
     const counts = Object.fromEntries(
@@ -212,7 +213,7 @@ describe('the coverage of payments and webhooks, from the state events', () => {
     );
     app.control.advanceClock(1000);
     for (let i = 0; i < 8 && app.control.deliveries()[0]?.state !== 'failed'; i++) {
-      await expect.poll(() => app.control.deliveries()[0]?.attempts.length).toBe(i + 1);
+      await untilDeliveries(app.control, () => app.control.deliveries()[0]?.attempts.length === i + 1);
       app.control.advanceClock(7 * 60 * 60 * 1000);
     }
     await app.control.waitForDelivery((d) => d.state === 'failed');

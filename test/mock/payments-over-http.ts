@@ -7,6 +7,7 @@
  */
 import { print } from 'graphql';
 import { ProcessPaymentRequestDocument } from '../../src/index.ts';
+import type { MockControl } from '../../src/mock/control-types.ts';
 import { postJsonText } from '../support/http-json.ts';
 import { payInput } from './helpers.ts';
 
@@ -54,12 +55,17 @@ export async function createPayment(
   return uuid;
 }
 
-/** Lets pending I/O (webhook attempts in flight) run until `condition` holds; false after `timeoutMs` real ms. */
-export async function until(condition: () => boolean, timeoutMs = 10_000): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  return true;
+/**
+ * Resolves once `condition()` holds: checked now and at each change of a webhook delivery of `control` (its
+ * `waitForDelivery` is offered every one), so a wait on the deliveries ends at the change that makes it true, with
+ * no polling. Rejects as `waitForDelivery` does after `timeoutMs` real ms: a bound for a test that fails, which
+ * one that passes never meets.
+ */
+export async function untilDeliveries(
+  control: Pick<MockControl, 'waitForDelivery'>,
+  condition: () => boolean,
+  timeoutMs = 10_000,
+): Promise<void> {
+  if (condition()) return;
+  await control.waitForDelivery(() => condition(), { timeoutMs });
 }

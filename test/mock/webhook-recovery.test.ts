@@ -4,13 +4,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { maskDigits } from '../../src/contract/card-masking.ts';
 import { type MockServer, startMockServer } from '../../src/mock/index.ts';
+import { createChanges } from '../support/changes.ts';
 import { post } from './helpers.ts';
 import { startReceiver, type TestReceiver } from './internal/webhooks/receiver.ts';
-import { createPayment, pool, until } from './payments-over-http.ts';
+import { createPayment, pool, untilDeliveries } from './payments-over-http.ts';
 
 const PAYMENTS = 100;
 const SETTLE_DELAY_MS = 3_600_000;
 const cleanups: (() => Promise<unknown>)[] = [];
+/** What the receiver's waits wait on: it tells of every request it takes and every answer it finishes. */
+const received = createChanges();
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
@@ -20,7 +23,7 @@ async function setup(
   prepare: (receiver: TestReceiver) => Promise<void> | void,
   logged: string[] = [],
 ): Promise<{ mock: MockServer; receiver: TestReceiver; uuids: string[] }> {
-  const receiver = await startReceiver();
+  const receiver = await startReceiver(0, received.notify);
   cleanups.push(() => receiver.close());
   await prepare(receiver);
   // Virtual time runs with real time: a settle delay far longer than the test keeps settlement for advanceClock.
@@ -42,7 +45,7 @@ describe('a receiver down past the whole retry schedule', () => {
     mock.control.advanceClock(SETTLE_DELAY_MS);
     const { maxAttempts } = mock.control.assumptions.webhook.retry;
     for (let step = 0; step < 100; step++) {
-      await until(() => !mock.control.deliveries().some((d) => d.state === 'sending'));
+      await untilDeliveries(mock.control, () => !mock.control.deliveries().some((d) => d.state === 'sending'));
       const due = mock.control.deliveries().flatMap((d) => (d.state === 'retry-scheduled' ? [d.nextAttemptAt!] : []));
       if (due.length === 0) break;
       mock.control.advanceClock(Math.max(0, Math.max(...due) - mock.control.now()));
@@ -63,7 +66,7 @@ describe('a receiver down past the whole retry schedule', () => {
     await receiver.start();
     for (const d of listed)
       expect((await post(`${mock.url}/__pck/deliveries/redeliver`, {}, { id: d.id })).body).toEqual({ ok: true });
-    await until(() => mock.control.deliveries().every((d) => d.state === 'delivered'));
+    await untilDeliveries(mock.control, () => mock.control.deliveries().every((d) => d.state === 'delivered'));
     const acked = receiver.acknowledged.map((r) => r.deliveryId);
     console.info(
       `[webhook recovery] down past the schedule: payments=${PAYMENTS} failed=${listed.length} redelivered=${acked.length} distinct=${new Set(acked).size} lost=${PAYMENTS - new Set(acked).size}`,
@@ -81,8 +84,11 @@ describe('closing the mock with deliveries pending', () => {
       r.reply = (got) => (Number(got.json.metadata?.i) % 2 === 0 ? 'hang' : { status: 500 });
     }, logged);
     mock.control.advanceClock(SETTLE_DELAY_MS);
-    await until(() => receiver.received.length === PAYMENTS);
-    await until(() => mock.control.deliveries().filter((d) => d.state === 'retry-scheduled').length === PAYMENTS / 2);
+    await received.until(() => receiver.received.length === PAYMENTS);
+    await untilDeliveries(
+      mock.control,
+      () => mock.control.deliveries().filter((d) => d.state === 'retry-scheduled').length === PAYMENTS / 2,
+    );
     await mock.close();
 
     const list = mock.control.deliveries();
@@ -109,7 +115,10 @@ describe('closing the mock with deliveries pending', () => {
     const logged: string[] = [];
     const { mock } = await setup(() => {}, logged);
     mock.control.advanceClock(SETTLE_DELAY_MS);
-    await until(() => mock.control.deliveries().filter((d) => d.state === 'delivered').length === PAYMENTS);
+    await untilDeliveries(
+      mock.control,
+      () => mock.control.deliveries().filter((d) => d.state === 'delivered').length === PAYMENTS,
+    );
     await mock.close();
     expect(logged.join('')).not.toContain('closed with');
   });

@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMockArgs } from '../../src/cli/commands/mock.ts';
 import { type MockServer, startMockServer } from '../../src/mock/index.ts';
 import { type DriftReport, startProxy } from '../../src/proxy/index.ts';
 import { serviceHeaders, servicePaths } from '../../src/spec-names.ts';
+import { createChanges } from '../support/changes.ts';
 import { type Deviation, editJson, type SeenRequest, startDeviatingService } from './stand-in-service.ts';
 import {
   credentials,
@@ -108,6 +109,8 @@ let report: DriftReport;
 let serviceFees: Record<number, unknown>;
 let mock: MockServer;
 let receiver: StandIn;
+/** What the webhook wait below waits on: the receiver tells of each webhook it took. */
+const webhooks = createChanges();
 let dir: string;
 const closers: (() => Promise<unknown>)[] = [];
 
@@ -137,7 +140,10 @@ beforeAll(async () => {
   }
   report = proxy.report();
 
-  receiver = await startStandIn((_req, _body, res) => res.writeHead(204).end());
+  receiver = await startStandIn((_req, _body, res) => {
+    res.writeHead(204).end();
+    webhooks.notify();
+  });
   closers.push(() => receiver.close());
   dir = mkdtempSync(join(tmpdir(), 'pck-closed-loop-'));
   const file = join(dir, 'suggested.json');
@@ -222,7 +228,8 @@ describe('the mock started with suggestedConfig answers as the service did', () 
     const pay = await graphqlCall(gql(queries.pay, { input: { ...payInput('current'), fees: 2.25 } }), jwt);
     expect(json(pay).data.processPaymentRequest.status.name).toBe('PENDING');
     mock.control.advanceClock(1000);
-    await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 5000, interval: 10 });
+    await webhooks.until(() => receiver.received.length >= 1);
+    expect(receiver.received).toHaveLength(1);
     const webhook = receiver.received[0]!;
     expect(JSON.parse(webhook.body).status).toBe('COMPLETED');
     expect(webhook.headers['x-signature']).toBeDefined();

@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.ts';
 import { type ProxyServer, startProxy } from '../../src/proxy/index.ts';
+import { createChanges } from '../support/changes.ts';
 import { comparableHeaders, type RawAnswer, rawRequest, runFlows, type StandIn, startStandIn } from './support.ts';
 
 // Two mocks with the same seed and a frozen clock answer the same requests with the same bytes: one is asked
@@ -45,7 +46,12 @@ function comparable(a: RawAnswer) {
 
 describe.each(['current', 'legacy'] as const)('the mock behind the proxy (%s guide)', (guide) => {
   it("answers every flow with the mock's exact bytes, forwards its webhooks unchanged, and finds no drift", async () => {
-    const receiverDirect = await startStandIn((_req, _body, res) => res.writeHead(204).end());
+    // The webhook waits below wait on this: the direct receiver and the relay tell of each webhook they took.
+    const webhooks = createChanges();
+    const receiverDirect = await startStandIn((_req, _body, res) => {
+      res.writeHead(204).end();
+      webhooks.notify();
+    });
     const receiverProxied = await startStandIn((_req, _body, res) =>
       res.writeHead(200, { 'x-receiver': 'yes' }).end('ok'),
     );
@@ -64,6 +70,7 @@ describe.each(['current', 'legacy'] as const)('the mock behind the proxy (%s gui
       void rawRequest(proxyUrl, { path: '/webhooks', headers, body }).then((answer) => {
         relayAnswers.push(answer);
         res.writeHead(answer.status).end(answer.body);
+        webhooks.notify();
       });
     });
     closers.push(() => relay.close());
@@ -87,13 +94,9 @@ describe.each(['current', 'legacy'] as const)('the mock behind the proxy (%s gui
     expect(payments).toBeGreaterThanOrEqual(2);
     direct.control.advanceClock(1000);
     proxied.control.advanceClock(1000);
-    await vi.waitFor(
-      () => {
-        expect(receiverDirect.received).toHaveLength(payments);
-        expect(relayAnswers).toHaveLength(payments);
-      },
-      { timeout: 5000, interval: 10 },
-    );
+    await webhooks.until(() => receiverDirect.received.length >= payments && relayAnswers.length >= payments);
+    expect(receiverDirect.received).toHaveLength(payments);
+    expect(relayAnswers).toHaveLength(payments);
     const bodies = (s: StandIn) => s.received.map((r) => r.body).sort();
     expect(bodies(receiverProxied)).toEqual(bodies(receiverDirect));
     // What the proxy got from the relay, the receiver got from the proxy (Host is the receiver's own).

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type ProxyServer, startProxy } from '../../src/proxy/index.ts';
 import { servicePaths } from '../../src/spec-names.ts';
 import { json, rawRequest, sendJson, startStandIn } from './support.ts';
@@ -101,10 +101,13 @@ describe('the service failing the proxy', () => {
   it('keeps answering other requests while one waits on a slow service', async () => {
     // The service holds /graphql until the test releases it, so nothing here depends on timing.
     let release: (() => void) | undefined;
+    let reached: () => void = () => {};
+    const held = new Promise<void>((resolve) => (reached = resolve));
     const service = await startStandIn((req, _body, res) => {
-      if (req.url === servicePaths.graphql)
+      if (req.url === servicePaths.graphql) {
         release = () => sendJson(res, 200, { data: { paymentGatewayFeesCalc: [] } });
-      else sendJson(res, 200, tokenPair);
+        reached();
+      } else sendJson(res, 200, tokenPair);
     });
     closers.push(() => service.close());
     const proxy = await proxyTo(service.url);
@@ -116,7 +119,7 @@ describe('the service failing the proxy', () => {
     const quick = await Promise.all(Array.from({ length: 10 }, () => post(proxy, servicePaths.generateToken)));
     expect(quick.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(slowDone).toBe(false);
-    await vi.waitFor(() => expect(release).toBeDefined(), { timeout: 5000, interval: 5 });
+    await held;
     release!();
     expect((await slow).status).toBe(200);
   });

@@ -164,15 +164,25 @@ function createDriver(mock: SoakMock, options: SoakOptions) {
 
   /**
    * Moves the clock in steps: a retry is scheduled only once its attempt failed, which takes a connection attempt
-   * in real time, so one big jump would make one attempt per delivery. Tokens live 10 minutes of the mock's clock,
+   * in real time, so one big jump would make one attempt per delivery. Each step waits for the attempts it started
+   * to end (the receiver refuses or answers at once, never holds one). Tokens live 10 minutes of the mock's clock,
    * so a fresh one follows.
    */
   async function advance(ms: number, steps = 8): Promise<void> {
     for (let i = 0; i < steps; i++) {
       await json('POST', '/__pck/clock/advance', { ms: Math.floor(ms / steps) });
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      await attemptsEnded();
     }
     await newToken();
+  }
+
+  /**
+   * Resolves once no delivery is sending. Each check is one request the mock answers from its own state, so the
+   * wait ends when the attempts have ended, however long a loaded machine takes; no timer is involved.
+   */
+  async function attemptsEnded(): Promise<void> {
+    let sending = (await counts()).byState.sending ?? 0;
+    while (sending > 0) sending = (await counts()).byState.sending ?? 0;
   }
 
   /** Moves the clock a minute at a time until nothing is pending (bounded: the test then reports what is left). */

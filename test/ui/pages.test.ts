@@ -75,6 +75,21 @@ async function waitForText(page: Page, selector: string, text: string): Promise<
   );
 }
 
+/**
+ * What the dashboard on `page` asks for over its next two polls, as the set of paths `asked` collects: a test that
+ * shows nothing changed expects the health counters alone. Empties `asked` first; each poll ends when the page
+ * marks `document.body.dataset.updated` with a later time.
+ */
+async function askedOverTwoPolls(page: Page, asked: string[]): Promise<Set<string>> {
+  const updated = async () => Number(await page.evaluate(() => document.body.dataset.updated));
+  const before = await updated();
+  asked.length = 0;
+  await page.waitForFunction((t) => Number(document.body.dataset.updated) > t, before);
+  const once = await updated();
+  await page.waitForFunction((t) => Number(document.body.dataset.updated) > t, once);
+  return new Set(asked);
+}
+
 /** Opens the GraphiQL tab of `operation`, runs it, and returns the response editor's text once it holds `expected`. */
 async function runInGraphiql(page: Page, operation: string, expected: string): Promise<string> {
   await waitForText(page, '.graphiql-tabs', operation);
@@ -238,13 +253,7 @@ describe('Dashboard at /__pck/ui', () => {
     expect(await rows.first().getAttribute('data-uuid')).toBe(newest[0]);
 
     // Nothing changes: two more polls ask for the counters only, never for a list.
-    const updated = async () => Number(await page.evaluate(() => document.body.dataset.updated));
-    const before = await updated();
-    asked.length = 0;
-    await page.waitForFunction((t) => Number(document.body.dataset.updated) > t, before);
-    const once = await updated();
-    await page.waitForFunction((t) => Number(document.body.dataset.updated) > t, once);
-    expect(new Set(asked)).toEqual(new Set(['/__pck/health']));
+    expect(await askedOverTwoPolls(page, asked)).toEqual(new Set(['/__pck/health']));
 
     // Older pages on demand: 20, then the last 5, each row the one the control API lists at that place.
     await page.locator('[data-pager="payments-older"]').click();
@@ -319,13 +328,7 @@ describe('Dashboard at /__pck/ui', () => {
       await page.screenshot({ path: join(screenshots, 'dashboard-coverage.png'), fullPage: true });
 
       // Nothing changes: the polls read the health counters only, never the report.
-      const updated = async () => Number(await page.evaluate(() => document.body.dataset.updated));
-      const before = await updated();
-      asked.length = 0;
-      await page.waitForFunction((t) => Number(document.body.dataset.updated) > t, before);
-      const once = await updated();
-      await page.waitForFunction((t) => Number(document.body.dataset.updated) > t, once);
-      expect(new Set(asked)).toEqual(new Set(['/__pck/health']));
+      expect(await askedOverTwoPolls(page, asked)).toEqual(new Set(['/__pck/health']));
       expect(problems).toEqual([]);
       await page.close();
     } finally {

@@ -3,7 +3,7 @@
  * is read off the public entries and the generated tables (`generated/operation-texts.ts`, written from
  * `operations/` by `npm run generate`), so an operation added to `operations/` needs no line in this file; if an
  * entry does not export its `<Operation>Document`, this file fails to compile, naming it.
- * test/client/operation-text.test.ts proves each text parses to the document it stands for.
+ * test/client/internal/operation-text.test.ts proves each text parses to the document it stands for.
  *
  * @module
  */

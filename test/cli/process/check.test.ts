@@ -1,5 +1,5 @@
 // `check` as a real process: one smoke test of the built CLI. Every flag, message and exit code is pinned in process
-// by test/cli/check.test.ts.
+// by test/cli/commands/check.test.ts.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

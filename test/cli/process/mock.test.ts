@@ -1,5 +1,5 @@
 // `mock` as a real process: one smoke test of the CLI entry. Every flag, message and exit code is pinned in process
-// by test/cli/mock.test.ts.
+// by test/cli/commands/mock.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliProcesses } from '../../support/cli-process.ts';
 

@@ -1,6 +1,6 @@
 // `proxy` as a real process: one smoke test of the CLI entry, docs/proxy.md's recipe in front of the CLI's own mock,
 // and the exit code a CI job sees after a signal. Every flag, message and exit code is pinned in process by
-// test/cli/proxy.test.ts.
+// test/cli/commands/proxy.test.ts.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

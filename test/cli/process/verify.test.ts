@@ -1,7 +1,7 @@
 // `verify` as a real process: the built CLI (dist/cli, so the bundled YAML reader and the packaged openapi.yaml are
 // what runs) as a child process: one smoke test of the static checks' exit codes, and the dynamic runs through the
 // real Pact verifier. Every flag, message and format of the static checks is pinned in process by
-// test/cli/verify.test.ts.
+// test/cli/commands/verify.test.ts.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,5 +1,5 @@
 // `webhook send` as a real process: one smoke test of the CLI entry against a receiver on port 0. Every flag,
-// message and exit code is pinned in process by test/cli/webhook-send.test.ts.
+// message and exit code is pinned in process by test/cli/commands/webhook-send.test.ts.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

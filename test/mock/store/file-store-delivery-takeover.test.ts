@@ -35,14 +35,6 @@ function startChild(file: string, hook: string): Promise<string> {
   return started.url;
 }
 
-async function waitUntil(done: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > until) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 it('a delivery taken over after a SIGKILL keeps its id and its attempt numbering', async () => {
   dir = mkdtempSync(join(tmpdir(), 'pck-takeover-'));
   const file = join(dir, 'sandbox.log');
@@ -67,7 +59,15 @@ it('a delivery taken over after a SIGKILL keeps its id and its attempt numbering
     ((await remote.read('deliveries?limit=50')).body.deliveries as MockDelivery[]).filter(
       (d) => d.state === 'retry-scheduled',
     );
-  await waitUntil(async () => (await listed()).length === 5, 'five deliveries waiting for a retry');
+  // The child answers each wait once that payment's delivery has had its 503 and waits for its retry.
+  for (const paymentUuid of paid) {
+    const waited = await remote.control('deliveries/wait', {
+      paymentUuid,
+      state: 'retry-scheduled',
+      timeoutMs: 10_000,
+    });
+    expect(waited.status, `the delivery of ${paymentUuid} waiting for a retry`).toBe(200);
+  }
   // An answer with a record of its own comes after every record before it is on disk: the deliveries' too.
   expect((await remote.control('clock/advance', { ms: 0 })).status).toBe(200);
   const before = await listed();
@@ -78,10 +78,8 @@ it('a delivery taken over after a SIGKILL keeps its id and its attempt numbering
   up = true;
   app = buildNodeMockApp({ log: false, store: `file:${file}`, settleDelayMs: 60_000, webhookUrls: [hook] }, {});
   await app.ready();
-  await waitUntil(
-    () => app!.control.deliveries().filter((d) => d.state === 'delivered').length === 5,
-    'the new process delivered all five',
-  );
+  for (const uuid of paid)
+    await app.control.waitForDelivery((d) => d.paymentUuid === uuid && d.state === 'delivered', { timeoutMs: 10_000 });
   const after = new Map(app.control.deliveries().map((d) => [d.id, d]));
   console.log(
     `file store SIGKILL with deliveries retrying: ${before.length} taken over, ${after.size} deliveries after the restart, attempts ${[...after.values()].map((d) => d.attempts.map((a) => a.number).join('+')).join(', ')}`,

@@ -4,18 +4,21 @@ import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import * as current from '../../../../src/index.ts';
 import { type MockServer, startMockServer } from '../../../../src/mock/index.ts';
 import { testCardNumbers } from '../../../../src/test-values.ts';
+import { createChanges } from '../../../support/changes.ts';
 import { MockHttpError } from '../../../support/mock-internals/foundations.ts';
 import { credentials, payInput, post, tokenPaths } from '../../helpers.ts';
-import { createPayment, until } from '../../payments-over-http.ts';
+import { createPayment } from '../../payments-over-http.ts';
 import { inProcessSuite } from '../in-process.ts';
 import { startReceiver, type TestReceiver } from '../webhooks/receiver.ts';
 
 const logged: string[] = [];
 let mock: MockServer;
 let receiver: TestReceiver;
+/** What the receiver's waits wait on: it tells of every request it takes and every answer it finishes. */
+const received = createChanges();
 
 beforeAll(async () => {
-  receiver = await startReceiver();
+  receiver = await startReceiver(0, received.notify);
   mock = await startMockServer({ port: 0, log: (chunk) => logged.push(chunk), webhookUrls: [receiver.url] });
 });
 afterAll(async () => {
@@ -102,7 +105,7 @@ describe('control API: redeliver', () => {
       if (now.state === 'failed') break;
       if (now.nextAttemptAt !== undefined)
         mock.control.advanceClock(Math.max(0, now.nextAttemptAt - mock.control.now()));
-      await until(() => mock.control.deliveries().find((x) => x.id === d.id)!.state !== 'sending');
+      await mock.control.waitForDelivery((x) => x.id === d.id && x.state !== 'sending');
     }
     await mock.control.waitForDelivery((x) => x.id === d.id && x.state === 'failed');
     receiver.reply = () => ({ status: 200 });
@@ -114,7 +117,7 @@ describe('control API: redeliver', () => {
     receiver.reply = () => 'hang';
     const before = receiver.received.length;
     const uuid = await settledDelivery();
-    await until(() => receiver.received.length > before);
+    await received.until(() => receiver.received.length > before);
     const d = mock.control.deliveries().find((x) => x.paymentUuid === uuid)!;
     expect(d.state).toBe('sending');
     const r = await post(`${mock.url}/__pck/deliveries/redeliver`, {}, { id: d.id });

@@ -16,6 +16,7 @@ import {
   type WebhookAttemptReport,
 } from '../../../support/mock-internals/http.ts';
 import { payInput, requestsVia } from '../../helpers.ts';
+import { untilDeliveries } from '../../payments-over-http.ts';
 
 const storeDown = defaultAssumptions.reasonCodes.storeUnavailable;
 const window = 10_000;
@@ -229,7 +230,8 @@ describe('request lines off (--quiet)', () => {
       expect(paid.body.data.processPaymentRequest.uuid).toEqual(expect.any(String));
     }
     app.control.advanceClock(1_000);
-    await vi.waitFor(() => expect(app?.control.deliveries().filter((d) => d.reason === 'pending-cap')).toHaveLength(2));
+    const control = app.control;
+    await untilDeliveries(control, () => control.deliveries().filter((d) => d.reason === 'pending-cap').length === 2);
     app.flushLog();
     const lines = chunks.join('').trimEnd().split('\n');
     expect(lines).toEqual([expect.stringContaining('webhook deliveries: 1 are pending (the cap')]);

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAssumptions, type WebhookRetryPolicy } from '../../../../src/assumptions.ts';
 import { checkStandardWebhookSignature } from '../../../../src/webhook/standard-webhooks.ts';
+import { createChanges } from '../../../support/changes.ts';
 import { type Clock, createClock, createSeededRandom } from '../../../support/mock-internals/foundations.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
 import {
@@ -20,13 +21,19 @@ const policy: WebhookRetryPolicy = defaultAssumptions.webhook.retry;
 const cleanups: (() => Promise<void> | void)[] = [];
 /** This test's receivers: `drain` tells a hanging attempt from one still on its way by asking them. */
 const receivers: TestReceiver[] = [];
+/**
+ * What the waits below wait on: each receiver tells of every request it takes and every answer it finishes, and each
+ * dispatcher of every attempt once its outcome is recorded.
+ */
+const changes = createChanges();
+const until = changes.until;
 
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 async function receiver(): Promise<TestReceiver> {
-  const r = await startReceiver();
+  const r = await startReceiver(0, changes.notify);
   receivers.push(r);
   cleanups.push(() => {
     receivers.splice(receivers.indexOf(r), 1);
@@ -52,6 +59,7 @@ function setup(
     retry: policy,
     random: () => random.next(),
     transport: createHttpTransport(),
+    onAttempt: changes.notify,
     ...overrides,
   });
   cleanups.push(async () => {
@@ -76,15 +84,6 @@ function event(uuid: string, status = 'success', metadata?: Record<string, unkno
   };
 }
 
-async function until(condition: () => boolean, timeoutMs = 2_000): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 2));
-  }
-  return true;
-}
-
 /**
  * Drives the clock through every retry until nothing is pending. An attempt still sending is waited for until the
  * receiver holds it unanswered ('hang'); only then is it timed out on the clock, so a slow machine never turns an
@@ -94,11 +93,10 @@ async function drain(dispatcher: WebhookDispatcher, clock: Clock, retry = policy
   const sending = () => dispatcher.deliveries().filter((d) => d.state === 'sending').length;
   const hanging = () => receivers.reduce((n, r) => n + r.hanging.size, 0);
   for (let step = 0; step < 10_000; step++) {
-    if (!(await until(() => sending() <= hanging(), 20_000)))
-      throw new Error(`drain: ${sending()} attempts still sending, ${hanging()} held by the receivers`);
+    await until(() => sending() <= hanging());
     if (sending() > 0) {
       clock.advance(retry.attemptTimeoutMs);
-      await until(() => hanging() === 0 || sending() === 0, 20_000);
+      await until(() => hanging() === 0 || sending() === 0);
       continue;
     }
     const list = dispatcher.deliveries();

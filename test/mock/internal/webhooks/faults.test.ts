@@ -4,6 +4,7 @@
 // events of a payment arrive in order, and the counts are printed.
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
+import { createChanges } from '../../../support/changes.ts';
 import { type Clock, createClock, createSeededRandom } from '../../../support/mock-internals/foundations.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
 import {
@@ -23,8 +24,15 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/**
+ * What the waits below wait on: each receiver tells of every request it takes and every answer it finishes, and each
+ * dispatcher of every attempt once its outcome is recorded.
+ */
+const changes = createChanges();
+const until = changes.until;
+
 async function receiver(): Promise<TestReceiver> {
-  const r = await startReceiver();
+  const r = await startReceiver(0, changes.notify);
   cleanups.push(() => r.close());
   return r;
 }
@@ -43,6 +51,7 @@ function setup(url: string, onProblem?: (line: string) => void): { dispatcher: W
     retry: policy,
     random: () => random.next(),
     transport: createHttpTransport(),
+    onAttempt: changes.notify,
     ...(onProblem ? { onProblem } : {}),
   });
   cleanups.push(async () => {
@@ -67,14 +76,6 @@ function enqueueAll(dispatcher: WebhookDispatcher): void {
       });
       dispatcher.enqueue({ clientId: 'test-client', paymentUuid: uuid, payload });
     }
-}
-
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not reached in real time');
-    await new Promise((r) => setTimeout(r, 2));
-  }
 }
 
 /**

@@ -37,8 +37,11 @@ export interface TestReceiver {
   close(): Promise<void>;
 }
 
-/** Starts a receiver on a free port (port 0), or on `port` when given. */
-export async function startReceiver(port = 0): Promise<TestReceiver> {
+/**
+ * Starts a receiver on a free port (port 0), or on `port` when given. `onChange` is told after each change of
+ * `received`, `acknowledged` or `hanging`, so a test can wait for one without polling (test/support/changes.ts).
+ */
+export async function startReceiver(port = 0, onChange: () => void = () => {}): Promise<TestReceiver> {
   const receiver: TestReceiver = {
     url: '',
     port: 0,
@@ -70,15 +73,24 @@ export async function startReceiver(port = 0): Promise<TestReceiver> {
         r.answer = reply;
         if (reply === 'hang') {
           receiver.hanging.add(r);
-          res.on('close', () => receiver.hanging.delete(r));
+          res.on('close', () => {
+            receiver.hanging.delete(r);
+            onChange();
+          });
+          onChange();
           return;
         }
+        onChange();
         if (reply === 'reset') {
           res.writeHead(200, { 'content-length': '100' });
           res.write('{"partial":', () => res.socket?.resetAndDestroy());
           return;
         }
-        if (reply.status >= 200 && reply.status < 300) res.on('finish', () => receiver.acknowledged.push(r));
+        if (reply.status >= 200 && reply.status < 300)
+          res.on('finish', () => {
+            receiver.acknowledged.push(r);
+            onChange();
+          });
         res.writeHead(reply.status, reply.headers).end(reply.body ?? '');
       });
     });

@@ -2,8 +2,8 @@
 // line), in process through run(argv, io). Without the bound, metadata nested 5,000 levels threw RangeError out of
 // the command while the payload was serialized.
 import { describe, expect, it } from 'vitest';
-import { defaultAssumptions } from '../../src/assumptions.ts';
-import { run } from '../../src/cli/commands/webhook-send.ts';
+import { defaultAssumptions } from '../../../src/assumptions.ts';
+import { run } from '../../../src/cli/commands/webhook-send.ts';
 
 const sink = () => {
   let text = '';

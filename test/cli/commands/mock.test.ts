@@ -5,11 +5,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { mockFlags, parseMockArgs, run, startFailure } from '../../src/cli/commands/mock.ts';
-import { main } from '../../src/cli/dispatch.ts';
-import { captureIo, inProcessServers, testProcess } from '../support/cli-in-process.ts';
+import { mockFlags, parseMockArgs, run, startFailure } from '../../../src/cli/commands/mock.ts';
+import { main } from '../../../src/cli/dispatch.ts';
+import { captureIo, inProcessServers, testProcess } from '../../support/cli-in-process.ts';
 
-const projectRoot = resolve(import.meta.dirname, '../..');
+const projectRoot = resolve(import.meta.dirname, '../../..');
 const servers = inProcessServers();
 /** `payment-contract-kit mock <args>` in process, with `env` as its environment. */
 const startMock = (args: readonly string[], env: NodeJS.ProcessEnv = {}) =>

@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/commands/check.ts';
-import { mockBase } from '../contract/check/support/mock-traffic.ts';
-import { type CheckHars, writeCheckHars } from './support/check-hars.ts';
+import { run } from '../../../src/cli/commands/check.ts';
+import { mockBase } from '../../contract/check/support/mock-traffic.ts';
+import { type CheckHars, writeCheckHars } from '../support/check-hars.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pck-check-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

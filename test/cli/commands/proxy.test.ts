@@ -4,13 +4,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseProxyArgs, proxyFlags, proxyHelp, run } from '../../src/cli/commands/proxy.ts';
-import { type MockServer, startMockServer } from '../../src/mock/index.ts';
-import { servicePaths } from '../../src/spec-names.ts';
-import { credentials, json, rawRequest, sendJson, startStandIn } from '../proxy/support.ts';
-import { captureIo, inProcessServers, testProcess } from '../support/cli-in-process.ts';
+import { parseProxyArgs, proxyFlags, proxyHelp, run } from '../../../src/cli/commands/proxy.ts';
+import { type MockServer, startMockServer } from '../../../src/mock/index.ts';
+import { servicePaths } from '../../../src/spec-names.ts';
+import { credentials, json, rawRequest, sendJson, startStandIn } from '../../proxy/support.ts';
+import { captureIo, inProcessServers, testProcess } from '../../support/cli-in-process.ts';
 
-const projectRoot = resolve(import.meta.dirname, '../..');
+const projectRoot = resolve(import.meta.dirname, '../../..');
 const servers = inProcessServers();
 /** `payment-contract-kit proxy <args>` in process, with `env` as its environment. */
 const proxyCli = (args: readonly string[], env: NodeJS.ProcessEnv = {}) =>

@@ -5,12 +5,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run, type VerifyDependencies } from '../../src/cli/commands/verify.ts';
-import type { DynamicVerifier } from '../../src/pact/verify/dynamic-seam.ts';
-import { loadOpenApi } from '../../src/pact/verify/openapi-document.ts';
-import { parseXml } from './support/junit-xml.ts';
+import { run, type VerifyDependencies } from '../../../src/cli/commands/verify.ts';
+import type { DynamicVerifier } from '../../../src/pact/verify/dynamic-seam.ts';
+import { loadOpenApi } from '../../../src/pact/verify/openapi-document.ts';
+import { parseXml } from '../support/junit-xml.ts';
 
-const root = resolve(import.meta.dirname, '../..');
+const root = resolve(import.meta.dirname, '../../..');
 const good = 'test/pact/fixtures/verify/good';
 const wrong = 'test/pact/fixtures/verify/wrong';
 
@@ -95,7 +95,7 @@ function fakeRunner(failing: Record<string, string> = {}) {
   const calls: Parameters<DynamicVerifier>[0][] = [];
   const runner: DynamicVerifier = async (options) => {
     calls.push(options);
-    const { readPactFiles } = await import('../../src/pact/verify/pact-files.ts');
+    const { readPactFiles } = await import('../../../src/pact/verify/pact-files.ts');
     const { pacts } = readPactFiles(options.pactFiles);
     return pacts.flatMap((p) =>
       p.interactions.map((i) => ({

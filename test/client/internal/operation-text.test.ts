@@ -2,10 +2,10 @@
 // for, or the client would send another operation than the types describe.
 import { type DocumentNode, parse, print } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { type operationRootFields, operationTexts } from '../../generated/operation-texts.ts';
-import { guideDocuments, operationText, rootFieldOf } from '../../src/client/internal/operation-text.ts';
-import * as current from '../../src/index.ts';
-import * as legacy from '../../src/legacy.ts';
+import { type operationRootFields, operationTexts } from '../../../generated/operation-texts.ts';
+import { guideDocuments, operationText, rootFieldOf } from '../../../src/client/internal/operation-text.ts';
+import * as current from '../../../src/index.ts';
+import * as legacy from '../../../src/legacy.ts';
 
 const documents = [current, legacy].flatMap((entry) =>
   Object.entries(entry).filter(([name]) => name.endsWith('Document')),

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseWebhookListenArgs, run, webhookListenFlags } from '../../src/cli/commands/webhook-listen.ts';
-import { buildTestWebhookRequest } from '../../src/webhook/index.ts';
+import { parseWebhookListenArgs, run, webhookListenFlags } from '../../../src/cli/commands/webhook-listen.ts';
+import { buildTestWebhookRequest } from '../../../src/webhook/index.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'pck-webhook-listen-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

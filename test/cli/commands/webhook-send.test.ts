@@ -3,11 +3,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultAssumptions } from '../../src/assumptions.ts';
-import { run } from '../../src/cli/commands/webhook-send.ts';
-import { feeList } from '../../src/mock/index.ts';
-import { checkStandardWebhookSignature, checkWebhookSignature } from '../../src/webhook/index.ts';
-import { captureIo } from '../support/cli-in-process.ts';
+import { defaultAssumptions } from '../../../src/assumptions.ts';
+import { run } from '../../../src/cli/commands/webhook-send.ts';
+import { feeList } from '../../../src/mock/index.ts';
+import { checkStandardWebhookSignature, checkWebhookSignature } from '../../../src/webhook/index.ts';
+import { captureIo } from '../../support/cli-in-process.ts';
 
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 

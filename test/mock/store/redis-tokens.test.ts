@@ -16,10 +16,11 @@ const feesQuery = 'query Fees($amount: Float!) { paymentGatewayFeesCalc(amount: 
 // A follow interval far beyond the test: nothing reaches a replica through the log while the test runs, so what it
 // sees of another's token change it read from Redis on the request itself.
 async function replica(prefix: string, options: Partial<MockOptions> = {}) {
+  const store = createRedisStore(suite.url, { keyPrefix: prefix });
   const app = buildNodeMockApp(
     {
       log: false,
-      store: createRedisStore(suite.url, { keyPrefix: prefix }),
+      store,
       ...options,
       assumptions: { store: { leaseMs: 3_000, followIntervalMs: 600_000 }, ...options.assumptions },
     },
@@ -37,7 +38,7 @@ async function replica(prefix: string, options: Partial<MockOptions> = {}) {
     );
     return answer.body?.errors?.[0]?.extensions?.reason ?? (answer.status === 200 ? 'ok' : `HTTP ${answer.status}`);
   };
-  return { app, client, fees };
+  return { app, client, fees, store };
 }
 
 async function pair(of: Awaited<ReturnType<typeof replica>>) {
@@ -145,5 +146,18 @@ describe('replicas on Redis: one token state', () => {
     const entries = (await suite.probe.xrange(`${prefix}log`, '-', '+')) as [string, string[]][];
     const types = entries.map(([, fields]) => (JSON.parse(fields[1] ?? '{}') as { t: string }).t);
     expect(types.filter((t) => t.startsWith('tk.'))).toEqual([]);
+  });
+
+  it("a token check or change that cannot reach Redis answers 503 in the path's shape, not a 500", async () => {
+    const prefix = `tk-${randomUUID()}:`;
+    const a = await replica(prefix);
+    const { token, refresh_token } = await pair(a);
+    expect(await a.fees(token)).toBe('ok');
+    await a.store.close();
+    expect(await a.fees(token)).toBe('STORE_UNAVAILABLE');
+    for (const answer of [await a.client.generate(), await a.client.refresh(refresh_token), await a.client.revoke()]) {
+      expect(answer.status).toBe(503);
+      expect(answer.body).toMatchObject({ status: 'ERROR', message: expect.stringMatching(/state store/) });
+    }
   });
 });

@@ -160,4 +160,17 @@ describe('replicas on Redis: one token state', () => {
       expect(answer.body).toMatchObject({ status: 'ERROR', message: expect.stringMatching(/state store/) });
     }
   });
+
+  it('a client keeps at most 1,000 unused refresh tokens in Redis, the oldest going first, whichever replica issued them', async () => {
+    const prefix = `tk-${randomUUID()}:`;
+    const [a, b] = [await replica(prefix), await replica(prefix)];
+    // The first is in Redis before any other, so it is the oldest; the other 1,000 come from both replicas at once.
+    const issued = [a.app.control.issueToken('test-client')];
+    await a.app.control.durable();
+    for (let i = 1; i <= 1_000; i++) issued.push((i % 2 === 0 ? a : b).app.control.issueToken('test-client'));
+    await Promise.all([a.app.control.durable(), b.app.control.durable()]);
+    expect((await a.client.refresh(issued[0]!.refresh_token)).status).toBe(401);
+    expect((await b.client.refresh(issued[1]!.refresh_token)).status).toBe(200);
+    expect((await a.client.revoke()).body.data).toEqual({ revoked: 'client', refresh_tokens: 1_000 });
+  });
 });

@@ -25,6 +25,9 @@
  * Signing, decoding and the verified-claims cache are in access-token-codec.ts: revocation, expiry on the virtual
  * clock and the client checks here run on every request.
  *
+ * With a Redis store the state above lives in Redis instead, for every replica at once (shared-tokens.ts, decision
+ * 0040): the same rules, one script per change and one read per check; this module then signs and numbers only.
+ *
  * @module
  */
 import type { Assumptions } from '../../../assumptions.ts';

@@ -14,7 +14,10 @@
  */
 import type { TokenStatePort } from './token-state.ts';
 
-/** The two keys every token script declares: the epoch counter and the highest generations. */
+/**
+ * How every token script starts: the epoch from `KEYS[1]` (`KEYS[2]` is the highest generations), the epoch's key
+ * prefix, and the two steps several scripts share (keep an unused refresh token within the cap; a client's generation).
+ */
 const prelude = `
 local e = redis.call('GET', KEYS[1]) or '0'
 local p = ARGV[1] .. e .. ':tk:'

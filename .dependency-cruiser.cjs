@@ -176,13 +176,13 @@ module.exports = {
     {
       name: 'mock-auth-stands-alone',
       comment:
-        'src/mock/internal/auth (tokens, credentials, HS256) answers "who is this caller" for every route: it builds on the platform (hashing), the records of the state store, the event vocabulary it tells its changes in and the root modules, never on control, http, graphql, payments, webhooks or provider states (the routes call auth, not the other way).',
+        'src/mock/internal/auth (tokens, credentials, HS256) answers "who is this caller" for every route: it builds on the platform (hashing), the records of the state store and the token state a shared store holds (decision 0040), the event vocabulary it tells its changes in and the root modules, never on control, http, graphql, payments, webhooks or provider states (the routes call auth, not the other way).',
       severity: 'error',
       from: { path: '^src/mock/internal/auth/' },
       to: {
         path: '^src/mock/internal/[^/]+/',
         pathNot:
-          '^src/mock/internal/(auth|platform)/|^src/mock/internal/store/records[.]ts$|^src/mock/internal/domain/(events|stored)[.]ts$',
+          '^src/mock/internal/(auth|platform)/|^src/mock/internal/store/(records|token-state)[.]ts$|^src/mock/internal/domain/(events|stored)[.]ts$',
       },
     },
     {

@@ -113,7 +113,9 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     sha256Hex: platform.crypto.sha256Hex,
     maxPaymentsPerClient: assumptions.history.maxPaymentsPerClient,
   });
-  const tokens = createTokenService({ assumptions, clients, clock, seed, crypto: platform.crypto, record, events });
+  const tokens = createTokenService({
+    ...{ assumptions, clients, clock, seed, crypto: platform.crypto, record, events, shared: plan?.tokens },
+  });
   const journal = createJournal(opts.journalSize, record);
   const webhooks = createWebhookFanout({
     ...{ assumptions, clock, clients, webhookUrls: opts.webhookUrls, signingKey: opts.webhookSigningKey },
@@ -259,7 +261,7 @@ interface StoreParts {
 function bindStore(plan: StorePlan, p: StoreParts): StateSync {
   const { clock, state, tokens, settlement, failures, journal, webhooks, engine, progress } = p;
   // Everything reset() empties but the id sources: a replayed reset must not rewind this process's ids.
-  const view = [clock, settlement, state, tokens, engine, journal, webhooks, failures, progress];
+  const view = [clock, settlement, state, { reset: tokens.resetView }, engine, journal, webhooks, failures, progress];
   const resetView = () => {
     for (const part of view) part.reset();
   };

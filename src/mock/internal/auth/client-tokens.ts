@@ -51,6 +51,11 @@ export function newClientTokens(clientId: string, index: number): ClientTokens {
 export function issueRefresh(s: ClientTokens, refreshHead: string, maxRefresh: number, base = 0): string {
   const n = base + s.issued++;
   keepRefresh(s, n, maxRefresh);
+  return refreshTokenText(s, refreshHead, n);
+}
+
+/** The refresh token string of issue number `n` of `s` (what {@link refreshNumber} reads back). */
+export function refreshTokenText(s: ClientTokens, refreshHead: string, n: number): string {
   return refreshHead + s.ordinal + n.toString(16).padStart(ISSUE_DIGITS, '0');
 }
 

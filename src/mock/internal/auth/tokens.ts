@@ -25,6 +25,9 @@
  * Signing, decoding and the verified-claims cache are in access-token-codec.ts: revocation, expiry on the virtual
  * clock and the client checks here run on every request.
  *
+ * With a Redis store the state above lives in Redis instead, for every replica at once (shared-tokens.ts, decision
+ * 0040): the same rules, one script per change and one read per check; this module then signs and numbers only.
+ *
  * @module
  */
 import type { Assumptions } from '../../../assumptions.ts';
@@ -37,6 +40,7 @@ import type { EventBus, TokenIssued } from '../domain/events.ts';
 import { restError } from '../http-error.ts';
 import type { CryptoPrimitives } from '../platform/crypto-primitives.ts';
 import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../store/records.ts';
+import type { SharedTokenState } from '../store/token-state.ts';
 import { type AccessTokenContext, checkAccessToken, type TokenCheck } from './access-token-check.ts';
 import { createAccessTokenCodec } from './access-token-codec.ts';
 import {
@@ -49,6 +53,8 @@ import {
   revokeAll,
 } from './client-tokens.ts';
 import { createCredentialCheck } from './credentials.ts';
+import { sharedTokenOps } from './shared-tokens.ts';
+import { generatedAlready, refreshRevoked, refreshUnknown } from './token-messages.ts';
 import { BOOT_SPAN, highestRecords, newTokenMarks, tokenRecords } from './token-records.ts';
 
 /** Why a token was not accepted (re-exported from access-token-check.ts, where the checks are). */
@@ -57,7 +63,10 @@ export type { TokenCheck, TokenRejection } from './access-token-check.ts';
 /** What a revoke-token call revoked: the `data` of its answer (openapi.yaml `RevokeTokenResponse`). */
 export type RevokeTokenData = NonNullable<RevokeTokenResponse['data']>;
 
-/** Token operations of one mock instance. */
+/**
+ * Token operations of one mock instance. The answers of generate, refresh, revoke and verify are promises over a
+ * shared token state (Redis, decision 0040) and plain values otherwise ({@link InProcessTokenService}).
+ */
 export interface TokenService {
   /**
    * Checks `x-client-id` and `x-api-key` against the configured clients and returns the client id. Throws a 401
@@ -71,18 +80,18 @@ export interface TokenService {
    */
   apiKeyMatches(clientId: string, apiKey: string): boolean;
   /** generate-token for an authenticated client, applying `Assumptions.repeatGenerateToken`. */
-  generate(clientId: string): TokenPairResponse;
+  generate(clientId: string): TokenPairResponse | Promise<TokenPairResponse>;
   /** refresh-token: exchanges an unused refresh token of this client for a new pair; 401 otherwise. */
-  refresh(clientId: string, refreshToken: string): TokenPairResponse;
+  refresh(clientId: string, refreshToken: string): TokenPairResponse | Promise<TokenPairResponse>;
   /**
    * revoke-token: revokes `token` (from x-jwt-token) when given, else every token of the client, and says which it
    * did. Throws 401 when `token` is not a valid token of this client.
    */
-  revoke(clientId: string, token: string | undefined): RevokeTokenData;
+  revoke(clientId: string, token: string | undefined): RevokeTokenData | Promise<RevokeTokenData>;
   /** Issues a pair outside the generate-once rule (control API, tests, Pact provider states). */
   issue(clientId: string): TokenPair;
   /** Verifies an access token for the GraphQL endpoint; `clientIdHeader` is x-client-id when the request sent one. */
-  verify(token: string | undefined, clientIdHeader: string | undefined): TokenCheck;
+  verify(token: string | undefined, clientIdHeader: string | undefined): TokenCheck | Promise<TokenCheck>;
   /** True when `clientId` is a configured client. */
   isClient(clientId: string): boolean;
   /**
@@ -90,6 +99,11 @@ export interface TokenService {
    * client's highest revocation generation, which {@link TokenService.keptOverReset} writes down.
    */
   reset(): void;
+  /**
+   * Empties this process's view only, as a state store's replayed reset or rebuild does: with memory and a file store
+   * the same as {@link TokenService.reset}; over a shared token state nothing (the store holds the tokens).
+   */
+  resetView(): void;
   /**
    * What a reset keeps, as records for a state store to write after its `rst` (`tk.h`: each client's highest
    * revocation generation), so a file store that drops everything before its last reset still has them.
@@ -104,6 +118,14 @@ export interface TokenService {
    * processes or restarts sharing a store hand out the same refresh token or token id.
    */
   setIdBase(boot: number): void;
+}
+
+/** The token service without a shared token state: every answer is a plain value (memory, file store). */
+export interface InProcessTokenService extends TokenService {
+  generate(clientId: string): TokenPairResponse;
+  refresh(clientId: string, refreshToken: string): TokenPairResponse;
+  revoke(clientId: string, token: string | undefined): RevokeTokenData;
+  verify(token: string | undefined, clientIdHeader: string | undefined): TokenCheck;
 }
 
 /** Dependencies of {@link createTokenService}. */
@@ -122,6 +144,11 @@ export interface TokenServiceDeps {
   readonly record?: Recorder | undefined;
   /** Where every change is told as a {@link TokenIssued}, `token.refreshed` or `token.revoked` event. */
   readonly events?: EventBus | undefined;
+  /**
+   * The token state a shared store holds (Redis, decision 0040): the service then keeps only ids and signing in
+   * process and records nothing; undefined with memory and a file store.
+   */
+  readonly shared?: SharedTokenState | undefined;
 }
 
 /** After a reset, two clients' tokens can share a jti: a revocation is the client's and the jti's together. */
@@ -163,13 +190,6 @@ function spent(deps: Pick<TokenServiceDeps, 'record' | 'events'>, clientId: stri
   deps.events?.emit({ kind: 'token.refreshed', clientId, refreshNumber: n });
 }
 
-// The 401 messages of generate-token and refresh-token, in the kit's voice: what went wrong and what to call.
-const generatedAlready =
-  'generate-token was already called for this client: call it only once and use refresh-token with your refresh_token to get new tokens.';
-const refreshUnknown =
-  'refresh_token is unknown or already used: send the refresh_token of the latest token pair (each one works once), or call generate-token.';
-const refreshRevoked = 'refresh_token was revoked with revoke-token: call generate-token for a new pair.';
-
 /**
  * Creates the token service of one mock instance.
  *
@@ -178,6 +198,8 @@ const refreshRevoked = 'refresh_token was revoked with revoke-token: call genera
  * const clientId = tokens.authenticate(req.headers['x-client-id'], req.headers['x-api-key']);
  * const answer = tokens.generate(clientId);
  */
+export function createTokenService(deps: TokenServiceDeps & { readonly shared?: undefined }): InProcessTokenService;
+export function createTokenService(deps: TokenServiceDeps): TokenService;
 export function createTokenService(deps: TokenServiceDeps): TokenService {
   const { assumptions, clock } = deps;
   const ttl = assumptions.tokenTtlSeconds;
@@ -194,6 +216,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const record = deps.record;
   const events = deps.events;
   const perClient = new Map<string, ClientTokens>();
+  const stored = record !== undefined || deps.shared !== undefined;
   // client/jti → exp (seconds) of singly revoked tokens; pruned of tokens that expired anyway.
   const revoked = new Map<string, number>();
   // client → the highest generation it has issued tokens in; a reset keeps it (see the module comment).
@@ -203,8 +226,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     let s = perClient.get(clientId);
     if (!s) {
       // With a store every process must give a client the same ordinal: its place in the configuration.
-      const configured = record ? deps.clients.findIndex((c) => c.clientId === clientId) : -1;
-      s = newClientTokens(clientId, configured >= 0 ? configured : perClient.size + (record ? deps.clients.length : 0));
+      const configured = stored ? deps.clients.findIndex((c) => c.clientId === clientId) : -1;
+      s = newClientTokens(clientId, configured >= 0 ? configured : perClient.size + (stored ? deps.clients.length : 0));
       perClient.set(clientId, s);
     }
     return s;
@@ -242,7 +265,14 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     isClient: credentials.isClient,
   };
 
-  return {
+  function reset(): void {
+    // Not `highest`: tokens issued before the reset stay out there, and a revoke-all after it must still reach them.
+    for (const map of [perClient, revoked, recordState.marks]) map.clear();
+    codec.reset();
+    ids.next = 0;
+  }
+
+  const service: InProcessTokenService = {
     authenticate: credentials.authenticate,
     apiKeyMatches: credentials.apiKeyMatches,
     isClient: credentials.isClient,
@@ -281,12 +311,27 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       ids.next = 0;
     },
     verify: (token, clientIdHeader) => checkAccessToken(token, clientIdHeader, tokenContext),
-    reset() {
-      // Not `highest`: tokens issued before the reset stay out there, and a revoke-all after it must still reach them.
-      for (const map of [perClient, revoked, recordState.marks]) map.clear();
-      codec.reset();
-      ids.next = 0;
-    },
+    reset,
+    resetView: reset,
+  };
+  if (deps.shared === undefined) return service;
+  const shared = { shared: deps.shared, codec, clock, assumptions, maxRefresh, state, ids, jtiHead, refreshHead };
+  return overSharedState(service, { ...shared, events, local: tokenContext, resetLocal: reset });
+}
+
+/**
+ * `service` over a shared token state: the operations that read or change tokens go to the store (shared-tokens.ts);
+ * nothing is recorded, replayed or snapshotted, and a replayed reset or rebuild leaves the tokens alone (the store
+ * has them, and its reset came from the replica that was asked for it).
+ */
+function overSharedState(service: TokenService, context: Parameters<typeof sharedTokenOps>[0]): TokenService {
+  return {
+    ...service,
+    ...sharedTokenOps(context),
+    resetView: () => undefined,
+    apply: () => undefined,
+    snapshot: () => [],
+    keptOverReset: () => [],
   };
 }
 

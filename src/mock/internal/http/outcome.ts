@@ -38,7 +38,9 @@ export interface Outcome {
  * Checks a request's credentials before its handler runs: answers the caller's client id, the failure to send (in
  * the route's own error shape), or `undefined` when this request needs no credentials (a browser asking for a page).
  */
-export type Authenticator = (request: MockRequest) => string | Outcome | undefined;
+export type Authenticator = (
+  request: MockRequest,
+) => string | Outcome | undefined | Promise<string | Outcome | undefined>;
 
 /** One route of the core: an optional credentials check, then the handler. */
 export interface RouteEntry {

@@ -16,6 +16,7 @@ import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
 import type { MockLatency } from '../option-types.ts';
 import type { SeededRandom } from '../random.ts';
+import { StoreUnavailableError } from '../store/sandbox-store.ts';
 import { asUnavailable } from '../store/state-sync.ts';
 import type { BrowserGuard } from './browser-guard.ts';
 import type { ControlTokenCheck } from './control-token.ts';
@@ -118,6 +119,21 @@ export type AskStep = (x: Exchange) => Outcome | Promise<Outcome | undefined> | 
 export type AnswerStep = (x: Exchange, answer: Outcome) => Outcome | Promise<Outcome>;
 
 const knownPaths = Object.values(servicePaths).join(', ');
+
+/** A store's fault as its 503; anything else goes on to the error mapping (a spec-shaped refusal, or a bug). */
+function storeFaultOf(storeDown: (x: Exchange, error: unknown) => Outcome) {
+  return (x: Exchange) => (error: unknown) => {
+    if (error instanceof StoreUnavailableError) return storeDown(x, error);
+    throw error;
+  };
+}
+
+/** The client a credentials check named, kept on the exchange; a refusal is the answer. */
+function named(x: Exchange, who: string | Outcome | undefined): Outcome | undefined {
+  if (typeof who === 'object') return who;
+  x.clientId = who;
+  return undefined;
+}
 const noRoute: RouteMatch<RouteEntry> = { found: 'none' };
 
 /** Builds the core: `(request) => reply`, synchronous unless a step makes it wait (a store, a latency, a route). */
@@ -147,18 +163,21 @@ export function createPipeline(deps: PipelineDeps): MockCore {
       const taken = failures.take(x.path, x.match.route.kind);
       return taken instanceof Promise ? taken.catch((error: unknown) => storeDown(x, error)) : taken;
     },
-    // The route's credentials check names the client, or answers the failure in the route's shape.
+    // The route's credentials check names the client, or answers the failure in the route's shape. Over a shared
+    // token state (Redis) the check is a read of the store, and a store fault is its 503.
     function auth(x) {
       if (x.match.found !== 'handler' || x.match.handler.auth === undefined) return undefined;
       const who = x.match.handler.auth(x.request);
-      if (typeof who === 'object') return who;
-      x.clientId = who;
-      return undefined;
+      if (who instanceof Promise) return who.then((w) => named(x, w), storeFault(x));
+      return named(x, who);
     },
     // The route's own work, from body bytes the transport has already read; 404 and 405 in the route's shape.
     function route(x) {
       if (x.page !== undefined) return x.page(x.request);
-      if (x.match.found === 'handler') return x.match.handler.handle(x.request, x.clientId);
+      if (x.match.found === 'handler') {
+        const answer = x.match.handler.handle(x.request, x.clientId);
+        return answer instanceof Promise ? answer.catch(storeFault(x)) : answer;
+      }
       if (x.match.found === 'method') {
         const message = kitMessage(`${x.request.method} is not allowed on ${x.path}: use ${x.match.route.allow}.`);
         return errors.layer(x.kind, 405, message, { allow: x.match.route.allow });
@@ -167,6 +186,8 @@ export function createPipeline(deps: PipelineDeps): MockCore {
       return errors.layer(undefined, 404, kitMessage(message));
     },
   ];
+
+  const storeFault = storeFaultOf(storeDown);
 
   /** The steps every answer goes through, in order, before the reply is serialized and recorded. */
   const answerSteps: readonly AnswerStep[] = [

@@ -9,8 +9,9 @@ import type { Assumptions } from '../../../assumptions.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import { serviceHeaders, servicePaths } from '../../../spec-names.ts';
+import type { TokenPairResponse } from '../../../types/rest.ts';
 import { wrongApiKeyMessage } from '../auth/credentials.ts';
-import { type TokenService, tokenPairJson } from '../auth/tokens.ts';
+import { type RevokeTokenData, type TokenCheck, type TokenService, tokenPairJson } from '../auth/tokens.ts';
 import type { GraphqlRequest } from '../graphql/engine.ts';
 import type { EngineLoader } from '../graphql/engine-loader.ts';
 import { parseGraphqlQueryString } from '../graphql/query-string.ts';
@@ -39,43 +40,28 @@ const refreshHint = '{ "refresh_token": "<refresh_token from generate-token>" }'
 const notAnObjectBody = kitMessage('/graphql needs a JSON object body { "query": "...", "variables": { ... } }.');
 
 /** A token pair's answer: a success, so its verdict is given and the pipeline does not scan the JSON for "errors". */
-const tokenAnswer = (json: string): Outcome => ({ status: 200, json, verdict: okVerdict });
+const pairAnswer = (answer: TokenPairResponse): Outcome => ({
+  status: 200,
+  json: tokenPairJson(answer),
+  verdict: okVerdict,
+});
+
+/** The answer of a token call: at once in process, a promise over a shared token state (Redis). */
+const tokenAnswer = (answer: TokenPairResponse | Promise<TokenPairResponse>): Outcome | Promise<Outcome> =>
+  answer instanceof Promise ? answer.then(pairAnswer) : pairAnswer(answer);
 
 /** Adds the token endpoints and `/graphql` to `router`. */
 export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceRouteDeps): void {
   const { assumptions, tokens, engine, errors } = deps;
-  const reasons = assumptions.reasonCodes;
-  const gqlErrorStatus = assumptions.graphqlErrorHttpStatus;
-
   // Token endpoints take the client's credentials (spec 5); a failure is thrown as the 7.1 answer.
   const clientCredentials: Authenticator = (request) =>
     tokens.authenticate(requestHeader(request, serviceHeaders.clientId), requestHeader(request, serviceHeaders.apiKey));
 
-  // /graphql takes a token (spec 5), and the client headers too when the ledger says so.
-  const bearerToken: Authenticator = (request) => {
-    const check = tokens.verify(
-      requestHeader(request, serviceHeaders.jwt),
-      requestHeader(request, serviceHeaders.clientId),
-    );
-    if (!check.ok) return graphqlFailure(gqlErrorStatus, check.message, reasons[check.reason]);
-    if (!assumptions.graphqlRequiresClientHeaders) return check.clientId;
-    const apiKey = requestHeader(request, serviceHeaders.apiKey);
-    if (requestHeader(request, serviceHeaders.clientId) === undefined || apiKey === undefined)
-      return graphqlFailure(
-        gqlErrorStatus,
-        kitMessage(
-          `This mock requires ${serviceHeaders.clientId} and ${serviceHeaders.apiKey} on /graphql too (graphqlRequiresClientHeaders): send both with the token.`,
-        ),
-        reasons.missingClientHeaders,
-      );
-    if (!tokens.apiKeyMatches(check.clientId, apiKey))
-      return graphqlFailure(gqlErrorStatus, wrongApiKeyMessage(check.clientId), reasons.clientMismatch);
-    return check.clientId;
-  };
+  const bearerToken = bearerTokenCheck(assumptions, tokens);
 
   router.add('rest', 'POST', servicePaths.generateToken, {
     auth: clientCredentials,
-    handle: (_request, clientId) => tokenAnswer(tokenPairJson(tokens.generate(clientId!))),
+    handle: (_request, clientId) => tokenAnswer(tokens.generate(clientId!)),
   });
 
   router.add('rest', 'POST', servicePaths.refreshToken, {
@@ -94,17 +80,21 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
               : `refresh_token is missing or not a string: send ${refreshHint}.`,
           ),
         );
-      return tokenAnswer(tokenPairJson(tokens.refresh(clientId!, refreshToken)));
+      return tokenAnswer(tokens.refresh(clientId!, refreshToken));
     },
   });
 
   router.add('rest', 'POST', servicePaths.revokeToken, {
     auth: clientCredentials,
     handle(request, clientId) {
-      const data = tokens.revoke(clientId!, requestHeader(request, serviceHeaders.jwt));
+      const revoked = tokens.revoke(clientId!, requestHeader(request, serviceHeaders.jwt));
       // The ledger's status and message, which a client may compare, and what was revoked, which a person needs:
       // without x-jwt-token every token of the client goes, and the body says so.
-      return { status: 200, body: { ...assumptions.revokeTokenBody, data } };
+      const answer = (data: RevokeTokenData): Outcome => ({
+        status: 200,
+        body: { ...assumptions.revokeTokenBody, data },
+      });
+      return revoked instanceof Promise ? revoked.then(answer) : answer(revoked);
     },
   });
 
@@ -161,6 +151,38 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
       ...(result.methodNotAllowed ? { headers: postOnly } : {}),
     };
   }
+}
+
+/**
+ * /graphql takes a token (spec 5), and the client headers too when the ledger says so. Over a shared token state
+ * (Redis) the check reads the store, so the answer is a promise.
+ */
+function bearerTokenCheck(assumptions: Assumptions, tokens: TokenService): Authenticator {
+  const reasons = assumptions.reasonCodes;
+  const gqlErrorStatus = assumptions.graphqlErrorHttpStatus;
+  const checked = (request: MockRequest, check: TokenCheck): string | Outcome => {
+    if (!check.ok) return graphqlFailure(gqlErrorStatus, check.message, reasons[check.reason]);
+    if (!assumptions.graphqlRequiresClientHeaders) return check.clientId;
+    const apiKey = requestHeader(request, serviceHeaders.apiKey);
+    if (requestHeader(request, serviceHeaders.clientId) === undefined || apiKey === undefined)
+      return graphqlFailure(
+        gqlErrorStatus,
+        kitMessage(
+          `This mock requires ${serviceHeaders.clientId} and ${serviceHeaders.apiKey} on /graphql too (graphqlRequiresClientHeaders): send both with the token.`,
+        ),
+        reasons.missingClientHeaders,
+      );
+    if (!tokens.apiKeyMatches(check.clientId, apiKey))
+      return graphqlFailure(gqlErrorStatus, wrongApiKeyMessage(check.clientId), reasons.clientMismatch);
+    return check.clientId;
+  };
+  return (request) => {
+    const check = tokens.verify(
+      requestHeader(request, serviceHeaders.jwt),
+      requestHeader(request, serviceHeaders.clientId),
+    );
+    return check instanceof Promise ? check.then((c) => checked(request, c)) : checked(request, check);
+  };
 }
 
 /**

@@ -3,7 +3,7 @@
  * state store, and how it takes back the records of other processes (or of its own past, at a restart).
  *
  * Record types, by owner (`t`, then the fields):
- * - tokens: `tk.i` issued (client `c`, refresh number `n`, token id number `j`, `g` when generate-token set the
+ * - tokens (a file store; on Redis the tokens live in Redis itself and make no record, decision 0040): `tk.i` issued (client `c`, refresh number `n`, token id number `j`, `g` when generate-token set the
  *   generate-once flag), `tk.u` refresh token used (`c`, `n`), `tk.ra` revoke-all (`c`, the generation `v` it moved
  *   to), `tk.r` one token revoked (token id `j`, expiry `e` in seconds), `tk.h` the highest revocation generation `v`
  *   of client `c`, which a reset keeps (written after `rst`, and in a snapshot);

@@ -21,6 +21,7 @@ import {
   releaseScript,
   renewScript,
 } from './redis-scripts.ts';
+import { redisTokenState, type TokenScriptClient, tokenScripts } from './redis-token-state.ts';
 import { createRedisWatcher } from './redis-watch.ts';
 import {
   type CompactOptions,
@@ -56,7 +57,7 @@ export interface RedisClientModule {
 /** The default key prefix. */
 export const defaultRedisKeyPrefix = 'pck:';
 
-interface ScriptedClient extends RedisClient {
+interface ScriptedClient extends RedisClient, TokenScriptClient {
   pckClaim(key: string, owner: string, leaseMs: number): Promise<number>;
   pckRelease(key: string, owner: string): Promise<number>;
   pckRenew(key: string, owner: string, leaseMs: number): Promise<number>;
@@ -70,6 +71,8 @@ type ReadReply = [string, string, string, string, number, number, number, string
 
 /** The keys of one sandbox under its prefix. */
 export interface RedisStoreKeys {
+  /** The prefix itself, under which the token state keeps its keys (redis-token-state.ts). */
+  readonly prefix: string;
   readonly log: string;
   /** The snapshot list of the last compaction (one JSON record per element). */
   readonly snapshot: string;
@@ -83,6 +86,7 @@ export interface RedisStoreKeys {
 /** The keys of the sandbox under `prefix`. */
 export function redisStoreKeys(prefix: string): RedisStoreKeys {
   return {
+    prefix,
     log: `${prefix}log`,
     snapshot: `${prefix}snapshot`,
     scratch: (id) => `${prefix}snapshot:building:${id}`,
@@ -196,6 +200,7 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
     increment(name) {
       return run((redis) => redis.incr(keys.counter(name)));
     },
+    tokenState: () => redisTokenState(run, keys.prefix),
     watch(onAppend) {
       // Never throws (best effort): before open the listener waits for it, after close it is never called.
       if (closed) return () => {};
@@ -289,6 +294,7 @@ function clientOptions(options: RedisStoreOptions): RedisOptions {
       pckAppendFenced: { lua: appendFencedScript },
       pckCompact: { lua: compactScript, numberOfKeys: 5 },
       pckRead: { lua: readScript, numberOfKeys: 3 },
+      ...tokenScripts,
     },
   };
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { TokenStatePort } from './token-state.ts';
 
 /** One change record: JSON only. `t` names the change; `o` is the id of the process that made it. */
 export interface StoreRecord {
@@ -134,6 +135,11 @@ export interface SandboxStore {
   release(key: string, owner: string): Promise<void>;
   /** Adds one to the shared counter `name` and returns the new value. */
   increment(name: string): Promise<number>;
+  /**
+   * The sandbox's token state held by the store itself for every process (Redis; decision 0040). Absent: the token
+   * service keeps its state in process and records its changes (file).
+   */
+  tokenState?(): TokenStatePort;
   /** Calls `onAppend` soon after another process appended (best effort); returns the unsubscribe. */
   watch?(onAppend: () => void): () => void;
   /** Closes connections and files. */

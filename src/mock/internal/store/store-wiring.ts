@@ -13,6 +13,7 @@ import type { RecordApplier, Recorder, RecordSnapshot } from './records.ts';
 import type { SandboxStore } from './sandbox-store.ts';
 import { createStateSync, type StateSync, type StateSyncDeps } from './state-sync.ts';
 import { parseStoreUrl } from './store-url.ts';
+import type { SharedTokenState } from './token-state.ts';
 
 /** Opens a `file:` or `redis://` store by URL: the Node entry's seam (the core stays isomorphic). */
 export type StoreOpener = (url: string) => SandboxStore;
@@ -26,6 +27,8 @@ export interface StorePlan {
   readonly record: Recorder;
   /** The settlement's once-only runner. */
   readonly once: OnceOnly;
+  /** The token state the store holds for every process (Redis); undefined when the token service records (file). */
+  readonly tokens: SharedTokenState | undefined;
   /** Builds the sync layer once every module exists. */
   bind(deps: Omit<StateSyncDeps, 'store' | 'processId'>): StateSync;
 }
@@ -53,6 +56,8 @@ export function planStore(option: string | SandboxStore, openStore: StoreOpener 
   globalThis.crypto.getRandomValues(bytes);
   const processId = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
   let sync: StateSync | undefined;
+  const port = store.tokenState?.();
+  const writes = port ? backgroundWrites() : undefined;
   const early = () => new Error(kitMessage('a state store record was made before the sync layer was bound (a bug).'));
   return {
     store,
@@ -67,10 +72,53 @@ export function planStore(option: string | SandboxStore, openStore: StoreOpener 
         sync.once.run(key, job);
       },
     },
+    tokens: port && writes ? { port, background: writes.background, idle: writes.idle } : undefined,
     bind(deps) {
       sync = createStateSync({ ...deps, store, processId });
-      return sync;
+      return writes ? withWrites(sync, writes) : sync;
     },
+  };
+}
+
+/** Writes no answer waited for, which the next answer and `durable()` wait for (their failure included). */
+function backgroundWrites() {
+  const inFlight = new Set<Promise<void>>();
+  let failed: unknown;
+  const idle = () => (inFlight.size === 0 ? undefined : Promise.all(inFlight).then(() => undefined));
+  return {
+    background(write: Promise<unknown>) {
+      const tracked: Promise<void> = write
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            failed ??= error;
+          },
+        )
+        .finally(() => inFlight.delete(tracked));
+      inFlight.add(tracked);
+    },
+    idle,
+    /** Like `idle`, then rejects with the first failure since the last call (once). */
+    settled(): Promise<void> | undefined {
+      const wait = idle();
+      if (wait === undefined && failed === undefined) return undefined;
+      return (wait ?? Promise.resolve()).then(() => {
+        const error = failed;
+        failed = undefined;
+        if (error !== undefined) throw error;
+      });
+    },
+  };
+}
+
+/** `sync` whose answers and flushes also wait for the background writes. */
+function withWrites(sync: StateSync, writes: ReturnType<typeof backgroundWrites>): StateSync {
+  const both = (a: Promise<void> | undefined, b: Promise<void> | undefined) =>
+    a === undefined ? b : b === undefined ? a : Promise.all([a, b]).then(() => undefined);
+  return {
+    ...sync,
+    after: () => both(writes.settled(), sync.after()),
+    flush: () => both(writes.settled(), sync.flush()) ?? Promise.resolve(),
   };
 }
 

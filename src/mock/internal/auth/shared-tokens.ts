@@ -1,0 +1,173 @@
+/**
+ * The token service's operations over a shared token state (a Redis store; decision 0040): the state lives in the
+ * store, changed by one atomic script per call, and every token check reads it in one round trip, so a generate,
+ * refresh or revocation through one replica holds for the very next request through any other. Signing, the token
+ * strings and the ids stay in process (tokens.ts makes them as with memory); the store keeps which refresh numbers
+ * are unused, the generations and the single revocations.
+ *
+ * `issue` (the control API's `issueToken()`) and `reset` are synchronous calls: their writes go in the background,
+ * and the token calls of this process wait for them first (so do the next answer and `control.durable()`).
+ *
+ * @module
+ */
+import type { Assumptions } from '../../../assumptions.ts';
+import { kitMessage } from '../../../internal/messages.ts';
+import { serviceHeaders } from '../../../spec-names.ts';
+import type { TokenPair, TokenPairResponse } from '../../../types/rest.ts';
+import type { Clock } from '../clock.ts';
+import type { EventBus, TokenIssued } from '../domain/events.ts';
+import { restError } from '../http-error.ts';
+import type { SharedTokenState } from '../store/token-state.ts';
+import { type AccessTokenContext, checkAccessToken, type TokenCheck } from './access-token-check.ts';
+import type { AccessTokenCodec } from './access-token-codec.ts';
+import { type ClientTokens, refreshNumber, refreshTokenText } from './client-tokens.ts';
+import { generatedAlready, refreshRevoked, refreshUnknown } from './token-messages.ts';
+
+/** What the shared operations need of their token service. */
+export interface SharedTokenContext {
+  readonly shared: SharedTokenState;
+  readonly codec: AccessTokenCodec;
+  readonly clock: Clock;
+  readonly assumptions: Pick<Assumptions, 'tokenTtlSeconds' | 'repeatGenerateToken'> &
+    Partial<Pick<Assumptions, 'expirationUnit'>>;
+  readonly maxRefresh: number;
+  /** A client's in-process part: its ordinal, its refresh counter and the generation last read. */
+  readonly state: (clientId: string) => ClientTokens;
+  readonly ids: { next: number; readonly base: number };
+  readonly jtiHead: string;
+  readonly refreshHead: string;
+  readonly events: EventBus | undefined;
+  /** The checks of a token that need no store (signature, clock, client). */
+  readonly local: Omit<AccessTokenContext, 'isRevoked'>;
+  /** Empties what the process keeps (its counters and the codec's cache), as a control reset does with memory. */
+  readonly resetLocal: () => void;
+}
+
+/** The token operations that differ over a shared state; tokens.ts keeps the rest. */
+export interface SharedTokenOps {
+  generate(clientId: string): Promise<TokenPairResponse>;
+  refresh(clientId: string, refreshToken: string): Promise<TokenPairResponse>;
+  revoke(clientId: string, token: string | undefined): Promise<{ revoked: 'client' | 'token'; refresh_tokens: number }>;
+  issue(clientId: string): TokenPair;
+  verify(token: string | undefined, clientIdHeader: string | undefined): TokenCheck | Promise<TokenCheck>;
+  reset(): void;
+}
+
+/** The key of one token id in the store: after a reset two clients' tokens can share a jti. */
+const tokenKey = (clientId: string, jti: string) => `${clientId}/${jti}`;
+
+/**
+ * The shared operations over `c`.
+ *
+ * @example
+ * const ops = sharedTokenOps({ shared, codec, clock, ... });
+ * const answer = await ops.generate('test-client');
+ */
+export function sharedTokenOps(c: SharedTokenContext): SharedTokenOps {
+  const { port } = c.shared;
+  // A background write of this process (a control issue or reset) comes first: its caller has been answered.
+  const afterOwn = <T>(work: () => Promise<T>): Promise<T> => {
+    const wait = c.shared.idle();
+    return wait === undefined ? work() : wait.then(work);
+  };
+  const jtiOf = (j: number) => c.jtiHead + j.toString(16).padStart(12, '0');
+  const nextNumber = (s: ClientTokens) => c.ids.base + s.issued++;
+  // A number the store refused goes back when nothing took the next one, so one process draws what memory draws.
+  const giveBack = (s: ClientTokens, n: number) => {
+    if (c.ids.base + s.issued - 1 === n) s.issued--;
+  };
+
+  function signed(clientId: string, via: TokenIssued['via'], gen: number, n: number): TokenPair {
+    const s = c.state(clientId);
+    s.gen = gen;
+    const iat = Math.floor(c.clock.now() / 1000);
+    const exp = iat + c.assumptions.tokenTtlSeconds;
+    const j = c.ids.base + c.ids.next++;
+    const token = c.codec.sign(s.subJson, jtiOf(j), gen, iat, exp);
+    if (c.events?.listening) c.events.emit({ kind: 'token.issued', clientId, via, refreshNumber: n, tokenNumber: j });
+    return {
+      token,
+      refresh_token: refreshTokenText(s, c.refreshHead, n),
+      expiration: c.assumptions.expirationUnit === 'milliseconds' ? exp * 1000 : exp,
+    };
+  }
+
+  return {
+    generate(clientId) {
+      const s = c.state(clientId);
+      const n = nextNumber(s);
+      const how = {
+        tokenKey: '',
+        via: c.assumptions.repeatGenerateToken === 'reject' ? 'generate-once' : 'generate',
+        maxRefresh: c.maxRefresh,
+      } as const;
+      return afterOwn(() => port.issue(clientId, n, how)).then((gen) => {
+        if (gen < 0) {
+          giveBack(s, n);
+          throw restError(401, kitMessage(generatedAlready));
+        }
+        s.generated = true;
+        return { status: 'SUCCESS', data: signed(clientId, 'generate', gen, n) };
+      });
+    },
+    refresh(clientId, refreshToken) {
+      const s = c.state(clientId);
+      const spent = refreshNumber(s, c.refreshHead, refreshToken);
+      if (spent < 0) return Promise.reject(restError(401, kitMessage(refreshUnknown)));
+      const n = nextNumber(s);
+      return afterOwn(() => port.refresh(clientId, spent, n, c.maxRefresh)).then((gen) => {
+        if (gen !== -1) c.events?.emit({ kind: 'token.refreshed', clientId, refreshNumber: spent });
+        if (gen < 0) giveBack(s, n);
+        if (gen === -1) throw restError(401, kitMessage(refreshUnknown));
+        if (gen === -2) throw restError(401, kitMessage(refreshRevoked));
+        return { status: 'SUCCESS', data: signed(clientId, 'refresh', gen, n) };
+      });
+    },
+    revoke(clientId, token) {
+      if (token === undefined || token === '')
+        return afterOwn(() => port.revokeAll(clientId)).then(({ generation, unused }) => {
+          c.state(clientId).gen = generation;
+          c.events?.emit({ kind: 'token.revoked', clientId, tokenId: undefined, expiresAt: undefined });
+          return { revoked: 'client' as const, refresh_tokens: unused };
+        });
+      const claims = c.codec.decode(token);
+      if (!claims || claims.sub !== clientId)
+        return Promise.reject(
+          restError(
+            401,
+            kitMessage(
+              `${serviceHeaders.jwt} is not a token issued to client "${clientId}": send one of its access tokens, or leave the header out to revoke all of them.`,
+            ),
+          ),
+        );
+      const nowSec = c.clock.now() / 1000;
+      return afterOwn(() => port.revokeOne(tokenKey(clientId, claims.jti), claims.exp, nowSec)).then(() => {
+        c.events?.emit({ kind: 'token.revoked', clientId, tokenId: claims.jti, expiresAt: claims.exp });
+        return { revoked: 'token' as const, refresh_tokens: 0 };
+      });
+    },
+    issue(clientId) {
+      // Signed with the generation last read here; the store counts the pair as current should it have moved on.
+      const s = c.state(clientId);
+      const n = nextNumber(s);
+      const key = tokenKey(clientId, jtiOf(c.ids.base + c.ids.next));
+      const how = { tokenKey: key, via: 'control', signedGeneration: s.gen, maxRefresh: c.maxRefresh } as const;
+      const pair = signed(clientId, 'control', s.gen, n);
+      c.shared.background(afterOwn(() => port.issue(clientId, n, how)));
+      return pair;
+    },
+    verify(token, clientIdHeader) {
+      const claims = token ? c.local.decode(token) : undefined;
+      if (!claims) return checkAccessToken(token, clientIdHeader, { ...c.local, isRevoked: () => false });
+      return afterOwn(() => port.check(claims.sub, tokenKey(claims.sub, claims.jti))).then((standing) => {
+        const isRevoked = () =>
+          Math.max(claims.gen, standing.issuedAs) < standing.generation || standing.revokedExp === claims.exp;
+        return checkAccessToken(token, clientIdHeader, { ...c.local, isRevoked });
+      });
+    },
+    reset() {
+      c.resetLocal();
+      c.shared.background(afterOwn(() => port.reset()));
+    },
+  };
+}

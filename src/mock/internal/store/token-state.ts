@@ -1,0 +1,70 @@
+/**
+ * The token state a shared store holds for every replica (decision 0040): what the token service asks of it when
+ * the sandbox's tokens live in Redis rather than in each process. Memory and the file store have no such port: the
+ * token service keeps its state in process (auth/tokens.ts) and the file store journals its records.
+ *
+ * Every method is one atomic step on the store, so a change made through one replica is seen by the very next call
+ * through any other. Token ids and refresh numbers stay the caller's (per-boot ranges, decision 0015): the store
+ * keeps which refresh numbers are unused, the generations and the revocations, not the token strings.
+ *
+ * @module
+ */
+
+/** What {@link TokenStatePort.issue} is told besides the client and the refresh number. */
+export interface TokenIssue {
+  /** Token id key of the pair (`<client>/<jti>`), for a pair signed with a generation the store has moved past. */
+  readonly tokenKey: string;
+  /** `generate`: set the generate-once mark; `generate-once`: refuse when it is set already; `control`: neither. */
+  readonly via: 'generate' | 'generate-once' | 'control';
+  /**
+   * The generation the caller signed the pair with before asking (a synchronous issue), or undefined when it signs
+   * with the answer. A pair signed with a generation below the store's is kept as one of the current generation.
+   */
+  readonly signedGeneration?: number | undefined;
+  /** Most unused refresh tokens kept for the client; the oldest go first. */
+  readonly maxRefresh: number;
+}
+
+/** A token's standing in the store, read in one round trip by {@link TokenStatePort.check}. */
+export interface TokenStanding {
+  /** The client's revoke-all generation now. */
+  readonly generation: number;
+  /** Expiry (seconds) of the single revocation of this token id, or -1. */
+  readonly revokedExp: number;
+  /** The generation a pair signed before a revoke-all it did not know of counts as, or -1. */
+  readonly issuedAs: number;
+}
+
+/** The shared token state; every method may reject with `StoreUnavailableError`. */
+export interface TokenStatePort {
+  /**
+   * Keeps refresh number `n` of `clientId` as unused and returns the client's generation, or -1 when the
+   * generate-once mark refused it.
+   */
+  issue(clientId: string, n: number, how: TokenIssue): Promise<number>;
+  /**
+   * Spends refresh number `spent` and keeps `next` in its place; returns the generation, -1 when `spent` is not an
+   * unused refresh token of the client, -2 when it was issued before a revoke-all (spent all the same).
+   */
+  refresh(clientId: string, spent: number, next: number, maxRefresh: number): Promise<number>;
+  /** Moves the client above every generation it ever had; returns it and how many unused refresh tokens went. */
+  revokeAll(clientId: string): Promise<{ readonly generation: number; readonly unused: number }>;
+  /** Revokes token id key `tokenKey` until `exp`; `nowSec` (sandbox clock) prunes revocations that expired. */
+  revokeOne(tokenKey: string, exp: number, nowSec: number): Promise<void>;
+  /** The generation of `clientId` and the standing of token id key `tokenKey`. */
+  check(clientId: string, tokenKey: string): Promise<TokenStanding>;
+  /** Starts a new token epoch (a control reset): every client's state goes but its highest generation. */
+  reset(): Promise<void>;
+}
+
+/** The shared token state as the token service gets it from the composition root. */
+export interface SharedTokenState {
+  readonly port: TokenStatePort;
+  /**
+   * Tracks a write that a synchronous call could not wait for (`control.issueToken()`, `control.reset()`): the next
+   * answer and `control.durable()` wait for it, and its failure is theirs.
+   */
+  background(write: Promise<unknown>): void;
+  /** Resolves (never rejects) once the background writes made so far are done; undefined when there are none. */
+  idle(): Promise<void> | undefined;
+}

@@ -21,6 +21,13 @@ export interface ModelRunOptions {
    * shrunk by what ran, so the seed and path alone do not find it again.
    */
   readonly replayPath?: string | undefined;
+  /**
+   * Wall-clock time (ms since the epoch) after which no further sequence starts: a long run planned against a
+   * deadline ends with its summary instead of being killed. The summary's `sequences` counts only those that ran.
+   */
+  readonly deadline?: number | undefined;
+  /** Called after every sequence that ran, with how many ran so far (progress of a long run). */
+  readonly onSequence?: ((sequences: number) => void) | undefined;
 }
 
 let runs = 0;
@@ -50,6 +57,8 @@ export async function runModel(deployment: Deployment, options: ModelRunOptions)
       ...(options.replayPath ? { replayPath: options.replayPath } : {}),
     }),
     async (cmds) => {
+      // Past the deadline the remaining sequences are drawn but not run, and not counted.
+      if (options.deadline !== undefined && Date.now() > options.deadline) return;
       runs += 1;
       sequences += 1;
       const reset = await deployment.send({ method: 'POST', path: '/__pck/reset' });
@@ -70,6 +79,7 @@ export async function runModel(deployment: Deployment, options: ModelRunOptions)
         toString: () => command.toString(),
       }));
       await fc.asyncModelRun(() => ({ model, real }), checked);
+      options.onSequence?.(sequences);
     },
   );
   await fc.assert(property, {

@@ -2,6 +2,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildNodeMockApp } from '../../src/mock/app.ts';
 import type { MockApp } from '../../src/mock/control-types.ts';
@@ -9,6 +10,8 @@ import { createMockApp } from '../../src/mock/index.ts';
 import { testCardNumbers } from '../../src/test-values.ts';
 import { payInput } from '../mock/helpers.ts';
 import { paidUuid, sandboxClient } from '../support/sandbox-client.ts';
+import { modelCommands, nextRun, type RealSide, ReferenceModel } from './commands.ts';
+import { createReceiver, type Deployment } from './deployment.ts';
 
 const credentials = { 'x-client-id': 'test-client', 'x-api-key': 'test-api-key' };
 const feeList = JSON.stringify({
@@ -99,6 +102,40 @@ describe('found by the model', () => {
     expect(await feeListRefusals(send, token)).toEqual([]);
     expect((await revokeAll()).status).toBe(200);
     expect((await feeListRefusals(send, token))[0]).toBe('TOKEN_REVOKED');
+  });
+
+  it("a reset inside a sequence, a webhook of its run still in flight at the sequence's end: not the next sequence's", async () => {
+    const receiver = createReceiver();
+    const deployment: Deployment = {
+      name: 'reset only',
+      send: async () => ({ status: 200, headers: {}, body: {}, text: '{}' }),
+      wallNow: () => 0,
+      settleDelayMs: 60_000,
+      frozenClock: true,
+      receiver,
+      close: async () => {},
+    };
+    // The reset command as the sequences draw it (it shares a rare slot with two others).
+    const reset = modelCommands(60_000, false)
+      .flatMap((arbitrary) => fc.sample(arbitrary, { numRuns: 50, seed: 1 }))
+      .find((command) => String(command) === 'reset()');
+    if (!reset) throw new Error('no reset() among the commands drawn');
+    const real: RealSide = { deployment, run: nextRun() };
+    await reset.run(new ReferenceModel(60_000), real);
+    const resetRun = real.run;
+    // The next sequence: its run, then the webhook of the first payment after that reset arrives late.
+    receiver.startRun(nextRun());
+    const late = new Request('http://receiver/webhooks', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-webhook-delivery-id': 'whd_late' },
+      body: JSON.stringify({
+        uuid: 'a317126f-e4f6-4d2c-9551-66d207cd9ed0',
+        status: 'success',
+        metadata: { run: resetRun },
+      }),
+    });
+    expect((await receiver.handle(late)).status).toBe(204);
+    expect(receiver.delivered()).toEqual([]);
   });
 
   it("file store: pay, settle, SIGKILL between the webhook's end and its delivery's end record, restart: delivered", async () => {

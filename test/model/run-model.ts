@@ -6,7 +6,15 @@
  * @module
  */
 import fc from 'fast-check';
-import { checkReceiver, modelCommands, openingCommands, outcomes, type RealSide, ReferenceModel } from './commands.ts';
+import {
+  checkReceiver,
+  modelCommands,
+  nextRun,
+  openingCommands,
+  outcomes,
+  type RealSide,
+  ReferenceModel,
+} from './commands.ts';
 import type { Deployment } from './deployment.ts';
 
 /** Options of {@link runModel}. */
@@ -29,8 +37,6 @@ export interface ModelRunOptions {
   /** Called after every sequence that ran, with how many ran so far (progress of a long run). */
   readonly onSequence?: ((sequences: number) => void) | undefined;
 }
-
-let runs = 0;
 
 /** What a model run did: sequences and commands run. */
 export interface ModelRunSummary {
@@ -59,13 +65,13 @@ export async function runModel(deployment: Deployment, options: ModelRunOptions)
     async (cmds) => {
       // Past the deadline the remaining sequences are drawn but not run, and not counted.
       if (options.deadline !== undefined && Date.now() > options.deadline) return;
-      runs += 1;
+      const run = nextRun();
       sequences += 1;
       const reset = await deployment.send({ method: 'POST', path: '/__pck/reset' });
       if (reset.status !== 200) throw new Error(`reset answered ${reset.status}`);
-      deployment.receiver.startRun(runs);
+      deployment.receiver.startRun(run);
       const model = new ReferenceModel(deployment.settleDelayMs);
-      const real: RealSide = { deployment, run: runs };
+      const real: RealSide = { deployment, run };
       // Every sequence opens with a token per client (printed as part of no counterexample: it always runs).
       const checked = [...openingCommands(), ...cmds].map((command) => ({
         check: (m: Readonly<ReferenceModel>) => command.check(m),

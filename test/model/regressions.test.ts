@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildNodeMockApp } from '../../src/mock/app.ts';
 import type { MockApp } from '../../src/mock/control-types.ts';
 import { createMockApp } from '../../src/mock/index.ts';
@@ -102,6 +102,26 @@ describe('found by the model', () => {
     expect(await feeListRefusals(send, token)).toEqual([]);
     expect((await revokeAll()).status).toBe(200);
     expect((await feeListRefusals(send, token))[0]).toBe('TOKEN_REVOKED');
+  });
+
+  it('a clock moved to just short of a settlement: real time reaches it, and the payment settles then', async () => {
+    let now = Date.UTC(2026, 5, 1);
+    app = createMockApp({ log: false, realNow: () => now, settleDelayMs: 60_000 });
+    const client = sandboxClient((r) => (app as InProcessMock).fetch(r));
+    const uuid = paidUuid(await client.pay((await client.generate()).body.data.token));
+    const status = () => app?.control.payments().find((p) => p.uuid === uuid)?.status;
+    // Only the mock's real timer is faked, and moved with the real time it reads.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      app.control.advanceClock(59_990);
+      expect(status()).toBe('processing');
+      now += 10;
+      vi.advanceTimersByTime(10);
+      // Before, the timer armed at the payment for 60 s of real time stayed armed: it settled a minute late.
+      expect(status()).toBe('success');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a reset inside a sequence, a webhook of its run still in flight at the sequence's end: not the next sequence's", async () => {

@@ -8,6 +8,13 @@
  *   npm run test:model -- --deployment msw --runs 500
  *   npm run test:model -- --deployment browser-worker --runs 100 --seed 38
  *   npm run test:model -- --replicas --runs 50
+ *   npm run test:model -- --deployment file --runs 10000 --seed 49 --minutes 60   # as many as fit in an hour
+ *
+ * `--from N` skips the seed's first N sequences: a run that stopped at a disagreement in sequence N (the first number
+ * of its path) goes on past it with `--from N+1`, the same seed and the same `--runs`.
+ *
+ * `--minutes M` starts no sequence after M minutes (the summary counts those that ran); a progress line is printed
+ * every 500 sequences, so a long run also shows its rate while it runs.
  *
  * @module
  */
@@ -28,6 +35,8 @@ const { values } = parseArgs({
     'max-commands': { type: 'string', default: '40' },
     deployment: { type: 'string', multiple: true },
     replicas: { type: 'boolean', default: false },
+    minutes: { type: 'string' },
+    from: { type: 'string' },
   },
 });
 
@@ -41,8 +50,15 @@ if (values.path !== undefined && values['replay-path'] === undefined) {
 }
 
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
-const numRuns = Number(values.runs);
+const from = values.from === undefined ? 0 : Number(values.from);
+if (from > 0 && values.path !== undefined) {
+  console.error('[payment-contract-kit] test:model: --from continues a seed, --path replays one failure: not both.');
+  process.exit(2);
+}
+const numRuns = Number(values.runs) - from;
 const maxCommands = Number(values['max-commands']);
+const deadline = values.minutes === undefined ? undefined : Date.now() + Number(values.minutes) * 60_000;
+const progressEvery = 500;
 
 const deployments: Record<string, () => Promise<Deployment>> = {
   'in-process': inProcessDeployment,
@@ -61,12 +77,19 @@ async function runOne(name: string, make: () => Promise<Deployment>): Promise<bo
       numRuns,
       seed,
       maxCommands,
-      path: values.path,
+      // A path of one number starts the seed's sequences there.
+      path: from > 0 ? String(from) : values.path,
       replayPath: values['replay-path'],
+      deadline,
+      onSequence: (n) => {
+        if (n % progressEvery === 0)
+          console.log(`${name}: ${n} sequences, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      },
     });
     const took = ((Date.now() - started) / 1000).toFixed(1);
+    const cut = summary.sequences < numRuns ? ` (stopped at the ${values.minutes}-minute limit)` : '';
     console.log(
-      `${name}: ${summary.sequences} sequences, ${summary.commands} commands, ${summary.payments} payments, ${summary.webhooks} webhooks awaited, 0 disagreements (seed ${seed}, ${took} s)${trafficOf(deployment)}`,
+      `${name}: ${summary.sequences} sequences, ${summary.commands} commands, ${summary.payments} payments, ${summary.webhooks} webhooks awaited, 0 disagreements (seed ${seed}${from > 0 ? `, sequences ${from} to ${from + summary.sequences - 1}` : ''}, ${took} s)${cut}${trafficOf(deployment)}`,
     );
     return true;
   } catch (error) {

@@ -42,6 +42,20 @@ export interface RealSide {
 
 type Command = fc.AsyncCommand<ReferenceModel, RealSide>;
 
+let lastRun = 0;
+
+/**
+ * A run number that no sequence and no reset had before: a run's payments carry it in their metadata, and the
+ * receiver keeps only the current run's webhooks. A reset inside a sequence starts a run too, so one counter serves
+ * both: when a reset's run was the current one plus one, the next sequence got the same number again, and a webhook
+ * of that reset's run still in flight when the sequence ended (payment ids repeat after a reset) counted in the next
+ * sequence, as a second delivery of its own first payment.
+ */
+export function nextRun(): number {
+  lastRun += 1;
+  return lastRun;
+}
+
 /** What the commands saw succeed, for a run's summary: payments accepted and webhooks awaited. */
 export const outcomes = { accepted: 0, webhooks: 0 };
 
@@ -455,7 +469,7 @@ class Reset implements Command {
     expectThat(response.status === 200, 'reset answers 200', response);
     model.reset();
     // Payment ids repeat after a reset (deterministic): the receiver starts a new run so old deliveries stay apart.
-    real.run += 1;
+    real.run = nextRun();
     real.deployment.receiver.startRun(real.run);
     model.receiverUpAgain();
   }

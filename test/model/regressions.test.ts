@@ -2,13 +2,16 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildNodeMockApp } from '../../src/mock/app.ts';
 import type { MockApp } from '../../src/mock/control-types.ts';
 import { createMockApp } from '../../src/mock/index.ts';
 import { testCardNumbers } from '../../src/test-values.ts';
 import { payInput } from '../mock/helpers.ts';
 import { paidUuid, sandboxClient } from '../support/sandbox-client.ts';
+import { modelCommands, nextRun, type RealSide, ReferenceModel } from './commands.ts';
+import { createReceiver, type Deployment } from './deployment.ts';
 
 const credentials = { 'x-client-id': 'test-client', 'x-api-key': 'test-api-key' };
 const feeList = JSON.stringify({
@@ -16,8 +19,38 @@ const feeList = JSON.stringify({
   variables: { amount: 10 },
 });
 
+type InProcessMock = ReturnType<typeof createMockApp>;
+type Send = (path: string, headers: Record<string, string>, body?: string) => Promise<Response>;
+
+/** A POST to the in-process mock with a JSON content type, as the sequences send their requests. */
+function poster(mock: InProcessMock): Send {
+  return (path, headers, body) =>
+    mock.fetch(
+      new Request(`http://mock${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: body ?? null,
+      }),
+    );
+}
+
+/** The access token of a generate-token call with `headers`. */
+async function generatedToken(send: Send, headers: Record<string, string> = credentials): Promise<string> {
+  return (
+    (await (await send('/api/v2/accounting/token/generate-token', headers)).json()) as { data: { token: string } }
+  ).data.token;
+}
+
+/** The reason codes of a fee list sent with `token`: empty when it was answered. */
+async function feeListRefusals(send: Send, token: string): Promise<(string | undefined)[]> {
+  const answer = (await (await send('/graphql', { 'x-jwt-token': token }, feeList)).json()) as {
+    errors?: { extensions?: { reason?: string } }[];
+  };
+  return (answer.errors ?? []).map((e) => e.extensions?.reason);
+}
+
 describe('found by the model', () => {
-  let app: ReturnType<typeof createMockApp> | undefined;
+  let app: InProcessMock | undefined;
   afterEach(() => app?.close());
 
   it("reset, another client's token of the same jti revoked: this client's token still works", async () => {
@@ -30,28 +63,13 @@ describe('found by the model', () => {
         { clientId: 'second-client', apiKey: 'second-api-key' },
       ],
     });
-    const mock = app;
-    const send = (path: string, headers: Record<string, string>, body?: string) =>
-      mock.fetch(
-        new Request(`http://mock${path}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...headers },
-          body: body ?? null,
-        }),
-      );
+    const send = poster(app);
     const second = { 'x-client-id': 'second-client', 'x-api-key': 'second-api-key' };
-    const tokenOf = async (headers: Record<string, string>) =>
-      ((await (await send('/api/v2/accounting/token/generate-token', headers)).json()) as { data: { token: string } })
-        .data.token;
-    const first = await tokenOf(credentials);
+    const first = await generatedToken(send);
     await send('/__pck/reset', {});
-    const other = await tokenOf(second); // the same jti and exp as `first`, another client
+    const other = await generatedToken(send, second); // the same jti and exp as `first`, another client
     await send('/api/v2/accounting/token/revoke-token', { ...second, 'x-jwt-token': other });
-    const answer = (await (await send('/graphql', { 'x-jwt-token': first }, feeList)).json()) as Record<
-      string,
-      unknown
-    >;
-    expect(answer.errors).toBeUndefined();
+    expect(await feeListRefusals(send, first)).toEqual([]);
   });
 
   it.each([
@@ -60,70 +78,84 @@ describe('found by the model', () => {
   ])('reset, revoke a token issued before it, generate: the new token works, with %s', async (_name, stepMs) => {
     let now = Date.UTC(2026, 5, 1);
     app = createMockApp({ log: false, realNow: () => now });
-    const send = (path: string, headers: Record<string, string>, body?: string) =>
-      (app as ReturnType<typeof createMockApp>).fetch(
-        new Request(`http://mock${path}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...headers },
-          body: body ?? null,
-        }),
-      );
-    const pair = async () =>
-      (
-        (await (await send('/api/v2/accounting/token/generate-token', credentials)).json()) as {
-          data: { token: string };
-        }
-      ).data.token;
-    const old = await pair();
+    const send = poster(app);
+    const old = await generatedToken(send);
     await send('/__pck/reset', {});
     now += stepMs;
     await send('/api/v2/accounting/token/revoke-token', { ...credentials, 'x-jwt-token': old });
-    const fresh = await pair();
-    const answer = (await (await send('/graphql', { 'x-jwt-token': fresh }, feeList)).json()) as Record<
-      string,
-      unknown
-    >;
-    expect(answer.errors).toBeUndefined();
+    const fresh = await generatedToken(send);
+    expect(await feeListRefusals(send, fresh)).toEqual([]);
     // The token revoked stays revoked when it is another token than the new one.
-    if (stepMs > 0) {
-      const before = (await (await send('/graphql', { 'x-jwt-token': old }, feeList)).json()) as {
-        errors: { extensions: { reason: string } }[];
-      };
-      expect(before.errors[0]?.extensions.reason).toBe('TOKEN_REVOKED');
-    }
+    if (stepMs > 0) expect(await feeListRefusals(send, old)).toEqual(['TOKEN_REVOKED']);
   });
 
   it('revoke all, generate, reset, revoke all: the token issued before the reset is revoked', async () => {
     const now = Date.UTC(2026, 5, 1);
     app = createMockApp({ log: false, realNow: () => now });
-    const send = (path: string, headers: Record<string, string>, body?: string) =>
-      (app as ReturnType<typeof createMockApp>).fetch(
-        new Request(`http://mock${path}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...headers },
-          body: body ?? null,
-        }),
-      );
+    const send = poster(app);
     const revokeAll = () => send('/api/v2/accounting/token/revoke-token', credentials);
     await send('/api/v2/accounting/token/generate-token', credentials);
     expect((await revokeAll()).status).toBe(200);
-    const token = (
-      (await (await send('/api/v2/accounting/token/generate-token', credentials)).json()) as {
-        data: { token: string };
-      }
-    ).data.token;
+    const token = await generatedToken(send);
     await send('/__pck/reset', {});
     // A reset forgets revocations: the token works until the client revokes again.
-    const between = (await (await send('/graphql', { 'x-jwt-token': token }, feeList)).json()) as Record<
-      string,
-      unknown
-    >;
-    expect(between.errors).toBeUndefined();
+    expect(await feeListRefusals(send, token)).toEqual([]);
     expect((await revokeAll()).status).toBe(200);
-    const answer = (await (await send('/graphql', { 'x-jwt-token': token }, feeList)).json()) as {
-      errors?: { extensions: { reason: string } }[];
+    expect((await feeListRefusals(send, token))[0]).toBe('TOKEN_REVOKED');
+  });
+
+  it('a clock moved to just short of a settlement: real time reaches it, and the payment settles then', async () => {
+    let now = Date.UTC(2026, 5, 1);
+    app = createMockApp({ log: false, realNow: () => now, settleDelayMs: 60_000 });
+    const client = sandboxClient((r) => (app as InProcessMock).fetch(r));
+    const uuid = paidUuid(await client.pay((await client.generate()).body.data.token));
+    const status = () => app?.control.payments().find((p) => p.uuid === uuid)?.status;
+    // Only the mock's real timer is faked, and moved with the real time it reads.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      app.control.advanceClock(59_990);
+      expect(status()).toBe('processing');
+      now += 10;
+      vi.advanceTimersByTime(10);
+      // Before, the timer armed at the payment for 60 s of real time stayed armed: it settled a minute late.
+      expect(status()).toBe('success');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a reset inside a sequence, a webhook of its run still in flight at the sequence's end: not the next sequence's", async () => {
+    const receiver = createReceiver();
+    const deployment: Deployment = {
+      name: 'reset only',
+      send: async () => ({ status: 200, headers: {}, body: {}, text: '{}' }),
+      wallNow: () => 0,
+      settleDelayMs: 60_000,
+      frozenClock: true,
+      receiver,
+      close: async () => {},
     };
-    expect(answer.errors?.[0]?.extensions.reason).toBe('TOKEN_REVOKED');
+    // The reset command as the sequences draw it (it shares a rare slot with two others).
+    const reset = modelCommands(60_000, false)
+      .flatMap((arbitrary) => fc.sample(arbitrary, { numRuns: 50, seed: 1 }))
+      .find((command) => String(command) === 'reset()');
+    if (!reset) throw new Error('no reset() among the commands drawn');
+    const real: RealSide = { deployment, run: nextRun() };
+    await reset.run(new ReferenceModel(60_000), real);
+    const resetRun = real.run;
+    // The next sequence: its run, then the webhook of the first payment after that reset arrives late.
+    receiver.startRun(nextRun());
+    const late = new Request('http://receiver/webhooks', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-webhook-delivery-id': 'whd_late' },
+      body: JSON.stringify({
+        uuid: 'a317126f-e4f6-4d2c-9551-66d207cd9ed0',
+        status: 'success',
+        metadata: { run: resetRun },
+      }),
+    });
+    expect((await receiver.handle(late)).status).toBe(204);
+    expect(receiver.delivered()).toEqual([]);
   });
 
   it("file store: pay, settle, SIGKILL between the webhook's end and its delivery's end record, restart: delivered", async () => {

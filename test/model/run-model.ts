@@ -6,7 +6,15 @@
  * @module
  */
 import fc from 'fast-check';
-import { checkReceiver, modelCommands, openingCommands, outcomes, type RealSide, ReferenceModel } from './commands.ts';
+import {
+  checkReceiver,
+  modelCommands,
+  nextRun,
+  openingCommands,
+  outcomes,
+  type RealSide,
+  ReferenceModel,
+} from './commands.ts';
 import type { Deployment } from './deployment.ts';
 
 /** Options of {@link runModel}. */
@@ -21,9 +29,14 @@ export interface ModelRunOptions {
    * shrunk by what ran, so the seed and path alone do not find it again.
    */
   readonly replayPath?: string | undefined;
+  /**
+   * Wall-clock time (ms since the epoch) after which no further sequence starts: a long run planned against a
+   * deadline ends with its summary instead of being killed. The summary's `sequences` counts only those that ran.
+   */
+  readonly deadline?: number | undefined;
+  /** Called after every sequence that ran, with how many ran so far (progress of a long run). */
+  readonly onSequence?: ((sequences: number) => void) | undefined;
 }
-
-let runs = 0;
 
 /** What a model run did: sequences and commands run. */
 export interface ModelRunSummary {
@@ -50,13 +63,15 @@ export async function runModel(deployment: Deployment, options: ModelRunOptions)
       ...(options.replayPath ? { replayPath: options.replayPath } : {}),
     }),
     async (cmds) => {
-      runs += 1;
+      // Past the deadline the remaining sequences are drawn but not run, and not counted.
+      if (options.deadline !== undefined && Date.now() > options.deadline) return;
+      const run = nextRun();
       sequences += 1;
       const reset = await deployment.send({ method: 'POST', path: '/__pck/reset' });
       if (reset.status !== 200) throw new Error(`reset answered ${reset.status}`);
-      deployment.receiver.startRun(runs);
+      deployment.receiver.startRun(run);
       const model = new ReferenceModel(deployment.settleDelayMs);
-      const real: RealSide = { deployment, run: runs };
+      const real: RealSide = { deployment, run };
       // Every sequence opens with a token per client (printed as part of no counterexample: it always runs).
       const checked = [...openingCommands(), ...cmds].map((command) => ({
         check: (m: Readonly<ReferenceModel>) => command.check(m),
@@ -70,6 +85,7 @@ export async function runModel(deployment: Deployment, options: ModelRunOptions)
         toString: () => command.toString(),
       }));
       await fc.asyncModelRun(() => ({ model, real }), checked);
+      options.onSequence?.(sequences);
     },
   );
   await fc.assert(property, {

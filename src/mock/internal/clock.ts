@@ -67,7 +67,9 @@ export function createClock(options: ClockOptions = {}): Clock {
   let seq = 0;
   const heap: Task[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let armedFor = Number.POSITIVE_INFINITY;
+  // The real time the armed timer fires at. Kept in real time, not virtual: an advance brings every task nearer in
+  // real time, and a timer armed before it for the same task would fire as late as it was first armed for.
+  let armedForReal = Number.POSITIVE_INFINITY;
 
   const now = () => realNow() + offset;
 
@@ -100,16 +102,17 @@ export function createClock(options: ClockOptions = {}): Clock {
     if (!top) {
       if (timer) clearTimeout(timer);
       timer = undefined;
-      armedFor = Number.POSITIVE_INFINITY;
+      armedForReal = Number.POSITIVE_INFINITY;
       return;
     }
-    if (timer && armedFor <= top.dueAt) return;
+    const dueReal = top.dueAt - offset;
+    if (timer && armedForReal <= dueReal) return;
     if (timer) clearTimeout(timer);
-    armedFor = top.dueAt;
+    armedForReal = dueReal;
     timer = setTimeout(
       () => {
         timer = undefined;
-        armedFor = Number.POSITIVE_INFINITY;
+        armedForReal = Number.POSITIVE_INFINITY;
         runDue();
       },
       Math.max(0, top.dueAt - now()),

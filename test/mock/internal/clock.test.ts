@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createClock, maxClockTime } from '../../support/mock-internals/foundations.ts';
 
 describe('createClock', () => {
@@ -13,6 +13,24 @@ describe('createClock', () => {
     clock.advance(5);
     expect(ran).toEqual([10, 11, 20]);
     clock.dispose();
+  });
+
+  it('runs a task when real time reaches it, after an advance brought it near (the timer is armed anew)', () => {
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const clock = createClock({ realNow: () => Date.now() });
+      const ran: number[] = [];
+      clock.schedule(60_000, () => ran.push(clock.now()));
+      clock.advance(59_990);
+      vi.advanceTimersByTime(9);
+      expect(ran).toEqual([]);
+      // Before, the real timer armed for 60 s of real time stayed: the task ran 60 s late, after the advance.
+      vi.advanceTimersByTime(1);
+      expect(ran).toEqual([60_000]);
+      clock.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('reports a throwing task to onTaskError and goes on with the others', () => {

@@ -73,6 +73,17 @@ describe('hostile input', () => {
   });
 });
 
+/** A POST of `query` to /graphql, answered 200 with no data. */
+const graphqlExchange = (query: string): Exchange => ({
+  request: {
+    method: 'POST',
+    url: 'https://sandbox.example/graphql',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables: {} }),
+  },
+  response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":null}' },
+});
+
 describe('GraphQL documents nested past what graphql-js can recurse through', () => {
   const deep = (depth: number) => [
     `{ paymentGatewayFeesCalc(amount: ${'['.repeat(depth)}1${']'.repeat(depth)}) { fees } }`,
@@ -83,15 +94,7 @@ describe('GraphQL documents nested past what graphql-js can recurse through', ()
     '%i levels: the consumer is told the document is too deep, nothing throws',
     (depth) => {
       for (const query of deep(depth)) {
-        const exchange: Exchange = {
-          request: {
-            method: 'POST',
-            url: 'https://sandbox.example/graphql',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ query, variables: {} }),
-          },
-          response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":null}' },
-        };
+        const exchange = graphqlExchange(query);
         for (const guide of ['both', 'current', 'legacy'] as const) {
           const { drifts } = checkExchange(exchange, { guide });
           const text = JSON.stringify(drifts);
@@ -106,15 +109,7 @@ describe('GraphQL documents nested past what graphql-js can recurse through', ()
 
 it('a document 1,000 levels deep is still read: the bound is on nesting, not on the stack', () => {
   const query = `{ paymentGatewayFeesCalc(amount: ${'['.repeat(998)}1${']'.repeat(998)}) { fees } }`;
-  const { drifts } = checkExchange({
-    request: {
-      method: 'POST',
-      url: 'https://sandbox.example/graphql',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query, variables: {} }),
-    },
-    response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":null}' },
-  });
+  const { drifts } = checkExchange(graphqlExchange(query));
   const text = JSON.stringify(drifts);
   expect(text).not.toContain('nested too deeply');
   expect(text).toMatch(/Float/);

@@ -135,9 +135,10 @@ describe('packed tarball', () => {
   // 0035) took it to 7.94 MB. The guides' schemas already parsed, as JSON in that script only, and the larger cache
   // that comes with them (0.1 MB; decision 0037) took it to 8.12 MB; `webhook listen`, the body depth bound, the
   // model-based tests' page and the larger code cache that comes with them took it to 8.22 MB; the coverage report
-  // (its entry, docs page, the catalogue in the mock, msw and CLI bundles) and the state events took it to 8.41 MB.
-  // Crossing this means something unintended got packed.
-  const unpackedBudget = 8_500_000;
+  // (its entry, docs page, the catalogue in the mock, msw and CLI bundles) and the state events took it to 8.41 MB;
+  // the token state in Redis (its scripts in the mock and CLI bundles, and the code cache that grows with them) to
+  // 8.52 MB. Crossing this means something unintended got packed.
+  const unpackedBudget = 8_600_000;
 
   let files: readonly { path: string; size: number }[] = [];
   let unpackedSize = 0;

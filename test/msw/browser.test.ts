@@ -22,8 +22,10 @@ import { type PageServer, startPageServer } from './browser/page-server.ts';
  * ledger's unlisted statuses, revoke-token's account of what it revoked and the card masking that spares numbers the
  * message is about brought it to 70,932. Raised to 77,500 when the coverage report (the catalogue's titles and hints,
  * the collector, the text and JUnit forms of GET /__pck/coverage) and the state events it reads brought it to 76,698.
+ * Raised to 79,000 when the token service over a shared token state (which only a Redis store uses, but which the
+ * token service imports statically) and the folder moves brought it to 78,496.
  */
-const gzipBudget = 77_500;
+const gzipBudget = 79_000;
 
 let consumer: PackedConsumer;
 let app: BrowserBundle;

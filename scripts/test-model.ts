@@ -87,7 +87,8 @@ async function runOne(name: string, make: () => Promise<Deployment>): Promise<bo
       },
     });
     const took = ((Date.now() - started) / 1000).toFixed(1);
-    const cut = summary.sequences < numRuns ? ` (stopped at the ${values.minutes}-minute limit)` : '';
+    const cut =
+      deadline !== undefined && summary.sequences < numRuns ? ` (stopped at the ${values.minutes}-minute limit)` : '';
     console.log(
       `${name}: ${summary.sequences} sequences, ${summary.commands} commands, ${summary.payments} payments, ${summary.webhooks} webhooks awaited, 0 disagreements (seed ${seed}${from > 0 ? `, sequences ${from} to ${from + summary.sequences - 1}` : ''}, ${took} s)${cut}${trafficOf(deployment)}`,
     );

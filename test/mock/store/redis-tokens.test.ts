@@ -124,6 +124,21 @@ describe('replicas on Redis: one token state', () => {
     expect([await a.fees(old.token), await a.fees(kept.token)]).toEqual(['TOKEN_REVOKED', 'TOKEN_REVOKED']);
   });
 
+  it('after a reset, revoking a newer token of the same jti on A keeps the older one revoked on B', async () => {
+    const prefix = `tk-${randomUUID()}:`;
+    const [a, b] = [await replica(prefix), await replica(prefix)];
+    const older = await pair(a);
+    expect((await a.client.control('reset')).status).toBe(200);
+    // A later exp: the newer token differs from the older in its exp alone (A's id source restarted with the reset).
+    expect((await a.client.control('clock/advance', { ms: 5_000 })).status).toBe(200);
+    const newer = await pair(a);
+    const jti = (t: string) => JSON.parse(Buffer.from(t.split('.')[1] as string, 'base64url').toString()).jti;
+    expect(jti(newer.token)).toBe(jti(older.token));
+    await a.client.revoke(older.token);
+    await a.client.revoke(newer.token);
+    expect([await b.fees(older.token), await b.fees(newer.token)]).toEqual(['TOKEN_REVOKED', 'TOKEN_REVOKED']);
+  });
+
   it('control.issueToken() on A is good on B once control.durable() resolves, even signed before a revoke-all A had not read', async () => {
     const prefix = `tk-${randomUUID()}:`;
     const [a, b] = [await replica(prefix), await replica(prefix)];

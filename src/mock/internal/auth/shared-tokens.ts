@@ -22,6 +22,7 @@ import { type AccessTokenContext, checkAccessToken, type TokenCheck } from './ac
 import type { AccessTokenCodec } from './access-token-codec.ts';
 import { type ClientTokens, refreshNumber, refreshTokenText } from './client-tokens.ts';
 import { generatedAlready, refreshRevoked, refreshUnknown } from './token-messages.ts';
+import { revocationKey, tokenIdKey } from './token-records.ts';
 
 /** What the shared operations need of their token service. */
 export interface SharedTokenContext {
@@ -53,8 +54,8 @@ export interface SharedTokenOps {
   reset(): void;
 }
 
-/** The key of one token id in the store: after a reset two clients' tokens can share a jti. */
-const tokenKey = (clientId: string, jti: string) => `${clientId}/${jti}`;
+/** The key of one token in the store: client, jti and exp (see {@link revocationKey}). */
+const tokenKey = (clientId: string, jti: string, exp: number) => revocationKey(tokenIdKey(clientId, jti), exp);
 
 /**
  * The shared operations over `c`.
@@ -77,11 +78,13 @@ export function sharedTokenOps(c: SharedTokenContext): SharedTokenOps {
     if (c.ids.base + s.issued - 1 === n) s.issued--;
   };
 
-  function signed(clientId: string, via: TokenIssued['via'], gen: number, n: number): TokenPair {
+  const ttl = c.assumptions.tokenTtlSeconds;
+  const expiryNow = () => Math.floor(c.clock.now() / 1000) + ttl;
+
+  function signed(clientId: string, via: TokenIssued['via'], gen: number, n: number, exp = expiryNow()): TokenPair {
     const s = c.state(clientId);
     s.gen = gen;
-    const iat = Math.floor(c.clock.now() / 1000);
-    const exp = iat + c.assumptions.tokenTtlSeconds;
+    const iat = exp - ttl;
     const j = c.ids.base + c.ids.next++;
     const token = c.codec.sign(s.subJson, jtiOf(j), gen, iat, exp);
     if (c.events?.listening) c.events.emit({ kind: 'token.issued', clientId, via, refreshNumber: n, tokenNumber: j });
@@ -141,7 +144,7 @@ export function sharedTokenOps(c: SharedTokenContext): SharedTokenOps {
           ),
         );
       const nowSec = c.clock.now() / 1000;
-      return afterOwn(() => port.revokeOne(tokenKey(clientId, claims.jti), claims.exp, nowSec)).then(() => {
+      return afterOwn(() => port.revokeOne(tokenKey(clientId, claims.jti, claims.exp), claims.exp, nowSec)).then(() => {
         c.events?.emit({ kind: 'token.revoked', clientId, tokenId: claims.jti, expiresAt: claims.exp });
         return { revoked: 'token' as const, refresh_tokens: 0 };
       });
@@ -150,16 +153,17 @@ export function sharedTokenOps(c: SharedTokenContext): SharedTokenOps {
       // Signed with the generation last read here; the store counts the pair as current should it have moved on.
       const s = c.state(clientId);
       const n = nextNumber(s);
-      const key = tokenKey(clientId, jtiOf(c.ids.base + c.ids.next));
+      const exp = expiryNow();
+      const key = tokenKey(clientId, jtiOf(c.ids.base + c.ids.next), exp);
       const how = { tokenKey: key, via: 'control', signedGeneration: s.gen, maxRefresh: c.maxRefresh } as const;
-      const pair = signed(clientId, 'control', s.gen, n);
+      const pair = signed(clientId, 'control', s.gen, n, exp);
       c.shared.background(afterOwn(() => port.issue(clientId, n, how)));
       return pair;
     },
     verify(token, clientIdHeader) {
       const claims = token ? c.local.decode(token) : undefined;
       if (!claims) return checkAccessToken(token, clientIdHeader, { ...c.local, isRevoked: () => false });
-      return afterOwn(() => port.check(claims.sub, tokenKey(claims.sub, claims.jti))).then((standing) => {
+      return afterOwn(() => port.check(claims.sub, tokenKey(claims.sub, claims.jti, claims.exp))).then((standing) => {
         const isRevoked = () =>
           Math.max(claims.gen, standing.issuedAs) < standing.generation || standing.revokedExp === claims.exp;
         return checkAccessToken(token, clientIdHeader, { ...c.local, isRevoked });

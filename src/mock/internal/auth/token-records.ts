@@ -17,10 +17,21 @@ import { type ClientTokens, keepRefresh, nextGeneration, revokeAll } from './cli
 /** Issue numbers a process may use per boot: 2³² (a refresh token holds 12 hex digits, 2⁴⁸). */
 export const BOOT_SPAN = 2 ** 32;
 
+/** A token's id as a `tk.r` record names it: after a reset two clients' tokens can share a jti. */
+export const tokenIdKey = (clientId: string, jti: string) => `${clientId}/${jti}`;
+
+/**
+ * The key of one revoked token: its {@link tokenIdKey} and its exp. A reset restarts the id source, so a jti comes
+ * back on a newer token while an older one of that jti (issued before the reset, valid until it expires) is still out
+ * there; revoking one must not lift or stand for the other's revocation.
+ */
+export const revocationKey = (tokenId: string, exp: number) => `${tokenId}@${exp}`;
+
 /** The token service's state a store replays into and snapshots. */
 export interface TokenRecordState {
   readonly state: (clientId: string) => ClientTokens;
   readonly perClient: ReadonlyMap<string, ClientTokens>;
+  /** {@link revocationKey} → exp (seconds) of singly revoked tokens. */
   readonly revoked: Map<string, number>;
   /** Per client the highest revocation generation handed out; a reset keeps it (tokens.ts). */
   readonly highest: Map<string, number>;
@@ -71,8 +82,10 @@ export function tokenApplier(t: TokenRecordState): RecordApplier['apply'] {
     } else if (r.t === 'tk.u') t.perClient.get(textField(r, 'c'))?.refresh.delete(numberField(r, 'n'));
     else if (r.t === 'tk.ra') applyRevokeAll(t, textField(r, 'c'), numberField(r, 'v'));
     else if (r.t === 'tk.h') raiseHighest(t, textField(r, 'c'), numberField(r, 'v'));
-    else if (r.t === 'tk.r') t.revoked.set(textField(r, 'j'), numberField(r, 'e'));
-    else if (r.t === 'tk.m') {
+    else if (r.t === 'tk.r') {
+      const e = numberField(r, 'e');
+      t.revoked.set(revocationKey(textField(r, 'j'), e), e);
+    } else if (r.t === 'tk.m') {
       const c = textField(r, 'c');
       passOwn(c === '' ? undefined : t.state(c), numberField(r, 'n'), numberField(r, 'j'));
     } else if (r.t === 'tk.s') applyClientSnapshot(t, r);
@@ -133,7 +146,7 @@ export function tokenSnapshot(t: TokenRecordState, nowSec: number): RecordBody[]
     out.push({ t: 'tk.s', c, g: s.generated ? 1 : 0, v: s.gen, r: Array.from(s.refresh) });
   }
   out.push(...highestRecords(t));
-  for (const [j, e] of t.revoked) if (e > nowSec) out.push({ t: 'tk.r', j, e });
+  for (const [key, e] of t.revoked) if (e > nowSec) out.push({ t: 'tk.r', j: key.slice(0, key.lastIndexOf('@')), e });
   const ownJ = t.ids.next > 0 ? t.ids.base + t.ids.next - 1 : -1;
   const marks = new Map(t.marks);
   const own = { j: Math.max(ownJ, marks.get(t.ids.base)?.j ?? -1), n: new Map(marks.get(t.ids.base)?.n) };

@@ -55,7 +55,7 @@ import {
 import { createCredentialCheck } from './credentials.ts';
 import { sharedTokenOps } from './shared-tokens.ts';
 import { generatedAlready, refreshRevoked, refreshUnknown } from './token-messages.ts';
-import { BOOT_SPAN, highestRecords, newTokenMarks, tokenRecords } from './token-records.ts';
+import { BOOT_SPAN, highestRecords, newTokenMarks, revocationKey, tokenIdKey, tokenRecords } from './token-records.ts';
 
 /** Why a token was not accepted (re-exported from access-token-check.ts, where the checks are). */
 export type { TokenCheck, TokenRejection } from './access-token-check.ts';
@@ -151,14 +151,11 @@ export interface TokenServiceDeps {
   readonly shared?: SharedTokenState | undefined;
 }
 
-/** After a reset, two clients' tokens can share a jti: a revocation is the client's and the jti's together. */
-const revokedKey = (clientId: string, jti: string) => `${clientId}/${jti}`;
-
 /** What {@link revokeOne} needs of its token service. */
 interface RevokeOneContext {
   readonly codec: ReturnType<typeof createAccessTokenCodec>;
   readonly clock: TokenServiceDeps['clock'];
-  /** client/jti → exp (seconds) of singly revoked tokens. */
+  /** {@link revocationKey} → exp (seconds) of singly revoked tokens. */
   readonly revoked: Map<string, number>;
   readonly record: TokenServiceDeps['record'];
   readonly events: TokenServiceDeps['events'];
@@ -178,8 +175,8 @@ function revokeOne(context: RevokeOneContext, clientId: string, token: string) {
   const nowSec = clock.now() / 1000;
   // Pruned of tokens that expired anyway, so a long run cannot grow it without bound.
   if (revoked.size >= 10_000) for (const [key, exp] of revoked) if (exp <= nowSec) revoked.delete(key);
-  revoked.set(revokedKey(clientId, claims.jti), claims.exp);
-  if (record) record({ t: 'tk.r', j: revokedKey(clientId, claims.jti), e: claims.exp });
+  revoked.set(revocationKey(tokenIdKey(clientId, claims.jti), claims.exp), claims.exp);
+  if (record) record({ t: 'tk.r', j: tokenIdKey(clientId, claims.jti), e: claims.exp });
   events?.emit({ kind: 'token.revoked', clientId, tokenId: claims.jti, expiresAt: claims.exp });
   return { revoked: 'token' as const, refresh_tokens: 0 };
 }
@@ -217,7 +214,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const events = deps.events;
   const perClient = new Map<string, ClientTokens>();
   const stored = record !== undefined || deps.shared !== undefined;
-  // client/jti → exp (seconds) of singly revoked tokens; pruned of tokens that expired anyway.
+  // revocationKey → exp (seconds) of singly revoked tokens; pruned of tokens that expired anyway.
   const revoked = new Map<string, number>();
   // client → the highest generation it has issued tokens in; a reset keeps it (see the module comment).
   const highest = new Map<string, number>();
@@ -241,7 +238,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const jti = jtiHead + j.toString(16).padStart(12, '0');
     const token = codec.sign(s.subJson, jti, s.gen, iat, exp);
     // The same jti and exp as a token revoked before a reset is the same token string again: issued now, it works.
-    if (revoked.get(revokedKey(clientId, jti)) === exp) revoked.delete(revokedKey(clientId, jti));
+    revoked.delete(revocationKey(tokenIdKey(clientId, jti), exp));
     // The JWT keeps `exp` in seconds (RFC 7519); only the answer's `expiration` follows the ledger's unit.
     const expiration = assumptions.expirationUnit === 'milliseconds' ? exp * 1000 : exp;
     const refresh_token = issueRefresh(s, refreshHead, maxRefresh, ids.base);
@@ -256,11 +253,9 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
 
   const tokenContext: AccessTokenContext = {
     decode: (token) => codec.decode(token),
-    // A reset restarts the id source, so a jti can come back on a new token while an older one of the same jti (issued
-    // before the reset, still valid until it expires) is revoked: the revocation names the token by client, jti and exp.
     isRevoked: (claims) =>
       claims.gen < (perClient.get(claims.sub)?.gen ?? 0) ||
-      revoked.get(revokedKey(claims.sub, claims.jti)) === claims.exp,
+      revoked.has(revocationKey(tokenIdKey(claims.sub, claims.jti), claims.exp)),
     now: () => clock.now(),
     isClient: credentials.isClient,
   };

@@ -5,8 +5,8 @@
  * - `P<e>:tk:gen` hash client → revoke-all generation; `P<e>:tk:once` hash client → generate-once mark;
  * - `P<e>:tk:rt:<client>` hash refresh number → generation of the unused refresh tokens, `P<e>:tk:rto:<client>` zset
  *   of them in issue order (`P<e>:tk:seq`), for the per-client cap; `P<e>:tk:clients` set of clients that have some;
- * - `P<e>:tk:rv` hash `<client>/<jti>` → exp of single revocations (on the sandbox clock, so pruned by the script,
- *   not expired by Redis's real-time TTL); `P<e>:tk:ok` hash `<client>/<jti>` → the generation a pair signed before
+ * - `P<e>:tk:rv` hash `<client>/<jti>@<exp>` → exp of single revocations (on the sandbox clock, so pruned by the script,
+ *   not expired by Redis's real-time TTL); `P<e>:tk:ok` hash `<client>/<jti>@<exp>` → the generation a pair signed before
  *   a revoke-all it did not know of counts as;
  * - `P`tk:high hash client → the highest generation ever handed out: outside the epoch, since a reset keeps it.
  *

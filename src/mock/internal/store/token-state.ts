@@ -12,7 +12,7 @@
 
 /** What {@link TokenStatePort.issue} is told besides the client and the refresh number. */
 export interface TokenIssue {
-  /** Token id key of the pair (`<client>/<jti>`), for a pair signed with a generation the store has moved past. */
+  /** Key of the pair's access token (`<client>/<jti>@<exp>`), for a pair signed with a generation the store has moved past. */
   readonly tokenKey: string;
   /** `generate`: set the generate-once mark; `generate-once`: refuse when it is set already; `control`: neither. */
   readonly via: 'generate' | 'generate-once' | 'control';
@@ -49,9 +49,9 @@ export interface TokenStatePort {
   refresh(clientId: string, spent: number, next: number, maxRefresh: number): Promise<number>;
   /** Moves the client above every generation it ever had; returns it and how many unused refresh tokens went. */
   revokeAll(clientId: string): Promise<{ readonly generation: number; readonly unused: number }>;
-  /** Revokes token id key `tokenKey` until `exp`; `nowSec` (sandbox clock) prunes revocations that expired. */
+  /** Revokes the token of key `tokenKey` (client, jti and exp) until `exp`; `nowSec` (sandbox clock) prunes revocations that expired. */
   revokeOne(tokenKey: string, exp: number, nowSec: number): Promise<void>;
-  /** The generation of `clientId` and the standing of token id key `tokenKey`. */
+  /** The generation of `clientId` and the standing of the token of key `tokenKey` (client, jti and exp). */
   check(clientId: string, tokenKey: string): Promise<TokenStanding>;
   /** Starts a new token epoch (a control reset): every client's state goes but its highest generation. */
   reset(): Promise<void>;

@@ -95,6 +95,40 @@ describe('token service', () => {
     expect(tokens.verify(tokens.issue('b').token, undefined)).toEqual({ ok: true, clientId: 'b' });
   });
 
+  it('after a reset, revoking a newer token of the same jti keeps an older token of that jti revoked', () => {
+    const records: { t: string }[] = [];
+    let real = 1_700_000_000_000;
+    const withStore = () =>
+      createTokenService({
+        assumptions: { tokenTtlSeconds: 600, repeatGenerateToken: 'reissue' },
+        clients: [{ clientId: 'a', apiKey: 'ka' }],
+        clock: createClock({ realNow: () => real }),
+        seed: 's',
+        crypto: nodeCrypto,
+        record: (r) => records.push(r),
+      });
+    const tokens = withStore();
+    const older = tokens.issue('a').token;
+    tokens.reset();
+    real += 5_000;
+    // The id source restarted: the next token has the older one's jti and a later exp.
+    const newer = tokens.issue('a').token;
+    const jti = (t: string) => JSON.parse(Buffer.from(t.split('.')[1] as string, 'base64url').toString()).jti;
+    expect(jti(newer)).toBe(jti(older));
+    tokens.revoke('a', older);
+    tokens.revoke('a', newer);
+    for (const t of [older, newer]) expect(tokens.verify(t, undefined)).toMatchObject({ reason: 'revokedToken' });
+    // A replay of the records and a snapshot keep both.
+    const replayed = withStore();
+    for (const r of records) replayed.apply({ ...r, o: 'p' });
+    const fromSnapshot = withStore();
+    for (const r of tokens.snapshot()) fromSnapshot.apply({ ...r, o: 'p' });
+    for (const service of [replayed, fromSnapshot])
+      for (const t of [older, newer]) expect(service.verify(t, undefined)).toMatchObject({ reason: 'revokedToken' });
+    // Another token of the same client stays good.
+    expect(tokens.verify(tokens.issue('a').token, undefined)).toEqual({ ok: true, clientId: 'a' });
+  });
+
   it('a store keeps the highest generation over a reset: records after it, a snapshot, and older revoke-all records', () => {
     const records: { t: string }[] = [];
     const withStore = () =>

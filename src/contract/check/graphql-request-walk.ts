@@ -15,13 +15,11 @@ import {
   type FragmentDefinitionNode,
   GraphQLError,
   Kind,
-  Lexer,
   type OperationDefinitionNode,
   parse,
-  Source,
-  TokenKind,
   validate,
 } from 'graphql/index.js';
+import { documentNestsTooDeep } from '../../internal/graphql-nesting.ts';
 import { isPlainObject } from '../../internal/plain-object.ts';
 import {
   decideGuide,
@@ -71,7 +69,7 @@ function readQuery(text: string): ReadQuery {
     fragments: new Map(),
     operations: [],
   });
-  if (nestedTooDeep(text)) {
+  if (documentNestsTooDeep(text)) {
     entry = unreadable(tooDeepDocument);
     readQueries.set(text, entry);
     return entry;
@@ -106,32 +104,6 @@ function readQuery(text: string): ReadQuery {
  */
 export const tooDeepDocument =
   'The document is nested too deeply to read (thousands of levels of lists, objects or selections); the mock refuses it too.';
-
-/**
- * Deepest nesting of `{`, `[` and `(` the checker parses. graphql-js's parser recurses once per level, so whether a
- * document thousands of levels deep runs out of stack depends on how much stack is in use and on how the parser was
- * compiled at that moment; bounding the nesting first makes the verdict the same on every run. A document the
- * service's operations need nests about ten levels; the mock's own limits (tokens, depth) refuse far less than this.
- */
-const MAX_DOCUMENT_NESTING = 1_000;
-
-/** Whether the text nests past {@link MAX_DOCUMENT_NESTING}, read with graphql-js's lexer (no recursion). */
-function nestedTooDeep(text: string): boolean {
-  let depth = 0;
-  try {
-    const lexer = new Lexer(new Source(text));
-    for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
-      const kind = token.kind;
-      if (kind === TokenKind.BRACE_L || kind === TokenKind.BRACKET_L || kind === TokenKind.PAREN_L) {
-        depth += 1;
-        if (depth > MAX_DOCUMENT_NESTING) return true;
-      } else if (kind === TokenKind.BRACE_R || kind === TokenKind.BRACKET_R || kind === TokenKind.PAREN_R) depth -= 1;
-    }
-  } catch {
-    // A lexing error is a syntax error: the parser reports it in its own words.
-  }
-  return false;
-}
 
 function unreadableMessage(error: unknown): string {
   if (error instanceof RangeError) return tooDeepDocument;

@@ -29,7 +29,7 @@ export {
 export { guideSchemaSource as parsedGuideSchema } from '../../../src/mock/internal/graphql/guide-schema-document.ts';
 export { guideSchemaSource } from '../../../src/mock/internal/graphql/guide-schema-source.ts';
 export { nodeJitLoader } from '../../../src/mock/internal/graphql/jit-loader.ts';
-export { limitMessage } from '../../../src/mock/internal/graphql/limits.ts';
+export { limitMessage, tooDeepMessage } from '../../../src/mock/internal/graphql/limits.ts';
 export { createCompleter } from '../../../src/mock/internal/graphql/mock-fallback.ts';
 export { isPureOperation } from '../../../src/mock/internal/graphql/pure-answers.ts';
 export { redactDocument, redactVariables, scrubMessage } from '../../../src/mock/internal/graphql/redact.ts';

@@ -26,6 +26,7 @@ import {
   validate,
 } from 'graphql/index.js';
 import type { RequestLimits } from '../../../assumptions.ts';
+import { documentNestsTooDeep } from '../../../internal/graphql-nesting.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 
 /** One document limit: its option key, its CLI flag, and what it counts. */
@@ -105,11 +106,13 @@ export type ParseOutcome =
  * the kit's message (`limit: true`); any other failure is graphql-js's syntax error.
  */
 export function parseWithinLimits(query: string, limits: RequestLimits): ParseOutcome {
+  if (documentNestsTooDeep(query)) return { ok: false, error: new GraphQLError(tooDeepMessage), limit: true };
   try {
     return { ok: true, document: parse(query, { maxTokens: limits.maxTokens }) };
   } catch (error) {
     if (!(error instanceof GraphQLError)) {
-      // A document nested deeper than the stack allows: the parser recursed out of it. Refuse it as too large.
+      // Within the nesting bound the parser should not recurse out of the stack; should a small stack still run
+      // out, the document is refused the same way.
       if (error instanceof RangeError) return { ok: false, error: new GraphQLError(tooDeepMessage), limit: true };
       throw error;
     }

@@ -55,6 +55,9 @@ export interface ClockOptions {
 /** Latest virtual time the clock can reach: the largest time a JavaScript Date can hold. */
 export const maxClockTime = 8.64e15;
 
+/** The longest delay a real timer holds (2³¹ - 1 ms, about 24.8 days) in Node and browsers. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 /** Creates a virtual clock. No real timer is armed until a task is scheduled. */
 export function createClock(options: ClockOptions = {}): Clock {
   const realNow = options.realNow ?? Date.now;
@@ -108,15 +111,14 @@ export function createClock(options: ClockOptions = {}): Clock {
     const dueReal = top.dueAt - offset;
     if (timer && armedForReal <= dueReal) return;
     if (timer) clearTimeout(timer);
-    armedForReal = dueReal;
-    timer = setTimeout(
-      () => {
-        timer = undefined;
-        armedForReal = Number.POSITIVE_INFINITY;
-        runDue();
-      },
-      Math.max(0, top.dueAt - now()),
-    );
+    // A timer given more than it can hold fires at once; a longer wait is made of several, each re-armed by runDue.
+    const wait = Math.min(Math.max(0, top.dueAt - now()), LONGEST_TIMER_MS);
+    armedForReal = Math.min(dueReal, realNow() + wait);
+    timer = setTimeout(() => {
+      timer = undefined;
+      armedForReal = Number.POSITIVE_INFINITY;
+      runDue();
+    }, wait);
     // The clock never keeps a process alive on its own; the server socket does. (Browsers' timers are numbers.)
     (timer as { unref?: () => void }).unref?.();
   }

@@ -33,6 +33,32 @@ describe('createClock', () => {
     }
   });
 
+  it('waits out a delay longer than a real timer can hold (2³¹ ms) with one timer at a time, and runs it on time', () => {
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const armed = vi.spyOn(globalThis, 'setTimeout');
+      const clock = createClock({ realNow: () => Date.now() });
+      const ran: number[] = [];
+      const delay = 2 ** 31 + 60_000;
+      clock.schedule(delay, () => ran.push(clock.now()));
+      // Node and browsers fire a timer given more than 2³¹ - 1 ms at once (the fake timers here do not): re-armed
+      // each time, the clock would spin instead of waiting. No timer may be asked for more.
+      vi.advanceTimersByTime(1_000);
+      expect(ran).toEqual([]);
+      expect(vi.getTimerCount()).toBe(1);
+      vi.advanceTimersByTime(delay - 1_001);
+      expect(ran).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(ran).toEqual([delay]);
+      expect(vi.getTimerCount()).toBe(0);
+      expect(armed.mock.calls.map(([, ms]) => ms ?? 0).filter((ms) => ms > 2 ** 31 - 1)).toEqual([]);
+      expect(armed).toHaveBeenCalledTimes(2);
+      clock.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('reports a throwing task to onTaskError and goes on with the others', () => {
     const errors: unknown[] = [];
     const clock = createClock({ realNow: () => 0, onTaskError: (e) => errors.push(e) });

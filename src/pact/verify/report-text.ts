@@ -1,5 +1,6 @@
 /**
- * The text report of `verify`: one line per interaction and mode, its reasons on the same line, and a summary.
+ * The text report of `verify`: one line per interaction and mode, its reason on the same line (several reasons each
+ * on a line of its own below it, so a pact with many problems stays readable), and a summary.
  *
  * @module
  */
@@ -20,7 +21,7 @@ function status(result: InteractionResult): string {
 }
 
 /**
- * One line for a result.
+ * The text of a result: one line, and below it one indented line per reason when there are several.
  *
  * @example
  * textLine(result);
@@ -33,7 +34,9 @@ export function textLine(result: InteractionResult): string {
   const head = `${status(result)} ${result.mode.padEnd(7)} "${result.interaction}" (${what})`;
   if (result.ok) return head;
   const pending = result.pending ? ' [pending: does not fail the run]' : '';
-  return `${head}${pending}: ${result.reasons.join('; ')}`;
+  if (result.reasons.length === 0) return `${head}${pending}`;
+  if (result.reasons.length === 1) return `${head}${pending}: ${result.reasons[0]}`;
+  return `${head}${pending}: ${result.reasons.length} problems\n${result.reasons.map((r) => `    - ${r}`).join('\n')}`;
 }
 
 /**

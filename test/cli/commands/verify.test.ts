@@ -34,6 +34,13 @@ describe('payment-contract-kit verify (in process)', () => {
     expect(lines).toContain(
       'FAIL static  "wrong: a webhook message missing uuid" (test/pact/fixtures/verify/wrong/v3-webhook-receiver-card-payment-service.json, message): message.contents $.uuid: required property "uuid" is missing (expected uuid (PaymentStatusWebhookPayload in openapi.yaml))',
     );
+    // Several reasons: each on an indented line of its own under the interaction's line.
+    const header = lines.findIndex((l) => l.includes('"wrong: a misspelt header name"'));
+    expect(lines[header]).toMatch(/REST\): 2 problems$/);
+    expect(lines.slice(header + 1, header + 3)).toEqual([
+      '    - request.header x-client-id: required header missing (expected x-client-id on POST /api/v2/accounting/token/generate-token (openapi.yaml))',
+      '    - request.header x-client: unknown header "x-client" (expected one of x-client-id, x-api-key on POST /api/v2/accounting/token/generate-token (openapi.yaml))',
+    ]);
   });
 
   it('writes JSON with a result per interaction and its reasons', async () => {

@@ -70,12 +70,17 @@ describe('payment-contract-kit verify, both ways (built CLI, real Pact verifier)
       '12 interactions: static 0 passed, 12 failed; dynamic 0 passed, 12 failed; GraphQL checked against the current guide 8, the legacy guide 0',
     );
     expect(lines.filter((l) => l.startsWith('PASS '))).toEqual([]);
-    const dynamic = (name: string, file: string, kind: string) =>
-      lines.find((l) =>
+    // A result's text: its line, and the indented lines of its reasons when it has several.
+    const dynamic = (name: string, file: string, kind: string) => {
+      const at = lines.findIndex((l) =>
         l.startsWith(
           `FAIL dynamic "wrong: ${name}" (${file}, ${kind}${kind === 'GraphQL' ? ', current guide' : ''}): `,
         ),
       );
+      if (at < 0) return undefined;
+      const reasons = lines.slice(at + 1).findIndex((l) => !l.startsWith('    - '));
+      return lines.slice(at, reasons < 0 ? undefined : at + 1 + reasons).join('\n');
+    };
     expect(dynamic('a REST status the operation does not document', wrongFiles.rest, 'REST')).toContain(
       'expected 404 but was 200',
     );
@@ -93,7 +98,7 @@ describe('payment-contract-kit verify, both ways (built CLI, real Pact verifier)
     for (const name of ['an unknown field', 'a variable of the wrong type']) {
       expect(dynamic(name, wrongFiles.graphql, 'GraphQL')).toContain('Actual map is missing the following keys: data');
       expect(dynamic(name, wrongFiles.graphql, 'GraphQL')).toMatch(
-        /; the mock answered 200 with errors: ".+" \([A-Z_]+\)$/,
+        /\n {4}- the mock answered 200 with errors: ".+" \([A-Z_]+\)$/,
       );
     }
     expect(dynamic('an unknown field', wrongFiles.graphql, 'GraphQL')).toMatch(
@@ -101,7 +106,7 @@ describe('payment-contract-kit verify, both ways (built CLI, real Pact verifier)
     );
     // A failed provider state is named with the mock's own message (the verifier's report does not say why).
     expect(dynamic('a webhook message missing uuid', wrongFiles.message, 'message')).toContain(
-      '): [payment-contract-kit] provider state "a payment has reached its final status": params.amount must be a positive number.; ',
+      '\n    - [payment-contract-kit] provider state "a payment has reached its final status": params.amount must be a positive number.\n',
     );
   });
 

@@ -89,6 +89,22 @@ describe('found by the model', () => {
     if (stepMs > 0) expect(await feeListRefusals(send, old)).toEqual(['TOKEN_REVOKED']);
   });
 
+  it('reset, revoke a token issued before it, generate, revoke the new one: the older token stays revoked', async () => {
+    let now = Date.UTC(2026, 5, 1);
+    app = createMockApp({ log: false, realNow: () => now });
+    const send = poster(app);
+    const revoke = (token: string) =>
+      send('/api/v2/accounting/token/revoke-token', { ...credentials, 'x-jwt-token': token });
+    const old = await generatedToken(send);
+    await send('/__pck/reset', {});
+    now += 5_000;
+    await revoke(old);
+    const fresh = await generatedToken(send); // the same jti as `old`, a later exp
+    await revoke(fresh);
+    expect(await feeListRefusals(send, old)).toEqual(['TOKEN_REVOKED']);
+    expect(await feeListRefusals(send, fresh)).toEqual(['TOKEN_REVOKED']);
+  });
+
   it('revoke all, generate, reset, revoke all: the token issued before the reset is revoked', async () => {
     const now = Date.UTC(2026, 5, 1);
     app = createMockApp({ log: false, realNow: () => now });

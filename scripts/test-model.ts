@@ -9,6 +9,7 @@
  *   npm run test:model -- --deployment browser-worker --runs 100 --seed 38
  *   npm run test:model -- --replicas --runs 50
  *   npm run test:model -- --deployment file --runs 10000 --seed 49 --minutes 60   # as many as fit in an hour
+ *   npm run build && npm run test:model -- --deployment file --built --runs 10000   # the built CLI: faster restarts
  *
  * `--from N` skips the seed's first N sequences: a run that stopped at a disagreement in sequence N (the first number
  * of its path) goes on past it with `--from N+1`, the same seed and the same `--runs`.
@@ -18,6 +19,8 @@
  *
  * @module
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type BrowserWorkerDeployment, browserWorkerDeployment } from '../test/model/browser-deployment.ts';
 import type { Deployment } from '../test/model/deployment.ts';
@@ -37,6 +40,7 @@ const { values } = parseArgs({
     replicas: { type: 'boolean', default: false },
     minutes: { type: 'string' },
     from: { type: 'string' },
+    built: { type: 'boolean', default: false },
   },
 });
 
@@ -60,11 +64,18 @@ const maxCommands = Number(values['max-commands']);
 const deadline = values.minutes === undefined ? undefined : Date.now() + Number(values.minutes) * 60_000;
 const progressEvery = 500;
 
+// `--built`: the CLI deployments run dist/cli (after `npm run build`), whose start takes a fraction of tsx's.
+const cliFrom = values.built ? 'build' : 'sources';
+if (values.built && !existsSync(join(import.meta.dirname, '../dist/cli/index.js'))) {
+  console.error('[payment-contract-kit] test:model: --built runs dist/cli/index.js: run "npm run build" first.');
+  process.exit(2);
+}
+
 const deployments: Record<string, () => Promise<Deployment>> = {
   'in-process': inProcessDeployment,
   msw: mswDeployment,
-  cli: () => cliDeployment(),
-  file: () => cliDeployment('file'),
+  cli: () => cliDeployment(undefined, cliFrom),
+  file: () => cliDeployment('file', cliFrom),
   proxy: proxyDeployment,
   'browser-worker': browserWorkerDeployment,
 };

@@ -26,8 +26,11 @@ export const processSettleDelayMs = 60_000;
 
 const httpSender = (base: () => string) => checkedSender((path, init) => fetch(`${base()}${path}`, init));
 
-/** The CLI mock as a child process over HTTP; with `store`, restartable (SIGKILL, then the same flags again). */
-export async function cliDeployment(store?: 'file'): Promise<Deployment> {
+/**
+ * The CLI mock as a child process over HTTP; with `store`, restartable (SIGKILL, then the same flags again). `from`
+ * says which CLI runs: the sources through tsx (tests) or the build (long runs, see cliProcesses).
+ */
+export async function cliDeployment(store?: 'file', from: 'sources' | 'build' = 'sources'): Promise<Deployment> {
   const receiver = createReceiver();
   const served = await serveReceiver(receiver);
   const dir = await mkdtemp(join(tmpdir(), 'pck-model-'));
@@ -36,7 +39,7 @@ export async function cliDeployment(store?: 'file'): Promise<Deployment> {
   const args = ['mock', '--port', '0', '--quiet', '--config', config, '--settle-delay', String(processSettleDelayMs)];
   args.push('--webhook-url', served.url);
   if (store === 'file') args.push('--store', `file:${join(dir, 'sandbox.store')}`);
-  const processes = cliProcesses();
+  const processes = cliProcesses(from);
   let run: CliRun = processes.spawnCli(args);
   let base = await run.url;
   const restart = async () => {

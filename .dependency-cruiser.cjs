@@ -230,6 +230,14 @@ module.exports = {
         path: '^(node:|(assert|async_hooks|buffer|child_process|cluster|crypto|dgram|diagnostics_channel|dns|events|fs|http|http2|https|inspector|module|net|os|path|perf_hooks|process|querystring|readline|stream|string_decoder|timers|tls|tty|url|util|v8|vm|worker_threads|zlib)(/|$))',
       },
     },
+    {
+      name: 'browser-builds-leave-redis-tokens-out',
+      comment:
+        'The token operations over a shared token state (auth/shared-tokens.ts) serve a Redis store only, which never runs in a browser: the Node entries pass them to the core (nodeStoreSeams in src/mock/node-store.ts), so the browser builds do not bundle them. Name their shape from auth/shared-token-ops.ts.',
+      severity: 'error',
+      from: { path: '^src/(mock/core-app|mock/web-app|mock/browser|msw/browser)[.]ts$' },
+      to: { reachable: true, path: '^src/mock/internal/auth/shared-tokens[.]ts$' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

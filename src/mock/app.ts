@@ -8,7 +8,7 @@ import type { MockApp } from './control-types.ts';
 import { buildMockApp, type MockAppSeams } from './core-app.ts';
 import { createNodeListener } from './internal/http/node-adapter.ts';
 import { nodePlatform } from './node-platform.ts';
-import { openNodeStore } from './node-store.ts';
+import { nodeStoreSeams } from './node-store.ts';
 import type { MockOptions } from './options.ts';
 
 /**
@@ -31,7 +31,7 @@ export function createMockApp(options: MockOptions = {}): MockApp {
  */
 export function buildNodeMockApp(options: MockOptions, seams: Omit<MockAppSeams, 'platform'>): MockApp {
   const { app, core, onWriteError } = buildMockApp(options, {
-    openStore: openNodeStore,
+    ...nodeStoreSeams,
     ...seams,
     platform: nodePlatform,
   });

@@ -11,6 +11,7 @@
  */
 import { kitMessage } from '../internal/messages.ts';
 import type { MockFetchApp } from './control-types.ts';
+import type { SharedTokenOpsFactory } from './internal/auth/shared-token-ops.ts';
 import { createTokenService } from './internal/auth/tokens.ts';
 import { createClock } from './internal/clock.ts';
 import { createFailureInjection } from './internal/control/failure-injection.ts';
@@ -63,6 +64,11 @@ export interface MockAppSeams {
   readonly webhookReceivers?: readonly WebhookReceiver[];
   /** Opens `file:` and `redis://` stores; the Node entry passes it, the browser build does not. */
   readonly openStore?: StoreOpener;
+  /**
+   * The token operations over a store's shared token state (a Redis store): the Node entry passes them with
+   * `openStore`, so the browser build, which never has such a store, does not carry them.
+   */
+  readonly sharedTokenOps?: SharedTokenOpsFactory;
 }
 
 /** The built app, with the core the Node entry puts behind its `node:http` listener. */
@@ -115,6 +121,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   });
   const tokens = createTokenService({
     ...{ assumptions, clients, clock, seed, crypto: platform.crypto, record, events, shared: plan?.tokens },
+    sharedOps: seams.sharedTokenOps,
   });
   const journal = createJournal(opts.journalSize, record);
   const webhooks = createWebhookFanout({

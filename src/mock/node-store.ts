@@ -1,11 +1,14 @@
 /**
  * The Node entry's store opener: `file:` opens the file store, `redis://` / `rediss://` the Redis store
  * (ioredis, an optional peer, loaded only then). The isomorphic core only parses the URL (store-url.ts) and calls
- * this seam.
+ * this seam. With it go the token operations over a Redis store's shared token state, which the browser builds
+ * leave out.
  *
  * @module
  */
 import { kitMessage } from '../internal/messages.ts';
+import type { MockAppSeams } from './core-app.ts';
+import { sharedTokenOps } from './internal/auth/shared-tokens.ts';
 import { createFileStore } from './internal/store/file-store.ts';
 import { createRedisStore } from './internal/store/redis-store.ts';
 import type { SandboxStore } from './internal/store/sandbox-store.ts';
@@ -23,3 +26,15 @@ export function openNodeStore(url: string): SandboxStore {
   if (parsed.kind === 'redis') return createRedisStore(parsed.url);
   throw new TypeError(kitMessage(`store "${url}" is memory:, which has no store object to open.`));
 }
+
+/**
+ * What the Node entries pass the composition root for stores: the opener, and the token operations over a Redis
+ * store's shared token state (kept out of the browser builds, which have neither).
+ *
+ * @example
+ * const { app } = buildMockApp(options, { ...nodeStoreSeams, platform: nodePlatform });
+ */
+export const nodeStoreSeams: Pick<MockAppSeams, 'openStore' | 'sharedTokenOps'> = {
+  openStore: openNodeStore,
+  sharedTokenOps,
+};

@@ -23,7 +23,7 @@
  * @module
  */
 import { nodePlatform } from '../mock/node-platform.ts';
-import { openNodeStore } from '../mock/node-store.ts';
+import { nodeStoreSeams } from '../mock/node-store.ts';
 import { defaultBaseUrl } from './internal/base-url.ts';
 import {
   createMockHandlersOn,
@@ -44,5 +44,5 @@ export { defaultBaseUrl };
  * mock.control.advanceClock(mock.control.assumptions.settleDelayMs); // settles and calls onWebhook
  */
 export function createMockHandlers(options: MockHandlersOptions = {}): MockHandlers {
-  return createMockHandlersOn(nodePlatform, options, openNodeStore);
+  return createMockHandlersOn(nodePlatform, options, nodeStoreSeams);
 }

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildMockApp } from '../../src/mock/core-app.ts';
 import { nodePlatform } from '../../src/mock/node-platform.ts';
-import { openNodeStore } from '../../src/mock/node-store.ts';
+import { nodeStoreSeams, openNodeStore } from '../../src/mock/node-store.ts';
+import type { MockOptions } from '../../src/mock/options.ts';
+import { webPlatform } from '../../src/mock/web-platform.ts';
 import { testCardNumbers } from '../../src/test-values.ts';
 import type { MockEvent, MockEventKind } from '../support/mock-internals/events.ts';
 import { card, contact, credentials, legacyPayInput, payInput, reference, requestsVia, tokenPaths } from './helpers.ts';
@@ -251,5 +253,31 @@ describe('the event bus of the built app', () => {
     const off = built.events.on(() => {});
     off();
     expect(built.events.listening).toBe(true);
+  });
+});
+
+describe("a store's shared token state", () => {
+  // A store object that holds the token state for every process, as a Redis store does; the calls never reach it.
+  const sharedStore = () =>
+    ({
+      shared: true,
+      append: async () => '0',
+      tokenState: () => ({}),
+      watch: () => () => {},
+      close: async () => {},
+    }) as unknown as MockOptions['store'];
+
+  it('is refused without the token operations the Node entries pass, as in a browser build', () => {
+    expect(() => buildMockApp({ log: false, store: sharedStore() }, { platform: webPlatform })).toThrow(
+      new TypeError(
+        '[payment-contract-kit] this store holds the token state for every process (Redis), which needs Node: in a browser or worker the mock keeps its state in memory; leave the store option out.',
+      ),
+    );
+  });
+
+  it('gets them from the Node entry', () => {
+    const built = buildMockApp({ log: false, store: sharedStore() }, { platform: nodePlatform, ...nodeStoreSeams });
+    close = () => built.app.close();
+    expect(built.app.control.durable).toBeTypeOf('function');
   });
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockHandlers, type MockHandlers } from '../../src/msw/index.ts';
+import { startRedisServer, type TestRedisServer } from '../support/redis-server.ts';
 import { paidUuid, sandboxClient } from '../support/sandbox-client.ts';
 import { uuidReceiverInto } from '../support/uuid-receiver.ts';
 
@@ -72,5 +73,36 @@ describe('msw handlers on a file store', () => {
     await expect(mock.ready()).rejects.toThrow(
       /the state store cannot be used \(ENOENT: locking .*no-such-dir.*check the path/,
     );
+  });
+});
+
+describe('msw handlers on a Redis store', () => {
+  let redis: TestRedisServer | undefined;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(async () => {
+    await redis?.close();
+  });
+
+  // The token operations over Redis come from the Node entry, not the core: without them the handlers would refuse
+  // the store. A follow interval far beyond the test: the second set sees the revoke-all from Redis, not the log.
+  it('hold one token state: a revoke-all through one set holds for the very next request through the other', async () => {
+    const sets = ['http://redis-a.test', 'http://redis-b.test'].map((baseUrl) =>
+      createMockHandlers({
+        baseUrl,
+        log: false,
+        store: redis!.url,
+        assumptions: { store: { followIntervalMs: 600_000 } },
+      }),
+    );
+    open.push(...sets);
+    for (const mock of sets) await mock.ready();
+    server.resetHandlers(...sets.flatMap((mock) => mock.handlers));
+    const [a, b] = sets.map((mock) => sandboxClient((request) => fetch(request), mock.baseUrl));
+    const token = (await a!.generate()).body.data.token as string;
+    expect(paidUuid(await b!.pay(token))).toEqual(expect.any(String));
+    expect((await b!.revoke()).body.data).toEqual({ revoked: 'client', refresh_tokens: 1 });
+    expect((await a!.pay(token)).body.errors?.[0]?.extensions?.reason).toBe('TOKEN_REVOKED');
   });
 });

@@ -56,7 +56,8 @@ export interface MockHandlers {
 
 /**
  * Creates the mock on `platform` and its msw handlers (the entries pass Node's or the web's platform, and the Node
- * entry its `file:`/`redis://` store opener). Requests to other origins or paths are left to msw's next handler.
+ * entry its store seams: the `file:`/`redis://` opener and the Redis token operations). Requests to other origins
+ * or paths are left to msw's next handler.
  *
  * @example
  * const mock = createMockHandlersOn(webPlatform, { guide: 'both', webhookReceivers: [onWebhook] });
@@ -64,7 +65,7 @@ export interface MockHandlers {
 export function createMockHandlersOn(
   platform: MockPlatform,
   options: MockHandlersOptions = {},
-  openStore?: MockAppSeams['openStore'],
+  stores: Pick<MockAppSeams, 'openStore' | 'sharedTokenOps'> = {},
 ): MockHandlers {
   const { baseUrl: rawBaseUrl, webhookReceivers = [], ...mockOptions } = options;
   const baseUrl = resolveBaseUrl(rawBaseUrl);
@@ -72,7 +73,7 @@ export function createMockHandlersOn(
     throw new TypeError(
       kitMessage('msw option "webhookReceivers" must be an array of functions (request: Request) => Response.'),
     );
-  const { app } = buildMockApp(mockOptions, { platform, webhookReceivers, ...(openStore ? { openStore } : {}) });
+  const { app } = buildMockApp(mockOptions, { platform, webhookReceivers, ...stores });
   const webhookUrls = [...(mockOptions.webhookUrls ?? []), ...app.options.clients.flatMap((c) => c.webhookUrls ?? [])];
   return {
     handlers: createHandlerList({ origins: answeringOrigins(baseUrl), fetch: app.fetch, webhookUrls }),

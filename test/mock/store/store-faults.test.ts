@@ -1,7 +1,8 @@
 /**
  * Faults of the state store (issue 23): while the file cannot be written (disk full, read-only), requests answer 503
  * in the spec's shape for their path, nothing of them is kept, and the mock recovers by itself once writes work
- * again, with every acknowledged change still there. The faults come from a file-system `open` that fails writes.
+ * again, with every acknowledged change still there. The faults come from a file-system `open` that fails writes,
+ * and from a Redis killed under the mock.
  */
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildNodeMockApp } from '../../../src/mock/app.ts';
 import type { MockApp } from '../../../src/mock/control-types.ts';
 import { createFileStore, lineChecksum, StoreUnavailableError } from '../../support/mock-internals/store.ts';
+import { startRedisServer } from '../../support/redis-server.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
 
 let dir: string;
@@ -127,6 +129,60 @@ describe('store faults', () => {
     expect(read.map((r) => r.record.n)).toEqual([1, 3]);
     expect(read.map((r) => r.position)).toEqual(['1', '2']);
     await store.close();
+  });
+});
+
+describe('a Redis outage', () => {
+  // The Redis store's reason inside each message, ioredis's own words aside: one prefix, and the mock's next step
+  // said by the message that quotes it.
+  const redisReason = String.raw`the Redis store at redis://127\.0\.0\.1:\d+ did not answer \(.+\); check that Redis is running and reachable`;
+
+  it('answers 503 quoting the Redis reason once, and logs the outage with one prefix', async () => {
+    const redis = await startRedisServer();
+    try {
+      const lines: string[] = [];
+      app = buildNodeMockApp(
+        {
+          log: (chunk) => lines.push(chunk),
+          store: redis.url,
+          assumptions: { store: { leaseMs: 3_000, followIntervalMs: 60_000 } },
+        },
+        {},
+      );
+      await app.ready();
+      const c = sandboxClient((r) => app!.fetch(r));
+      const pair = (await c.generate()).body.data;
+      await redis.stop('SIGKILL');
+      const answered = new RegExp(
+        String.raw`^\[payment-contract-kit\] The sandbox's state store is unavailable \(${redisReason}\), so nothing of this request was kept\. Retry shortly: the mock recovers by itself when the store is back\.$`,
+      );
+      const token = await c.generate();
+      expect(token.status).toBe(503);
+      expect(token.body).toEqual({ status: 'ERROR', message: expect.stringMatching(answered) });
+      const paid = await c.pay(pair.token);
+      expect(paid.body.errors).toEqual([
+        { message: expect.stringMatching(answered), extensions: { reason: 'STORE_UNAVAILABLE' } },
+      ]);
+      // A change to record: its append fails, and the outage is logged.
+      const control = await c.control('fail-next', { path: '/graphql', status: 500 });
+      expect(control.status).toBe(503);
+      expect(control.body.message).toMatch(answered);
+      await app.close();
+      app = undefined;
+      const logged = lines.join('').split('\n');
+      expect(logged.filter((line) => line.includes('the state store failed'))).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            String.raw`^\[payment-contract-kit\] the state store failed \(${redisReason}\): requests answer 503 until it is back, then the mock rebuilds its state from it by itself\. Changes not yet acknowledged to a caller are dropped\.$`,
+          ),
+        ),
+      ]);
+      expect(logged.filter((line) => line.split('[payment-contract-kit]').length > 2)).toEqual([]);
+    } finally {
+      await app?.close();
+      app = undefined;
+      await redis.close();
+    }
   });
 });
 

@@ -8,51 +8,21 @@
  * `issue` (the control API's `issueToken()`) and `reset` are synchronous calls: their writes go in the background,
  * and the token calls of this process wait for them first (so do the next answer and `control.durable()`).
  *
+ * Only the Node entries import this module (they pass {@link sharedTokenOps} to the composition root): the browser
+ * builds never have a Redis store, so they leave it out.
+ *
  * @module
  */
-import type { Assumptions } from '../../../assumptions.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { serviceHeaders } from '../../../spec-names.ts';
-import type { TokenPair, TokenPairResponse } from '../../../types/rest.ts';
-import type { Clock } from '../clock.ts';
-import type { EventBus, TokenIssued } from '../domain/events.ts';
+import type { TokenPair } from '../../../types/rest.ts';
+import type { TokenIssued } from '../domain/events.ts';
 import { restError } from '../http-error.ts';
-import type { SharedTokenState } from '../store/token-state.ts';
-import { type AccessTokenContext, checkAccessToken, type TokenCheck } from './access-token-check.ts';
-import type { AccessTokenCodec } from './access-token-codec.ts';
+import { checkAccessToken } from './access-token-check.ts';
 import { type ClientTokens, refreshNumber, refreshTokenText } from './client-tokens.ts';
+import type { SharedTokenContext, SharedTokenOps } from './shared-token-ops.ts';
 import { generatedAlready, refreshRevoked, refreshUnknown } from './token-messages.ts';
 import { revocationKey, tokenIdKey } from './token-records.ts';
-
-/** What the shared operations need of their token service. */
-export interface SharedTokenContext {
-  readonly shared: SharedTokenState;
-  readonly codec: AccessTokenCodec;
-  readonly clock: Clock;
-  readonly assumptions: Pick<Assumptions, 'tokenTtlSeconds' | 'repeatGenerateToken'> &
-    Partial<Pick<Assumptions, 'expirationUnit'>>;
-  readonly maxRefresh: number;
-  /** A client's in-process part: its ordinal, its refresh counter and the generation last read. */
-  readonly state: (clientId: string) => ClientTokens;
-  readonly ids: { next: number; readonly base: number };
-  readonly jtiHead: string;
-  readonly refreshHead: string;
-  readonly events: EventBus | undefined;
-  /** The checks of a token that need no store (signature, clock, client). */
-  readonly local: Omit<AccessTokenContext, 'isRevoked'>;
-  /** Empties what the process keeps (its counters and the codec's cache), as a control reset does with memory. */
-  readonly resetLocal: () => void;
-}
-
-/** The token operations that differ over a shared state; tokens.ts keeps the rest. */
-export interface SharedTokenOps {
-  generate(clientId: string): Promise<TokenPairResponse>;
-  refresh(clientId: string, refreshToken: string): Promise<TokenPairResponse>;
-  revoke(clientId: string, token: string | undefined): Promise<{ revoked: 'client' | 'token'; refresh_tokens: number }>;
-  issue(clientId: string): TokenPair;
-  verify(token: string | undefined, clientIdHeader: string | undefined): TokenCheck | Promise<TokenCheck>;
-  reset(): void;
-}
 
 /** The key of one token in the store: client, jti and exp (see {@link revocationKey}). */
 const tokenKey = (clientId: string, jti: string, exp: number) => revocationKey(tokenIdKey(clientId, jti), exp);

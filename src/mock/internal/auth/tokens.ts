@@ -53,7 +53,7 @@ import {
   revokeAll,
 } from './client-tokens.ts';
 import { createCredentialCheck } from './credentials.ts';
-import { sharedTokenOps } from './shared-tokens.ts';
+import type { SharedTokenContext, SharedTokenOpsFactory } from './shared-token-ops.ts';
 import { generatedAlready, refreshRevoked, refreshUnknown } from './token-messages.ts';
 import { BOOT_SPAN, highestRecords, newTokenMarks, revocationKey, tokenIdKey, tokenRecords } from './token-records.ts';
 
@@ -149,6 +149,11 @@ export interface TokenServiceDeps {
    * process and records nothing; undefined with memory and a file store.
    */
   readonly shared?: SharedTokenState | undefined;
+  /**
+   * The operations over {@link TokenServiceDeps.shared} (shared-tokens.ts): passed in by the Node entries, so the
+   * browser builds, which never have a shared token state, leave them out. Needed when `shared` is given.
+   */
+  readonly sharedOps?: SharedTokenOpsFactory | undefined;
 }
 
 /** What {@link revokeOne} needs of its token service. */
@@ -310,16 +315,25 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     resetView: reset,
   };
   if (deps.shared === undefined) return service;
+  if (deps.sharedOps === undefined) throw new TypeError(kitMessage(sharedNeedsNode));
   const shared = { shared: deps.shared, codec, clock, assumptions, maxRefresh, state, ids, jtiHead, refreshHead };
-  return overSharedState(service, { ...shared, events, local: tokenContext, resetLocal: reset });
+  return overSharedState(service, deps.sharedOps, { ...shared, events, local: tokenContext, resetLocal: reset });
 }
+
+/** Why a shared token state came without its operations: a Redis store object given to a browser build. */
+const sharedNeedsNode =
+  'this store holds the token state for every process (Redis), which needs Node: in a browser or worker the mock keeps its state in memory; leave the store option out.';
 
 /**
  * `service` over a shared token state: the operations that read or change tokens go to the store (shared-tokens.ts);
  * nothing is recorded, replayed or snapshotted, and a replayed reset or rebuild leaves the tokens alone (the store
  * has them, and its reset came from the replica that was asked for it).
  */
-function overSharedState(service: TokenService, context: Parameters<typeof sharedTokenOps>[0]): TokenService {
+function overSharedState(
+  service: TokenService,
+  sharedTokenOps: SharedTokenOpsFactory,
+  context: SharedTokenContext,
+): TokenService {
   return {
     ...service,
     ...sharedTokenOps(context),

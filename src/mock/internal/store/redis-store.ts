@@ -128,19 +128,16 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
   function unavailable(error: unknown, mayHaveApplied = false): StoreUnavailableError {
     if (error instanceof StoreUnavailableError) return error;
     const cause = error ?? lastError;
+    // A clause the mock's messages quote: each says what comes next (at start the mock exits, later it recovers).
     return new StoreUnavailableError(
-      kitMessage(
-        `The Redis store at ${where} did not answer (${errorLine(cause)}). Check that Redis is running and reachable; the mock retries by itself and answers again once it is back.`,
-      ),
+      `the Redis store at ${where} did not answer (${errorLine(cause)}); check that Redis is running and reachable`,
       { cause, mayHaveApplied },
     );
   }
 
   function connected(): ScriptedClient {
-    if (closed) throw new StoreUnavailableError(kitMessage(`The Redis store at ${where} is closed.`));
-    if (!client) {
-      throw new StoreUnavailableError(kitMessage(`The Redis store at ${where} is not open: call open() first.`));
-    }
+    if (closed) throw new StoreUnavailableError(`the Redis store at ${where} is closed`);
+    if (!client) throw new StoreUnavailableError(`the Redis store at ${where} is not open: call open() first`);
     return client;
   }
 
@@ -333,7 +330,7 @@ async function checkServer(redis: RedisClient): Promise<void> {
   const [major, minor] = [Number(version[1]), Number(version[2])];
   if (major < 6 || (major === 6 && minor < 2)) {
     throw new StoreUnavailableError(
-      kitMessage(`The Redis store needs Redis 6.2 or newer; the server runs ${major}.${minor}. Upgrade Redis.`),
+      `the Redis store needs Redis 6.2 or newer, and the server runs ${major}.${minor}: upgrade Redis`,
     );
   }
 }

@@ -60,7 +60,9 @@ export interface StoreBacklog {
 }
 
 /**
- * The store cannot be reached or written (server down, disk full, read-only file); `reason` says which.
+ * The store cannot be reached or written (server down, disk full, read-only file); `reason` says which, as a clause
+ * the mock's messages quote in parentheses (no kit prefix, no closing full stop): each of them says what the mock
+ * does about it there.
  * `mayHaveApplied` is true when an append reached the store but its acknowledgement did not come back (the server
  * died or hung between the two): the change may be kept, and a reader sees it once the store answers again.
  */

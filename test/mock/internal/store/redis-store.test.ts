@@ -394,7 +394,9 @@ describe('createRedisStore: failures', () => {
     const store = createRedisStore(url);
     const error = await store.open().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StoreUnavailableError);
-    expect((error as StoreUnavailableError).reason).toMatch(/did not answer .*Check that Redis is running/);
+    expect((error as StoreUnavailableError).reason).toMatch(
+      /^the Redis store at redis:\/\/user:\*\*\*@127\.0\.0\.1:\d+ did not answer \(.+\); check that Redis is running and reachable$/,
+    );
     expect((error as Error).message).not.toContain('s3cret');
     await store.close();
   });
@@ -403,7 +405,7 @@ describe('createRedisStore: failures', () => {
     const store = await openStore();
     await store.close();
     await expect(store.append([record('a', 1)])).rejects.toBeInstanceOf(StoreUnavailableError);
-    await expect(store.increment('boot')).rejects.toThrow(/is closed/);
+    await expect(store.increment('boot')).rejects.toThrow(/^the Redis store at redis:\/\/127\.0\.0\.1:\d+ is closed$/);
   });
 });
 
@@ -495,7 +497,7 @@ describe('createRedisStore: a Redis restart', () => {
       for (const refusal of refusals) {
         expect(refusal).toBeInstanceOf(StoreUnavailableError);
         expect((refusal as StoreUnavailableError).reason).toMatch(
-          /^\[payment-contract-kit\] The Redis store at redis:\/\/127\.0\.0\.1:\d+ did not answer/,
+          /^the Redis store at redis:\/\/127\.0\.0\.1:\d+ did not answer \(.+\); check that Redis is running and reachable$/,
         );
       }
       unsubscribe?.();

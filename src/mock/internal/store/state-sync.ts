@@ -59,7 +59,8 @@ export interface StateSync {
   ready(): Promise<void>;
   /**
    * What a request waits for before it runs: open, rebuild or catch-up; undefined when nothing. `readsShared` false
-   * (a request that reads only configuration) skips the catch-up: the follow loop keeps the view current.
+   * (a request that reads only configuration) skips the catch-up: the follow loop keeps the view current. With an
+   * epoch the catch-up reads it and the clock beside it (one round trip's wait; a fee list's token check reads them).
    */
   before(readsShared?: boolean): Promise<void> | undefined;
   /** What an answer waits for: the records produced so far made durable; undefined when none is pending. */
@@ -665,6 +666,23 @@ async function rebuildAfterFault(
 }
 
 /**
+ * Follows the other processes: `poll` on the store's watch and every `followMs`; the interval also reads the epoch
+ * and the clock (no record brings a clock move), so due work here runs without a request. Returns the stop.
+ */
+function startFollowing(store: SandboxStore, deps: Pick<StateSyncDeps, 'followMs' | 'epoch'>, poll: () => void) {
+  const follow = setInterval(() => {
+    poll();
+    deps.epoch?.read().catch(() => undefined);
+  }, deps.followMs);
+  (follow as { unref?: () => void }).unref?.();
+  const unwatch = store.watch?.(poll);
+  return () => {
+    clearInterval(follow);
+    unwatch?.();
+  };
+}
+
+/**
  * Creates the sync layer; nothing is opened until {@link StateSync.ready} or the first request.
  *
  * @example
@@ -680,8 +698,7 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
   let replaying = false;
   let closed = false;
   const deferred: Job[] = [];
-  let follow: ReturnType<typeof setInterval> | undefined;
-  let unwatch: (() => void) | undefined;
+  let stopFollowing: (() => void) | undefined;
   const lost = lossCounter(deps.log);
   const appended = () => follower.compactor?.check();
   const appender = createAppender(
@@ -748,13 +765,7 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     const poll = () => {
       if (!closed && !stale && !reader.reading()) catchUp().catch(() => undefined);
     };
-    // The interval also reads the clock (no record brings its moves): due work here runs without a request.
-    follow = setInterval(() => {
-      poll();
-      deps.epoch?.read().catch(() => undefined);
-    }, deps.followMs);
-    (follow as { unref?: () => void }).unref?.();
-    unwatch = store.watch?.(poll);
+    stopFollowing = startFollowing(store, deps, poll);
   }
 
   function ready(): Promise<void> {
@@ -781,7 +792,6 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
       if (!opened) return ready();
       if (stale) return startRebuild();
       if (!store.shared || !readsShared) return undefined;
-      // One round trip's wait: the epoch and clock are read beside the catch-up (a fee list's token check reads them).
       return deps.epoch ? Promise.all([catchUp(), deps.epoch.read()]).then(() => undefined) : catchUp();
     },
     after: () => (appender.busy() ? appender.flush() : undefined),
@@ -791,8 +801,7 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     ...follower.controls,
     async close() {
       closed = true;
-      if (follow) clearInterval(follow);
-      unwatch?.();
+      stopFollowing?.();
       // What is buffered becomes durable before the claims go: another process must not redo finished work.
       await appender.flush().catch(() => undefined);
       await claims.close();

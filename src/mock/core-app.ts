@@ -278,7 +278,11 @@ function bindStore(plan: StorePlan, p: StoreParts): StateSync {
   };
   return plan.bind({
     appliers: [...control, tokens, state, settlement, failures, journal, webhooks, progress],
-    resetView,
+    // A rebuild's reset rewinds the clock too; with an epoch no record brings its moves back, the last reading does.
+    resetView: () => {
+      resetView();
+      plan.epoch?.restoreClock();
+    },
     onBoot: p.onBoot,
     leaseMs: store.leaseMs,
     followMs: store.followIntervalMs,

@@ -40,6 +40,11 @@ export interface SandboxEpoch {
   reset(): void;
   /** This process's clock move of `ms` (applied here already), made in the store in the background. */
   advanced(ms: number): void;
+  /**
+   * Moves the clock back up to the last reading of this epoch: after a view reset that is no new epoch (a rebuild,
+   * a replay meeting a snapshot), which rewinds the clock too, and no record brings the moves back.
+   */
+  restoreClock(): void;
   bind(view: EpochView): void;
 }
 
@@ -63,6 +68,8 @@ export interface SandboxEpochDeps {
  */
 export function createSandboxEpoch(deps: SandboxEpochDeps): SandboxEpoch {
   let known = -1;
+  /** The clock of the last reading in epoch `known` (ms moved). */
+  let clockMs = 0;
   let view: EpochView | undefined;
   // This process's own writes come first: a reading must not undo the move or the reset its caller was answered.
   const afterOwn = <T>(work: () => Promise<T>): Promise<T> => {
@@ -74,14 +81,20 @@ export function createSandboxEpoch(deps: SandboxEpochDeps): SandboxEpoch {
     // Not at the first reading: the view is empty then (this process has applied nothing yet).
     if (known >= 0) view?.resetView();
     known = epoch;
+    clockMs = 0;
+  }
+
+  function restoreClock(): void {
+    const behind = clockMs - (view?.clock.advanced() ?? 0);
+    if (behind > 0) view?.clock.advance(behind);
   }
 
   function seen(reading: SandboxReading): void {
     // Read before a reset this process already knows of (its own, still on its way to the store): nothing to take.
     if (reading.epoch < known) return;
     if (reading.epoch > known) moveTo(reading.epoch);
-    const behind = reading.clockMs - (view?.clock.advanced() ?? 0);
-    if (behind > 0) view?.clock.advance(behind);
+    clockMs = Math.max(clockMs, reading.clockMs);
+    restoreClock();
   }
 
   return {
@@ -111,6 +124,7 @@ export function createSandboxEpoch(deps: SandboxEpochDeps): SandboxEpoch {
     advanced(ms) {
       deps.background(afterOwn(() => deps.clock.advance(ms)).then(seen));
     },
+    restoreClock,
     bind(v) {
       view = v;
     },

@@ -115,6 +115,7 @@ export function createSandboxEpoch(deps: SandboxEpochDeps): SandboxEpoch {
       // The records made from now on belong to the epoch the reset starts. Should another replica reset at the same
       // time, the store answers a later epoch: the view goes once more, with what this process made in between.
       known += 1;
+      clockMs = 0;
       deps.background(
         afterOwn(() => deps.tokens.reset()).then((epoch) => {
           if (epoch > known) moveTo(epoch);

@@ -83,13 +83,21 @@ describe('sandbox epoch', () => {
 
   it('a reset here is the next epoch at once; a later one from the store empties the view once more', async () => {
     const store = { epoch: 0, clockMs: 0 };
-    const { epoch, resets, idle } = epochOver(store);
+    const { epoch, clock, resets, idle } = epochOver(store);
     await epoch.read();
+    clock.advance(1_000);
     epoch.advanced(1_000);
+    await idle();
+    // The control reset rewinds the clock here (a part of the view) before it starts the epoch.
+    clock.reset();
     epoch.reset();
     expect(epoch.current()).toBe(1);
     await idle();
     expect([store.epoch, epoch.current(), resets()]).toEqual([1, 1, 0]);
+    // The old epoch's clock is not brought back: neither by a reading of the new one nor by a rebuild.
+    await epoch.read();
+    epoch.restoreClock();
+    expect(clock.now()).toBe(0);
     // Another replica resets first: this one's reset is answered epoch 3, not the 2 it took.
     store.epoch += 1;
     epoch.reset();

@@ -37,6 +37,7 @@ import { createSettlement } from './internal/payments/settlement.ts';
 import { createMockState } from './internal/payments/state.ts';
 import { createProviderStates } from './internal/provider-states/setup.ts';
 import { createSeededRandom } from './internal/random.ts';
+import type { RecordBody } from './internal/store/records.ts';
 import { StoreSetupError } from './internal/store/sandbox-store.ts';
 import type { StateSync } from './internal/store/state-sync.ts';
 import {
@@ -161,7 +162,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     ...{ assumptions, clock, state, tokens, settlement, webhooks, journal, failures, engine, router },
     journalSize: opts.journalSize,
     resettable: [...resettable, journal, webhooks, failures, ...(progress ? [progress] : [])],
-    ...{ record, events },
+    ...{ record, events, epoch: plan?.epoch },
     store: plan ? () => (sync ? { kind: plan.store.kind, ...sync } : undefined) : undefined,
     coverage: () => coverage.report(),
   });
@@ -273,17 +274,27 @@ function bindStore(plan: StorePlan, p: StoreParts): StateSync {
     for (const part of view) part.reset();
   };
   const store = p.opts.assumptions.store;
-  const control = controlApplier(clock, resetView);
+  plan.epoch?.bind({ clock, resetView });
+  // With an epoch (Redis) the clock and the resets live in the store: no control records to apply or write down.
+  const control = plan.epoch ? [] : [controlApplier(clock, resetView)];
   // The settlement keeps no state of its own: it reschedules from the payments' records.
-  const snapshots = [control, tokens, state, failures, journal, webhooks, progress];
+  const snapshots = [...control, tokens, state, failures, journal, webhooks, progress];
+  const stamp = (r: RecordBody) => {
+    plan.epoch?.stamp(r);
+    return r;
+  };
   return plan.bind({
-    appliers: [control, tokens, state, settlement, failures, journal, webhooks, progress],
-    resetView,
+    appliers: [...control, tokens, state, settlement, failures, journal, webhooks, progress],
+    // A rebuild's reset rewinds the clock too; with an epoch no record brings its moves back, the last reading does.
+    resetView: () => {
+      resetView();
+      plan.epoch?.restoreClock();
+    },
     onBoot: p.onBoot,
     leaseMs: store.leaseMs,
     followMs: store.followIntervalMs,
     log: p.log,
-    snapshot: () => snapshots.flatMap((part) => part.snapshot()),
+    snapshot: () => snapshots.flatMap((part) => part.snapshot().map(stamp)),
     compactAfter: { records: store.compactAfterRecords, bytes: store.compactAfterBytes },
   });
 }

@@ -68,6 +68,9 @@ export function stallableStore(base: SandboxStore): Stallable {
     increment: (name) => held(() => base.increment(name)),
     watch: (onAppend) => base.watch?.(onAppend) ?? (() => {}),
     close: () => base.close(),
+    // The state Redis holds itself (tokens, the clock and the epoch): its scripts wait at the gate too.
+    ...(base.tokenState ? { tokenState: () => heldPort(base.tokenState!(), held) } : {}),
+    ...(base.clockState ? { clockState: () => heldPort(base.clockState!(), held) } : {}),
   };
   const s: Stallable = {
     store,
@@ -80,4 +83,13 @@ export function stallableStore(base: SandboxStore): Stallable {
     arrived: (when) => new Promise<void>((resolve) => watchers.push({ when, resolve })),
   };
   return s;
+}
+
+/** `port` whose every call waits at `held`'s gate. */
+function heldPort<T extends object>(port: T, held: <R>(call: () => Promise<R>) => Promise<R>): T {
+  const calls = Object.entries(port).map(([name, call]) => [
+    name,
+    (...args: unknown[]) => held(() => (call as (...a: unknown[]) => Promise<unknown>)(...args)),
+  ]);
+  return Object.fromEntries(calls) as T;
 }

@@ -60,6 +60,9 @@ function withoutWatch(store: SandboxStore): SandboxStore {
     release: (key, owner) => store.release(key, owner),
     increment: (name) => store.increment(name),
     close: () => store.close(),
+    // The state Redis holds itself: replicas of one sandbox share it (a replica without it would keep its own).
+    ...(store.tokenState ? { tokenState: () => store.tokenState!() } : {}),
+    ...(store.clockState ? { clockState: () => store.clockState!() } : {}),
   };
 }
 
@@ -208,7 +211,7 @@ describe('Redis store compaction', () => {
     const a = await replica(prefix);
     const b = await replica(prefix, { follow: false });
     // B moves the clock by an hour (a direct control call: no read). B has read nothing since the store was empty,
-    // so its position is still none; A reads the move, and its snapshots carry it.
+    // so its position is still none; A reads the move from Redis on its follow interval.
     const hour = 3_600_000;
     b.app.control.advanceClock(hour);
     await waitUntil(() => a.app.control.now() - Date.now() > hour / 2, 'A read the move');
@@ -216,8 +219,8 @@ describe('Redis store compaction', () => {
     const before = await generation(prefix);
     await pool(600, 8, async () => paidUuid(await a.client.pay(token)));
     await waitUntil(async () => (await generation(prefix)) >= before + 2, 'two compactions');
-    // In one tick, a second move (its record waits for the next flush), then a request: B's view already holds both
-    // moves, and a clock move is not idempotent. B's rebuilt clock and A's agree.
+    // In one tick, a second move (its write to Redis still under way), then a request: B's view already holds both
+    // moves, and its rebuild reads the clock only after its own write. B's rebuilt clock and A's agree.
     b.app.control.advanceClock(60_000);
     const first = await b.client.read('payments?limit=1');
     expect(first.status).toBe(200);

@@ -79,44 +79,27 @@ describe('replicas on Redis: control and caps', () => {
 
   it('a direct control call is seen by the other replica once control.durable() resolves', async () => {
     const prefix = `rc-${randomUUID()}:`;
-    // Redis answered A's append of the clock change: set when the store, not A, has it.
-    let clockStored = false;
-    const base = redisOf(prefix);
-    const taken = (records: readonly { t: string }[]) => {
-      if (records.some((r) => r.t === 'clk')) clockStored = true;
-    };
-    const append = base.append.bind(base);
-    base.append = async (records) => {
-      const position = await append(records);
-      taken(records);
-      return position;
-    };
-    const appendFenced = base.appendFenced!.bind(base);
-    base.appendFenced = async (records, fences, owner) => {
-      const answer = await appendFenced(records, fences, owner);
-      taken(records);
-      return answer;
-    };
-    const stall = suite.stall(base);
+    const stall = suite.stall(redisOf(prefix));
     const a = await replica(stall.store);
     const b = await replica(redisOf(prefix));
     const token = (await b.client.generate()).body.data.token as string;
     expect(paidUuid(await b.client.pay(token))).toBeDefined();
 
     // durable() waits for the store: held while A's store calls are, resolved once they go through. The clock
-    // change waits at the gate; a durable() that did not wait for it would resolve before Redis had it.
+    // move (a script on the sandbox's clock in Redis) waits at the gate; a durable() that did not wait for it would
+    // resolve before Redis had it.
+    const clockKey = `${prefix}0:clock`;
     stall.stallNow();
-    const held = stall.arrived((records) => records.some((r) => r.t === 'clk'));
     const at = a.app.control.advanceClock(3_600_000);
-    let storedWhenDurable: boolean | undefined;
-    const waiting = a.app.control.durable().then(() => {
-      storedWhenDurable = clockStored;
+    let storedWhenDurable: string | null | undefined;
+    const waiting = a.app.control.durable().then(async () => {
+      storedWhenDurable = await suite.probe.get(clockKey);
     });
-    await held;
+    expect(await suite.probe.get(clockKey)).toBeNull();
     expect(storedWhenDurable).toBeUndefined();
     stall.resume();
     await waiting;
-    expect(storedWhenDurable).toBe(true);
+    expect(storedWhenDurable).toBe('3600000');
     expect((await b.client.read('health')).body.now).toBeGreaterThanOrEqual(at);
 
     a.app.control.failNextRequest(servicePaths.generateToken, 503);

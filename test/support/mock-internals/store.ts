@@ -11,6 +11,7 @@
  */
 export { createFileStore, lineChecksum } from '../../../src/mock/internal/store/file-store.ts';
 export { createRedisStore, type RedisStoreOptions } from '../../../src/mock/internal/store/redis-store.ts';
+export { createSandboxEpoch, type SandboxEpoch } from '../../../src/mock/internal/store/sandbox-epoch.ts';
 export {
   type PositionedRecord,
   type SandboxStore,

@@ -5,8 +5,10 @@
  * strings and the ids stay in process (tokens.ts makes them as with memory); the store keeps which refresh numbers
  * are unused, the generations and the single revocations.
  *
- * `issue` (the control API's `issueToken()`) and `reset` are synchronous calls: their writes go in the background,
- * and the token calls of this process wait for them first (so do the next answer and `control.durable()`).
+ * `issue` (the control API's `issueToken()`) is a synchronous call: its write goes in the background, and the token
+ * calls of this process wait for it first (so do the next answer and `control.durable()`). A reset here empties only
+ * what the process keeps: the store's reset is the sandbox's new epoch (store/sandbox-epoch.ts). A check also reads
+ * the sandbox's epoch and clock, and the token's expiry is judged on that clock.
  *
  * Only the Node entries import this module (they pass {@link sharedTokenOps} to the composition root): the browser
  * builds never have a Redis store, so they leave it out.
@@ -134,14 +136,12 @@ export function sharedTokenOps(c: SharedTokenContext): SharedTokenOps {
       const claims = token ? c.local.decode(token) : undefined;
       if (!claims) return checkAccessToken(token, clientIdHeader, { ...c.local, isRevoked: () => false });
       return afterOwn(() => port.check(claims.sub, tokenKey(claims.sub, claims.jti, claims.exp))).then((standing) => {
+        c.shared.seen(standing.sandbox);
         const isRevoked = () =>
           Math.max(claims.gen, standing.issuedAs) < standing.generation || standing.revokedExp === claims.exp;
         return checkAccessToken(token, clientIdHeader, { ...c.local, isRevoked });
       });
     },
-    reset() {
-      c.resetLocal();
-      c.shared.background(afterOwn(() => port.reset()));
-    },
+    reset: c.resetLocal,
   };
 }

@@ -23,6 +23,7 @@ import { restError } from '../http-error.ts';
 import type { Settlement } from '../payments/settlement.ts';
 import type { MockState } from '../payments/state.ts';
 import type { Recorder } from '../store/records.ts';
+import type { SandboxEpoch } from '../store/sandbox-epoch.ts';
 import type { WebhookFanout } from '../webhooks/fanout.ts';
 import type { FailureInjection } from './failure-injection.ts';
 import type { Journal } from './journal.ts';
@@ -43,8 +44,10 @@ export interface ControlDeps {
   readonly journalSize: number;
   /** Everything `reset()` rewinds, in order (the clock first: the others cancel their tasks on it). */
   readonly resettable: readonly { reset(): void }[];
-  /** Receives `rst` and `clk` records when a state store is configured; undefined with memory. */
+  /** Receives `rst` and `clk` records when a state store is configured (not one with an epoch); undefined with memory. */
   readonly record?: Recorder | undefined;
+  /** The store's epoch and clock (Redis, store/sandbox-epoch.ts): resets and clock moves go there, not to records. */
+  readonly epoch?: Pick<SandboxEpoch, 'reset' | 'advanced'> | undefined;
   /** Where a reset (`sandbox.reset`) and a clock move (`clock.moved`) are told. */
   readonly events?: EventBus | undefined;
   /** The state store's side of the handle, bound once the store is: undefined with memory. */
@@ -141,7 +144,8 @@ export function createControl(deps: ControlDeps): MockControl {
     assumptions,
     reset() {
       for (const part of deps.resettable) part.reset();
-      deps.record?.({ t: 'rst' });
+      if (deps.epoch) deps.epoch.reset();
+      else deps.record?.({ t: 'rst' });
       // After the `rst`: a file store drops everything up to its last reset at the next start, and these must stay.
       if (deps.record) for (const r of tokens.keptOverReset()) deps.record(r);
       deps.events?.emit({ kind: 'sandbox.reset' });
@@ -155,7 +159,8 @@ export function createControl(deps: ControlDeps): MockControl {
           `advanceClock(${ms}) would move the clock past the latest date JavaScript can hold (${new Date(maxClockTime).toISOString()}); advance by less.`,
         );
       const at = clock.advance(ms);
-      deps.record?.({ t: 'clk', ms });
+      if (deps.epoch) deps.epoch.advanced(ms);
+      else deps.record?.({ t: 'clk', ms });
       deps.events?.emit({ kind: 'clock.moved', ms });
       return at;
     },

@@ -13,6 +13,8 @@
  */
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import { clause, errorLine, kitMessage } from '../../../internal/messages.ts';
+import { backlogMeter } from './redis-backlog.ts';
+import { type ClockScriptClient, clockScripts, redisClockState } from './redis-clock-state.ts';
 import {
   appendFencedScript,
   claimScript,
@@ -28,7 +30,6 @@ import {
   type FencedAppendResult,
   type PositionedRecord,
   type SandboxStore,
-  type StoreBacklog,
   type StoreRecord,
   StoreSetupError,
   StoreUnavailableError,
@@ -57,7 +58,7 @@ export interface RedisClientModule {
 /** The default key prefix. */
 export const defaultRedisKeyPrefix = 'pck:';
 
-interface ScriptedClient extends RedisClient, TokenScriptClient {
+interface ScriptedClient extends RedisClient, TokenScriptClient, ClockScriptClient {
   pckClaim(key: string, owner: string, leaseMs: number): Promise<number>;
   pckRelease(key: string, owner: string): Promise<number>;
   pckRenew(key: string, owner: string, leaseMs: number): Promise<number>;
@@ -198,6 +199,7 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
       return run((redis) => redis.incr(keys.counter(name)));
     },
     tokenState: () => redisTokenState(run, keys.prefix),
+    clockState: () => redisClockState(run, keys.prefix),
     watch(onAppend) {
       // Never throws (best effort): before open the listener waits for it, after close it is never called.
       if (closed) return () => {};
@@ -292,6 +294,7 @@ function clientOptions(options: RedisStoreOptions): RedisOptions {
       pckCompact: { lua: compactScript, numberOfKeys: 5 },
       pckRead: { lua: readScript, numberOfKeys: 3 },
       ...tokenScripts,
+      ...clockScripts,
     },
   };
 }
@@ -476,23 +479,6 @@ async function compact(
     String(Math.max(0, Math.floor(options.keepMax ?? 0))),
   );
   return answer > 0;
-}
-
-/** What the reads saw of the stream's length and its records' size: when to compact, without a round trip. */
-function backlogMeter() {
-  let records = 0;
-  let bytesRead = 0;
-  let entriesRead = 0;
-  return {
-    saw(length: number, entries: readonly [string, string[]][]) {
-      records = length;
-      for (const [, fields] of entries) bytesRead += (fields[1]?.length ?? 0) + 24;
-      entriesRead += entries.length;
-    },
-    backlog(): StoreBacklog {
-      return { records, bytes: entriesRead === 0 ? 0 : Math.round((records * bytesRead) / entriesRead) };
-    },
-  };
 }
 
 /**

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { readingOf } from './redis-clock-state.ts';
 import type { TokenStatePort } from './token-state.ts';
 
 /**
@@ -86,16 +87,22 @@ redis.call('HSET', rv, ARGV[2], ARGV[3])
 return 1
 `;
 
-/** ARGV: prefix, client, token key. Returns the generation, the revocation's exp (-1) and the issued-as (-1). */
+/**
+ * ARGV: prefix, client, token key. Returns the generation, the revocation's exp (-1) and the issued-as (-1), then the
+ * sandbox's epoch and clock (redis-clock-state.ts; strings), so the request's one round trip reads them too.
+ */
 export const tokenCheckScript = `${prelude}
 return {generation(ARGV[2]), tonumber(redis.call('HGET', p .. 'rv', ARGV[3]) or '-1'),
-  tonumber(redis.call('HGET', p .. 'ok', ARGV[3]) or '-1')}
+  tonumber(redis.call('HGET', p .. 'ok', ARGV[3]) or '-1'), e, redis.call('GET', ARGV[1] .. e .. ':clock') or '0'}
 `;
 
-/** ARGV: prefix. Deletes the epoch's token keys (bounded: per client) and moves the epoch on. */
+/**
+ * ARGV: prefix. The sandbox's reset: deletes the epoch's token keys (bounded: per client) and its clock, and moves
+ * the epoch on (every part's state is under it); returns the new epoch.
+ */
 export const tokenResetScript = `${prelude}
 for _, c in ipairs(redis.call('SMEMBERS', p .. 'clients')) do redis.call('DEL', p .. 'rt:' .. c, p .. 'rto:' .. c) end
-redis.call('DEL', p .. 'gen', p .. 'once', p .. 'rv', p .. 'ok', p .. 'clients', p .. 'seq')
+redis.call('DEL', p .. 'gen', p .. 'once', p .. 'rv', p .. 'ok', p .. 'clients', p .. 'seq', ARGV[1] .. e .. ':clock')
 return redis.call('INCR', KEYS[1])
 `;
 
@@ -117,7 +124,7 @@ export interface TokenScriptClient {
   pckTokenRefresh(...args: Args): Promise<number>;
   pckTokenRevokeAll(...args: Args): Promise<[number, number]>;
   pckTokenRevokeOne(...args: Args): Promise<number>;
-  pckTokenCheck(...args: Args): Promise<[number, number, number]>;
+  pckTokenCheck(...args: Args): Promise<[number, number, number, string, string]>;
   pckTokenReset(...args: Args): Promise<number>;
 }
 
@@ -154,12 +161,14 @@ export function redisTokenState(
       }),
     check: (clientId, tokenKey) =>
       run(async (r) => {
-        const [generation, revokedExp, issuedAs] = await r.pckTokenCheck(...keys, prefix, clientId, tokenKey);
-        return { generation, revokedExp, issuedAs };
+        const [generation, revokedExp, issuedAs, epoch, clockMs] = await r.pckTokenCheck(
+          ...keys,
+          prefix,
+          clientId,
+          tokenKey,
+        );
+        return { generation, revokedExp, issuedAs, sandbox: readingOf([epoch, clockMs]) };
       }),
-    reset: () =>
-      run(async (r) => {
-        await r.pckTokenReset(...keys, prefix);
-      }),
+    reset: () => run((r) => r.pckTokenReset(...keys, prefix)),
   };
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { ClockStatePort } from './clock-state.ts';
 import type { TokenStatePort } from './token-state.ts';
 
 /** One change record: JSON only. `t` names the change; `o` is the id of the process that made it. */
@@ -142,6 +143,11 @@ export interface SandboxStore {
    * service keeps its state in process and records its changes (file).
    */
   tokenState?(): TokenStatePort;
+  /**
+   * The sandbox's clock and epoch held by the store itself (Redis; decision 0040, step 2); present with
+   * {@link SandboxStore.tokenState}, whose reset starts the epoch. Absent: clock moves and resets are records.
+   */
+  clockState?(): ClockStatePort;
   /** Calls `onAppend` soon after another process appended (best effort); returns the unsubscribe. */
   watch?(onAppend: () => void): () => void;
   /** Closes connections and files. */

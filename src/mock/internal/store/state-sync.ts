@@ -12,12 +12,14 @@ import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import { type CompactionThresholds, createCompactor } from './compaction.ts';
 import type { FencedWork, OnceOnly } from './once-only.ts';
 import type { RecordApplier, RecordBody } from './records.ts';
+import type { SandboxEpoch } from './sandbox-epoch.ts';
 import {
   type FencedAppendResult,
   type SandboxStore,
   type StoreRecord,
   StoreUnavailableError,
 } from './sandbox-store.ts';
+import { type FenceLoss, fenceLossCounter, lossCounter } from './sync-losses.ts';
 
 /** What the sync layer drives. */
 export interface StateSyncDeps {
@@ -40,6 +42,8 @@ export interface StateSyncDeps {
   readonly snapshot?: (() => readonly RecordBody[]) | undefined;
   /** When to compact (`Assumptions.store.compactAfterRecords` / `compactAfterBytes`). */
   readonly compactAfter?: CompactionThresholds | undefined;
+  /** The store's epoch and clock (Redis): records carry their epoch, and every read of the store takes it. */
+  readonly epoch?: SandboxEpoch | undefined;
 }
 
 /** The sync layer as the pipeline, the composition root and the settlement see it. */
@@ -55,7 +59,8 @@ export interface StateSync {
   ready(): Promise<void>;
   /**
    * What a request waits for before it runs: open, rebuild or catch-up; undefined when nothing. `readsShared` false
-   * (a request that reads only configuration) skips the catch-up: the follow loop keeps the view current.
+   * (a request that reads only configuration) skips the catch-up: the follow loop keeps the view current. With an
+   * epoch the catch-up reads it and the clock beside it (one round trip's wait; a fee list's token check reads them).
    */
   before(readsShared?: boolean): Promise<void> | undefined;
   /** What an answer waits for: the records produced so far made durable; undefined when none is pending. */
@@ -126,13 +131,6 @@ interface Appender {
    * say or nothing was appended): every record made before the call is at or before it.
    */
   flushed(): Promise<string | undefined>;
-}
-
-/** A batch's fenced records the store refused: their claims, and whether any was already applied to the view. */
-interface FenceLoss {
-  readonly keys: ReadonlySet<string>;
-  readonly records: number;
-  readonly applied: boolean;
 }
 
 const nothing = () => undefined;
@@ -241,6 +239,7 @@ function createAppender(
   onFailure: (e: StoreUnavailableError, deferredOnly: number) => void,
   onAppended: () => void,
   onFenceLost: (loss: FenceLoss) => void,
+  epoch: SandboxEpoch | undefined,
 ): Appender {
   let buffer: StoreRecord[] = [];
   const fences = createFenceList();
@@ -309,6 +308,7 @@ function createAppender(
 
   function push(body: RecordBody, fence: string | undefined): StoreRecord {
     (body as { o?: string }).o = me;
+    epoch?.stamp(body);
     fences.push(fence, buffer.length);
     buffer.push(body as StoreRecord);
     return body as StoreRecord;
@@ -493,7 +493,7 @@ class SnapshotRestart extends Error {
 function createReader(
   store: SandboxStore,
   me: string,
-  deps: { readonly appliers: readonly RecordApplier[]; readonly resetView: () => void },
+  deps: Pick<StateSyncDeps, 'appliers' | 'resetView' | 'epoch'>,
   onFailure: (e: StoreUnavailableError) => void,
 ) {
   let position: string | undefined;
@@ -528,7 +528,8 @@ function createReader(
       for (const { position: at, record: r, snapshot } of batch) {
         position = at;
         if (r.t === 'rst') lastReset = at;
-        if (own || snapshot !== undefined || r.o !== me) for (const a of deps.appliers) a.apply(r);
+        const applies = (own || snapshot !== undefined || r.o !== me) && (deps.epoch?.admits(r) ?? true);
+        if (applies) for (const a of deps.appliers) a.apply(r);
       }
       if (batch.length < READ_BATCH) return;
     }
@@ -583,57 +584,6 @@ const staleMessage = (error: StoreUnavailableError) =>
   kitMessage(
     `the state store failed (${error.reason}): requests answer 503 until it is back, then the mock rebuilds its state from it by itself. Changes not yet acknowledged to a caller are dropped.`,
   );
-
-/** Counts and logs journal entries (deferred records) lost to a failed append: their requests had been answered. */
-function lossCounter(log: (line: string) => void) {
-  let total = 0;
-  return {
-    total: () => total,
-    count(lost: number, reason: string): void {
-      if (lost <= 0) return;
-      total += lost;
-      log(
-        kitMessage(
-          `${lost} journal entr${lost === 1 ? 'y' : 'ies'} could not be written to the state store (${reason}): their requests had been answered; other replicas and a restart will not list them (${total} so far). Nothing else was lost.`,
-        ),
-      );
-    },
-  };
-}
-
-/** Claims whose refusal is remembered, so a work's later refused records are not counted or logged again. */
-const FENCE_LOSSES_REMEMBERED = 1024;
-
-/**
- * Handles what a fenced append refused (decision 0033): the claims are no longer renewed (`lost`), a view that
- * already held the refused records (a delivery's outcome) is rebuilt from the store (`rebuild`), and the work is
- * counted and logged once per claim, however many of its records (a delivery's change and its end may come in two
- * batches).
- */
-function fenceLossCounter(log: (line: string) => void, lost: (key: string) => void, rebuild: () => Promise<void>) {
-  let total = 0;
-  const reported = new Set<string>();
-  return {
-    total: () => total,
-    count(loss: FenceLoss): void {
-      for (const key of loss.keys) lost(key);
-      if (loss.applied) void rebuild().catch(() => undefined);
-      const fresh = [...loss.keys].filter((k) => !reported.has(k));
-      if (fresh.length === 0) return;
-      for (const k of fresh) {
-        reported.add(k);
-        // Oldest first out: a Set iterates in insertion order.
-        if (reported.size > FENCE_LOSSES_REMEMBERED) reported.delete(reported.values().next().value as string);
-      }
-      total += fresh.length;
-      log(
-        kitMessage(
-          `this process lost its claim on ${fresh.join(', ')} (it stalled past its lease, e.g. a long GC pause or a stopped process) and another replica took the work over: the store refused its record${loss.records === 1 ? '' : 's'} of that work and this process dropped ${loss.records === 1 ? 'it' : 'them'}${loss.applied ? ', rebuilding its state from the store' : ''}. Nothing is recorded twice; a webhook attempt already sent may reach the receiver again from the other replica (receivers de-duplicate by uuid and status). If this repeats, raise store.leaseMs.`,
-        ),
-      );
-    },
-  };
-}
 
 /**
  * The catching-up half: reads what others appended, and compacts by size. A read that meets a snapshot past this
@@ -716,6 +666,23 @@ async function rebuildAfterFault(
 }
 
 /**
+ * Follows the other processes: `poll` on the store's watch and every `followMs`; the interval also reads the epoch
+ * and the clock (no record brings a clock move), so due work here runs without a request. Returns the stop.
+ */
+function startFollowing(store: SandboxStore, deps: Pick<StateSyncDeps, 'followMs' | 'epoch'>, poll: () => void) {
+  const follow = setInterval(() => {
+    poll();
+    deps.epoch?.read().catch(() => undefined);
+  }, deps.followMs);
+  (follow as { unref?: () => void }).unref?.();
+  const unwatch = store.watch?.(poll);
+  return () => {
+    clearInterval(follow);
+    unwatch?.();
+  };
+}
+
+/**
  * Creates the sync layer; nothing is opened until {@link StateSync.ready} or the first request.
  *
  * @example
@@ -731,8 +698,7 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
   let replaying = false;
   let closed = false;
   const deferred: Job[] = [];
-  let follow: ReturnType<typeof setInterval> | undefined;
-  let unwatch: (() => void) | undefined;
+  let stopFollowing: (() => void) | undefined;
   const lost = lossCounter(deps.log);
   const appended = () => follower.compactor?.check();
   const appender = createAppender(
@@ -743,6 +709,7 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     markStale,
     appended,
     (l) => fenced.count(l),
+    deps.epoch,
   );
   const reader = createReader(store, me, deps, markStale);
   const catchUp = () => follower.catchUp();
@@ -776,6 +743,8 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
   async function replay(): Promise<void> {
     replaying = true;
     try {
+      // The epoch first: the records of older ones are not replayed (and the clock is the store's).
+      await deps.epoch?.read();
       await reader.replay();
     } finally {
       replaying = false;
@@ -796,9 +765,7 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     const poll = () => {
       if (!closed && !stale && !reader.reading()) catchUp().catch(() => undefined);
     };
-    follow = setInterval(poll, deps.followMs);
-    (follow as { unref?: () => void }).unref?.();
-    unwatch = store.watch?.(poll);
+    stopFollowing = startFollowing(store, deps, poll);
   }
 
   function ready(): Promise<void> {
@@ -824,7 +791,8 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     before(readsShared = true) {
       if (!opened) return ready();
       if (stale) return startRebuild();
-      return store.shared && readsShared ? catchUp() : undefined;
+      if (!store.shared || !readsShared) return undefined;
+      return deps.epoch ? Promise.all([catchUp(), deps.epoch.read()]).then(() => undefined) : catchUp();
     },
     after: () => (appender.busy() ? appender.flush() : undefined),
     flush: appender.flush,
@@ -833,8 +801,7 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     ...follower.controls,
     async close() {
       closed = true;
-      if (follow) clearInterval(follow);
-      unwatch?.();
+      stopFollowing?.();
       // What is buffered becomes durable before the claims go: another process must not redo finished work.
       await appender.flush().catch(() => undefined);
       await claims.close();

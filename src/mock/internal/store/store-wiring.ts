@@ -10,6 +10,7 @@ import { kitMessage } from '../../../internal/messages.ts';
 import type { SeededRandom } from '../random.ts';
 import type { OnceOnly } from './once-only.ts';
 import type { RecordApplier, Recorder, RecordSnapshot } from './records.ts';
+import { createSandboxEpoch, type SandboxEpoch } from './sandbox-epoch.ts';
 import type { SandboxStore } from './sandbox-store.ts';
 import { createStateSync, type StateSync, type StateSyncDeps } from './state-sync.ts';
 import { parseStoreUrl } from './store-url.ts';
@@ -29,6 +30,8 @@ export interface StorePlan {
   readonly once: OnceOnly;
   /** The token state the store holds for every process (Redis); undefined when the token service records (file). */
   readonly tokens: SharedTokenState | undefined;
+  /** The epoch and clock the store holds (Redis; sandbox-epoch.ts); undefined when resets and moves are records. */
+  readonly epoch: SandboxEpoch | undefined;
   /** Builds the sync layer once every module exists. */
   bind(deps: Omit<StateSyncDeps, 'store' | 'processId'>): StateSync;
 }
@@ -58,6 +61,8 @@ export function planStore(option: string | SandboxStore, openStore: StoreOpener 
   let sync: StateSync | undefined;
   const port = store.tokenState?.();
   const writes = port ? backgroundWrites() : undefined;
+  const clock = store.clockState?.();
+  const epoch = port && clock && writes ? createSandboxEpoch({ clock, tokens: port, ...writes }) : undefined;
   const early = () => new Error(kitMessage('a state store record was made before the sync layer was bound (a bug).'));
   return {
     store,
@@ -72,9 +77,13 @@ export function planStore(option: string | SandboxStore, openStore: StoreOpener 
         sync.once.run(key, job);
       },
     },
-    tokens: port && writes ? { port, background: writes.background, idle: writes.idle } : undefined,
+    tokens:
+      port && writes
+        ? { port, background: writes.background, idle: writes.idle, seen: (r) => epoch?.seen(r) }
+        : undefined,
+    epoch,
     bind(deps) {
-      sync = createStateSync({ ...deps, store, processId });
+      sync = createStateSync({ ...deps, store, processId, epoch });
       return writes ? withWrites(sync, writes) : sync;
     },
   };
@@ -148,7 +157,8 @@ export function switchableRandom(initial: SeededRandom): SwitchableRandom {
 
 /**
  * The control records: `clk` moves the clock, `rst` empties the view (as reset does; the id sources keep going). Its
- * snapshot is one `clk`: how far the clock was moved since the last reset.
+ * snapshot is one `clk`: how far the clock was moved since the last reset. Not with an epoch (Redis): the clock and
+ * the resets live in the store there, and no such record is made.
  */
 export function controlApplier(
   clock: { advance(ms: number): number; advanced(): number },

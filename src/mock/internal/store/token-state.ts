@@ -9,6 +9,7 @@
  *
  * @module
  */
+import type { SandboxReading } from './clock-state.ts';
 
 /** What {@link TokenStatePort.issue} is told besides the client and the refresh number. */
 export interface TokenIssue {
@@ -33,6 +34,8 @@ export interface TokenStanding {
   readonly revokedExp: number;
   /** The generation a pair signed before a revoke-all it did not know of counts as, or -1. */
   readonly issuedAs: number;
+  /** The sandbox's epoch and clock, read in the same round trip (the token's expiry is judged on that clock). */
+  readonly sandbox: SandboxReading;
 }
 
 /** The shared token state; every method may reject with `StoreUnavailableError`. */
@@ -53,8 +56,11 @@ export interface TokenStatePort {
   revokeOne(tokenKey: string, exp: number, nowSec: number): Promise<void>;
   /** The generation of `clientId` and the standing of the token of key `tokenKey` (client, jti and exp). */
   check(clientId: string, tokenKey: string): Promise<TokenStanding>;
-  /** Starts a new token epoch (a control reset): every client's state goes but its highest generation. */
-  reset(): Promise<void>;
+  /**
+   * The sandbox's reset: starts a new epoch for every part (the clock at 0, every client's token state gone but its
+   * highest generation) and returns it.
+   */
+  reset(): Promise<number>;
 }
 
 /** The shared token state as the token service gets it from the composition root. */
@@ -67,4 +73,6 @@ export interface SharedTokenState {
   background(write: Promise<unknown>): void;
   /** Resolves (never rejects) once the background writes made so far are done; undefined when there are none. */
   idle(): Promise<void> | undefined;
+  /** Takes the epoch and clock a token check read (sandbox-epoch.ts): before the token's expiry is judged. */
+  seen(reading: SandboxReading): void;
 }

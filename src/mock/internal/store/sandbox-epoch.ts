@@ -1,0 +1,133 @@
+/**
+ * The sandbox's epoch and clock as one replica follows them on a Redis store (decision 0040, step 2). The clock
+ * lives in Redis (`P<e>:clock`) and a reset is a new epoch (`P`epoch), so neither travels through the log: every
+ * request reads both in the round trip it already makes (the token check, or the catch-up's), and this process
+ * applies the reading before the request runs. A newer epoch empties the view at once, as a reset does.
+ *
+ * The parts still replicated through the log (cards, payments, settlement, deliveries, failures, the journal) are
+ * emptied by that reset too, on every replica: each record carries the epoch its change was made in (`ep`), and a
+ * record of an epoch older than the view's is not applied, whenever it is read (a replica that had not seen the reset
+ * yet appends its record under the old epoch). A record of a newer epoch moves the view there first: its writer saw
+ * the reset before this process did.
+ *
+ * @module
+ */
+import type { ClockStatePort, SandboxReading } from './clock-state.ts';
+import type { RecordBody } from './records.ts';
+import type { StoreRecord } from './sandbox-store.ts';
+import type { TokenStatePort } from './token-state.ts';
+
+/** What the epoch drives in this process: its clock and its view (bound once every part exists). */
+export interface EpochView {
+  readonly clock: { advance(ms: number): number; advanced(): number };
+  /** Empties every part's view, the clock included (not the id sources), as a reset does. */
+  readonly resetView: () => void;
+}
+
+/** The epoch of one replica. */
+export interface SandboxEpoch {
+  /** The epoch this process's view is of; -1 before its first reading. */
+  current(): number;
+  /** A reading of the store: a newer epoch empties the view first; the clock moves up to the reading's. */
+  seen(reading: SandboxReading): void;
+  /** Whether a record read from the log is applied: not when of an older epoch; a newer one empties the view first. */
+  admits(record: StoreRecord): boolean;
+  /** Marks a record of this process with the epoch its change was made in. */
+  stamp(body: RecordBody): void;
+  /** Reads the store in one round trip (after this process's background writes) and applies it as {@link seen}. */
+  read(): Promise<void>;
+  /** This process's control reset (its view is emptied already): a new epoch, made in the store in the background. */
+  reset(): void;
+  /** This process's clock move of `ms` (applied here already), made in the store in the background. */
+  advanced(ms: number): void;
+  /**
+   * Moves the clock back up to the last reading of this epoch: after a view reset that is no new epoch (a rebuild,
+   * a replay meeting a snapshot), which rewinds the clock too, and no record brings the moves back.
+   */
+  restoreClock(): void;
+  bind(view: EpochView): void;
+}
+
+/** What {@link createSandboxEpoch} needs. */
+export interface SandboxEpochDeps {
+  readonly clock: ClockStatePort;
+  /** Its reset is the sandbox's: it starts the new epoch for every part. */
+  readonly tokens: TokenStatePort;
+  /** Tracks a write no call waits for (the next answer and `control.durable()` do; store-wiring.ts). */
+  readonly background: (write: Promise<unknown>) => void;
+  readonly idle: () => Promise<void> | undefined;
+}
+
+/**
+ * The epoch over `deps`.
+ *
+ * @example
+ * const epoch = createSandboxEpoch({ clock: store.clockState(), tokens: store.tokenState(), background, idle });
+ * epoch.bind({ clock, resetView });
+ * await epoch.read();
+ */
+export function createSandboxEpoch(deps: SandboxEpochDeps): SandboxEpoch {
+  let known = -1;
+  /** The clock of the last reading in epoch `known` (ms moved). */
+  let clockMs = 0;
+  let view: EpochView | undefined;
+  // This process's own writes come first: a reading must not undo the move or the reset its caller was answered.
+  const afterOwn = <T>(work: () => Promise<T>): Promise<T> => {
+    const wait = deps.idle();
+    return wait === undefined ? work() : wait.then(work);
+  };
+
+  function moveTo(epoch: number): void {
+    // Not at the first reading: the view is empty then (this process has applied nothing yet).
+    if (known >= 0) view?.resetView();
+    known = epoch;
+    clockMs = 0;
+  }
+
+  function restoreClock(): void {
+    const behind = clockMs - (view?.clock.advanced() ?? 0);
+    if (behind > 0) view?.clock.advance(behind);
+  }
+
+  function seen(reading: SandboxReading): void {
+    // Read before a reset this process already knows of (its own, still on its way to the store): nothing to take.
+    if (reading.epoch < known) return;
+    if (reading.epoch > known) moveTo(reading.epoch);
+    clockMs = Math.max(clockMs, reading.clockMs);
+    restoreClock();
+  }
+
+  return {
+    current: () => known,
+    seen,
+    admits(record) {
+      const ep = record.ep;
+      // A compaction's markers (`snap.*`) and the records of a kit before epochs belong to none.
+      if (typeof ep !== 'number' || ep < known) return false;
+      if (ep > known) moveTo(ep);
+      return true;
+    },
+    stamp(body) {
+      (body as { ep?: number }).ep = known;
+    },
+    read: () => afterOwn(() => deps.clock.read()).then(seen),
+    reset() {
+      // The records made from now on belong to the epoch the reset starts. Should another replica reset at the same
+      // time, the store answers a later epoch: the view goes once more, with what this process made in between.
+      known += 1;
+      clockMs = 0;
+      deps.background(
+        afterOwn(() => deps.tokens.reset()).then((epoch) => {
+          if (epoch > known) moveTo(epoch);
+        }),
+      );
+    },
+    advanced(ms) {
+      deps.background(afterOwn(() => deps.clock.advance(ms)).then(seen));
+    },
+    restoreClock,
+    bind(v) {
+      view = v;
+    },
+  };
+}

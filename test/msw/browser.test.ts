@@ -24,9 +24,11 @@ import { type PageServer, startPageServer } from './browser/page-server.ts';
  * the collector, the text and JUnit forms of GET /__pck/coverage) and the state events it reads brought it to 76,698.
  * Raised to 79,000 when the token service over a shared token state (which only a Redis store uses, but which the
  * token service imports statically) and the folder moves brought it to 78,496. Lowered to 78,000 when those token
- * operations left the browser build (the Node entries pass them in) and it measured 77,904.
+ * operations left the browser build (the Node entries pass them in) and it measured 77,904. Raised to 79,000 when the
+ * sandbox epoch (the clock and resets of a Redis store, which the store wiring imports statically) brought it to
+ * 78,551; a seam like the token operations' would take it out again.
  */
-const gzipBudget = 78_000;
+const gzipBudget = 79_000;
 
 let consumer: PackedConsumer;
 let app: BrowserBundle;

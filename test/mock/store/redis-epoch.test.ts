@@ -4,35 +4,14 @@
 // late its record reaches the log.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildNodeMockApp } from '../../../src/mock/app.ts';
-import { serviceHeaders, servicePaths } from '../../../src/spec-names.ts';
+import { servicePaths } from '../../../src/spec-names.ts';
 import { createRedisStore, type SandboxStore } from '../../support/mock-internals/store.ts';
+import { redisReplica } from '../../support/redis-replica.ts';
 import { redisSuite } from '../../support/redis-suite.ts';
-import { sandboxClient } from '../../support/sandbox-client.ts';
 
 const suite = redisSuite();
-const feesQuery = 'query Fees($amount: Float!) { paymentGatewayFeesCalc(amount: $amount) { card_type fees } }';
 
-// A follow interval far beyond the test: what a replica sees of another's change it read on the request itself.
-async function replica(store: SandboxStore) {
-  const app = buildNodeMockApp(
-    { log: false, store, assumptions: { store: { leaseMs: 3_000, followIntervalMs: 600_000 } } },
-    {},
-  );
-  suite.track(app);
-  await app.ready();
-  const client = sandboxClient((r) => app.fetch(r));
-  const fees = async (token: string) => {
-    const answer = await client.call(
-      'POST',
-      servicePaths.graphql,
-      { [serviceHeaders.jwt]: token },
-      { query: feesQuery, variables: { amount: 100 } },
-    );
-    return answer.body?.errors?.[0]?.extensions?.reason ?? (answer.status === 200 ? 'ok' : `HTTP ${answer.status}`);
-  };
-  return { app, client, fees };
-}
+const replica = (store: SandboxStore) => redisReplica(suite, store);
 
 const redisOf = (prefix: string) => createRedisStore(suite.url, { keyPrefix: prefix });
 

@@ -3,43 +3,15 @@
 // no other shared state, and used to be answered from the replica's own view once it had seen the token).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildNodeMockApp } from '../../../src/mock/app.ts';
 import type { MockOptions } from '../../../src/mock/options.ts';
-import { serviceHeaders, servicePaths } from '../../../src/spec-names.ts';
 import { createRedisStore } from '../../support/mock-internals/store.ts';
+import { redisReplica } from '../../support/redis-replica.ts';
 import { redisSuite } from '../../support/redis-suite.ts';
-import { sandboxClient } from '../../support/sandbox-client.ts';
 
 const suite = redisSuite();
-const feesQuery = 'query Fees($amount: Float!) { paymentGatewayFeesCalc(amount: $amount) { card_type fees } }';
 
-// A follow interval far beyond the test: nothing reaches a replica through the log while the test runs, so what it
-// sees of another's token change it read from Redis on the request itself.
-async function replica(prefix: string, options: Partial<MockOptions> = {}) {
-  const store = createRedisStore(suite.url, { keyPrefix: prefix });
-  const app = buildNodeMockApp(
-    {
-      log: false,
-      store,
-      ...options,
-      assumptions: { store: { leaseMs: 3_000, followIntervalMs: 600_000 }, ...options.assumptions },
-    },
-    {},
-  );
-  suite.track(app);
-  await app.ready();
-  const client = sandboxClient((r) => app.fetch(r));
-  const fees = async (token: string) => {
-    const answer = await client.call(
-      'POST',
-      servicePaths.graphql,
-      { [serviceHeaders.jwt]: token },
-      { query: feesQuery, variables: { amount: 100 } },
-    );
-    return answer.body?.errors?.[0]?.extensions?.reason ?? (answer.status === 200 ? 'ok' : `HTTP ${answer.status}`);
-  };
-  return { app, client, fees, store };
-}
+const replica = (prefix: string, options: Partial<MockOptions> = {}) =>
+  redisReplica(suite, createRedisStore(suite.url, { keyPrefix: prefix }), options);
 
 async function pair(of: Awaited<ReturnType<typeof replica>>) {
   const answer = await of.client.generate();

@@ -313,30 +313,33 @@ export const defaultAssumptions: Assumptions = {
   },
 };
 
-/** A partial override of {@link Assumptions}; nested objects merge one level deep. */
-export type AssumptionOverrides = {
-  readonly [K in keyof Assumptions]?: Assumptions[K] extends readonly unknown[]
-    ? Assumptions[K]
-    : Assumptions[K] extends object
-      ? Partial<Assumptions[K]>
-      : Assumptions[K];
-};
+/** A partial override of a nested assumption: every object level partial, arrays whole. */
+type DeepPartial<T> = T extends readonly unknown[] | RegExp
+  ? T
+  : T extends object
+    ? { readonly [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
 
-/** Applies overrides to the defaults (arrays replace, plain objects merge one level deep). */
+/** A partial override of {@link Assumptions}: nested objects merge at every level, arrays replace. */
+export type AssumptionOverrides = { readonly [K in keyof Assumptions]?: DeepPartial<Assumptions[K]> };
+
+/** Whether `value` is an object to merge into (not an array, a pattern, or null). */
+function mergeable(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof RegExp);
+}
+
+/** `base` with `over` merged in: objects key by key at every level, anything else replaced. */
+function merged(base: unknown, over: unknown): unknown {
+  if (!mergeable(base) || !mergeable(over)) return over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) if (value !== undefined) out[key] = merged(base[key], value);
+  return out;
+}
+
+/**
+ * Applies overrides to the defaults. Nested objects merge at every level, so `{ webhook: { retry: { maxAttempts: 2 }
+ * } }` keeps the other retry settings; arrays (the fee table, card types) replace the default whole.
+ */
 export function resolveAssumptions(overrides: AssumptionOverrides = {}): Assumptions {
-  const out: Record<string, unknown> = { ...defaultAssumptions };
-  for (const [key, value] of Object.entries(overrides)) {
-    if (value === undefined) continue;
-    const base = (defaultAssumptions as unknown as Record<string, unknown>)[key];
-    out[key] =
-      base &&
-      typeof base === 'object' &&
-      !Array.isArray(base) &&
-      value &&
-      typeof value === 'object' &&
-      !Array.isArray(value)
-        ? { ...base, ...value }
-        : value;
-  }
-  return out as unknown as Assumptions;
+  return merged(defaultAssumptions, overrides) as Assumptions;
 }

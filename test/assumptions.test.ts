@@ -25,13 +25,18 @@ describe('resolveAssumptions', () => {
     expect(resolveAssumptions()).toEqual(defaultAssumptions);
   });
 
-  it('merges nested objects one level deep and replaces arrays', () => {
+  it('merges nested objects at every level and replaces arrays', () => {
     const feeTable = [{ card_type: 'visa', percent: 1, fixed: 0, card_location: 'domestic' }];
     const resolved = resolveAssumptions({ bounds: { maxAmount: 50 }, feeTable, tokenTtlSeconds: 60 });
     expect(resolved.bounds.maxAmount).toBe(50);
     expect(resolved.bounds.cvvDigits).toEqual(defaultAssumptions.bounds.cvvDigits);
     expect(resolved.feeTable).toEqual(feeTable);
     expect(resolved.tokenTtlSeconds).toBe(60);
+    const retry = resolveAssumptions({ webhook: { retry: { maxAttempts: 2 } } }).webhook;
+    expect(retry.retry).toEqual({ ...defaultAssumptions.webhook.retry, maxAttempts: 2 });
+    expect(retry.signingKeyHeader).toBe(defaultAssumptions.webhook.signingKeyHeader);
+    const digits = resolveAssumptions({ bounds: { cardNumberDigits: { max: 16 } } }).bounds.cardNumberDigits;
+    expect(digits).toEqual({ min: 12, max: 16 });
   });
 
   it('leaves the defaults untouched', () => {

@@ -138,6 +138,12 @@ describe('check <file.har> (in process)', () => {
     ['missing.config.json', null, '--config: cannot read'],
     ['bad.config.json', '{"assumptions":', 'is not valid JSON'],
     ['unknown.config.json', '{"assumptions":{"nope":1}}', '--config: unknown assumption "nope"'],
+    ['nested.config.json', '{"assumptions":{"store":{"leaseMz":1}}}', '--config: unknown assumption "store.leaseMz"'],
+    [
+      'typed.config.json',
+      '{"assumptions":{"settleDelayMs":"x"}}',
+      '--config: assumption "settleDelayMs" must be a number of at least 0, got "x".',
+    ],
     ['shape.config.json', '{"client":[]}', 'unknown key "client"'],
   ])('answers exit 2 for a --config file it cannot use: %s', async (name, content, text) => {
     const file = content === null ? join(dir, name) : write(name, content);

@@ -50,15 +50,15 @@ const sources = (dir: string): string[] =>
     return /\.(?:[cm]?js|[cm]?ts)$/.test(e.name) ? [relative(root, path)] : [];
   });
 
-/** How many sleep-style calls each file of test/ holds, comments left out. */
-function timersByFile(): Record<string, number> {
+/** How many matches of `pattern` each file of test/ holds, comments left out. */
+function matchesByFile(pattern: RegExp): Record<string, number> {
   const found: Record<string, number> = {};
   for (const file of sources(join(root, 'test')).filter((f) => f !== self)) {
     const code = readFileSync(join(root, file), 'utf8')
       .split('\n')
       .filter((line) => !/^\s*(?:\/\/|\*|\/\*)/.test(line))
       .join('\n');
-    const n = code.match(sleepStyle)?.length ?? 0;
+    const n = code.match(pattern)?.length ?? 0;
     if (n > 0) found[file] = n;
   }
   return found;
@@ -66,7 +66,7 @@ function timersByFile(): Record<string, number> {
 
 describe('waits in test/', () => {
   it('sleeps and polls on no timer outside the commented list', () => {
-    const found = timersByFile();
+    const found = matchesByFile(sleepStyle);
     const unlisted = Object.entries(found)
       .filter(([file, n]) => n > (allowed[file]?.count ?? 0))
       .map(([file, n]) => `${file}: ${n} (allowed ${allowed[file]?.count ?? 0})`);
@@ -77,7 +77,7 @@ describe('waits in test/', () => {
   });
 
   it('lists no timer that is gone (the list shrinks with the code)', () => {
-    const found = timersByFile();
+    const found = matchesByFile(sleepStyle);
     const stale = Object.entries(allowed)
       .filter(([file, { count }]) => (found[file] ?? 0) < count)
       .map(([file, { count }]) => `${file}: ${found[file] ?? 0} (listed ${count})`);
@@ -96,5 +96,23 @@ describe('waits in test/', () => {
     ];
     for (const shape of shapes) expect(shape.match(sleepStyle), shape).not.toBeNull();
     expect('await changes.until(() => done);'.match(sleepStyle)).toBeNull();
+  });
+});
+
+// The unit project shares one module graph and one global object per worker (isolate: false). A spy on a global
+// function captures whatever is installed when it is made: made while fake timers are on, it keeps the fake, and a
+// later file's restoreAllMocks puts that fake back on globalThis, where no timer of the worker's later files fires.
+// A test that must replace a global wraps it and puts it back itself, as test/mock/internal/clock.test.ts does.
+const globalSpy = /\bvi\.spyOn\(\s*globalThis\b/g;
+
+describe('spies in the shared unit worker', () => {
+  it('no test spies on globalThis', () => {
+    expect(Object.keys(matchesByFile(globalSpy))).toEqual([]);
+  });
+
+  it('catches the shape', () => {
+    expect("vi.spyOn(globalThis, 'setTimeout')".match(globalSpy)).not.toBeNull();
+    expect("vi.spyOn( globalThis, 'fetch')".match(globalSpy)).not.toBeNull();
+    expect("vi.spyOn(console, 'log')".match(globalSpy)).toBeNull();
   });
 });

@@ -477,10 +477,5 @@ function resolvedAssumptions(given: MockOptions): Assumptions {
   positiveInteger('assumptions.bounds.maxMetadataBytes', assumptions.bounds.maxMetadataBytes);
   positiveInteger('assumptions.bounds.maxMetadataDepth', assumptions.bounds.maxMetadataDepth);
   positiveInteger('assumptions.bounds.maxTextLength', assumptions.bounds.maxTextLength);
-  if (assumptions.expirationUnit !== 'seconds' && assumptions.expirationUnit !== 'milliseconds')
-    fail(
-      'assumptions.expirationUnit',
-      `must be "seconds" or "milliseconds"; got ${String(assumptions.expirationUnit)}.`,
-    );
   return assumptions;
 }

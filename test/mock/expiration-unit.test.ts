@@ -35,7 +35,7 @@ describe('assumptions.expirationUnit', () => {
 
   it('refuses any other unit, naming the option', () => {
     expect(() => createMockApp({ log: false, assumptions: { expirationUnit: 'minutes' as 'seconds' } })).toThrow(
-      /mock option "assumptions.expirationUnit" must be "seconds" or "milliseconds"; got minutes/,
+      /mock option "assumptions": assumption "expirationUnit" must be one of "seconds", "milliseconds", got "minutes"/,
     );
   });
 });

@@ -61,7 +61,7 @@ export function refreshTokenText(s: ClientTokens, refreshHead: string, n: number
 
 /**
  * Keeps issue number `n` of `s` as an unused refresh token of the current generation, forgetting the oldest unused
- * ones beyond `maxRefresh`: the part of {@link issueRefresh} a state store replays (issue 23).
+ * ones beyond `maxRefresh`: the part of {@link issueRefresh} a state store replays.
  */
 export function keepRefresh(s: ClientTokens, n: number, maxRefresh: number): void {
   // Forget the oldest unused refresh token; used ones left in the queue are skipped.

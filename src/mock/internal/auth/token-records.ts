@@ -1,5 +1,5 @@
 /**
- * The token service's side of a state store (issue 23): replaying `tk.*` records, and writing its view down as a
+ * The token service's side of a state store: replaying `tk.*` records, and writing its view down as a
  * snapshot for compaction. Split from tokens.ts, whose hot paths never run any of this (with `memory:` nothing is
  * recorded or replayed).
  *
@@ -63,7 +63,7 @@ function mark(t: TokenRecordState, clientId: string, n: number, j: number): void
   }
 }
 
-/** Replays token records; numbers of this process's own boot move its counters past them (a rebuild; issue 23). */
+/** Replays token records; numbers of this process's own boot move its counters past them (a rebuild). */
 export function tokenApplier(t: TokenRecordState): RecordApplier['apply'] {
   return (r) => {
     const base = t.ids.base;

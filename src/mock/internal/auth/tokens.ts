@@ -109,7 +109,7 @@ export interface TokenService {
    * revocation generation), so a file store that drops everything before its last reset still has them.
    */
   keptOverReset(): RecordBody[];
-  /** Takes back a token record (`tk.*`) of a state store (issue 23). */
+  /** Takes back a token record (`tk.*`) of a state store. */
   readonly apply: RecordApplier['apply'];
   /** The records that rebuild this service's view (a state store's compaction; token-records.ts). */
   readonly snapshot: RecordSnapshot['snapshot'];
@@ -140,7 +140,7 @@ export interface TokenServiceDeps {
   readonly crypto: CryptoPrimitives;
   /** Most unused refresh tokens kept per client; issuing one more forgets the oldest unused one. Default 1,000. */
   readonly maxRefreshTokensPerClient?: number;
-  /** Receives a record of every change when a state store is configured (issue 23); undefined with memory. */
+  /** Receives a record of every change when a state store is configured; undefined with memory. */
   readonly record?: Recorder | undefined;
   /** Where every change is told as a {@link TokenIssued}, `token.refreshed` or `token.revoked` event. */
   readonly events?: EventBus | undefined;

@@ -1,5 +1,5 @@
 /**
- * Compaction of a state store by size (issue 23, decision 0029): once the store holds `compactAfterRecords` records
+ * Compaction of a state store by size (decision 0029): once the store holds `compactAfterRecords` records
  * or `compactAfterBytes` bytes beyond its last snapshot, this process writes the sandbox as it sees it (every
  * module's snapshot records) and the store drops the records the snapshot replaces. Redis trims its stream
  * (`XTRIM MINID`); the file store rewrites its log atomically.

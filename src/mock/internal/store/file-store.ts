@@ -1,5 +1,5 @@
 /**
- * The file store (`--store file:<path>`, issue 23, decision 0015; Node only): one process's sandbox state as an
+ * The file store (`--store file:<path>`, decision 0015; Node only): one process's sandbox state as an
  * append-only log of JSON lines, so a restart or a crash keeps every acknowledged change.
  *
  * - Each line is `<json>\t<checksum>`: the JSON of one record and the FNV-1a hash of it (8 hex digits). A SIGKILL
@@ -19,7 +19,7 @@
  * @module
  */
 // fs/promises through node:fs's lazy `promises` getter: the CLI bundle requires node:fs, so fs/promises is loaded when
-// a file store opens, not at every start of the mock (issue 22, cold start).
+// a file store opens, not at every start of the mock (a start that never opens one pays nothing).
 import { constants as fsConstants, promises as fsp } from 'node:fs';
 import { errorLine } from '../../../internal/messages.ts';
 import { type PositionedRecord, type SandboxStore, type StoreRecord, StoreUnavailableError } from './sandbox-store.ts';

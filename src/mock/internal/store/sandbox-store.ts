@@ -1,5 +1,5 @@
 /**
- * The seam of a sandbox state store (issue 23, decision 0015): where a mock process appends the records that
+ * The seam of a sandbox state store (decision 0015): where a mock process appends the records that
  * describe its state changes and reads those of other processes. Implementations: memory (none: nothing is
  * recorded), file (`file:` URL, Node only) and Redis (`redis://`, Node only, optional peer).
  *

@@ -1,5 +1,5 @@
 /**
- * The `store` option's URL (issue 23): `memory:` (the default), `file:<path>` or `redis://…` / `rediss://…`.
+ * The `store` option's URL: `memory:` (the default), `file:<path>` or `redis://…` / `rediss://…`.
  * Isomorphic: it only reads the text; the Node entry opens the file or the connection.
  *
  * @module

@@ -29,20 +29,46 @@ import { cliDeployment, proxyDeployment, replicaDeployment } from '../test/model
 import { runModel } from '../test/model/run-model.ts';
 import { startRedisServer } from '../test/support/redis-server.ts';
 
-const { values } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '200' },
-    seed: { type: 'string' },
-    path: { type: 'string' },
-    'replay-path': { type: 'string' },
-    'max-commands': { type: 'string', default: '40' },
-    deployment: { type: 'string', multiple: true },
-    replicas: { type: 'boolean', default: false },
-    minutes: { type: 'string' },
-    from: { type: 'string' },
-    built: { type: 'boolean', default: false },
-  },
-});
+const usage = `Usage: npm run test:model -- [options]
+  --runs N              sequences per deployment (default 200)
+  --seed S              fast-check seed (default: random, printed)
+  --deployment NAME     one of in-process, msw, cli, file, proxy, browser-worker (repeatable; default all but replicas)
+  --replicas            two and three replicas of the CLI mock on one Redis instead
+  --max-commands N      commands per sequence at most (default 40)
+  --minutes M           start no sequence after M minutes
+  --from N              skip the seed's first N sequences
+  --path P --replay-path R   replay one shrunk failure, as printed
+  --built               run dist/cli (after npm run build) instead of the sources`;
+
+const options = {
+  runs: { type: 'string', default: '200' },
+  seed: { type: 'string' },
+  path: { type: 'string' },
+  'replay-path': { type: 'string' },
+  'max-commands': { type: 'string', default: '40' },
+  deployment: { type: 'string', multiple: true },
+  replicas: { type: 'boolean', default: false },
+  minutes: { type: 'string' },
+  from: { type: 'string' },
+  built: { type: 'boolean', default: false },
+  help: { type: 'boolean', default: false },
+} as const;
+
+/** The options, or the usage and exit code 2 for an unknown or malformed one: never a stack trace. */
+function parsed() {
+  try {
+    return parseArgs({ options }).values;
+  } catch (error) {
+    console.error(`[payment-contract-kit] test:model: ${(error as Error).message}\n${usage}`);
+    process.exit(2);
+  }
+}
+
+const values = parsed();
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
 
 // fast-check replays a shrunk command list only with its replayPath: with the path alone it finds no sequence and
 // the run would report 0 disagreements.
@@ -131,10 +157,14 @@ if (values.replicas) {
   }
 } else {
   const names = values.deployment ?? Object.keys(deployments);
-  for (const name of names) {
-    const make = deployments[name];
-    if (!make) throw new Error(`--deployment: "${name}" is not one of ${Object.keys(deployments).join(', ')}`);
-    ok = (await runOne(name, make)) && ok;
+  // Every name is checked before the first run: a typo in the last one must not surface an hour in.
+  const unknown = names.find((name) => !Object.hasOwn(deployments, name));
+  if (unknown !== undefined) {
+    console.error(
+      `[payment-contract-kit] test:model: --deployment "${unknown}" is not one of ${Object.keys(deployments).join(', ')}.`,
+    );
+    process.exit(2);
   }
+  for (const name of names) ok = (await runOne(name, deployments[name] as () => Promise<Deployment>)) && ok;
 }
 process.exit(ok ? 0 : 1);

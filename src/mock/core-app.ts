@@ -132,7 +132,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     onProblem: (line) => log.line(line),
     onAttempt: (report) => log.webhookAttempt(report),
     createTransport: inProcess.createTransport,
-    hmacSha256Base64: platform.crypto.hmacSha256Base64,
+    ...{ hmacSha256Base64: platform.crypto.hmacSha256Base64, sha256Hex: platform.crypto.sha256Hex },
     onFinished: plan ? (d) => progress?.finished(d) : undefined,
     ...{ record, events },
   });

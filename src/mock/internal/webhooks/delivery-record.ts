@@ -126,6 +126,21 @@ export interface Delivery {
   task: ScheduledTask | undefined;
 }
 
+/**
+ * The delivery id of `event` to `url` in a sandbox with a state store: `whd_` and 32 hex digits of a SHA-256 over the
+ * payment's uuid, its `paid_at` and the URL. Whichever process settles a payment (the one that accepted it, a
+ * survivor taking over its work, a restart replaying it) makes the same id for it, so a receiver that skips ids it
+ * has handled handles the payment once, whatever died between two attempts. A payment settles once, so the pair
+ * names one delivery; `paid_at` keeps a uuid drawn again after a restart from naming an older payment's delivery.
+ * A redelivery keeps its delivery's id, as everywhere.
+ *
+ * @example
+ * const id = storeDeliveryId(platform.crypto.sha256Hex)(event, 'https://receiver.test/hook'); // 'whd_…'
+ */
+export function storeDeliveryId(sha256Hex: (text: string) => string): (event: WebhookEvent, url: string) => string {
+  return (event, url) => `whd_${sha256Hex(`${event.paymentUuid}\0${event.payload.paid_at}\0${url}`).slice(0, 32)}`;
+}
+
 /** States a delivery does not leave on its own; only a redelivery restarts it. */
 export const TERMINAL: ReadonlySet<DeliveryState> = new Set(['delivered', 'failed', 'gone']);
 

@@ -89,8 +89,8 @@ export interface WebhookDispatcherOptions {
   readonly random: () => number;
   /** Event type for the log and Standard Webhooks; defaults to `Assumptions.webhook.eventType`. */
   readonly eventType?: string;
-  /** Makes delivery ids; defaults to `whd_` + a random UUID, unique across resets so receivers never mistake a new event for a duplicate. */
-  readonly idFactory?: () => string;
+  /** The id of `event`'s delivery to `url`; default `whd_` + a random UUID (a store's: `storeDeliveryId`). */
+  readonly idFactory?: (event: WebhookEvent, url: string) => string;
   /**
    * Wall clock for `webhook-timestamp` (ms). Receivers check it against their own clock, so it is real time, not
    * the mock's virtual time. Defaults to `Date.now`.
@@ -292,7 +292,6 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const targets = checkedTargets(opts);
   let ownSeq = 0;
   const store = createDeliveryStore({ maxFinished: caps.maxDeliveries, nextSeq: opts.nextSeq ?? (() => ++ownSeq) });
-
   const transport = opts.transport;
   const waiters = createWaiters<DeliveryRecord>();
   let closed = false;
@@ -345,7 +344,8 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
           lanes.admit(adopted);
           return;
         }
-        const d = newDelivery({ id: newId(), event, url, target, eventType, body, problem, now: clock.now() });
+        const id = newId(event, url);
+        const d = newDelivery({ id, event, url, target, eventType, body, problem, now: clock.now() });
         admitNew(d, { store, lanes, guard, closed });
       });
     },

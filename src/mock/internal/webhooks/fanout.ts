@@ -18,7 +18,7 @@ import type { StoredPayment } from '../payments/state.ts';
 import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../store/records.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
 import { type DeliveryFields, deliveryFields } from './delivery-mirror.ts';
-import { type Delivery, type DeliveryState, snapshot, TERMINAL } from './delivery-record.ts';
+import { type Delivery, type DeliveryState, snapshot, storeDeliveryId, TERMINAL } from './delivery-record.ts';
 import { type DeliveryCounts, type DeliveryFilter, deliveryMatches } from './delivery-store.ts';
 import {
   createWebhookDispatcher,
@@ -95,6 +95,8 @@ export interface WebhookFanoutDeps {
   readonly createTransport: () => WebhookTransport;
   /** Standard Webhooks HMAC (the platform's). */
   readonly hmacSha256Base64: (key: Uint8Array, text: string) => string;
+  /** The platform's SHA-256 (hex): with a state store, delivery ids are derived from the payment with it. */
+  readonly sha256Hex: (text: string) => string;
   /** Told when a delivery ends, but not by closing: a state store records it, so no restart sends it again. */
   readonly onFinished?:
     | ((delivery: { readonly paymentUuid: string; readonly url: string; readonly state: string }) => void)
@@ -342,5 +344,7 @@ function makeDispatcher(
     ...(deps.onProblem === undefined ? {} : { onProblem: deps.onProblem }),
     ...(deps.onAttempt === undefined ? {} : { onAttempt: deps.onAttempt }),
     transport: deps.createTransport(),
+    // With a store another process may deliver the payment again (a takeover, a restart): the same id then.
+    ...(onChange === undefined ? {} : { idFactory: storeDeliveryId(deps.sha256Hex) }),
   });
 }

@@ -22,19 +22,24 @@ afterEach(async () => {
 });
 
 /** A fan-out to one in-process receiver answering 204, recording into `records` as a state store's recorder would. */
-function fanout(records: { t: string; [k: string]: unknown }[], onFinished?: (d: { paymentUuid: string }) => void) {
+function fanout(
+  records: { t: string; [k: string]: unknown }[] | undefined,
+  onFinished?: (d: { paymentUuid: string }) => void,
+  urls = [receiverUrl(0)],
+) {
   const clock: Clock = createClock();
   const f = createWebhookFanout({
     assumptions: defaultAssumptions,
     clock,
     clients: [],
-    webhookUrls: [receiverUrl(0)],
+    webhookUrls: urls,
     signingKey: 'k',
     random: () => 0.5,
     createTransport: () => createInProcessTransport([() => new Response(null, { status: 204 })], noNetwork),
     hmacSha256Base64: nodeCrypto.hmacSha256Base64,
+    sha256Hex: nodeCrypto.sha256Hex,
     onFinished,
-    record: (r) => records.push(r),
+    record: records === undefined ? undefined : (r) => records.push(r),
   });
   closers.push(async () => {
     await f.close();
@@ -87,5 +92,37 @@ describe('webhook fan-out with a state store', () => {
     restarted.apply({ ...end!, o: 'p' });
     expect(restarted.deliveries().map((d) => [d.state, d.attempts.length])).toEqual([['delivered', 1]]);
     expect(restarted.deliveryCounts().byState).toMatchObject({ sending: 0, delivered: 1 });
+  });
+
+  it('gives a payment the same delivery id in every process, so a takeover re-sends under the id the receiver saw', async () => {
+    const idsOf = async (f: ReturnType<typeof fanout>, payment = settled) => {
+      f.deliver(payment);
+      await f.waitFor((d) => d.paymentUuid === payment.uuid && d.state === 'delivered');
+      return f
+        .deliveries()
+        .filter((d) => d.paymentUuid === payment.uuid)
+        .map((d) => d.id);
+    };
+    const urls = [receiverUrl(0), receiverUrl(1)];
+    // The replica that settled first, and the one that took the payment over (or a restart of the first).
+    const [first, second] = [await idsOf(fanout([], undefined, urls)), await idsOf(fanout([], undefined, urls))];
+    expect(first).toHaveLength(2);
+    expect(first[0]).toMatch(/^whd_[0-9a-f]{32}$/);
+    expect(second).toEqual(first);
+    // One id per URL; another payment, or the same uuid accepted at another time, is another delivery.
+    expect(first[0]).not.toBe(first[1]);
+    const other = await idsOf(fanout([], undefined, urls), storedPayment('p-2', { status: 'success' }));
+    const later = await idsOf(fanout([], undefined, urls), storedPayment('p-1', { status: 'success' }, 1_000));
+    expect(new Set([...first, ...other, ...later]).size).toBe(6);
+  });
+
+  it('keeps random delivery ids without a store: one process, nothing to re-send from elsewhere', async () => {
+    const ids: string[] = [];
+    for (const f of [fanout(undefined), fanout(undefined)]) {
+      f.deliver(settled);
+      ids.push((await f.waitFor((d) => d.state === 'delivered')).id);
+    }
+    expect(ids[0]).toMatch(/^whd_[0-9a-f]{32}$/);
+    expect(ids[0]).not.toBe(ids[1]);
   });
 });

@@ -142,7 +142,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     ...{ assumptions, clock, state, settled, events, onError: (line: string) => log.line(line) },
     ...(plan ? { once: plan.once, hooksPending: (p: Parameters<typeof settled>[0]) => progress!.pending(p) } : {}),
   });
-  const failures = createFailureInjection(assumptions, record, failureClaimOf(plan), events);
+  const failures = failuresOf(assumptions, plan, events);
   const engine = createEngineLoader({
     assumptions,
     guide: opts.guide,
@@ -156,7 +156,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   if (platform.loadGraphqlAtStart) engine.load().catch(() => undefined);
   const errors = createErrorMapper(assumptions, (line) => log.line(line));
   const router = createRouter<RouteEntry>();
-  registerServiceRoutes(router, { assumptions, tokens, engine, errors });
+  registerServiceRoutes(router, { assumptions, tokens, engine, errors, failures });
   const resettable = [clock, settlement, state, tokens, random, paymentRandom, latencyRandom, webhookRandom, engine];
   const control = createControl({
     ...{ assumptions, clock, state, tokens, settlement, webhooks, journal, failures, engine, router },
@@ -233,10 +233,21 @@ async function closeParts(
 /** How long a replica holds a use of an armed failure it claimed (ms): the claim only has to outlive the catch-up. */
 const failureClaimLeaseMs = 600_000;
 
-/** On a shared store each use of an armed failure is claimed, for long enough that every replica has read its use. */
-function failureClaimOf(plan: StorePlan | undefined) {
-  if (plan?.store.shared !== true) return undefined;
-  return (key: string) => plan.store.claim(key, plan.processId, failureClaimLeaseMs);
+/**
+ * The injected failures: held by the store when it holds them (Redis: no record, no claim); else recorded with a
+ * store, and on a shared one each use claimed, for long enough that every replica has read its use.
+ */
+function failuresOf(
+  assumptions: Parameters<typeof createFailureInjection>[0],
+  plan: StorePlan | undefined,
+  events: EventBus,
+) {
+  if (plan?.failures) return createFailureInjection(assumptions, undefined, undefined, events, plan.failures);
+  const claim =
+    plan?.store.shared === true
+      ? (key: string) => plan.store.claim(key, plan.processId, failureClaimLeaseMs)
+      : undefined;
+  return createFailureInjection(assumptions, plan?.record, claim, events);
 }
 
 /** A store that cannot be opened, as the error `ready()` rejects with. */
@@ -277,14 +288,16 @@ function bindStore(plan: StorePlan, p: StoreParts): StateSync {
   plan.epoch?.bind({ clock, resetView });
   // With an epoch (Redis) the clock and the resets live in the store: no control records to apply or write down.
   const control = plan.epoch ? [] : [controlApplier(clock, resetView)];
+  // Nor failure records when the store holds the failures.
+  const failed = plan.failures ? [] : [failures];
   // The settlement keeps no state of its own: it reschedules from the payments' records.
-  const snapshots = [...control, tokens, state, failures, journal, webhooks, progress];
+  const snapshots = [...control, tokens, state, ...failed, journal, webhooks, progress];
   const stamp = (r: RecordBody) => {
     plan.epoch?.stamp(r);
     return r;
   };
   return plan.bind({
-    appliers: [...control, tokens, state, settlement, failures, journal, webhooks, progress],
+    appliers: [...control, tokens, state, settlement, ...failed, journal, webhooks, progress],
     // A rebuild's reset rewinds the clock too; with an epoch no record brings its moves back, the last reading does.
     resetView: () => {
       resetView();

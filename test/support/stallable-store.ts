@@ -68,9 +68,10 @@ export function stallableStore(base: SandboxStore): Stallable {
     increment: (name) => held(() => base.increment(name)),
     watch: (onAppend) => base.watch?.(onAppend) ?? (() => {}),
     close: () => base.close(),
-    // The state Redis holds itself (tokens, the clock and the epoch): its scripts wait at the gate too.
+    // The state Redis holds itself (tokens, the clock and the epoch, armed failures): its scripts wait at the gate too.
     ...(base.tokenState ? { tokenState: () => heldPort(base.tokenState!(), held) } : {}),
     ...(base.clockState ? { clockState: () => heldPort(base.clockState!(), held) } : {}),
+    ...(base.failureState ? { failureState: () => heldPort(base.failureState!(), held) } : {}),
   };
   const s: Stallable = {
     store,

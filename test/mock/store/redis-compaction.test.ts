@@ -74,6 +74,7 @@ function withoutWatch(store: SandboxStore): SandboxStore {
     // The state Redis holds itself: replicas of one sandbox share it (a replica without it would keep its own).
     ...(store.tokenState ? { tokenState: () => store.tokenState!() } : {}),
     ...(store.clockState ? { clockState: () => store.clockState!() } : {}),
+    ...(store.failureState ? { failureState: () => store.failureState!() } : {}),
   };
 }
 

@@ -1,19 +1,25 @@
 // Replicas on a real Redis share the sandbox clock and its resets (decision 0040, step 2): a clock move or a reset
 // through one replica holds for the very next request through another, a fee list included, with nothing read from
 // the log; and a change a replica made before a reset it had not seen yet stays out of every replica's view, however
-// late its record reaches the log.
+// late its record reaches the log (a card account here: armed failures live in Redis too, step 3).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { servicePaths } from '../../../src/spec-names.ts';
+import { defaultCredentials, servicePaths } from '../../../src/spec-names.ts';
+import { card, payInput } from '../../mock/helpers.ts';
 import { createRedisStore, type SandboxStore } from '../../support/mock-internals/store.ts';
 import { redisReplica } from '../../support/redis-replica.ts';
 import { redisSuite } from '../../support/redis-suite.ts';
+import { paidUuid } from '../../support/sandbox-client.ts';
 
 const suite = redisSuite();
 
 const replica = (store: SandboxStore) => redisReplica(suite, store);
 
 const redisOf = (prefix: string) => createRedisStore(suite.url, { keyPrefix: prefix });
+
+const cardInput = { card_number: card.card_number, expiry_month: card.expiry_month, expiry_year: card.expiry_year };
+/** A payment with the card account `uid` instead of the card. */
+const payWith = (uid: string) => ({ ...payInput(), credit_card: { card_account_uid: uid } });
 
 /** The store without its watch: the replica reads the log only when a request asks it to. */
 function unwatched(store: SandboxStore): SandboxStore {
@@ -45,27 +51,29 @@ describe('replicas on Redis: one clock, one reset', () => {
     expect(await suite.probe.get(`${prefix}1:clock`)).toBeNull();
   });
 
-  it('a clock move or a reset makes no record in the log', async () => {
+  it('a clock move, a reset or an armed failure makes no record in the log; a card account does, in its epoch', async () => {
     const prefix = `ep-${randomUUID()}:`;
     const a = await replica(redisOf(prefix));
     a.app.control.advanceClock(1_000);
     a.app.control.reset();
     a.app.control.failNextRequest(servicePaths.generateToken, 503);
+    a.app.control.registerCardAccount(defaultCredentials.clientId, cardInput);
     await a.app.control.durable();
     const entries = (await suite.probe.xrange(`${prefix}log`, '-', '+')) as [string, string[]][];
     const records = entries.map(([, fields]) => JSON.parse(fields[1] ?? '{}') as { t: string; ep?: number });
-    expect(records.map((r) => [r.t, r.ep])).toEqual([['fail', 1]]);
+    expect(records.map((r) => [r.t, r.ep])).toEqual([['card', 1]]);
   });
 
   it('a change made on C before a reset it had not seen stays out of every view, though its record lands after it', async () => {
     const prefix = `ep-${randomUUID()}:`;
     const stall = suite.stall(redisOf(prefix));
     const [a, b, c] = [await replica(redisOf(prefix)), await replica(redisOf(prefix)), await replica(stall.store)];
-    // C arms a failure; its record waits at C's gate (C stalled) while A resets the sandbox and B reads the reset.
+    // C registers a card account; its record waits at C's gate (C stalled) while A resets the sandbox and B reads
+    // the reset.
     stall.stallNow();
-    const armed = stall.arrived((records) => records.some((r) => r.t === 'fail'));
-    c.app.control.failNextRequest(servicePaths.generateToken, 503);
-    await armed;
+    const registered = stall.arrived((records) => records.some((r) => r.t === 'card'));
+    const uid = c.app.control.registerCardAccount(defaultCredentials.clientId, cardInput);
+    await registered;
     expect((await a.client.control('reset')).status).toBe(200);
     expect((await b.client.read('health')).status).toBe(200);
     stall.resume();
@@ -73,8 +81,13 @@ describe('replicas on Redis: one clock, one reset', () => {
     const entries = (await suite.probe.xrange(`${prefix}log`, '-', '+')) as [string, string[]][];
     expect(entries.map(([, fields]) => JSON.parse(fields[1] ?? '{}').ep)).toEqual([0]);
 
-    // The reset empties the failures: none of the replicas uses the armed one, nor does one that starts now.
+    // The reset empties the card accounts: none of the replicas knows C's, nor does one that starts now; one
+    // registered after the reset pays.
     const d = await replica(redisOf(prefix));
-    for (const r of [b, c, d, a]) expect((await r.client.generate()).status).toBe(200);
+    const token = (await d.client.generate()).body.data.token as string;
+    for (const r of [b, c, d, a]) expect(paidUuid(await r.client.pay(token, payWith(uid)))).toBeUndefined();
+    const after = d.app.control.registerCardAccount(defaultCredentials.clientId, cardInput);
+    await d.app.control.durable();
+    for (const r of [b, c, d, a]) expect(paidUuid(await r.client.pay(token, payWith(after)))).toBeDefined();
   });
 });

@@ -9,7 +9,7 @@ import type { Assumptions } from '../../../assumptions.ts';
 import type { TokenPair, TokenPairResponse } from '../../../types/rest.ts';
 import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
-import type { SharedTokenState } from '../store/token-state.ts';
+import type { SharedTokenState, TokenStanding } from '../store/token-state.ts';
 import type { AccessTokenContext, TokenCheck } from './access-token-check.ts';
 import type { AccessTokenCodec } from './access-token-codec.ts';
 import type { ClientTokens } from './client-tokens.ts';
@@ -34,13 +34,21 @@ export interface SharedTokenContext {
   readonly resetLocal: () => void;
 }
 
+/** A token check over a shared state, with the use of the failure armed for the request's path it took, if any. */
+export type StoreTokenCheck = TokenCheck & { readonly failure?: TokenStanding['failure'] };
+
 /** The token operations that differ over a shared state; tokens.ts keeps the rest. */
 export interface SharedTokenOps {
   generate(clientId: string): Promise<TokenPairResponse>;
   refresh(clientId: string, refreshToken: string): Promise<TokenPairResponse>;
   revoke(clientId: string, token: string | undefined): Promise<{ revoked: 'client' | 'token'; refresh_tokens: number }>;
   issue(clientId: string): TokenPair;
-  verify(token: string | undefined, clientIdHeader: string | undefined): TokenCheck | Promise<TokenCheck>;
+  /** With `failPath`, the store's check also takes a use of the failure armed for that path. */
+  verify(
+    token: string | undefined,
+    clientIdHeader: string | undefined,
+    failPath?: string,
+  ): TokenCheck | Promise<StoreTokenCheck>;
   reset(): void;
 }
 

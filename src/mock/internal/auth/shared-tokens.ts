@@ -8,7 +8,8 @@
  * `issue` (the control API's `issueToken()`) is a synchronous call: its write goes in the background, and the token
  * calls of this process wait for it first (so do the next answer and `control.durable()`). A reset here empties only
  * what the process keeps: the store's reset is the sandbox's new epoch (store/sandbox-epoch.ts). A check also reads
- * the sandbox's epoch and clock, and the token's expiry is judged on that clock.
+ * the sandbox's epoch and clock, and the token's expiry is judged on that clock; given the request's path, it takes
+ * a use of the failure armed for it too (the route answers that failure instead).
  *
  * Only the Node entries import this module (they pass {@link sharedTokenOps} to the composition root): the browser
  * builds never have a Redis store, so they leave it out.
@@ -132,14 +133,16 @@ export function sharedTokenOps(c: SharedTokenContext): SharedTokenOps {
       c.shared.background(afterOwn(() => port.issue(clientId, n, how)));
       return pair;
     },
-    verify(token, clientIdHeader) {
+    verify(token, clientIdHeader, failPath) {
       const claims = token ? c.local.decode(token) : undefined;
       if (!claims) return checkAccessToken(token, clientIdHeader, { ...c.local, isRevoked: () => false });
-      return afterOwn(() => port.check(claims.sub, tokenKey(claims.sub, claims.jti, claims.exp))).then((standing) => {
+      const key = tokenKey(claims.sub, claims.jti, claims.exp);
+      return afterOwn(() => port.check(claims.sub, key, failPath)).then((standing) => {
         c.shared.seen(standing.sandbox);
         const isRevoked = () =>
           Math.max(claims.gen, standing.issuedAs) < standing.generation || standing.revokedExp === claims.exp;
-        return checkAccessToken(token, clientIdHeader, { ...c.local, isRevoked });
+        const check = checkAccessToken(token, clientIdHeader, { ...c.local, isRevoked });
+        return standing.failure ? { ...check, failure: standing.failure } : check;
       });
     },
     reset: c.resetLocal,

@@ -53,7 +53,7 @@ import {
   revokeAll,
 } from './client-tokens.ts';
 import { createCredentialCheck } from './credentials.ts';
-import type { SharedTokenContext, SharedTokenOpsFactory } from './shared-token-ops.ts';
+import type { SharedTokenContext, SharedTokenOpsFactory, StoreTokenCheck } from './shared-token-ops.ts';
 import { generatedAlready, refreshRevoked, refreshUnknown } from './token-messages.ts';
 import { BOOT_SPAN, highestRecords, newTokenMarks, revocationKey, tokenIdKey, tokenRecords } from './token-records.ts';
 
@@ -90,8 +90,15 @@ export interface TokenService {
   revoke(clientId: string, token: string | undefined): RevokeTokenData | Promise<RevokeTokenData>;
   /** Issues a pair outside the generate-once rule (control API, tests, Pact provider states). */
   issue(clientId: string): TokenPair;
-  /** Verifies an access token for the GraphQL endpoint; `clientIdHeader` is x-client-id when the request sent one. */
-  verify(token: string | undefined, clientIdHeader: string | undefined): TokenCheck | Promise<TokenCheck>;
+  /**
+   * Verifies an access token for the GraphQL endpoint; `clientIdHeader` is x-client-id when the request sent one.
+   * Over a shared token state, `failPath` makes the store's check take a use of the failure armed for that path.
+   */
+  verify(
+    token: string | undefined,
+    clientIdHeader: string | undefined,
+    failPath?: string,
+  ): TokenCheck | Promise<StoreTokenCheck>;
   /** True when `clientId` is a configured client. */
   isClient(clientId: string): boolean;
   /**

@@ -51,6 +51,8 @@ export interface RouteEntry {
    * keeps locally, so it runs without first catching up with other processes. Absent: it reads shared state.
    */
   readonly readsShared?: ((request: MockRequest) => boolean) | undefined;
+  /** True when `auth` takes the request's injected failure in its own store round trip (/graphql on Redis). */
+  readonly takesFailure?: boolean | undefined;
 }
 
 /** Serializes `outcome` as a reply (JSON unless it is `text`); throws when its body cannot be serialized (a bug the pipeline maps). */

@@ -42,7 +42,9 @@ export interface PipelineSync {
 export interface PipelineFailures {
   /** Whether any failure is pending: one size check on the hot path. */
   pending(): boolean;
-  /** The next failure armed for `path`, in the route's shape; a promise with a shared store (claimed first). */
+  /** True when a shared store holds them (Redis): a pending one needs no catch-up with the store's log. */
+  readonly inStore?: boolean;
+  /** The next failure armed for `path`, in the route's shape; a promise with a shared store (claimed or taken there). */
   take(path: string, kind: RouteKind): Outcome | Promise<Outcome | undefined> | undefined;
 }
 
@@ -157,9 +159,11 @@ export function createPipeline(deps: PipelineDeps): MockCore {
     // With a store: open, rebuild or catch up first (a page shell reads no state); a store fault is its 503.
     ...(sync === undefined ? [] : [storeCatchUp(sync, failures, storeDown, elapsedMs)]),
     // Injected failures (failNextRequest) answer before anything runs, as a failing service would; with a shared
-    // store an armed failure is claimed first (one replica uses each).
+    // store an armed failure is claimed or taken there first (one replica uses each). A route whose credentials check
+    // takes it in its own round trip (/graphql on Redis) leaves it to that check.
     function injectedFailure(x) {
       if (x.match.found !== 'handler' || x.kind === 'control' || !failures.pending()) return undefined;
+      if (x.match.handler.takesFailure === true) return undefined;
       const taken = failures.take(x.path, x.match.route.kind);
       return taken instanceof Promise ? taken.catch((error: unknown) => storeDown(x, error)) : taken;
     },
@@ -265,9 +269,11 @@ function storeCatchUp(
   storeDown: (x: Exchange, error: unknown) => Outcome,
   elapsedMs: () => number,
 ): AskStep {
-  // A pending injected failure is shared state for any route.
+  // A pending injected failure is shared state for any route, unless the store holds it rather than its log.
   const readsShared = (x: Exchange) =>
-    failures.pending() || x.match.found !== 'handler' || (x.match.handler.readsShared?.(x.request) ?? true);
+    (failures.inStore !== true && failures.pending()) ||
+    x.match.found !== 'handler' ||
+    (x.match.handler.readsShared?.(x.request) ?? true);
   return function storeCatchUpStep(x) {
     if (x.page !== undefined) return undefined;
     const gate = sync.before(readsShared(x));

@@ -17,6 +17,7 @@ import type { EngineLoader } from '../graphql/engine-loader.ts';
 import { parseGraphqlQueryString } from '../graphql/query-string.ts';
 import { summarizeVariables } from '../graphql/variables-summary.ts';
 import { createKeptAnswers } from '../kept-answers.ts';
+import type { ArmedFailure } from '../store/failure-state.ts';
 import { okVerdict, verdictOf } from '../verdict.ts';
 import { type BodyLimits, bodyText, parseJsonBody } from './body.ts';
 import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
@@ -30,6 +31,15 @@ export interface ServiceRouteDeps {
   readonly tokens: TokenService;
   readonly engine: EngineLoader;
   readonly errors: ErrorMapper;
+  /** The injected failures: when a store holds them, the /graphql token check takes them in its round trip. */
+  readonly failures?: RouteFailures | undefined;
+}
+
+/** What the /graphql credentials check needs of the injected failures (control/failure-injection.ts). */
+export interface RouteFailures {
+  readonly inStore: boolean;
+  take(path: string, kind: 'graphql'): Outcome | Promise<Outcome | undefined> | undefined;
+  answer(failure: ArmedFailure, kind: 'graphql'): Outcome;
 }
 
 const postOnly: Readonly<Record<string, string>> = Object.freeze({ allow: 'POST' });
@@ -53,11 +63,12 @@ const tokenAnswer = (answer: TokenPairResponse | Promise<TokenPairResponse>): Ou
 /** Adds the token endpoints and `/graphql` to `router`. */
 export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceRouteDeps): void {
   const { assumptions, tokens, engine, errors } = deps;
+  const failures = deps.failures?.inStore ? deps.failures : undefined;
   // Token endpoints take the client's credentials (spec 5); a failure is thrown as the 7.1 answer.
   const clientCredentials: Authenticator = (request) =>
     tokens.authenticate(requestHeader(request, serviceHeaders.clientId), requestHeader(request, serviceHeaders.apiKey));
 
-  const bearerToken = bearerTokenCheck(assumptions, tokens);
+  const bearerToken = bearerTokenCheck(assumptions, tokens, failures);
 
   router.add('rest', 'POST', servicePaths.generateToken, {
     auth: clientCredentials,
@@ -98,12 +109,15 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
     },
   });
 
-  const sharedRead = graphqlSharedReads(engine, assumptions.limits);
+  // With the failures in the store, so is everything a fee list reads besides configuration: no first catch-up.
+  const sharedRead = graphqlSharedReads(engine, assumptions.limits, failures === undefined);
   const graphql = answeringKeptBodies(engine, parsedGraphql);
+  const takesFailure = failures !== undefined;
   router.add('graphql', 'POST', servicePaths.graphql, {
     auth: bearerToken,
     handle: (request, clientId) => graphql(request, clientId!),
     readsShared: sharedRead.post,
+    takesFailure,
   });
 
   // Queries over GET, as GraphQL over HTTP allows (urql's default for queries); mutations answer 405.
@@ -111,6 +125,7 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
     auth: bearerToken,
     handle: (request, clientId) => graphqlOverGet(request, clientId!),
     readsShared: sharedRead.get,
+    takesFailure,
   });
 
   function graphqlOverGet(request: MockRequest, clientId: string): Outcome | Promise<Outcome> {
@@ -155,9 +170,10 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
 
 /**
  * /graphql takes a token (spec 5), and the client headers too when the ledger says so. Over a shared token state
- * (Redis) the check reads the store, so the answer is a promise.
+ * (Redis) the check reads the store, so the answer is a promise. With `failures` (held by that store) the same round
+ * trip takes a use of the failure armed for the path, which is the answer then, as if no check had run.
  */
-function bearerTokenCheck(assumptions: Assumptions, tokens: TokenService): Authenticator {
+function bearerTokenCheck(assumptions: Assumptions, tokens: TokenService, failures?: RouteFailures): Authenticator {
   const reasons = assumptions.reasonCodes;
   const gqlErrorStatus = assumptions.graphqlErrorHttpStatus;
   const checked = (request: MockRequest, check: TokenCheck): string | Outcome => {
@@ -177,11 +193,17 @@ function bearerTokenCheck(assumptions: Assumptions, tokens: TokenService): Authe
     return check.clientId;
   };
   return (request) => {
+    const failPath = failures === undefined ? undefined : request.path;
     const check = tokens.verify(
       requestHeader(request, serviceHeaders.jwt),
       requestHeader(request, serviceHeaders.clientId),
+      failPath,
     );
-    return check instanceof Promise ? check.then((c) => checked(request, c)) : checked(request, check);
+    if (check instanceof Promise)
+      return check.then((c) => (c.failure && failures ? failures.answer(c.failure, 'graphql') : checked(request, c)));
+    if (failPath === undefined || failures === undefined) return checked(request, check);
+    // No token the store had to check (missing or not this mock's): the failure takes a round trip of its own.
+    return Promise.resolve(failures.take(failPath, 'graphql')).then((taken) => taken ?? checked(request, check));
   };
 }
 
@@ -214,10 +236,11 @@ function answeringKeptBodies(
 /**
  * With a shared store: a fee list answers from configuration, and its token check from what this process knows, once
  * it has caught up on that token (its first check here), so revocations and the clock of other processes made before
- * count; later ones arrive through the follow loop. The `readsShared` of POST and GET /graphql.
+ * count; later ones arrive through the follow loop. With `firstCatchUp` false (a Redis store, whose token check reads
+ * the tokens, the clock and the failures) a fee list never catches up. The `readsShared` of POST and GET /graphql.
  */
-function graphqlSharedReads(engine: EngineLoader, limits: BodyLimits) {
-  const fresh = freshTokens();
+function graphqlSharedReads(engine: EngineLoader, limits: BodyLimits, firstCatchUp: boolean) {
+  const fresh = firstCatchUp ? freshTokens() : () => false;
   const sharedRead = (request: MockRequest, operation: () => GraphqlRequest | undefined): boolean => {
     const first = fresh(requestHeader(request, serviceHeaders.jwt));
     const ready = engine.current();

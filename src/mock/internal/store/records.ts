@@ -18,8 +18,8 @@
  *   handed out (so a process rebuilt from a snapshot never hands them out again);
  * - clock: `clk` moved forward (`ms`); failures: `fail` armed (`p`, status `s`, message `m`, times `n`), `take`
  *   one consumed (`p`); journal: `jr` a request answered (`a`, the journal's arguments); control: `rst` reset. On
- *   Redis the clock and the resets live in Redis itself (sandbox-epoch.ts): no `clk` or `rst` is made there, and
- *   every record carries the epoch its change was made in (`ep`).
+ *   Redis the clock, the resets (sandbox-epoch.ts) and the armed failures (failure-state.ts) live in Redis itself: no
+ *   `clk`, `rst`, `fail` or `take` is made there, and every record carries the epoch its change was made in (`ep`).
  *
  * With the memory store no module has a recorder: nothing here runs and no record object is built.
  *

@@ -14,7 +14,7 @@
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import { clause, errorLine, kitMessage } from '../../../internal/messages.ts';
 import { backlogMeter } from './redis-backlog.ts';
-import { type ClockScriptClient, clockScripts, redisClockState } from './redis-clock-state.ts';
+import { type SandboxStateClient, sandboxStatePorts, sandboxStateScripts } from './redis-sandbox-state.ts';
 import {
   appendFencedScript,
   claimScript,
@@ -23,7 +23,6 @@ import {
   releaseScript,
   renewScript,
 } from './redis-scripts.ts';
-import { redisTokenState, type TokenScriptClient, tokenScripts } from './redis-token-state.ts';
 import { createRedisWatcher } from './redis-watch.ts';
 import {
   type CompactOptions,
@@ -58,7 +57,7 @@ export interface RedisClientModule {
 /** The default key prefix. */
 export const defaultRedisKeyPrefix = 'pck:';
 
-interface ScriptedClient extends RedisClient, TokenScriptClient, ClockScriptClient {
+interface ScriptedClient extends RedisClient, SandboxStateClient {
   pckClaim(key: string, owner: string, leaseMs: number): Promise<number>;
   pckRelease(key: string, owner: string): Promise<number>;
   pckRenew(key: string, owner: string, leaseMs: number): Promise<number>;
@@ -72,7 +71,7 @@ type ReadReply = [string, string, string, string, number, number, number, string
 
 /** The keys of one sandbox under its prefix. */
 export interface RedisStoreKeys {
-  /** The prefix itself, under which the token state keeps its keys (redis-token-state.ts). */
+  /** The prefix itself, under which the sandbox state keeps its keys (redis-sandbox-state.ts). */
   readonly prefix: string;
   readonly log: string;
   /** The snapshot list of the last compaction (one JSON record per element). */
@@ -198,8 +197,7 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
     increment(name) {
       return run((redis) => redis.incr(keys.counter(name)));
     },
-    tokenState: () => redisTokenState(run, keys.prefix),
-    clockState: () => redisClockState(run, keys.prefix),
+    ...sandboxStatePorts(run, keys.prefix),
     watch(onAppend) {
       // Never throws (best effort): before open the listener waits for it, after close it is never called.
       if (closed) return () => {};
@@ -293,8 +291,7 @@ function clientOptions(options: RedisStoreOptions): RedisOptions {
       pckAppendFenced: { lua: appendFencedScript },
       pckCompact: { lua: compactScript, numberOfKeys: 5 },
       pckRead: { lua: readScript, numberOfKeys: 3 },
-      ...tokenScripts,
-      ...clockScripts,
+      ...sandboxStateScripts,
     },
   };
 }

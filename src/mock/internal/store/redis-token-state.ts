@@ -10,9 +10,12 @@
  *   a revoke-all it did not know of counts as;
  * - `P`tk:high hash client → the highest generation ever handed out: outside the epoch, since a reset keeps it.
  *
+ * The check also takes a use of the failure armed for the request's path (`P<e>:fail`, redis-failure-state.ts).
+ *
  * @module
  */
 import { readingOf } from './redis-clock-state.ts';
+import { failureOf, failureTakeLua } from './redis-failure-state.ts';
 import type { TokenStatePort } from './token-state.ts';
 
 /**
@@ -88,21 +91,27 @@ return 1
 `;
 
 /**
- * ARGV: prefix, client, token key. Returns the generation, the revocation's exp (-1) and the issued-as (-1), then the
- * sandbox's epoch and clock (redis-clock-state.ts; strings), so the request's one round trip reads them too.
+ * ARGV: prefix, client, token key, and the request's path when a failure may be armed for it. Returns the generation,
+ * the revocation's exp (-1) and the issued-as (-1), then the sandbox's epoch and clock (redis-clock-state.ts;
+ * strings), then the failure taken for the path ('' for none; redis-failure-state.ts), so the request's one round
+ * trip reads them all.
  */
-export const tokenCheckScript = `${prelude}
+export const tokenCheckScript = `${prelude}${failureTakeLua}
+local failure = ''
+if ARGV[4] then failure = takeFailure(ARGV[1] .. e .. ':fail', ARGV[4]) end
 return {generation(ARGV[2]), tonumber(redis.call('HGET', p .. 'rv', ARGV[3]) or '-1'),
-  tonumber(redis.call('HGET', p .. 'ok', ARGV[3]) or '-1'), e, redis.call('GET', ARGV[1] .. e .. ':clock') or '0'}
+  tonumber(redis.call('HGET', p .. 'ok', ARGV[3]) or '-1'), e, redis.call('GET', ARGV[1] .. e .. ':clock') or '0',
+  failure}
 `;
 
 /**
- * ARGV: prefix. The sandbox's reset: deletes the epoch's token keys (bounded: per client) and its clock, and moves
- * the epoch on (every part's state is under it); returns the new epoch.
+ * ARGV: prefix. The sandbox's reset: deletes the epoch's token keys (bounded: per client), its clock and its armed
+ * failures, and moves the epoch on (every part's state is under it); returns the new epoch.
  */
 export const tokenResetScript = `${prelude}
 for _, c in ipairs(redis.call('SMEMBERS', p .. 'clients')) do redis.call('DEL', p .. 'rt:' .. c, p .. 'rto:' .. c) end
-redis.call('DEL', p .. 'gen', p .. 'once', p .. 'rv', p .. 'ok', p .. 'clients', p .. 'seq', ARGV[1] .. e .. ':clock')
+redis.call('DEL', p .. 'gen', p .. 'once', p .. 'rv', p .. 'ok', p .. 'clients', p .. 'seq', ARGV[1] .. e .. ':clock',
+  ARGV[1] .. e .. ':fail')
 return redis.call('INCR', KEYS[1])
 `;
 
@@ -124,7 +133,7 @@ export interface TokenScriptClient {
   pckTokenRefresh(...args: Args): Promise<number>;
   pckTokenRevokeAll(...args: Args): Promise<[number, number]>;
   pckTokenRevokeOne(...args: Args): Promise<number>;
-  pckTokenCheck(...args: Args): Promise<[number, number, number, string, string]>;
+  pckTokenCheck(...args: Args): Promise<[number, number, number, string, string, string]>;
   pckTokenReset(...args: Args): Promise<number>;
 }
 
@@ -159,15 +168,11 @@ export function redisTokenState(
       run(async (r) => {
         await r.pckTokenRevokeOne(...keys, prefix, tokenKey, exp, nowSec);
       }),
-    check: (clientId, tokenKey) =>
+    check: (clientId, tokenKey, failPath) =>
       run(async (r) => {
-        const [generation, revokedExp, issuedAs, epoch, clockMs] = await r.pckTokenCheck(
-          ...keys,
-          prefix,
-          clientId,
-          tokenKey,
-        );
-        return { generation, revokedExp, issuedAs, sandbox: readingOf([epoch, clockMs]) };
+        const args = [prefix, clientId, tokenKey, ...(failPath === undefined ? [] : [failPath])];
+        const [generation, revokedExp, issuedAs, epoch, clockMs, failure] = await r.pckTokenCheck(...keys, ...args);
+        return { generation, revokedExp, issuedAs, sandbox: readingOf([epoch, clockMs]), failure: failureOf(failure) };
       }),
     reset: () => run((r) => r.pckTokenReset(...keys, prefix)),
   };

@@ -4,7 +4,7 @@
  * request reads both in the round trip it already makes (the token check, or the catch-up's), and this process
  * applies the reading before the request runs. A newer epoch empties the view at once, as a reset does.
  *
- * The parts still replicated through the log (cards, payments, settlement, deliveries, failures, the journal) are
+ * The parts still replicated through the log (cards, payments, settlement, deliveries, the journal) are
  * emptied by that reset too, on every replica: each record carries the epoch its change was made in (`ep`), and a
  * record of an epoch older than the view's is not applied, whenever it is read (a replica that had not seen the reset
  * yet appends its record under the old epoch). A record of a newer epoch moves the view there first: its writer saw

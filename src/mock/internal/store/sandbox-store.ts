@@ -6,6 +6,7 @@
  * @module
  */
 import type { ClockStatePort } from './clock-state.ts';
+import type { FailureStatePort } from './failure-state.ts';
 import type { TokenStatePort } from './token-state.ts';
 
 /** One change record: JSON only. `t` names the change; `o` is the id of the process that made it. */
@@ -148,6 +149,11 @@ export interface SandboxStore {
    * {@link SandboxStore.tokenState}, whose reset starts the epoch. Absent: clock moves and resets are records.
    */
   clockState?(): ClockStatePort;
+  /**
+   * The sandbox's armed failures held by the store itself (Redis; decision 0040, step 3); used with
+   * {@link SandboxStore.clockState}, whose epoch they live in. Absent: arms and uses are records.
+   */
+  failureState?(): FailureStatePort;
   /** Calls `onAppend` soon after another process appended (best effort); returns the unsubscribe. */
   watch?(onAppend: () => void): () => void;
   /** Closes connections and files. */

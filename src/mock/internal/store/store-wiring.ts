@@ -8,6 +8,7 @@
  */
 import { kitMessage } from '../../../internal/messages.ts';
 import type { SeededRandom } from '../random.ts';
+import type { SharedFailureState } from './failure-state.ts';
 import type { OnceOnly } from './once-only.ts';
 import type { RecordApplier, Recorder, RecordSnapshot } from './records.ts';
 import { createSandboxEpoch, type SandboxEpoch } from './sandbox-epoch.ts';
@@ -32,6 +33,8 @@ export interface StorePlan {
   readonly tokens: SharedTokenState | undefined;
   /** The epoch and clock the store holds (Redis; sandbox-epoch.ts); undefined when resets and moves are records. */
   readonly epoch: SandboxEpoch | undefined;
+  /** The armed failures the store holds in its epoch (Redis); undefined when arms and uses are records. */
+  readonly failures: SharedFailureState | undefined;
   /** Builds the sync layer once every module exists. */
   bind(deps: Omit<StateSyncDeps, 'store' | 'processId'>): StateSync;
 }
@@ -63,6 +66,8 @@ export function planStore(option: string | SandboxStore, openStore: StoreOpener 
   const writes = port ? backgroundWrites() : undefined;
   const clock = store.clockState?.();
   const epoch = port && clock && writes ? createSandboxEpoch({ clock, tokens: port, ...writes }) : undefined;
+  // Failures live in the epoch: without one (a store without the clock) they stay records.
+  const failurePort = epoch ? store.failureState?.() : undefined;
   const early = () => new Error(kitMessage('a state store record was made before the sync layer was bound (a bug).'));
   return {
     store,
@@ -82,6 +87,8 @@ export function planStore(option: string | SandboxStore, openStore: StoreOpener 
         ? { port, background: writes.background, idle: writes.idle, seen: (r) => epoch?.seen(r) }
         : undefined,
     epoch,
+    failures:
+      failurePort && writes ? { port: failurePort, background: writes.background, idle: writes.idle } : undefined,
     bind(deps) {
       sync = createStateSync({ ...deps, store, processId, epoch });
       return writes ? withWrites(sync, writes) : sync;

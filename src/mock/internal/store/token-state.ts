@@ -10,6 +10,7 @@
  * @module
  */
 import type { SandboxReading } from './clock-state.ts';
+import type { ArmedFailure } from './failure-state.ts';
 
 /** What {@link TokenStatePort.issue} is told besides the client and the refresh number. */
 export interface TokenIssue {
@@ -36,6 +37,8 @@ export interface TokenStanding {
   readonly issuedAs: number;
   /** The sandbox's epoch and clock, read in the same round trip (the token's expiry is judged on that clock). */
   readonly sandbox: SandboxReading;
+  /** The use of a failure armed for the path the check was given, taken in the same round trip; undefined for none. */
+  readonly failure?: ArmedFailure | undefined;
 }
 
 /** The shared token state; every method may reject with `StoreUnavailableError`. */
@@ -54,8 +57,11 @@ export interface TokenStatePort {
   revokeAll(clientId: string): Promise<{ readonly generation: number; readonly unused: number }>;
   /** Revokes the token of key `tokenKey` (client, jti and exp) until `exp`; `nowSec` (sandbox clock) prunes revocations that expired. */
   revokeOne(tokenKey: string, exp: number, nowSec: number): Promise<void>;
-  /** The generation of `clientId` and the standing of the token of key `tokenKey` (client, jti and exp). */
-  check(clientId: string, tokenKey: string): Promise<TokenStanding>;
+  /**
+   * The generation of `clientId` and the standing of the token of key `tokenKey` (client, jti and exp); with
+   * `failPath`, also takes a use of the failure armed for that path (failure-state.ts).
+   */
+  check(clientId: string, tokenKey: string, failPath?: string): Promise<TokenStanding>;
   /**
    * The sandbox's reset: starts a new epoch for every part (the clock at 0, every client's token state gone but its
    * highest generation) and returns it.

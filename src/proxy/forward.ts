@@ -74,11 +74,20 @@ function refuseTarget(res: ServerResponse): void {
   res.end(body);
 }
 
-/** The request headers for the next hop: end-to-end ones as sent, `Host` replaced by the target's. */
+/**
+ * Request headers the next hop does not get from the consumer: `Host` is the target's; Content-Length is written by
+ * the client (undici writes the length of the buffered body, which node's server already held to the consumer's own
+ * Content-Length); and Expect is left out, since the whole body is already here, so there is nothing left to wait for
+ * (undici refuses the header rather than implement 100-continue).
+ */
+const replacedOnNextHop: ReadonlySet<string> = new Set(['host', 'content-length', 'expect']);
+
+/**
+ * The request headers for the next hop, as the upstream client sends them: end-to-end ones as sent, `Host` the
+ * target's, and neither Content-Length nor Expect (see {@link replacedOnNextHop}).
+ */
 export function nextHopHeaders(raw: readonly string[], target: URL): string[] {
-  const out = endToEndHeaders(raw);
-  const kept: string[] = [];
-  for (let i = 0; i < out.length; i += 2) if (out[i]!.toLowerCase() !== 'host') kept.push(out[i]!, out[i + 1]!);
+  const kept = endToEndHeaders(raw, replacedOnNextHop);
   kept.push('Host', target.host);
   return kept;
 }

@@ -16,6 +16,7 @@ import type { ResolvedProxyOptions } from './options.ts';
 import type { ProxyLog } from './proxy-log.ts';
 import { withReasonCase } from './reason-cases.ts';
 import type { Redactor } from './redact.ts';
+import type { RepeatMemo } from './repeat-check.ts';
 import type { UpstreamAgents } from './upstream-call.ts';
 
 /** The parts of one running proxy. */
@@ -32,6 +33,8 @@ export interface ProxyContext {
   check(exchange: Exchange): ExchangeCheck;
   /** Exchanges answered but not yet checked; every reader of the report or the recording settles it first. */
   readonly queue: CheckQueue;
+  /** The last exchange of each path without a drift, whose verdict a byte-for-byte repeat reuses. */
+  readonly repeats: RepeatMemo;
 }
 
 /** Answered exchanges waiting for their check, in answer order. */
@@ -132,13 +135,17 @@ export function finishExchange(ctx: ProxyContext, x: SeenExchange): void {
 /** Check results whose exchange's fees were observed (the check cache returns the same object for the same exchange). */
 const feesRead = new WeakSet<ExchangeCheck>();
 
+/** Check results that stand for a checker failure (see `ProxyContext.check`): never handed out again. */
+export const failedChecks = new WeakSet<ExchangeCheck>();
+
 /**
- * Checks, records and logs one answered exchange (the queue's work).
- *
- * @example
- * const queue = createCheckQueue((seq, x) => checkSeen(ctx, seq, x));
+ * Checks one exchange afresh: decodes its bodies, asks the checker, reads the fees of a fee answer, and keeps the
+ * verdict for a repeat of it when nothing was found (a drift needs the exchange itself to be worded).
  */
-export function checkSeen(ctx: ProxyContext, seq: number, x: SeenExchange): void {
+function judge(
+  ctx: ProxyContext,
+  x: SeenExchange,
+): { check: ExchangeCheck; found: Drift[]; operationName: string | null } {
   const requestBody = text(x.requestBody && decodedBody(x.requestHeaders, x.requestBody, ctx.options.maxBodyBytes));
   const responseBody = text(decodedBody(x.responseHeaders, x.responseBody, ctx.options.maxBodyBytes));
   const exchange: Exchange = {
@@ -149,13 +156,38 @@ export function checkSeen(ctx: ProxyContext, seq: number, x: SeenExchange): void
       : undefined,
   };
   if (x.responseJson !== undefined && exchange.response) rememberJson(exchange.response, x.responseJson);
-  // Credentials in headers are remembered before anything about this exchange is written.
-  ctx.redactor.rememberHeaders(x.requestHeaders);
-  ctx.redactor.rememberHeaders(x.responseHeaders);
-  if (x.answered && x.path.startsWith('/api/')) ctx.redactor.body(responseBody);
+  const rest = x.path.startsWith('/api/');
+  if (x.answered && rest) ctx.redactor.body(responseBody);
   const check = ctx.check(exchange);
   const found = [...check.drifts.map((d) => withReasonCase(d, exchange)), ...x.extraDrifts];
   const operationName = check.operationName ?? operationNameOf(requestBody);
+  // A check result the cache handed out before stands for the same exchange, whose fees were observed then: a fee
+  // list repeated thousands of times is read once.
+  if (x.answered && exchange.response && responseBody?.includes('Calc') && !feesRead.has(check)) {
+    feesRead.add(check);
+    // Not JSON: the checker reported it.
+    const answer = readJson(exchange.response);
+    if (answer.state === 'json') for (const fee of feeObservations(answer.value)) ctx.drifts.observeFee(fee);
+  }
+  // The REST paths are left out: the token endpoints' check reads the answer's Date, and their bodies feed the
+  // redactor.
+  if (found.length === 0 && !rest && !failedChecks.has(check)) ctx.repeats.remember(x, { check, operationName });
+  return { check, found, operationName };
+}
+
+/**
+ * Checks, records and logs one answered exchange (the queue's work).
+ *
+ * @example
+ * const queue = createCheckQueue((seq, x) => checkSeen(ctx, seq, x));
+ */
+export function checkSeen(ctx: ProxyContext, seq: number, x: SeenExchange): void {
+  // Credentials in headers are remembered before anything about this exchange is written.
+  ctx.redactor.rememberHeaders(x.requestHeaders);
+  ctx.redactor.rememberHeaders(x.responseHeaders);
+  // A repeat of the path's last exchange, which had no drift: its verdict stands, and its fees were read then.
+  const repeat = x.extraDrifts.length === 0 ? ctx.repeats.known(x) : undefined;
+  const { found, operationName } = repeat ? { found: [], operationName: repeat.operationName } : judge(ctx, x);
   const pathOnly = x.path.split('?')[0]!;
   // The path is redacted only for a drift to keep: with many tokens remembered, redacting is a regex of thousands of
   // alternatives, and most exchanges have no drift.
@@ -166,14 +198,6 @@ export function checkSeen(ctx: ProxyContext, seq: number, x: SeenExchange): void
           { seq, method: x.method, path: ctx.redactor.text(pathOnly), operationName, status: x.status },
           found,
         );
-  // A check result the cache handed out before stands for the same exchange, whose fees were observed then: a fee
-  // list repeated thousands of times is read once.
-  if (x.answered && exchange.response && responseBody?.includes('Calc') && !feesRead.has(check)) {
-    feesRead.add(check);
-    // Not JSON: the checker reported it.
-    const answer = readJson(exchange.response);
-    if (answer.state === 'json') for (const fee of feeObservations(answer.value)) ctx.drifts.observeFee(fee);
-  }
   ctx.recorder?.add(x, seq);
   ctx.log.exchange({
     seq,

@@ -11,7 +11,7 @@ import { restErrorBody } from '../contract/error-shapes.ts';
 import { servicePaths } from '../contract/service-names.ts';
 import { kitMessage } from '../internal/messages.ts';
 import { decodedBody } from './content-encoding.ts';
-import { finishExchange, type ProxyContext } from './context.ts';
+import { finishExchange, type ProxyContext, type SeenExchange } from './context.ts';
 import { endToEndHeaders } from './hop-by-hop.ts';
 import { readRequestBody, refuseLargeBody } from './request-body.ts';
 import { callUpstream, type UpstreamAnswer } from './upstream-call.ts';
@@ -74,11 +74,20 @@ function refuseTarget(res: ServerResponse): void {
   res.end(body);
 }
 
-/** The request headers for the next hop: end-to-end ones as sent, `Host` replaced by the target's. */
+/**
+ * Request headers the next hop does not get from the consumer: `Host` is the target's; Content-Length is written by
+ * the client (undici writes the length of the buffered body, which node's server already held to the consumer's own
+ * Content-Length); and Expect is left out, since the whole body is already here, so there is nothing left to wait for
+ * (undici refuses the header rather than implement 100-continue).
+ */
+const replacedOnNextHop: ReadonlySet<string> = new Set(['host', 'content-length', 'expect']);
+
+/**
+ * The request headers for the next hop, as the upstream client sends them: end-to-end ones as sent, `Host` the
+ * target's, and neither Content-Length nor Expect (see {@link replacedOnNextHop}).
+ */
 export function nextHopHeaders(raw: readonly string[], target: URL): string[] {
-  const out = endToEndHeaders(raw);
-  const kept: string[] = [];
-  for (let i = 0; i < out.length; i += 2) if (out[i]!.toLowerCase() !== 'host') kept.push(out[i]!, out[i + 1]!);
+  const kept = endToEndHeaders(raw, replacedOnNextHop);
   kept.push('Host', target.host);
   return kept;
 }
@@ -189,45 +198,47 @@ export async function forwardRequest(ctx: ProxyContext, req: IncomingMessage, re
     if (read.notJson !== undefined) fault = { kind: 'not-json', detail: read.notJson };
     json = read.json;
   }
-  const base = {
-    kind: 'http' as const,
+  // One literal with every field, in one order: a spread of shared fields followed by more made V8 build fresh
+  // hidden classes for every exchange, and every reader of them went megamorphic.
+  const seen = (
+    status: number,
+    statusText: string,
+    responseHeaders: string[],
+    responseBody: Buffer,
+    responseJson: unknown,
+    extraDrifts: SeenExchange['extraDrifts'],
+    answered: boolean,
+  ): SeenExchange => ({
+    kind: 'http',
     startedAt,
+    durationMs: performance.now() - started,
     url: url.href,
     path: pathAndQuery,
     method: req.method ?? 'GET',
     httpVersion: req.httpVersion,
     requestHeaders: req.rawHeaders,
     requestBody: body,
-  };
+    status,
+    statusText,
+    responseHeaders,
+    responseBody,
+    responseJson,
+    extraDrifts,
+    answered,
+  });
   if (fault) {
     const answer = faultAnswer(path, fault.kind, fault.detail, options.assumptions);
     const rawHeaders = Object.entries(answer.headers).flat();
     writeRaw(res, answer.status, '', rawHeaders, Buffer.from(answer.body));
-    finishExchange(ctx, {
-      ...base,
-      durationMs: performance.now() - started,
-      status: answer.status,
-      statusText: '',
-      responseHeaders: rawHeaders,
-      responseBody: Buffer.from(answer.body),
-      extraDrifts: [answer.drift],
-      // A non-JSON answer did come: the checker sees it (and the HAR keeps the proxy's answer the consumer got).
-      answered: false,
-    });
+    // A non-JSON answer did come: the checker sees it (and the HAR keeps the proxy's answer the consumer got).
+    finishExchange(
+      ctx,
+      seen(answer.status, '', rawHeaders, Buffer.from(answer.body), undefined, [answer.drift], false),
+    );
     return;
   }
   const answer = outcome as UpstreamAnswer;
   const responseHeaders = endToEndHeaders(answer.rawHeaders);
   writeRaw(res, answer.status, answer.statusMessage, responseHeaders, answer.body);
-  finishExchange(ctx, {
-    ...base,
-    durationMs: performance.now() - started,
-    status: answer.status,
-    statusText: answer.statusMessage,
-    responseHeaders,
-    responseBody: answer.body,
-    responseJson: json,
-    extraDrifts: [],
-    answered: true,
-  });
+  finishExchange(ctx, seen(answer.status, answer.statusMessage, responseHeaders, answer.body, json, [], true));
 }

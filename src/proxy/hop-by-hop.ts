@@ -16,25 +16,32 @@ const alwaysHopByHop: ReadonlySet<string> = new Set([
   'proxy-connection',
 ]);
 
-function isHopByHop(lowerName: string, named: ReadonlySet<string>): boolean {
-  return alwaysHopByHop.has(lowerName) || lowerName.startsWith('proxy-') || named.has(lowerName);
+function isHopByHop(lowerName: string, named: ReadonlySet<string> | undefined): boolean {
+  return alwaysHopByHop.has(lowerName) || lowerName.startsWith('proxy-') || named?.has(lowerName) === true;
 }
 
 /**
  * The end-to-end headers of a message as a flat `[name, value, name, value, ...]` list (node's `rawHeaders`), in
- * their original order and spelling, without the hop-by-hop ones and those the Connection header names.
+ * their original order and spelling, without the hop-by-hop ones and those the Connection header names, nor any
+ * named in `also` (lower case).
  *
  * @example
  * endToEndHeaders(['Connection', 'x-a', 'X-A', '1', 'Content-Type', 'application/json'])
  * // ['Content-Type', 'application/json']
  */
-export function endToEndHeaders(raw: readonly string[]): string[] {
-  const named = new Set<string>();
+export function endToEndHeaders(raw: readonly string[], also?: ReadonlySet<string>): string[] {
+  let named: Set<string> | undefined;
+  // The length first: most names are not "connection", and this pass then lower-cases none of them.
   for (let i = 0; i < raw.length; i += 2)
-    if (raw[i]!.toLowerCase() === 'connection')
+    if (raw[i]!.length === 10 && raw[i]!.toLowerCase() === 'connection') {
+      named ??= new Set();
       for (const token of raw[i + 1]!.split(',')) named.add(token.trim().toLowerCase());
+    }
   const out: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) if (!isHopByHop(raw[i]!.toLowerCase(), named)) out.push(raw[i]!, raw[i + 1]!);
+  for (let i = 0; i < raw.length; i += 2) {
+    const lower = raw[i]!.toLowerCase();
+    if (!isHopByHop(lower, named) && !also?.has(lower)) out.push(raw[i]!, raw[i + 1]!);
+  }
   return out;
 }
 

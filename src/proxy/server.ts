@@ -14,13 +14,14 @@ import { restErrorBody } from '../contract/error-shapes.ts';
 import { controlPrefix } from '../contract/service-names.ts';
 import { errorLine, kitMessage } from '../internal/messages.ts';
 import { cachedCheck } from './check-cache.ts';
-import { checkSeen, createCheckQueue, type ProxyContext } from './context.ts';
+import { checkSeen, createCheckQueue, failedChecks, type ProxyContext } from './context.ts';
 import { createDriftLog, type DriftReport } from './drift-report.ts';
 import { forwardRequest } from './forward.ts';
 import { createHarRecorder, type Har } from './har.ts';
 import { type ProxyOptions, resolveProxyOptions } from './options.ts';
 import { createProxyLog } from './proxy-log.ts';
 import { createRedactor } from './redact.ts';
+import { createRepeatMemo } from './repeat-check.ts';
 import { createUpstreamAgents } from './upstream-call.ts';
 import { forwardWebhook } from './webhook-forward.ts';
 
@@ -92,7 +93,9 @@ function guardedCheck(ctx: () => ProxyContext): (exchange: Exchange) => Exchange
       // A checker failure is a bug of the kit, never the traffic's: forward on, say so (once per 100).
       if (failures++ % 100 === 0)
         ctx().log.line(kitMessage(`proxy: the checker failed, a bug in the kit: ${errorLine(error)}`), 'error');
-      return { drifts: [] };
+      const failed: ExchangeCheck = { drifts: [] };
+      failedChecks.add(failed);
+      return failed;
     }
   };
 }
@@ -121,6 +124,7 @@ export async function startProxy(options: StartProxyOptions): Promise<ProxyServe
     log,
     selfUrl: () => selfUrl,
     check: guardedCheck(() => ctx),
+    repeats: createRepeatMemo(),
     queue: createCheckQueue(
       (seq, x) => checkSeen(ctx, seq, x),
       (error, x) =>

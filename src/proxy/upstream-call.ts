@@ -39,7 +39,10 @@ export type UpstreamOutcome = UpstreamAnswer | UpstreamFault;
 export interface UpstreamRequest {
   readonly url: URL;
   readonly method: string;
-  /** Flat `[name, value, ...]` list, sent as given (hop-by-hop headers already removed by the caller). */
+  /**
+   * Flat `[name, value, ...]` list, sent as given: hop-by-hop headers, Content-Length (undici writes the body's) and
+   * Expect (undici refuses it) already left out by the caller, as `nextHopHeaders` does.
+   */
   readonly rawHeaders: readonly string[];
   readonly body: Buffer | undefined;
   /** Deadline of the whole exchange, body included, in ms. */
@@ -94,20 +97,6 @@ function faultOf(error: NodeJS.ErrnoException, answered: boolean): UpstreamFault
     fault: 'reset',
     detail: answered ? `the connection broke during the answer (${code})` : `the connection broke (${code})`,
   };
-}
-
-/**
- * Request headers as undici takes them: Content-Length is left out (undici writes the length of the buffered body,
- * which node's server already held to the consumer's own Content-Length), and so is Expect: the whole body is already
- * here, so there is nothing left to wait for (undici refuses the header rather than implement 100-continue).
- */
-function dispatchHeaders(raw: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    const lower = raw[i]!.toLowerCase();
-    if (lower !== 'content-length' && lower !== 'expect') out.push(raw[i]!, raw[i + 1]!);
-  }
-  return out;
 }
 
 /**
@@ -179,7 +168,7 @@ export function callUpstream(agents: UpstreamAgents, req: UpstreamRequest): Prom
           origin: req.url.origin,
           path: `${req.url.pathname}${req.url.search}`,
           method: req.method as Dispatcher.HttpMethod,
-          headers: dispatchHeaders(req.rawHeaders),
+          headers: req.rawHeaders as string[],
           body: req.body,
         },
         handler,

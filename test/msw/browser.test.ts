@@ -26,9 +26,11 @@ import { type PageServer, startPageServer } from './browser/page-server.ts';
  * token service imports statically) and the folder moves brought it to 78,496. Lowered to 78,000 when those token
  * operations left the browser build (the Node entries pass them in) and it measured 77,904. Raised to 79,000 when the
  * sandbox epoch (the clock and resets of a Redis store, which the store wiring imports statically) brought it to
- * 78,551; a seam like the token operations' would take it out again.
+ * 78,551; a seam like the token operations' would take it out again. Raised to 80,000 when the assumptions checked
+ * at every level against the defaults (a `--config` file's and code's alike), the store's failure state in the store
+ * wiring and delivery ids made from the payment brought it to 79,309; the same seam would take the store parts out.
  */
-const gzipBudget = 79_000;
+const gzipBudget = 80_000;
 
 let consumer: PackedConsumer;
 let app: BrowserBundle;

@@ -112,6 +112,10 @@ export function createDeliveryMirror(store: DeliveryStore, offer: (d: Delivery) 
       const known = store.get(f.id);
       // This process's own delivery (adopted, or sent here): its own changes are the truth.
       if (known !== undefined && !mirrors.has(known)) return undefined;
+      // Two processes may write one delivery (ids are the payment's: a takeover that found nothing to adopt sends it
+      // again), and the dead one's last record can land after the survivor's end. Only a redelivery reopens an end.
+      if (known !== undefined && TERMINAL.has(known.state) && !TERMINAL.has(f.s) && f.rd <= known.redeliveries)
+        return undefined;
       const d = known ?? created(f);
       if (d === undefined) return undefined;
       d.attemptCount = f.n;

@@ -340,11 +340,10 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
         if (skipUrls?.has(url)) return;
         // Taking over another process's unfinished delivery: same id, attempts numbered on from its last one.
         const adopted = onChange ? mirror.adopt(event.paymentUuid, url, target) : undefined;
-        if (adopted) {
-          lanes.admit(adopted);
-          return;
-        }
-        const id = newId(event, url);
+        if (adopted) lanes.admit(adopted);
+        // A store's ids are the payment's: one already here is this delivery, ended or under way elsewhere.
+        const id = adopted ? '' : newId(event, url);
+        if (adopted || store.get(id) !== undefined) return;
         const d = newDelivery({ id, event, url, target, eventType, body, problem, now: clock.now() });
         admitNew(d, { store, lanes, guard, closed });
       });

@@ -125,4 +125,33 @@ describe('webhook fan-out with a state store', () => {
     expect(ids[0]).toMatch(/^whd_[0-9a-f]{32}$/);
     expect(ids[0]).not.toBe(ids[1]);
   });
+
+  it("keeps a delivery's end when a dead writer's last record of it lands after the survivor's; a redelivery reopens it", async () => {
+    const records: { t: string; [k: string]: unknown }[] = [];
+    const first = fanout(records);
+    first.deliver(settled);
+    await first.waitFor((d) => d.state === 'delivered');
+    const dv = (s: string) => records.find((r) => r.t === 'dv' && (r.d as { s: string }).s === s)!;
+    const [sending, delivered] = [dv('sending'), dv('delivered')];
+    // A third replica reads the survivor's end first, then the dead replica's "sending" of the same delivery id.
+    const third = fanout([]);
+    third.apply({ ...delivered, o: 'p' });
+    third.apply({ ...sending, o: 'q' });
+    expect(third.deliveries().map((d) => d.state)).toEqual(['delivered']);
+    const redelivered = { ...sending, d: { ...(sending.d as object), rd: 1 } };
+    third.apply({ ...redelivered, o: 'p' });
+    expect(third.deliveries().map((d) => d.state)).toEqual(['sending']);
+  });
+
+  it('sends nothing for a payment whose delivery of that id is already here, ended by another process', async () => {
+    const records: { t: string; [k: string]: unknown }[] = [];
+    const first = fanout(records);
+    first.deliver(settled);
+    await first.waitFor((d) => d.state === 'delivered');
+    const end = records.find((r) => r.t === 'dv' && (r.d as { s: string }).s === 'delivered')!;
+    const survivor = fanout([]);
+    survivor.apply({ ...end, o: 'p' });
+    survivor.deliver(settled);
+    expect(survivor.deliveries().map((d) => [d.id, d.state])).toEqual([[(end.d as { id: string }).id, 'delivered']]);
+  });
 });

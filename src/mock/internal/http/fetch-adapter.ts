@@ -19,7 +19,9 @@ async function readBody(request: Request, limit: number): Promise<MockRequestBod
     if (done) break;
     size += value.length;
     if (size > limit) {
-      await reader.cancel();
+      // Not awaited: a body msw has cloned is one branch of a tee, whose cancel settles only once every branch is
+      // cancelled, so awaiting it would hang the answer for good.
+      reader.cancel().catch(() => undefined);
       return bodyOverLimit;
     }
     chunks.push(value);

@@ -2,27 +2,14 @@
 // failure, the last use deletes it, an arm replaces the path's failure, messages come back as they were armed, a new
 // epoch holds none, and the token check takes a use only when it is given the path.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisStore, type SandboxStore } from '../../../support/mock-internals/store.ts';
-import { startRedisServer, type TestRedisServer } from '../../../support/redis-server.ts';
+import { describe, expect, it } from 'vitest';
+import { createRedisStore } from '../../../support/mock-internals/store.ts';
+import { redisPerFile } from '../../../support/redis-per-file.ts';
 
-let redis: TestRedisServer;
-const opened: SandboxStore[] = [];
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((store) => store.close()));
-});
-
-afterAll(async () => {
-  await redis?.close();
-});
+const { server, opened } = redisPerFile();
 
 async function openStore() {
-  const store = createRedisStore(redis.url, { keyPrefix: `fs-${randomUUID()}:` });
+  const store = createRedisStore(server().url, { keyPrefix: `fs-${randomUUID()}:` });
   opened.push(store);
   await store.open();
   return { failures: store.failureState!(), tokens: store.tokenState!() };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createRedisStore,
   type RedisStoreOptions,
@@ -7,25 +7,13 @@ import {
   type StoreRecord,
   StoreUnavailableError,
 } from '../../../support/mock-internals/store.ts';
-import { startRedisServer, type TestRedisServer } from '../../../support/redis-server.ts';
+import { redisPerFile } from '../../../support/redis-per-file.ts';
+import { startRedisServer } from '../../../support/redis-server.ts';
 
-let redis: TestRedisServer;
-const opened: SandboxStore[] = [];
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((store) => store.close()));
-});
-
-afterAll(async () => {
-  await redis?.close();
-});
+const { server, opened } = redisPerFile();
 
 /** An open store on the file's Redis; every test gets its own prefix unless it passes one. */
-async function openStore(options: RedisStoreOptions = {}, url = redis.url): Promise<SandboxStore> {
+async function openStore(options: RedisStoreOptions = {}, url = server().url): Promise<SandboxStore> {
   const store = createRedisStore(url, { keyPrefix: `t-${randomUUID()}:`, ...options });
   opened.push(store);
   await store.open();
@@ -117,7 +105,7 @@ describe('createRedisStore: records', () => {
   });
 
   it('takes the key prefix from the URL when the option does not set one', async () => {
-    const fromUrl = createRedisStore(`${redis.url}?prefix=from-url:`);
+    const fromUrl = createRedisStore(`${server().url}?prefix=from-url:`);
     opened.push(fromUrl);
     await fromUrl.open();
     const sameSandbox = await openStore({ keyPrefix: 'from-url:' });
@@ -241,7 +229,7 @@ describe('createRedisStore: watch', () => {
 describe('createRedisStore: watch before open', () => {
   it('starts a watcher added before open once the store opens, and never throws', async () => {
     const prefix = `t-${randomUUID()}:`;
-    const early = createRedisStore(redis.url, { keyPrefix: prefix });
+    const early = createRedisStore(server().url, { keyPrefix: prefix });
     opened.push(early);
     let woken = deferred();
     const unsubscribe = early.watch?.(() => woken.resolve());
@@ -264,7 +252,7 @@ describe('createRedisStore: watch before open', () => {
  */
 async function waitForBlockedClient(blocked = true): Promise<void> {
   const { Redis } = await import('ioredis');
-  const probe = new Redis(redis.url, { lazyConnect: true, protocol: 2 });
+  const probe = new Redis(server().url, { lazyConnect: true, protocol: 2 });
   await probe.connect();
   try {
     // Polls Redis's own view of its clients; the deadline only turns a hang into a clear failure.

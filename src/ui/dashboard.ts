@@ -14,7 +14,6 @@ only when one of the counters its counts follow moved (internal/coverage-view.ts
 import './internal/pages.css';
 import { controlFetch } from './internal/control-auth.ts';
 import {
-  type BehaviourView,
   type CoverageFilter,
   type CoverageView,
   coverageFilters,
@@ -22,88 +21,21 @@ import {
   coverageSignal,
   coverageSummary,
 } from './internal/coverage-view.ts';
+import {
+  behaviourRow,
+  button,
+  type DeliveryView,
+  deliveryRow,
+  type HealthView,
+  type HistoryView,
+  journalRow,
+  type PageView,
+  type PaymentView,
+  paymentRow,
+  type RequestView,
+} from './internal/dashboard-rows.ts';
 import { type Child, el, replaceChildren } from './internal/dom.ts';
 import { readPageConfig } from './internal/read-config.ts';
-import { outcomeCell } from './internal/request-outcome.ts';
-
-/** The fields of a control API payment the dashboard shows. */
-interface PaymentView {
-  uuid: string;
-  clientId: string;
-  guide: string;
-  amount: number;
-  payment_gateway_fee: number;
-  paid_at: string;
-  status: string;
-  outcome: string;
-  settledOutcome?: string;
-  masked_card_number: string;
-  card_type: string;
-}
-
-interface AttemptView {
-  number: number;
-  at: number;
-  status?: number;
-  error?: string;
-  ms: number;
-  responseBody?: string;
-}
-
-interface DeliveryView {
-  id: string;
-  seq: number;
-  clientId: string;
-  paymentUuid: string;
-  url: string;
-  state: string;
-  attempts: AttemptView[];
-  attemptsDropped?: number;
-  nextAttemptAt?: number;
-  redeliveries: number;
-  reason?: string;
-}
-
-interface RequestView {
-  seq: number;
-  method: string;
-  path: string;
-  operationName?: string;
-  guide?: string;
-  status: number;
-  at: number;
-  durationMs: number;
-  clientId?: string;
-  summary?: unknown;
-  /** The journal's outcome: `ok`, a reason code, `validation: <paths>` or `HTTP <status>`. */
-  outcome?: string;
-}
-
-/** What `GET /__pck/health` says about the histories (the counters the mock keeps). */
-interface HistoryView {
-  payments: { kept: number; processing: number; evicted: number; capPerClient: number; version: number };
-  deliveries: {
-    byState: Record<string, number>;
-    kept: number;
-    pending: number;
-    evicted: number;
-    refused: number;
-    version: number;
-    caps: { maxDeliveries: number; maxPendingDeliveries: number };
-  };
-  requests: { kept: number; capacity: number; cursor: number };
-}
-
-interface HealthView {
-  now: number;
-  history: HistoryView;
-  warnings: string[];
-}
-
-/** One page of a list as the control API answers it. */
-interface PageView {
-  next: number | null;
-}
 
 const config = readPageConfig();
 const control = config.paths.control;
@@ -161,8 +93,6 @@ let journalCursor: number | undefined;
 let coverageRead: string | undefined;
 let coverage: CoverageView | undefined;
 
-const time = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
-
 function say(text: string, isError = false): void {
   message.className = isError ? 'pck-status-error' : '';
   message.textContent = text;
@@ -188,112 +118,6 @@ async function act(label: string, method: 'POST', path: string, body?: unknown):
     say(`${label}: ${error instanceof Error ? error.message : String(error)}`, true);
   }
   await refresh();
-}
-
-function button(label: string, onclick: () => void, attrs: Record<string, string> = {}): HTMLElement {
-  return el('button', { type: 'button', onclick, ...attrs }, label);
-}
-
-function statusClass(status: number): string {
-  return status < 400 ? 'pck-status-ok' : 'pck-status-error';
-}
-
-function paymentRow(p: PaymentView): HTMLElement {
-  const processing = p.settledOutcome === undefined;
-  return el(
-    'tr',
-    { 'data-uuid': p.uuid },
-    el('td', {}, el('code', {}, p.uuid)),
-    el('td', {}, p.clientId),
-    el('td', {}, p.guide),
-    el('td', {}, p.amount),
-    el('td', {}, p.payment_gateway_fee),
-    el('td', {}, `${p.card_type} ${p.masked_card_number}`),
-    el('td', {}, p.paid_at),
-    el('td', { class: 'pck-payment-status' }, p.status),
-    el('td', {}, processing ? `card says ${p.outcome}` : p.settledOutcome),
-    el(
-      'td',
-      { class: 'pck-actions' },
-      processing &&
-        button(
-          'Settle: success',
-          () => void act('Settle', 'POST', 'payments/settle', { uuid: p.uuid, outcome: 'success' }),
-        ),
-      processing &&
-        button(
-          'Settle: failure',
-          () => void act('Settle', 'POST', 'payments/settle', { uuid: p.uuid, outcome: 'failure' }),
-        ),
-    ),
-  );
-}
-
-function attemptLine(a: AttemptView): HTMLElement {
-  const answer = a.status !== undefined ? `HTTP ${a.status}` : `no answer (${a.error ?? 'unknown'})`;
-  return el(
-    'li',
-    { class: 'pck-attempt' },
-    `#${a.number} at ${time(a.at)}: ${answer}, ${a.ms.toFixed(0)} ms`,
-    a.responseBody ? el('pre', {}, a.responseBody) : null,
-  );
-}
-
-function deliveryRow(d: DeliveryView): HTMLElement {
-  const finished = d.state === 'delivered' || d.state === 'failed' || d.state === 'gone';
-  return el(
-    'tr',
-    { 'data-delivery': d.id },
-    el('td', {}, el('code', {}, d.id)),
-    el('td', {}, el('code', {}, d.paymentUuid)),
-    el('td', {}, el('code', {}, d.url)),
-    el(
-      'td',
-      { class: `pck-delivery-state pck-state-${d.state}` },
-      d.state,
-      d.reason ? ` (${d.reason})` : '',
-      d.nextAttemptAt !== undefined ? `, next attempt ${time(d.nextAttemptAt)}` : '',
-    ),
-    el(
-      'td',
-      {},
-      d.attemptsDropped ? `${d.attemptsDropped} older attempts not kept` : '',
-      el('ol', { class: 'pck-attempts' }, ...d.attempts.map(attemptLine)),
-    ),
-    el(
-      'td',
-      { class: 'pck-actions' },
-      finished && button('Redeliver', () => void act('Redeliver', 'POST', 'deliveries/redeliver', { id: d.id })),
-    ),
-  );
-}
-
-function journalRow(r: RequestView): HTMLElement {
-  const outcome = outcomeCell(r.outcome, r.status);
-  return el(
-    'tr',
-    { 'data-seq': String(r.seq), ...(outcome.refused ? { 'data-refused': 'true' } : {}) },
-    el('td', {}, r.seq),
-    el('td', {}, time(r.at)),
-    el('td', {}, el('code', {}, `${r.method} ${r.path}`)),
-    el('td', {}, r.operationName ?? ''),
-    el('td', { class: statusClass(r.status) }, r.status),
-    el('td', { class: `pck-outcome ${outcome.refused ? 'pck-status-error' : 'pck-status-ok'}` }, outcome.text),
-    el('td', {}, r.clientId ?? ''),
-    el('td', {}, r.summary === undefined ? '' : el('pre', { class: 'pck-summary' }, JSON.stringify(r.summary))),
-  );
-}
-
-function behaviourRow(b: BehaviourView): HTMLElement {
-  return el(
-    'tr',
-    { 'data-behaviour': b.id, ...(b.covered ? {} : { 'data-never': 'true' }) },
-    el('td', {}, el('code', {}, b.id)),
-    el('td', {}, b.title),
-    el('td', {}, b.spec),
-    el('td', {}, b.count),
-    el('td', { class: b.covered ? 'pck-status-ok' : 'pck-status-error' }, b.covered ? 'exercised' : 'never'),
-  );
 }
 
 /** Shows the report last read, through the filter chosen. */
@@ -326,9 +150,23 @@ async function loadList(name: 'payments' | 'deliveries', version: number): Promi
   state.version = version;
   state.next = page.next;
   if (name === 'payments')
-    replaceChildren(paymentsBody, rowsOr((page.payments ?? []).map(paymentRow), 10, 'No payments yet.'));
+    replaceChildren(
+      paymentsBody,
+      rowsOr(
+        (page.payments ?? []).map((p) => paymentRow(p, act)),
+        10,
+        'No payments yet.',
+      ),
+    );
   else
-    replaceChildren(deliveriesBody, rowsOr((page.deliveries ?? []).map(deliveryRow), 6, 'No webhook deliveries yet.'));
+    replaceChildren(
+      deliveriesBody,
+      rowsOr(
+        (page.deliveries ?? []).map((d) => deliveryRow(d, act)),
+        6,
+        'No webhook deliveries yet.',
+      ),
+    );
   renderPager(name);
 }
 

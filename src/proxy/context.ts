@@ -189,8 +189,7 @@ export function checkSeen(ctx: ProxyContext, seq: number, x: SeenExchange): void
   const repeat = x.extraDrifts.length === 0 ? ctx.repeats.known(x) : undefined;
   const { found, operationName } = repeat ? { found: [], operationName: repeat.operationName } : judge(ctx, x);
   const pathOnly = x.path.split('?')[0]!;
-  // The path is redacted only for a drift to keep: with many tokens remembered, redacting is a regex of thousands of
-  // alternatives, and most exchanges have no drift.
+  // The path is redacted only for a drift to keep: most exchanges have none, and redacting scans the text.
   const entries =
     found.length === 0
       ? []

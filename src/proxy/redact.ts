@@ -12,6 +12,7 @@
  */
 import { maskCardNumbers } from '../contract/card-masking.ts';
 import { cardNumberFields } from '../contract/guides.ts';
+import { createKnownSecrets } from './known-secrets.ts';
 
 /** What a redacted secret reads. */
 export const redactedText = '[redacted]';
@@ -70,10 +71,6 @@ export interface Redactor {
 /** Most secret values remembered; the oldest is forgotten first (tokens are short-lived). */
 const maxRemembered = 5_000;
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
  * Creates a redactor; one per proxy, so a secret seen in one exchange is also taken out of the next.
  *
@@ -83,27 +80,12 @@ function escapeRegExp(text: string): string {
  * r.text('key was k3y-value'); // 'key was [redacted]'
  */
 export function createRedactor(): Redactor {
-  const secrets = new Set<string>();
-  let pattern: RegExp | undefined;
+  const secrets = createKnownSecrets(maxRemembered);
   const remember = (value: string) => {
     const v = value.trim();
-    if (v.length < 6 || v === redactedText || secrets.has(v)) return;
-    if (secrets.size >= maxRemembered) secrets.delete(secrets.values().next().value as string);
-    secrets.add(v);
-    pattern = undefined;
+    if (v !== redactedText) secrets.add(v);
   };
-  const known = (input: string): string => {
-    if (secrets.size === 0) return input;
-    // Longest first, so a secret that contains another is replaced whole.
-    pattern ??= new RegExp(
-      [...secrets]
-        .sort((a, b) => b.length - a.length)
-        .map(escapeRegExp)
-        .join('|'),
-      'g',
-    );
-    return input.replace(pattern, redactedText);
-  };
+  const known = (input: string): string => secrets.replaceIn(input, redactedText);
   // The checker's rule for digit runs (maskCardNumbers), so the log, the report and `check` mask the same numbers.
   const text = (input: string): string =>
     maskCardNumbers(known(input).replace(inlineCvv, (_m, head: string) => `${head}"${redactedCvv}"`));

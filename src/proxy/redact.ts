@@ -37,6 +37,9 @@ const secretFields: ReadonlySet<string> = new Set([
 const secretHeader =
   /(^authorization$|^proxy-authorization$|^cookie$|^set-cookie$|key|token|secret|signature|password)/i;
 
+/** An HTTP authentication scheme in front of a credential: `Bearer <token>`, `Basic <base64>`. */
+const authScheme = /^(?:bearer|basic|token)\s+(\S+)$/i;
+
 // A CVV written inline in GraphQL text or loose JSON: `cvv: "123"`, `"cvv":"123"`, `cvv: 123`.
 const inlineCvv = /("?cvv"?\s*:\s*)("(?:[^"\\]|\\.)*"|\d+)/gi;
 
@@ -83,7 +86,11 @@ export function createRedactor(): Redactor {
   const secrets = createKnownSecrets(maxRemembered);
   const remember = (value: string) => {
     const v = value.trim();
-    if (v !== redactedText) secrets.add(v);
+    if (v === redactedText) return;
+    secrets.add(v);
+    // An Authorization value's credential also shows up alone (a drift quoting the token), without its scheme.
+    const credential = authScheme.exec(v)?.[1];
+    if (credential !== undefined) secrets.add(credential);
   };
   const known = (input: string): string => secrets.replaceIn(input, redactedText);
   // The checker's rule for digit runs (maskCardNumbers), so the log, the report and `check` mask the same numbers.

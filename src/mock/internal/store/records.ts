@@ -1,5 +1,5 @@
 /**
- * The change records of the mock's state (issue 23, decision 0015): what each module that owns state tells a
+ * The change records of the mock's state (decision 0015): what each module that owns state tells a
  * state store, and how it takes back the records of other processes (or of its own past, at a restart).
  *
  * Record types, by owner (`t`, then the fields):
@@ -46,7 +46,7 @@ export interface RecordApplier {
 }
 
 /**
- * A module whose view can be written down as records (compaction, issue 23): applied in order to an empty view, the
+ * A module whose view can be written down as records (for compaction): applied in order to an empty view, the
  * records of {@link RecordSnapshot.snapshot} rebuild what the module holds now. Records of the module's own types
  * where they can say it; a type of its own where no change record does (the token id marks `tk.m`).
  */

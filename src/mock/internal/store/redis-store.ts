@@ -1,5 +1,5 @@
 /**
- * The Redis state store (issue 23, `redis://` / `rediss://`, Node only): any number of mock processes share one
+ * The Redis state store (`redis://` / `rediss://`, Node only): any number of mock processes share one
  * sandbox through one Redis. Records go to a stream (`XADD`, read with an exclusive `XRANGE`), claims are keys set
  * with `NX PX` and renewed or released by their owner only (Lua), counters are `INCR`, and `watch` blocks on
  * `XREAD` over a connection of its own. The client, ioredis, is an optional peer dependency loaded only here.

@@ -1,5 +1,5 @@
 /**
- * The state store's layer inside the mock (issue 23, decision 0015): records of this process's changes are buffered
+ * The state store's layer inside the mock (decision 0015): records of this process's changes are buffered
  * and appended in batches; a request's answer waits until the records it produced are durable; other processes'
  * records (or this store's past, at start) are applied to this process's view; once-only work runs where its claim
  * is won; a store fault marks the view stale, and the view is rebuilt from the store when it answers again.

@@ -27,6 +27,9 @@ import type { Deployment } from '../test/model/deployment.ts';
 import { inProcessDeployment, mswDeployment } from '../test/model/deployments.ts';
 import { cliDeployment, proxyDeployment, replicaDeployment } from '../test/model/process-deployments.ts';
 import { runModel } from '../test/model/run-model.ts';
+
+type ProxyDeployment = Awaited<ReturnType<typeof proxyDeployment>>;
+
 import { startRedisServer } from '../test/support/redis-server.ts';
 
 const usage = `Usage: npm run test:model -- [options]
@@ -123,11 +126,18 @@ async function runOne(name: string, make: () => Promise<Deployment>): Promise<bo
           console.log(`${name}: ${n} sequences, ${((Date.now() - started) / 1000).toFixed(0)} s`);
       },
     });
+    // The proxy's own report judges the same exchanges: none of them may read as drift of the service there either.
+    const reported = 'proxyDrifts' in deployment ? (deployment as ProxyDeployment).proxyDrifts() : undefined;
+    const service = reported?.filter((d) => d.kind !== 'consumer') ?? [];
+    if (service.length > 0)
+      throw new Error(`the proxy's report calls the mock's answers drift of the service: ${JSON.stringify(service)}`);
     const took = ((Date.now() - started) / 1000).toFixed(1);
     const cut =
       deadline !== undefined && summary.sequences < numRuns ? ` (stopped at the ${values.minutes}-minute limit)` : '';
+    const proxyReport =
+      reported === undefined ? '' : `; the proxy's report: ${reported.length} drifts, all the consumer's`;
     console.log(
-      `${name}: ${summary.sequences} sequences, ${summary.commands} commands, ${summary.payments} payments, ${summary.webhooks} webhooks awaited, 0 disagreements (seed ${seed}${from > 0 ? `, sequences ${from} to ${from + summary.sequences - 1}` : ''}, ${took} s)${cut}${trafficOf(deployment)}`,
+      `${name}: ${summary.sequences} sequences, ${summary.commands} commands, ${summary.payments} payments, ${summary.webhooks} webhooks awaited, 0 disagreements (seed ${seed}${from > 0 ? `, sequences ${from} to ${from + summary.sequences - 1}` : ''}, ${took} s)${cut}${trafficOf(deployment)}${proxyReport}`,
     );
     return true;
   } catch (error) {

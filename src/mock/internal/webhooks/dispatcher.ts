@@ -50,6 +50,7 @@ import {
 } from './delivery-record.ts';
 import { createDeliveryStore, type DeliveryStore } from './delivery-store.ts';
 import type { RedeliverResult, WebhookDispatcher, WebhookDispatcherOptions } from './dispatcher-types.ts';
+import { createPendingGuard, ownPending } from './pending-cap.ts';
 
 /** The delivery record types, defined in delivery-record.ts. */
 export type {
@@ -361,66 +362,6 @@ function endPending(
     ended.push(snapshot(d));
   }
   return ended;
-}
-
-/**
- * The pending cap: whether new work is refused, the log line when the cap is reached and when it clears, and the
- * refusal count. The line is written once per episode, not once per refusal (an outage refuses thousands); an
- * episode ends when pending work is a tenth below the cap, so a queue hovering at the cap does not log every change.
- */
-function createPendingGuard(store: DeliveryStore, own: () => number, cap: number, report: (line: string) => void) {
-  const clearsAt = cap - Math.max(1, Math.floor(cap / 10));
-  let atCap = false;
-  let refusedThisEpisode = 0;
-  return {
-    own,
-    full: () => own() >= cap,
-    refuse(d: Delivery) {
-      store.refused();
-      refusedThisEpisode += 1;
-      if (atCap) return;
-      atCap = true;
-      report(
-        kitMessage(
-          `webhook deliveries: ${cap} are pending (the cap, history.maxPendingDeliveries / --max-pending-deliveries), so new ones are refused: recorded as failed (pending-cap) without being sent, starting with ${d.id} (payment ${d.paymentUuid}). Bring the receiver back, then redeliver them; GET /__pck/health counts them.`,
-        ),
-      );
-    },
-    setState(d: Delivery, state: Delivery['state']) {
-      store.setState(d, state);
-      if (atCap && own() <= clearsAt) {
-        atCap = false;
-        report(
-          kitMessage(
-            `webhook deliveries: ${own()} are pending, below the cap of ${cap} again; ${refusedThisEpisode} were refused meanwhile (failed, pending-cap): list them with GET /__pck/deliveries?state=failed and redeliver them.`,
-          ),
-        );
-        refusedThisEpisode = 0;
-      }
-    },
-    redeliverProblem(id: string): RedeliverResult | undefined {
-      if (own() < cap) return undefined;
-      return {
-        ok: false,
-        problem: 'at-cap',
-        message: kitMessage(
-          `Webhook delivery "${id}" not redelivered: ${cap} deliveries are pending (history.maxPendingDeliveries). Let them finish (advance the mock clock) or raise the cap, then redeliver.`,
-        ),
-      };
-    },
-    reset() {
-      atCap = false;
-      refusedThisEpisode = 0;
-    },
-  };
-}
-
-/**
- * What the pending cap counts: this process's own unfinished deliveries. Other replicas' (mirrors, with a state
- * store) are theirs to send and to cap.
- */
-function ownPending(store: DeliveryStore, mirror: DeliveryMirror | undefined): () => number {
-  return mirror ? () => store.pending() - mirror.pending() : () => store.pending();
 }
 
 /** What to tell when a delivery ends: `onFinished` and a `delivery.finished` event (undefined: nobody to tell). */

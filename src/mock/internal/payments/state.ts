@@ -1,10 +1,7 @@
 /**
  * Per-client state of the mock: card accounts and payments, keyed by client id, bounded, resettable.
  *
- * Card accounts never hold the full card number or the CVV: only the masked number, card type, expiry and the
- * test-card outcome. A `card_account_uid` is derived (SHA-256 over the instance seed, client id, card number and
- * expiry), so the same card gives the same uid for the same client, also after a reset, and a different
- * one for another client.
+ * What a card account keeps of a card and how its uid is derived: card-accounts.ts.
  *
  * The mock is single-threaded, but requests interleave with clock tasks (settlement); every method works on the
  * current maps without holding iterators across calls, and list methods return copies.
@@ -12,16 +9,11 @@
  * @module
  */
 import type { Assumptions } from '../../../assumptions.ts';
-import { maskCardNumber } from '../../../contract/card-masking.ts';
-import { kitMessage } from '../../../internal/messages.ts';
-import { detectCardType } from '../domain/cards.ts';
 import type { EventBus, PaymentAccepted } from '../domain/events.ts';
 import type { CardAccount, CardAccountInput, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
-import { cardOutcome } from '../domain/test-cards.ts';
 import { KeyQueue } from '../fifo.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import { SeqList } from '../history/seq-list.ts';
-import { uuidV4FromHex } from '../random.ts';
 import {
   numberField,
   type RecordApplier,
@@ -30,8 +22,11 @@ import {
   type RecordSnapshot,
   textField,
 } from '../store/records.ts';
+import { type ClientCards, cardUid, createCard } from './card-accounts.ts';
 
 export type { CardAccount, CardAccountInput, Guide, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
+/** Derived card account uids are defined in card-accounts.ts; tests derive one to compare with. */
+export { deriveCardAccountUid } from './card-accounts.ts';
 
 /** Options of {@link createMockState}. */
 export interface MockStateOptions {
@@ -123,21 +118,12 @@ interface PaymentEntry {
   readonly seq: number;
 }
 
-interface ClientState {
-  readonly cards: Map<string, CardAccount>;
+interface ClientState extends ClientCards {
   readonly payments: Map<string, PaymentEntry>;
   /** Payments in acceptance order by sequence number: the pages and the "oldest payment" of the eviction rule. */
   readonly accepted: SeqList<StoredPayment>;
   /** Uuids of settled payments in settlement order: evicted first. Evicted ones are skipped likewise. */
   readonly settled: KeyQueue<string>;
-  /**
-   * The client's last card and its uid: a client paying again with the same card skips the SHA-256 of
-   * {@link deriveCardAccountUid}, which would otherwise run on every payment. `lastCard` is the hash's input less
-   * the seed and client id (both fixed for this state), so the uid is the one the hash gives. Holds one card number
-   * per client in memory (as the request being answered does), never written to a record, the journal or the log.
-   */
-  lastCard?: string;
-  lastUid?: string;
 }
 
 /**
@@ -279,53 +265,6 @@ function acceptedEvent(payment: StoredPayment, byCardAccount: boolean): PaymentA
   return { kind: 'payment.accepted', clientId, uuid, guide, byCardAccount, payment: { ...payment } };
 }
 
-/** The uid of a card for a client, through the client's last-card memo. */
-function cardUid(
-  c: ClientState,
-  seed: string,
-  clientId: string,
-  card: CardAccountInput,
-  sha256Hex: (text: string) => string,
-): string {
-  const key = cardKey(card);
-  const uid = c.lastCard === key ? c.lastUid! : deriveCardAccountUid(sha256Hex, seed, clientId, card);
-  c.lastCard = key;
-  c.lastUid = uid;
-  return uid;
-}
-
-/** A new card account `uid` of a card for a client, stored (evicting the oldest past `maxCards`). */
-function createCard(
-  c: ClientState,
-  uid: string,
-  o: {
-    readonly clientId: string;
-    readonly card: CardAccountInput;
-    readonly maxCards: number;
-    readonly assumptions: MockStateOptions['assumptions'];
-  },
-): CardAccount {
-  const { card, clientId } = o;
-  const cardType = detectCardType(card.card_number, o.assumptions.cardTypes);
-  if (cardType === undefined)
-    throw new Error(kitMessage('card type not detected; validate the card before storing it.'));
-  if (c.cards.size >= o.maxCards) {
-    const oldest = c.cards.keys().next().value;
-    if (oldest !== undefined) c.cards.delete(oldest);
-  }
-  const account: CardAccount = {
-    card_account_uid: uid,
-    clientId,
-    card_type: cardType,
-    masked_card_number: maskCardNumber(card.card_number),
-    expiry_month: card.expiry_month,
-    expiry_year: card.expiry_year,
-    outcome: cardOutcome(card.card_number),
-  };
-  c.cards.set(uid, account);
-  return account;
-}
-
 /** Every payment kept (of one client, or of all in acceptance order), oldest first. */
 function listPayments(clients: ReadonlyMap<string, ClientState>, clientId: string | undefined): StoredPayment[] {
   const lists = clientId === undefined ? [...clients.values()] : [clients.get(clientId)].filter((c) => c !== undefined);
@@ -358,27 +297,6 @@ function pagePayments(
     (filter.status === undefined || p.status === filter.status) &&
     (filter.uuid === undefined || p.uuid === filter.uuid);
   return collectPage(lists, query, keep, (p, seq) => ({ ...p, seq }));
-}
-
-/**
- * Derives the `card_account_uid` of a card for a client: SHA-256 over the instance seed, client id, card number and
- * expiry, formatted as a version 4 uuid (so strict client-side uuid checks accept it; it is not random). The seed
- * acts as a key, so uids of one mock instance cannot be precomputed elsewhere; a one-shot hash instead of an HMAC
- * because this runs on every payment and the uid only has to be stable and unguessable in a test tool. `sha256Hex` is
- * the platform's.
- */
-export function deriveCardAccountUid(
-  sha256Hex: (text: string) => string,
-  seed: string,
-  clientId: string,
-  card: CardAccountInput,
-): string {
-  return uuidV4FromHex(sha256Hex(`${seed}\0${clientId}\0${cardKey(card)}`), '-');
-}
-
-/** The card's part of the uid's hash input: number and expiry. The last-card memo compares it too, so one format. */
-function cardKey(card: CardAccountInput): string {
-  return `${card.card_number}\0${card.expiry_month}${card.expiry_year}`;
 }
 
 /**

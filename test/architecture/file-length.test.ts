@@ -15,8 +15,6 @@ const OVER_THE_BOUND: Readonly<Record<string, number>> = {
   // The replicated log a shared store follows; replaced when the sandbox's state moves into Redis itself.
   'src/mock/internal/store/state-sync.ts': 811,
   'src/mock/internal/store/redis-store.ts': 537,
-  // The dashboard's page script, sent as one file to the browser.
-  // Every option of the mock with its TSDoc: the public option types.
 };
 
 function sourceFiles(dir: string): string[] {

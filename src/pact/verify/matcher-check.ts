@@ -68,7 +68,8 @@ export function matcherProblems(matchers: readonly Matcher[], position: Position
         problems.push(`matcher "${name}" wants an object, the schema has ${position.label}`);
       continue;
     }
-    const scalar = scalarMatchers[name];
+    // Own keys only: a matcher named "constructor" or "toString" is not one of these.
+    const scalar = Object.hasOwn(scalarMatchers, name) ? scalarMatchers[name] : undefined;
     if (!scalar) {
       problems.push(`matcher "${name}" is not a Pact matcher the kit knows`);
       continue;

@@ -9,6 +9,7 @@ import type { Mismatch } from './mismatch.ts';
 import type { OpenApiDocument } from './openapi-document.ts';
 import type { MessageInteraction, NameValues } from './pact-model.ts';
 import { checkHeaders } from './rest-interaction-check.ts';
+import { scalarText } from './scalar-text.ts';
 
 /** The webhook of openapi.yaml the kit's messages describe. */
 export const webhookName = 'paymentStatus';
@@ -54,7 +55,7 @@ export function checkMessage(interaction: MessageInteraction, document: OpenApiD
   }
   const metadata: Record<string, string[]> = {};
   for (const [name, value] of Object.entries(interaction.metadata))
-    if (!pactMetadata.has(name.toLowerCase())) metadata[name] = [String(value)];
+    if (!pactMetadata.has(name.toLowerCase())) metadata[name] = [scalarText(value)];
   checkHeaders(metadata as NameValues, webhook.headers, what, source, out, 'message.metadata');
   return out;
 }

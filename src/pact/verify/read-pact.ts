@@ -23,6 +23,7 @@ import type {
   PactResponse,
   ProviderState,
 } from './pact-model.ts';
+import { scalarText } from './scalar-text.ts';
 
 /** A pact file that cannot be read; the message names the file, the field and what was expected. */
 export class PactFormatError extends Error {
@@ -37,8 +38,8 @@ function names(value: unknown): NameValues {
   if (!isPlainObject(value)) return {};
   const out: Record<string, string[]> = {};
   for (const [name, raw] of Object.entries(value)) {
-    if (Array.isArray(raw)) out[name] = raw.map(String);
-    else if (raw !== undefined && raw !== null) out[name] = [String(raw)];
+    if (Array.isArray(raw)) out[name] = raw.map(scalarText);
+    else if (raw !== undefined && raw !== null) out[name] = [scalarText(raw)];
   }
   return out;
 }
@@ -70,7 +71,7 @@ function readBody(raw: unknown, hasBody: boolean, headers: NameValues, v4: boole
     const contentType = typeof raw.contentType === 'string' ? raw.contentType : headerType;
     let value: unknown = raw.content;
     if (raw.encoded === 'base64' || raw.encoded === true) {
-      value = Buffer.from(String(value), 'base64').toString('utf8');
+      value = Buffer.from(scalarText(value), 'base64').toString('utf8');
     }
     // `encoded: "json"` (and decoded base64 JSON) hold the JSON as text.
     if (typeof value === 'string' && raw.encoded !== false && isJsonType(contentType)) {
@@ -88,7 +89,7 @@ function readBody(raw: unknown, hasBody: boolean, headers: NameValues, v4: boole
 function readStates(raw: Record<string, unknown>): ProviderState[] {
   if (Array.isArray(raw.providerStates)) {
     return raw.providerStates.filter(isPlainObject).map((state) => ({
-      name: String(state.name ?? ''),
+      name: scalarText(state.name),
       params: isPlainObject(state.params) ? state.params : {},
     }));
   }
@@ -99,7 +100,7 @@ function readStates(raw: Record<string, unknown>): ProviderState[] {
 function readComments(raw: Record<string, unknown>): string[] {
   const comments = raw.comments;
   if (!isPlainObject(comments) || !Array.isArray(comments.text)) return [];
-  return comments.text.map(String);
+  return comments.text.map(scalarText);
 }
 
 function readRequest(raw: unknown, file: string, where: string, v4: boolean): PactRequest {
@@ -119,7 +120,13 @@ function readRequest(raw: unknown, file: string, where: string, v4: boolean): Pa
 
 function readResponse(raw: unknown, file: string, where: string, v4: boolean): PactResponse {
   if (!isPlainObject(raw)) fail(file, `${where}.response`, 'is missing or not an object');
-  const status = raw.status === undefined ? 200 : Number(raw.status);
+  // Only a number or its text: Number() of a list would join it, however deep it is nested.
+  const status =
+    raw.status === undefined
+      ? 200
+      : typeof raw.status === 'number' || typeof raw.status === 'string'
+        ? Number(raw.status)
+        : Number.NaN;
   if (!Number.isInteger(status)) fail(file, `${where}.response.status`, 'is not a whole number');
   const headers = names(raw.headers);
   return {

@@ -74,6 +74,14 @@ describe('matcherProblems', () => {
   });
 });
 
+describe('matcherProblems on a matcher named like an object method', () => {
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('"%s" is an unknown matcher', (name) => {
+    expect(matcherProblems([{ match: name }], at('string', 'String!'), 'x')).toEqual([
+      `matcher "${name}" is not a Pact matcher the kit knows`,
+    ]);
+  });
+});
+
 describe('describeValue', () => {
   it('masks a card number and hides a secret', () => {
     expect(describeValue('4111 1111 1111 1111')).toBe('the string "411111******1111"');

@@ -51,6 +51,44 @@ describe('verifyStatic on the shipped contracts', () => {
   });
 });
 
+describe('verifyStatic on a pact with a list nested far too deep where text belongs', () => {
+  // String() of a list joins it, recursively: 40,000 levels overflow the stack. Each place held such text.
+  const deep = `${'['.repeat(40_000)}1${']'.repeat(40_000)}`;
+  const withDeep = (file: string, path: readonly (string | number)[]): PactDocument => {
+    const pact = JSON.parse(readFileSync(join(root, 'contracts', file), 'utf8'));
+    let node = pact.interactions[0];
+    for (const key of path.slice(0, -1)) node = node[key];
+    node[path.at(-1)!] = '__deep__';
+    return readPact(JSON.parse(JSON.stringify(pact).replace('"__deep__"', deep)), file);
+  };
+  const legacy = 'payment-contract-kit-legacy-guide-card-payment-service.json';
+  const webhook = 'payment-contract-kit-webhook-receiver-card-payment-service.json';
+  it.each([
+    ['a request header', legacy, ['request', 'headers', 'Accept']],
+    ['the response status', legacy, ['response', 'status']],
+    ["a provider state's name", legacy, ['providerStates', 0, 'name']],
+    ["the webhook's metadata", webhook, ['metadata', 'x-client-id']],
+  ] as const)('%s: read and checked without a stack overflow', (_place, file, path) => {
+    let reasons = '';
+    try {
+      reasons = verifyStatic([withDeep(file, path)], { guide: 'both', openapi })
+        .flatMap((r) => r.reasons)
+        .join('\n');
+    } catch (error) {
+      // The reader refuses a status that is not a whole number by naming it, never by the stack.
+      reasons = (error as Error).message;
+      expect(reasons).toMatch(/response\.status/);
+    }
+    expect(reasons).not.toMatch(/call stack/);
+  });
+
+  it('reads a list where a header, a state name or a comment belongs as a word, not its joined items', () => {
+    const pact = withDeep(legacy, ['request', 'headers', 'Accept']);
+    const http = pact.interactions[0];
+    expect(http?.kind === 'http' && http.request.headers.Accept).toEqual(['[a list]']);
+  });
+});
+
 describe('verifyStatic on the hand-written fixtures', () => {
   it('passes every interaction of the V2, V3 and V4 pacts in good/', () => {
     const pacts = read(join(fixtures, 'good'));

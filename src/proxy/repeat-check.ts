@@ -9,19 +9,17 @@
  * @module
  */
 import type { ExchangeCheck } from '../contract/check/exchange.ts';
+import type { RecordedExchange } from './har.ts';
 
 /** The parts of an answered exchange the checker's verdict depends on, as the proxy holds them. */
-export interface RawExchange {
-  readonly kind: 'http' | 'webhook';
-  readonly method: string;
+export interface RawExchange
+  extends Pick<
+    RecordedExchange,
+    'kind' | 'method' | 'requestHeaders' | 'requestBody' | 'status' | 'responseHeaders' | 'responseBody'
+  > {
   /** Path and query as the consumer sent them. */
   readonly path: string;
-  readonly requestHeaders: readonly string[];
-  readonly requestBody: Buffer | undefined;
   readonly answered: boolean;
-  readonly status: number;
-  readonly responseHeaders: readonly string[];
-  readonly responseBody: Buffer;
 }
 
 /** What the checks said about an exchange, and the operation name it was logged under. */

@@ -118,15 +118,15 @@ function readRequest(raw: unknown, file: string, where: string, v4: boolean): Pa
   };
 }
 
+/** The response status, 200 when left out. Only a number or its text is read: Number() of a list joins it. */
+function statusOf(status: unknown): number {
+  if (status === undefined) return 200;
+  return typeof status === 'number' || typeof status === 'string' ? Number(status) : Number.NaN;
+}
+
 function readResponse(raw: unknown, file: string, where: string, v4: boolean): PactResponse {
   if (!isPlainObject(raw)) fail(file, `${where}.response`, 'is missing or not an object');
-  // Only a number or its text: Number() of a list would join it, however deep it is nested.
-  const status =
-    raw.status === undefined
-      ? 200
-      : typeof raw.status === 'number' || typeof raw.status === 'string'
-        ? Number(raw.status)
-        : Number.NaN;
+  const status = statusOf(raw.status);
   if (!Number.isInteger(status)) fail(file, `${where}.response.status`, 'is not a whole number');
   const headers = names(raw.headers);
   return {

@@ -2,7 +2,7 @@
  * How the composition root plugs a state store in: the recorder every module gets (late-bound: the sync
  * layer needs the modules it applies records to), the once-only runner, the payment id source that forks by boot
  * number, and the sync layer itself. With `memory:` there is nothing to plug: {@link planStore} returns undefined
- * and every module runs without a recorder, as before the issue.
+ * and every module runs without a recorder.
  *
  * @module
  */

@@ -110,17 +110,20 @@ function readingHeaders(raw: readonly string[]): { type: string; heads: string }
 /**
  * Reads an answer on a service path before it is handed on: why it cannot be handed on as the service's (a body that
  * is not JSON, such as a gateway's HTML error page), or its parsed body, which the checks then reuse instead of
- * parsing it again. An empty body is handed on (the checker judges it: revoke-token's body is not shown). An answer
+ * parsing it again. An empty body is handed on (the checker judges it: revoke-token's body is not shown), and so is
+ * the answer to any method but POST: the interface defines only POST on its paths, so what answers a GET there (the
+ * mock's GraphiQL page, a gateway's 405) is not a broken answer of the service, and the checker reports the request. An answer
  * byte-identical to the last JSON one on its path, with the same type and encoding (a fee list repeats), is known to
  * be JSON without a parse; the check cache then knows the exchange, so nothing parses it at all.
  */
 function readAnswer(
   upstream: URL,
+  method: string,
   path: string,
   answer: UpstreamAnswer,
   maxBytes: number,
 ): { notJson?: string; json?: unknown } {
-  if (!servicePathSet.has(path) || answer.body.length === 0) return {};
+  if (method !== 'POST' || !servicePathSet.has(path) || answer.body.length === 0) return {};
   const { type, heads } = readingHeaders(answer.rawHeaders);
   let last = lastJsonAnswers.get(upstream);
   const seen = last?.get(path);
@@ -194,7 +197,7 @@ export async function forwardRequest(ctx: ProxyContext, req: IncomingMessage, re
   let json: unknown;
   if (!outcome.ok) fault = { kind: outcome.fault, detail: outcome.detail };
   else {
-    const read = readAnswer(options.upstream, path, outcome, options.maxBodyBytes);
+    const read = readAnswer(options.upstream, req.method ?? 'GET', path, outcome, options.maxBodyBytes);
     if (read.notJson !== undefined) fault = { kind: 'not-json', detail: read.notJson };
     json = read.json;
   }

@@ -36,6 +36,8 @@ export interface GraphqlRequestFacts {
   readonly variables: Readonly<Record<string, unknown>>;
   /** Whether the body was a GraphQL request at all (JSON object with a query string that parses). */
   readonly readable: boolean;
+  /** Whether the request was a POST, the only way the interface calls /graphql. */
+  readonly posted: boolean;
   /** Whether the request used names of both guides: a 7.3 key may then name an input path of either. */
   readonly mixedGuides?: boolean | undefined;
 }
@@ -92,8 +94,14 @@ export function checkGraphqlRequest(
   expectsData: boolean,
   list: DriftList,
 ): GraphqlRequestFacts {
-  const none = { guide: option === 'legacy' ? 'legacy' : 'current', fragments: new Map(), variables: {} } as const;
-  if (request.method !== 'POST')
+  const posted = request.method === 'POST';
+  const none = {
+    guide: option === 'legacy' ? 'legacy' : 'current',
+    fragments: new Map(),
+    variables: {},
+    posted,
+  } as const;
+  if (!posted)
     list.consumer({
       path: '(http)',
       expected: 'POST /graphql (spec 4.4 to 4.6)',
@@ -174,6 +182,7 @@ export function checkGraphqlRequest(
     fragments: walk.fragments,
     variables: walk.variables,
     readable: true,
+    posted,
     mixedGuides: conflict !== undefined,
   };
 }

@@ -50,6 +50,16 @@ describe('the checker on the mock refusing bad requests', () => {
     expect(kinds(seen.drifts)).toEqual(['consumer']);
   });
 
+  it("a browser's GET on /graphql: the consumer mistake, and the mock's GraphiQL page not judged as a GraphQL answer", async () => {
+    const seen = await exchange('GET', '/graphql', { accept: 'text/html' });
+    expect(seen.status).toBe(200);
+    expect(seen.drifts.map((d) => [d.kind, d.path])).toEqual([
+      ['consumer', '(http)'],
+      ['consumer', '(header) x-jwt-token'],
+      ['consumer', '(body)'],
+    ]);
+  });
+
   it('a body past limits.maxBodyBytes: a consumer drift naming the limit, and 413 no graphqlErrorHttpStatus drift', async () => {
     const body = JSON.stringify({ query: `${feeList}${' '.repeat(1_100_000)}`, variables: { amount: 1 } });
     const seen = await exchange('POST', '/graphql', { 'x-jwt-token': await token() }, body);

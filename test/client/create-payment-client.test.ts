@@ -94,7 +94,7 @@ describe('full flows', () => {
       payment_reference: paymentReference,
     });
     expect(payment.status.name).toBe(defaultAssumptions.statusNames.processing);
-    expect(mock.control.payments().map((p) => p.uuid)).toEqual([payment.uuid]);
+    expect((await mock.control.payments()).map((p) => p.uuid)).toEqual([payment.uuid]);
     const token = await client.accessToken();
     await client.close();
     expect(tokenCalls()).toEqual(['generate-token 200', 'revoke-token 200']);
@@ -303,7 +303,7 @@ describe('errors from real answers of the mock', () => {
       }),
     );
     expect(isInvalidCardError(legacy) && legacy.cardPath).toBe('input.credit_card.number');
-    expect(mock.control.payments()).toEqual([]);
+    expect(await mock.control.payments()).toEqual([]);
   });
 
   it('AuthenticationError from generate-token (7.1 401) and from /graphql with its reason code (7.2)', async () => {

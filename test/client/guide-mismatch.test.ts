@@ -69,7 +69,7 @@ describe('guide mismatch between the request and the mock', () => {
     );
     expect(error.message).toContain('--guide current or --guide both');
     expect(error.message).not.toContain(card.card_number);
-    expect(app.control.payments()).toEqual([]);
+    expect(await app.control.payments()).toEqual([]);
   });
 
   it('a legacy-guide payment to a current-guide mock: the same, the other way round', async () => {

@@ -34,7 +34,7 @@ describe('client through the mock app in process', () => {
         contact,
         payment_reference: paymentReference,
       });
-      expect(app.control.payments().map((p) => p.uuid)).toEqual([payment.uuid]);
+      expect((await app.control.payments()).map((p) => p.uuid)).toEqual([payment.uuid]);
       const tokenCalls = app.control
         .requests()
         .filter((r) => r.path !== servicePaths.graphql)

@@ -269,10 +269,10 @@ describe('client isolation', () => {
     it(`round ${round + 1} of ${rounds}: no client uses another's token, refresh token, API key or card account (12 pairs × ${Object.keys(kinds).length} kinds at once)`, async () => {
       if (ownPayments === undefined) {
         // Payments made so far (the baseline test's), plus the ones each client makes below.
-        ownPayments = new Map(
-          sessions.map((s) => [s.client.clientId, mock.control.payments(s.client.clientId).length]),
-        );
-        paymentsBefore = mock.control.payments().length;
+        ownPayments = new Map();
+        for (const s of sessions)
+          ownPayments.set(s.client.clientId, (await mock.control.payments(s.client.clientId)).length);
+        paymentsBefore = (await mock.control.payments()).length;
       }
       // Each client also pays with its own card account: the same request that must fail for the others.
       for (const s of sessions) {
@@ -333,7 +333,7 @@ describe('client isolation', () => {
 
     // The stored state: each client holds exactly the payments it made, all with its own card accounts.
     for (const s of sessions) {
-      const payments = mock.control.payments(s.client.clientId);
+      const payments = await mock.control.payments(s.client.clientId);
       expect(payments).toHaveLength(ownPayments!.get(s.client.clientId)!);
       const ownUids = new Set(s.cards.map((c) => c.uid));
       for (const p of payments) {
@@ -341,11 +341,11 @@ describe('client isolation', () => {
         expect(ownUids.has(p.card_account_uid)).toBe(true);
       }
     }
-    expect(mock.control.payments()).toHaveLength(paymentsBefore + rounds * clients.length);
+    expect(await mock.control.payments()).toHaveLength(paymentsBefore + rounds * clients.length);
     // Settlement keeps every payment with its client.
     mock.control.advanceClock(defaultAssumptions.settleDelayMs);
     for (const s of sessions)
-      for (const p of mock.control.payments(s.client.clientId)) {
+      for (const p of await mock.control.payments(s.client.clientId)) {
         expect(p.clientId).toBe(s.client.clientId);
         expect(p.settledOutcome).toBe('success');
       }

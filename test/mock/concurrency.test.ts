@@ -72,13 +72,13 @@ describe(`concurrency: ${CLIENTS} clients × ${PER_CLIENT} payments over HTTP`, 
     await untilDeliveries(mock.control, () => unfinished().length === 0, 60_000);
 
     // State: every payment final, each client with exactly its own payments.
-    const payments = mock.control.payments();
+    const payments = await mock.control.payments();
     expect(payments).toHaveLength(TOTAL);
     expect(payments.filter((p) => p.settledOutcome === undefined)).toEqual([]);
     const owner = new Map(payments.map((p) => [p.uuid, p.clientId]));
     const outcome = new Map(payments.map((p) => [p.uuid, p.settledOutcome]));
     for (const [i, c] of clients.entries()) {
-      const own = mock.control.payments(c.clientId);
+      const own = await mock.control.payments(c.clientId);
       expect(own).toHaveLength(PER_CLIENT);
       expect(new Set(own.map((p) => p.uuid))).toEqual(
         new Set(created.filter((x) => x.client === i).map((x) => x.uuid)),

@@ -80,11 +80,11 @@ describe('a webhook payload that cannot be built or serialised', () => {
     const uuids: string[] = [];
     for (let i = 0; i < 5; i++) uuids.push(await createPayment(mock.url, token, { n: i }));
     // Payment 2 of the batch is poisoned after acceptance; the four around it must not suffer.
-    const poisoned = mock.control.payments().find((p) => p.uuid === uuids[2])!;
+    const poisoned = (await mock.control.payments()).find((p) => p.uuid === uuids[2])!;
     (poisoned as { metadata: unknown }).metadata = bad();
 
     mock.control.advanceClock(mock.control.assumptions.settleDelayMs);
-    expect(mock.control.payments().every((p) => p.settledOutcome !== undefined)).toBe(true);
+    expect((await mock.control.payments()).every((p) => p.settledOutcome !== undefined)).toBe(true);
     await untilDeliveries(
       mock.control,
       () => mock.control.deliveries().filter((d) => d.state === 'delivered').length === 4,

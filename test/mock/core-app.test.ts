@@ -194,7 +194,7 @@ describe('the event bus of the built app', () => {
     const input = payInput(testCardNumbers.visaStaysProcessing);
     const paid = await post(`${base}/graphql`, { 'x-jwt-token': token }, { query: payMutation, variables: { input } });
     const uuid = paid.body.data.processPaymentRequest.uuid as string;
-    app.control.settlePayment(uuid, 'failure');
+    await app.control.settlePayment(uuid, 'failure');
     expect(of('payment.settled').map((e) => [e.uuid, e.outcome])).toEqual([[uuid, 'failure']]);
     app.control.failNextRequest('/graphql', 503, { times: 2 });
     expect(of('failure.armed')).toEqual([
@@ -235,7 +235,7 @@ describe('the event bus of the built app', () => {
     built.app.control.advanceClock(settleDelayMs);
     // Under its claim the settlement commits once the store took its record: the event says when.
     await settled;
-    expect(built.app.control.payments()[0]?.settledOutcome).toBe('success');
+    expect((await built.app.control.payments())[0]?.settledOutcome).toBe('success');
     expect(events.filter((e) => e.kind === 'payment.settled').map((e) => 'uuid' in e && e.uuid)).toEqual([uuid]);
     expect(events.filter((e) => e.kind !== 'request.answered').map((e) => e.kind)).toEqual([
       'token.issued',

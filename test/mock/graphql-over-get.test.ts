@@ -63,7 +63,7 @@ describe('GET /graphql', () => {
         },
       ],
     });
-    expect(app.control.payments()).toEqual([]);
+    expect(await app.control.payments()).toEqual([]);
   });
 
   it.each([

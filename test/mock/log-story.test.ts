@@ -170,7 +170,7 @@ describe('a payment settled with no webhook URL', () => {
     app.control.advanceClock(app.control.assumptions.settleDelayMs);
     await story(post);
     app.control.advanceClock(app.control.assumptions.settleDelayMs);
-    expect(app.control.payments().filter((p) => p.settledAt !== undefined)).toHaveLength(2);
+    expect((await app.control.payments()).filter((p) => p.settledAt !== undefined)).toHaveLength(2);
     app.flushLog();
     const hints = log
       .join('')

@@ -160,7 +160,7 @@ describe('GraphQL limits over HTTP, both guides', () => {
   it.each(['current', 'legacy'] as const)(
     '%s guide: metadata at the depth limit is kept; one level deeper is refused on arrival, 50,000 deep at the body',
     async (guide) => {
-      const before = defaults.control.payments().length;
+      const before = (await defaults.control.payments()).length;
       const ok = await pay(guide, nested(maxMetadataDepth));
       expect(ok.status).toBe(200);
       expect(ok.body.data.processPaymentRequest.uuid).toEqual(expect.any(String));
@@ -185,7 +185,7 @@ describe('GraphQL limits over HTTP, both guides', () => {
           ],
         });
       }
-      expect(defaults.control.payments().length).toBe(before + 1);
+      expect((await defaults.control.payments()).length).toBe(before + 1);
       // Settling the accepted payment builds its webhook body; the process is still answering afterwards.
       defaults.control.advanceClock(defaultAssumptions.settleDelayMs);
       expect((await post(`${defaults.url}${tokenPaths.generate}`, credentials)).status).toBe(200);

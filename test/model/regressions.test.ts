@@ -125,16 +125,16 @@ describe('found by the model', () => {
     app = createMockApp({ log: false, realNow: () => now, settleDelayMs: 60_000 });
     const client = sandboxClient((r) => (app as InProcessMock).fetch(r));
     const uuid = paidUuid(await client.pay((await client.generate()).body.data.token));
-    const status = () => app?.control.payments().find((p) => p.uuid === uuid)?.status;
+    const status = async () => (await app?.control.payments())?.find((p) => p.uuid === uuid)?.status;
     // Only the mock's real timer is faked, and moved with the real time it reads.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       app.control.advanceClock(59_990);
-      expect(status()).toBe('processing');
+      expect(await status()).toBe('processing');
       now += 10;
       vi.advanceTimersByTime(10);
       // Before, the timer armed at the payment for 60 s of real time stayed armed: it settled a minute late.
-      expect(status()).toBe('success');
+      expect(await status()).toBe('success');
     } finally {
       vi.useRealTimers();
     }
@@ -245,7 +245,7 @@ describe('found by the model', () => {
       const second = await start();
       // An answer with a record of its own comes after every record before it is on disk (a settlement's too).
       expect((await second.client.control('clock/advance', { ms: 0 })).status).toBe(200);
-      expect(second.mock.control.payments().map((p) => [p.uuid, p.status])).toEqual([[after, 'processing']]);
+      expect((await second.mock.control.payments()).map((p) => [p.uuid, p.status])).toEqual([[after, 'processing']]);
       // Nothing settled it: the first payment's settlement went from the file with everything before the reset.
       expect(readFileSync(file, 'utf8')).not.toContain('"t":"set"');
     } finally {

@@ -101,7 +101,7 @@ describe('GraphQL through msw (graphql-request, typed documents)', () => {
       amount: 100,
       status: { name: defaultAssumptions.statusNames.processing },
     });
-    expect(both.control.payments()).toEqual([expect.objectContaining({ uuid: paid.processPaymentRequest.uuid })]);
+    expect(await both.control.payments()).toEqual([expect.objectContaining({ uuid: paid.processPaymentRequest.uuid })]);
     expect(both.control.requests().at(-1)).toMatchObject({ guide: 'current', operationName: 'ProcessPaymentRequest' });
   });
 
@@ -117,11 +117,11 @@ describe('GraphQL through msw (graphql-request, typed documents)', () => {
   it('guide "legacy" on its own origin answers legacy documents and refuses current ones', async () => {
     const client = gql(legacyOnly.control.issueToken('test-client').token, legacyBase);
     const paid = await client.request(legacy.ProcessPaymentRequestDocument, { input: legacyPayInput() });
-    expect(legacyOnly.control.payments().map((p) => p.uuid)).toEqual([paid.processPaymentRequest.uuid]);
+    expect((await legacyOnly.control.payments()).map((p) => p.uuid)).toEqual([paid.processPaymentRequest.uuid]);
     const response = await gqlError(client.request(current.PaymentGatewayFeesCalcDocument, { amount: 10 }));
     expect(response.errors?.[0]?.message).toEqual(expect.any(String));
     // The two mocks share nothing.
-    expect(both.control.payments()).toEqual([]);
+    expect(await both.control.payments()).toEqual([]);
   });
 
   it('answers 7.2 authentication errors and 7.3 validation errors', async () => {
@@ -172,7 +172,7 @@ describe('control API and handle through msw', () => {
     const { processPaymentRequest: paid } = await client.request(current.ProcessPaymentRequestDocument, { input });
     const settled = await post(url('/__pck/payments/settle'), {}, { uuid: paid.uuid, outcome: 'failure' });
     expect(settled.status).toBe(200);
-    expect(both.control.payments()[0]).toMatchObject({
+    expect((await both.control.payments())[0]).toMatchObject({
       card_type: 'mastercard',
       status: defaultAssumptions.statusNames.failure,
     });

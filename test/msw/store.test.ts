@@ -59,7 +59,7 @@ describe('msw handlers on a file store', () => {
 
     const hooks: string[] = [];
     const second = await handlersOn(file, hooks);
-    expect(second.control.payments().map((p) => p.uuid)).toEqual([uuid]);
+    expect((await second.control.payments()).map((p) => p.uuid)).toEqual([uuid]);
     // The first handlers' token still opens /graphql: the token state came back from the file.
     expect(paidUuid(await client.pay(token))).toEqual(expect.any(String));
     second.control.advanceClock(5_000);

@@ -90,7 +90,7 @@ describe.each(['current', 'legacy'] as const)('the mock behind the proxy (%s gui
     expect(proxiedAnswers.map(comparable)).toEqual(directAnswers.map(comparable));
 
     // Settle every payment on both mocks; each webhook reaches its receiver with the same body.
-    const payments = direct.control.payments().length;
+    const payments = (await direct.control.payments()).length;
     expect(payments).toBeGreaterThanOrEqual(2);
     direct.control.advanceClock(1000);
     proxied.control.advanceClock(1000);

@@ -227,7 +227,7 @@ describe('Dashboard at /__pck/ui', () => {
     await page.locator('#pck-reset').click();
     await waitForText(page, '#pck-payments', 'No payments yet.');
     await waitForText(page, '#pck-deliveries', 'No webhook deliveries yet.');
-    expect(mock.control.payments()).toEqual([]);
+    expect(await mock.control.payments()).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);
@@ -249,7 +249,7 @@ describe('Dashboard at /__pck/ui', () => {
     await waitForText(page, '#pck-payments-counts', '45 kept (45 processing)');
     const rows = page.locator('#pck-payments tr[data-uuid]');
     await page.waitForFunction(() => document.querySelectorAll('#pck-payments tr[data-uuid]').length === 20);
-    const newest = mock.control.paymentPage({ limit: 45 }).items.map((p) => p.uuid);
+    const newest = (await mock.control.paymentPage({ limit: 45 })).items.map((p) => p.uuid);
     expect(await rows.first().getAttribute('data-uuid')).toBe(newest[0]);
 
     // Nothing changes: two more polls ask for the counters only, never for a list.

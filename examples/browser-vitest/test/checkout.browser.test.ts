@@ -56,7 +56,7 @@ it('prices a card', async () => {
 it('pays, settles on the mock clock and delivers the webhook to the in-page receiver', async () => {
   const { fees } = await client.cardFee({ amount: 100, credit_card, contact });
   const payment = await client.processPayment({ amount: 100, fees, credit_card, contact, payment_reference });
-  expect(mock.control.payments().map((p) => p.uuid)).toEqual([payment.uuid]);
+  expect((await mock.control.payments()).map((p) => p.uuid)).toEqual([payment.uuid]);
   mock.control.advanceClock(mock.control.assumptions.settleDelayMs);
   await mock.control.waitForDelivery((d) => d.paymentUuid === payment.uuid && d.state === 'delivered');
   expect(received).toEqual([expect.objectContaining({ uuid: payment.uuid, status: 'success' })]);

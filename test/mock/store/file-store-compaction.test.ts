@@ -67,7 +67,7 @@ it('keeps the log bounded over many requests, and a restart keeps tokens, paymen
   apps = [];
 
   const second = await start(file);
-  const payments = second.app.control.payments();
+  const payments = await second.app.control.payments();
   expect(payments.map((p) => p.uuid)).toEqual(uuids);
   expect(payments.slice(0, 300).every((p) => p.status === 'success')).toBe(true);
   expect(payments.slice(300).every((p) => p.status === 'processing')).toBe(true);
@@ -75,5 +75,5 @@ it('keeps the log bounded over many requests, and a restart keeps tokens, paymen
   expect((await second.client.refresh(pair.refresh_token)).status).toBe(200);
   expect((await second.client.refresh(pair.refresh_token)).status).toBe(401);
   await second.client.control('clock/advance', { ms: 300_000 });
-  expect(second.app.control.payments().every((p) => p.status === 'success')).toBe(true);
+  expect((await second.app.control.payments()).every((p) => p.status === 'success')).toBe(true);
 });

@@ -81,7 +81,7 @@ describe('file store over a restart', () => {
     const third = paidUuid(withUid);
     expect(third, JSON.stringify(withUid.body)).toBeDefined();
     expect(new Set([settledFirst, pending, third]).size).toBe(3);
-    const payments = second.app.control.payments();
+    const payments = await second.app.control.payments();
     expect(payments.map((p) => p.uuid)).toEqual([settledFirst, pending, third]);
     expect(payments[0]?.status).toBe('success');
     // The clock moved by 5 s before the restart and still has; the pending payment settles when due.
@@ -118,7 +118,7 @@ describe('file store over a restart', () => {
     const grown = lines();
     const second = await start(file, []);
     expect(lines()).toBeLessThan(grown);
-    expect(second.app.control.payments().map((p) => p.uuid)).toEqual([kept]);
+    expect((await second.app.control.payments()).map((p) => p.uuid)).toEqual([kept]);
     expect((await second.client.refresh(after.refresh_token)).status).toBe(200);
     expect((await second.client.refresh(before.refresh_token)).status).toBe(401);
   });

@@ -63,7 +63,7 @@ it('loses no acknowledged payment when the process is SIGKILLed mid-burst', asyn
     },
   );
   await app.ready();
-  const known = new Set(app.control.payments().map((p) => p.uuid));
+  const known = new Set((await app.control.payments()).map((p) => p.uuid));
   const lost = acknowledged.filter((u) => !known.has(u));
   app.control.advanceClock(60_000);
   for (const uuid of acknowledged)

@@ -149,8 +149,8 @@ describe('Redis store compaction', () => {
     const aNow = a.app.control.now();
     expect(c.app.control.now()).toBeGreaterThanOrEqual(aNow - 1_000);
     // C's view at its start is the whole sandbox.
-    expect(c.app.control.payments()).toHaveLength(1_510);
-    expect(c.app.control.payments().filter((p) => p.status === 'success')).toHaveLength(1_500);
+    expect(await c.app.control.payments()).toHaveLength(1_510);
+    expect((await c.app.control.payments()).filter((p) => p.status === 'success')).toHaveLength(1_500);
     // Deliveries change after their settlement (attempts, their end): A's answer waits for what A recorded, C's
     // request reads it.
     await a.client.read('health');
@@ -209,10 +209,10 @@ describe('Redis store compaction', () => {
     expect(first.status).toBe(200);
     expect(first.body.counts).toMatchObject({ kept: 601, processing: 0 });
     expect(b.logged('was compacted past this process')).toBe(1);
-    const listed = b.app.control.payments().map((p) => p.uuid);
+    const listed = (await b.app.control.payments()).map((p) => p.uuid);
     expect(listed).toHaveLength(601);
     expect(new Set(listed)).toEqual(new Set([own, ...paid]));
-    expect(b.app.control.payments().every((p) => p.status === 'success')).toBe(true);
+    expect((await b.app.control.payments()).every((p) => p.status === 'success')).toBe(true);
     expect(b.app.control.now()).toBeGreaterThanOrEqual(a.app.control.now() - 1_000);
     // B's own token and payment survived the rebuild; its payment was settled and delivered once in the sandbox.
     expect(paidUuid(await b.client.pay(token))).toBeDefined();

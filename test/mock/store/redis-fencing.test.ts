@@ -84,13 +84,13 @@ describe('fencing on Redis', () => {
     // B joins, finds the payment due and the claim held; once A's lease has run out, B settles and delivers.
     const b = await replica(createRedisStore(suite.url, { keyPrefix: prefix }));
     await waitUntil(() => b.hooks.posts.includes(uuid), 'B delivered the webhook');
-    expect(b.app.control.payments().find((p) => p.uuid === uuid)?.status).toBe('success');
+    expect((await b.app.control.payments()).find((p) => p.uuid === uuid)?.status).toBe('success');
 
     // A wakes up: its `set` is refused, its view unchanged until it reads B's, and it sends nothing.
     stall.resume();
     await waitUntil(() => a.app.control.store().fencedOut === 1, 'A told its settlement was refused');
     await waitUntil(
-      () => a.app.control.payments().find((p) => p.uuid === uuid)?.status === 'success',
+      async () => (await a.app.control.payments()).find((p) => p.uuid === uuid)?.status === 'success',
       "A read B's settlement",
     );
     await a.client.read('health');

@@ -52,7 +52,10 @@ describe('replicas on Redis: control and caps', () => {
     const token = (await a.client.generate()).body.data.token as string;
     const own = [paidUuid(await a.client.pay(token)), paidUuid(await a.client.pay(token))];
     a.app.control.advanceClock(1_000);
-    await waitUntil(() => a.app.control.history().deliveries.pendingHere === 2, 'A has 2 pending deliveries');
+    await waitUntil(
+      async () => (await a.app.control.history()).deliveries.pendingHere === 2,
+      'A has 2 pending deliveries',
+    );
     expect(a.app.control.deliveries().map((d) => d.paymentUuid)).toEqual(expect.arrayContaining(own));
 
     // B joins: it lists A's two pending deliveries (the sandbox's), but they are A's to cap.
@@ -62,15 +65,15 @@ describe('replicas on Redis: control and caps', () => {
     expect(health.history.deliveries.pendingHere).toBe(0);
     expect(health.warnings).toEqual([]);
     const mine = paidUuid(await b.client.pay(token)) as string;
-    b.app.control.settlePayment(mine);
+    await b.app.control.settlePayment(mine);
     const delivery = b.app.control.deliveries().find((d) => d.paymentUuid === mine);
     expect(delivery?.state).not.toBe('failed');
     expect(delivery?.reason).toBeUndefined();
-    expect(b.app.control.history().deliveries.refused).toBe(0);
+    expect((await b.app.control.history()).deliveries.refused).toBe(0);
 
     // A, at its own cap, still refuses its next one: the cap works, per replica.
     const third = paidUuid(await a.client.pay(token)) as string;
-    a.app.control.settlePayment(third);
+    await a.app.control.settlePayment(third);
     expect(a.app.control.deliveries().find((d) => d.paymentUuid === third)).toMatchObject({
       state: 'failed',
       reason: 'pending-cap',
@@ -141,10 +144,10 @@ describe('replicas on Redis: control and caps', () => {
 
     const c = await replica(redisOf(prefix));
     await waitUntil(
-      () => c.app.control.payments().filter((p) => p.status === 'success').length === 5,
+      async () => (await c.app.control.payments()).filter((p) => p.status === 'success').length === 5,
       'C sees every settled payment',
     );
-    expect(new Set(c.app.control.payments().map((p) => p.uuid))).toEqual(new Set(paid));
+    expect(new Set((await c.app.control.payments()).map((p) => p.uuid))).toEqual(new Set(paid));
     expect(before).toBeGreaterThan(0);
 
     const memory = await replica('memory:');

@@ -131,10 +131,10 @@ export function describeReplicas(name: string, makeSandbox: () => ReplicaSandbox
       // B's journal has A's requests; A's payments list has B's payment.
       expect(b!.app.control.requests().some((r) => r.path === '/api/v2/accounting/token/generate-token')).toBe(true);
       await a!.client.read('health');
-      expect(a!.app.control.payments().map((p) => p.uuid)).toEqual([paidUuid(paid)]);
+      expect((await a!.app.control.payments()).map((p) => p.uuid)).toEqual([paidUuid(paid)]);
       await b!.client.control('reset');
       await a!.client.read('health');
-      expect(a!.app.control.payments()).toEqual([]);
+      expect(await a!.app.control.payments()).toEqual([]);
     });
 
     it('failNextRequest armed on one fails the next request on any, once', async () => {
@@ -190,7 +190,7 @@ export function describeReplicas(name: string, makeSandbox: () => ReplicaSandbox
         `replicas on ${name}: 60 payments over 2 replicas, ${new Set(hooks).size} webhooks, ${hooks.length} sent`,
       );
       expect(hooks.length).toBe(60);
-      expect(a!.app.control.payments().every((p) => p.status === 'success')).toBe(true);
+      expect((await a!.app.control.payments()).every((p) => p.status === 'success')).toBe(true);
       // Each replica lists the sandbox's 60 deliveries, made by either, each once and delivered at attempt 1.
       await a!.client.read('health');
       await b!.client.read('health');

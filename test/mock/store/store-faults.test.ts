@@ -80,7 +80,7 @@ describe('store faults', () => {
     // Recovered by itself: the payment acknowledged before the fault is there, the refused ones are not.
     const after = paidUuid(await c.pay(pair.token));
     expect(after).toBeDefined();
-    expect(app.control.payments().map((p) => p.uuid)).toEqual([kept, after]);
+    expect((await app.control.payments()).map((p) => p.uuid)).toEqual([kept, after]);
     expect((await c.refresh(pair.refresh_token)).status).toBe(200);
     expect(lines.join('')).toContain('answers again');
   });

@@ -91,7 +91,7 @@ page.pck = {
     const client = createPaymentClient({ baseUrl: mock.baseUrl, ...credentials });
     const { fees } = await client.cardFee({ amount: 100, credit_card, contact });
     const payment = await client.processPayment({ amount: 100, fees, credit_card, contact, payment_reference });
-    const stored = mock.control.payments().map((p) => ({ uuid: p.uuid, status: p.status }));
+    const stored = (await mock.control.payments()).map((p) => ({ uuid: p.uuid, status: p.status }));
     mock.control.advanceClock(mock.control.assumptions.settleDelayMs);
     const delivered = (url: string) => (d: { paymentUuid: string; url: string; state: string }) =>
       d.paymentUuid === payment.uuid && d.url === url && d.state === 'delivered';

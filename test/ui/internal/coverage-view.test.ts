@@ -59,30 +59,30 @@ describe('the signal the section reloads on', () => {
     const base = 'http://mock.test';
     const counts = () => JSON.stringify(app.control.coverage().behaviours.map((b) => b.count));
     const readings: { step: string; counts: string; signal: string }[] = [];
-    const read = (step: string) =>
-      readings.push({ step, counts: counts(), signal: coverageSignal(app.control.history()) });
-    read('start');
+    const read = async (step: string) =>
+      readings.push({ step, counts: counts(), signal: coverageSignal(await app.control.history()) });
+    await read('start');
 
     const { token } = (await http.post(`${base}${servicePaths.generateToken}`, credentials)).body.data;
-    read('token');
+    await read('token');
     const jwt = { [serviceHeaders.jwt]: token };
     const gql = (query: string, variables: unknown, headers: Record<string, string> = jwt) =>
       http.post(`${base}${servicePaths.graphql}`, headers, { query, variables });
     await gql(operationText('current', 'PaymentGatewayFeesCalc'), { amount: 100 });
-    read('fee list');
+    await read('fee list');
     await gql(operationText('current', 'PaymentGatewayFeesCalc'), { amount: 100 }, {});
-    read('a missing token');
+    await read('a missing token');
     await gql(operationText('current', 'ProcessPaymentRequest'), { input: payInput() });
-    read('payment');
+    await read('payment');
     // Settled at once; its webhook is on its way (the receiver answers only after an await).
     app.control.advanceClock(1000);
-    read('settled');
+    await read('settled');
     await app.control.waitForDelivery((d) => d.state === 'delivered');
-    read('delivered');
+    await read('delivered');
     app.control.reset();
-    read('reset');
+    await read('reset');
     await http.post(`${base}${servicePaths.generateToken}`, credentials);
-    read('token after the reset');
+    await read('token after the reset');
 
     for (const [before, after] of readings.slice(0, -1).map((r, i) => [r, readings[i + 1]!] as const)) {
       if (before.counts !== after.counts)

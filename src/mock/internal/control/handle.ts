@@ -164,12 +164,12 @@ export function createControl(deps: ControlDeps): MockControl {
       deps.events?.emit({ kind: 'clock.moved', ms });
       return at;
     },
-    payments: (clientId) => state.payments(clientId),
-    paymentPage(query = {}) {
+    payments: async (clientId) => state.payments(clientId),
+    async paymentPage(query = {}) {
       const { limit, before, after, clientId, status, uuid } = query;
       return state.paymentPage(pageOf(limit, before, after), { clientId, status, uuid });
     },
-    settlePayment(uuid, outcome) {
+    async settlePayment(uuid, outcome) {
       if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure')
         throw bad(`settlePayment outcome must be "success" or "failure"; got ${String(outcome)}.`);
       const r = settlement.settleNow(uuid, outcome);
@@ -216,7 +216,7 @@ export function createControl(deps: ControlDeps): MockControl {
       const { limit, before, after, state: deliveryState, paymentUuid, clientId, url } = query;
       return webhooks.deliveryPage(pageOf(limit, before, after), { state: deliveryState, paymentUuid, clientId, url });
     },
-    history() {
+    async history() {
       return {
         payments: state.paymentCounts(),
         deliveries: webhooks.deliveryCounts(),

@@ -20,7 +20,7 @@ import type { Outcome } from '../http/outcome.ts';
 import { restError } from '../http-error.ts';
 import { deliveryFilterStates } from '../webhooks/delivery-store.ts';
 
-type Add = (method: string, path: string, handle: (request: MockRequest) => Outcome) => void;
+type Add = (method: string, path: string, handle: (request: MockRequest) => Outcome | Promise<Outcome>) => void;
 
 const ok = (body: unknown): Outcome => ({ status: 200, body });
 
@@ -75,23 +75,23 @@ function httpStatus(raw: string | undefined, route: string): number | undefined 
  * // curl 'localhost:4010/__pck/deliveries?state=failed&limit=50'
  */
 export function registerListRoutes(add: Add, control: MockControl, guide: string): void {
-  add('GET', '/__pck/health', () => {
-    const history = control.history();
+  add('GET', '/__pck/health', async () => {
+    const history = await control.history();
     const store = control.store();
     return ok({ ok: true, now: control.now(), guide, history, warnings: historyWarnings(history), store });
   });
-  add('GET', '/__pck/payments', (req) => {
+  add('GET', '/__pck/payments', async (req) => {
     const route = 'GET /__pck/payments';
     const { page, filters } = parseListQuery(req.query, ['clientId', 'state', 'uuid'], route);
-    const { items, order, next } = control.paymentPage({ ...page, ...filters, status: filters.state });
-    return ok({ payments: items, order, next, counts: control.history().payments });
+    const { items, order, next } = await control.paymentPage({ ...page, ...filters, status: filters.state });
+    return ok({ payments: items, order, next, counts: (await control.history()).payments });
   });
-  add('GET', '/__pck/deliveries', (req) => {
+  add('GET', '/__pck/deliveries', async (req) => {
     const route = 'GET /__pck/deliveries';
     const { page, filters } = parseListQuery(req.query, ['state', 'paymentUuid', 'clientId', 'url'], route);
     const state = deliveryState(filters.state, route);
     const { items, order, next } = control.deliveryPage({ ...page, ...filters, state });
-    return ok({ deliveries: items, order, next, counts: control.history().deliveries });
+    return ok({ deliveries: items, order, next, counts: (await control.history()).deliveries });
   });
   add('GET', '/__pck/requests', (req) => {
     const route = 'GET /__pck/requests';

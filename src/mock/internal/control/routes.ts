@@ -144,7 +144,7 @@ export function registerControlRoutes(
     const outcome = optionalString(body, 'outcome', route);
     if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure')
       throw restError(400, kitMessage(`${route}: "outcome" must be "success" or "failure".`));
-    return ok({ payment: control.settlePayment(requiredString(body, 'uuid', route), outcome) });
+    return ok({ payment: await control.settlePayment(requiredString(body, 'uuid', route), outcome) });
   });
   add('POST', '/__pck/requests/wait', async (req) => {
     const route = 'POST /__pck/requests/wait';

@@ -125,21 +125,25 @@ export interface MockControl {
   now(): number;
   /** Moves the virtual clock forward (token expiry, due settlements and webhook retries happen at once); returns the new time. */
   advanceClock(ms: number): number;
-  /** Payments of one client, or of all, oldest first (at most `history.maxPaymentsPerClient` per client). */
-  payments(clientId?: string): MockPayment[];
+  /**
+   * Payments of one client, or of all, oldest first (at most `history.maxPaymentsPerClient` per client). The payment
+   * reads answer promises on every store, so that a store holding the payments itself can answer with what every
+   * replica sees; memory resolves them at once.
+   */
+  payments(clientId?: string): Promise<MockPayment[]>;
   /**
    * A page of payments, newest first (see {@link MockPageQuery}), filtered by client, status and uuid. Costs the
-   * page, not the history. Throws a 400 `MockHttpError` for a bad query.
+   * page, not the history. Rejects with a 400 `MockHttpError` for a bad query.
    *
    * @example
-   * const { items, next } = control.paymentPage({ clientId: 'test-client', status: 'processing', limit: 50 });
+   * const { items, next } = await control.paymentPage({ clientId: 'test-client', status: 'processing', limit: 50 });
    */
-  paymentPage(query?: MockPageQuery & PaymentFilter): MockPage<MockPagedPayment>;
+  paymentPage(query?: MockPageQuery & PaymentFilter): Promise<MockPage<MockPagedPayment>>;
   /**
-   * Settles a payment now with `outcome` (default: its card's) and sends its webhook. Throws when the payment is
+   * Settles a payment now with `outcome` (default: its card's) and sends its webhook. Rejects when the payment is
    * unknown or already settled.
    */
-  settlePayment(uuid: string, outcome?: SettlementOutcome): MockPayment;
+  settlePayment(uuid: string, outcome?: SettlementOutcome): Promise<MockPayment>;
   /** Requests answered (control API calls excluded), oldest first; `since` is a cursor from {@link MockControl.cursor}. */
   requests(options?: { since?: number }): MockRequestRecord[];
   /** A page of the journal, newest first (see {@link MockPageQuery}), filtered by method, path, operation, status, client. */
@@ -166,7 +170,7 @@ export interface MockControl {
    */
   deliveryPage(query?: MockPageQuery & DeliveryFilter): MockPage<MockDelivery>;
   /** Counters and caps of every history (what `GET /__pck/health` shows), read without a scan. */
-  history(): MockHistory;
+  history(): Promise<MockHistory>;
   /** The state store's counters as this process sees them (what `GET /__pck/health` shows as `store`). */
   store(): MockStoreStatus;
   /**

@@ -71,6 +71,6 @@ export async function finalPayment(
   };
   const paid = await graphql(serve, state, token, payMutation, { input });
   const uuid = String(paid.processPaymentRequest?.uuid);
-  control.settlePayment(uuid, outcome);
+  await control.settlePayment(uuid, outcome);
   return uuid;
 }

@@ -172,7 +172,7 @@ export function createProviderStates(deps: ProviderStateDeps): ProviderStateServ
     teardown: () => reset(),
     async message(description, states) {
       if (states.length > 0) await setup(states);
-      const payment = finalised && control.payments(finalised.clientId).find((p) => p.uuid === finalised?.uuid);
+      const payment = finalised && (await control.payments(finalised.clientId)).find((p) => p.uuid === finalised?.uuid);
       if (!payment)
         throw restError(
           400,

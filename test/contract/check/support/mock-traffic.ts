@@ -146,7 +146,8 @@ export async function recordMockTraffic(
     });
     await send('revoke-token', servicePaths.revokeToken, { ...credentials, ...jwt });
     await gql('auth error: revoked token', 'payment-gateway-fees-calc', { amount: 100 });
-    for (const p of app.control.payments()) if (p.status === 'processing') app.control.settlePayment(p.uuid);
+    for (const p of await app.control.payments())
+      if (p.status === 'processing') await app.control.settlePayment(p.uuid);
     await app.control.waitForDelivery(() => webhookRequests.length >= 3, { timeoutMs: 5_000 }).catch(() => undefined);
     for (const request of webhookRequests)
       recorded.push({

@@ -141,7 +141,7 @@ describe('GET /__pck/health: the caps at work', () => {
     ]);
     const refused = await get(app, '/__pck/deliveries?state=failed&limit=100');
     for (const d of refused.body.deliveries) expect(d.reason).toBe('pending-cap');
-    expect(app.control.history().requests).toMatchObject({ capacity: 1000, kept: 8 });
+    expect((await app.control.history()).requests).toMatchObject({ capacity: 1000, kept: 8 });
     // Settled payments go first: the five kept are the newest, all settled.
     expect(health.body.history.payments.processing).toBe(0);
   });
@@ -157,10 +157,10 @@ describe('the control handle pages as the HTTP lists do', () => {
     expect(
       app.control.deliveryPage({ state: 'pending', before: pending.next! }).items.map((d) => d.paymentUuid),
     ).toEqual([uuids[0]]);
-    expect(app.control.paymentPage({ uuid: uuids[1] }).items.map((p) => p.uuid)).toEqual([uuids[1]]);
-    expect(app.control.paymentPage({ clientId: 'test-client', status: 'success' }).items).toHaveLength(3);
+    expect((await app.control.paymentPage({ uuid: uuids[1] })).items.map((p) => p.uuid)).toEqual([uuids[1]]);
+    expect((await app.control.paymentPage({ clientId: 'test-client', status: 'success' })).items).toHaveLength(3);
     expect(app.control.requestPage({ path: '/graphql', limit: 1 }).items[0]?.seq).toBe(3);
-    expect(app.control.history().deliveries).toMatchObject({ pending: 3, kept: 3 });
+    expect((await app.control.history()).deliveries).toMatchObject({ pending: 3, kept: 3 });
     let thrown: unknown;
     try {
       app.control.deliveryPage({ limit: 0 });

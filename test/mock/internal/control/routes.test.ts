@@ -147,12 +147,18 @@ describe('control handle in process: the same errors as over HTTP', () => {
     ['advanceClock(-1)', () => mock.control.advanceClock(-1), 400],
     ['advanceClock(NaN)', () => mock.control.advanceClock(Number.NaN), 400],
     ['advanceClock past the last date', () => mock.control.advanceClock(9e15), 400],
-    ['settlePayment with a bad outcome', () => mock.control.settlePayment('x', 'maybe' as never), 400],
     ['redeliver(undefined)', () => mock.control.redeliver(undefined as never), 400],
   ])('%s', (_name, call, status) => {
     const thrown = thrownBy(call);
     expect(thrown).toBeInstanceOf(MockHttpError);
     expect((thrown as MockHttpError).status).toBe(status);
+    expect((thrown as MockHttpError).body).toEqual(error(/^\[payment-contract-kit\] /));
+  });
+
+  it('settlePayment with a bad outcome rejects with a 400', async () => {
+    const thrown = await mock.control.settlePayment('x', 'maybe' as never).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(MockHttpError);
+    expect((thrown as MockHttpError).status).toBe(400);
     expect((thrown as MockHttpError).body).toEqual(error(/^\[payment-contract-kit\] /));
   });
 });

@@ -31,7 +31,7 @@ async function storedIp(options?: { remoteAddress?: string }, headers: Record<st
   const res = await app.fetch(request, options);
   const body = await res.json();
   expect(res.status).toBe(200);
-  const payment = app.control.payments().find((p) => p.uuid === body.data.processPaymentRequest.uuid);
+  const payment = (await app.control.payments()).find((p) => p.uuid === body.data.processPaymentRequest.uuid);
   return payment!.ip_address;
 }
 

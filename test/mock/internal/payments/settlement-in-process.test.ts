@@ -38,9 +38,9 @@ describe('settlement and webhooks', () => {
         input: payInput(testCardNumbers.visaSettlesAsFailure),
       });
       const uuid = paid.processPaymentRequest.uuid;
-      expect(m.control.payments()[0]?.settledOutcome).toBeUndefined();
+      expect((await m.control.payments())[0]?.settledOutcome).toBeUndefined();
       m.control.advanceClock(5000);
-      expect(m.control.payments()[0]?.status).toBe(defaultAssumptions.statusNames.failure);
+      expect((await m.control.payments())[0]?.status).toBe(defaultAssumptions.statusNames.failure);
       const delivery = await m.control.waitForDelivery((d) => d.paymentUuid === uuid && d.state === 'delivered', {
         timeoutMs: 3000,
       });
@@ -61,11 +61,11 @@ describe('settlement and webhooks', () => {
         input: payInput(testCardNumbers.visaStaysProcessing),
       });
       m.control.advanceClock(24 * 3600 * 1000);
-      expect(m.control.payments()[0]?.status).toBe(defaultAssumptions.statusNames.processing);
-      m.control.settlePayment(paid.processPaymentRequest.uuid, 'success');
+      expect((await m.control.payments())[0]?.status).toBe(defaultAssumptions.statusNames.processing);
+      await m.control.settlePayment(paid.processPaymentRequest.uuid, 'success');
       const d = await m.control.waitForDelivery((x) => x.state === 'delivered', { timeoutMs: 3000 });
       expect(d.payload.status).toBe('success');
-      expect(() => m.control.settlePayment(paid.processPaymentRequest.uuid)).toThrow(/already settled/);
+      await expect(m.control.settlePayment(paid.processPaymentRequest.uuid)).rejects.toThrow(/already settled/);
     } finally {
       await m.close();
     }

@@ -72,9 +72,9 @@ describe('POST /__pck/provider-states', () => {
     expect(await states({ ...failing, action: 'teardown' })).toMatchObject({ status: 200, body: {} });
     expect((await generateToken()).status).toBe(200);
     await states({ state: finalised('success').name, params: finalised('success').params });
-    expect(mock.control.payments()).toHaveLength(1);
+    expect(await mock.control.payments()).toHaveLength(1);
     await states({ state: finalised('success').name, params: finalised('success').params, action: 'teardown' });
-    expect(mock.control.payments()).toEqual([]);
+    expect(await mock.control.payments()).toEqual([]);
   });
 
   it('takes the query form (pact-verifier --state-change-as-query) and the older { state, states, params } form', async () => {

@@ -1,7 +1,7 @@
 /**
  * `npm run test:model`: long runs of the model-based tests (test/model/) outside vitest. Every deployment but the
- * replicas by default; `--replicas` runs two and three replicas of the CLI mock on one Redis instead (on demand:
- * the replication the kit has today does not hold). A failing run prints fast-check's report: its seed, its path
+ * replicas by default; `--replicas` runs two and three replicas of the CLI mock on one Redis instead (a short run of
+ * them is in the integration tier: test/model/replicas.test.ts). A failing run prints fast-check's report: its seed, its path
  * and the shrunk command list with its `replayPath`; `--seed S --path P --replay-path R` replays exactly that.
  *
  *   npm run test:model -- --runs 10000 --seed 38

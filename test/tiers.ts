@@ -50,6 +50,8 @@ export const integrationTests = [
   'test/bench/browser-bundle.test.ts',
   // The reference model's runs against the CLI, the CLI on a file: store killed and restarted, and the proxy.
   'test/model/processes.test.ts',
+  // The reference model's runs against two and three replicas of the CLI on a redis-server of their own.
+  'test/model/replicas.test.ts',
   // The reference model's runs against the msw handlers under setupWorker in Chromium.
   'test/model/browser-worker.test.ts',
   // The fuzz budget against the CLI mock, and the soak.

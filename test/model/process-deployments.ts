@@ -110,8 +110,8 @@ export async function proxyDeployment(): Promise<Deployment & { proxyDrifts(): r
 
 /**
  * Replicas of the CLI mock on one Redis (`redis://`): each request goes to a replica picked by a seeded generator,
- * and the restart command SIGKILLs one of them and starts it again. On demand only (`npm run test:model --
- * --replicas`): the replication the kit has today does not hold these properties.
+ * and the restart command SIGKILLs one of them and starts it again. A short run is in the integration tier
+ * (replicas.test.ts); `npm run test:model -- --replicas` runs long ones.
  */
 export async function replicaDeployment(replicas: number, redisUrl: string, seed: number): Promise<Deployment> {
   const receiver = createReceiver();

@@ -26,6 +26,7 @@ export const typicalSeconds: Readonly<Record<string, number>> = {
   'test/msw/vitest-browser-mode.test.ts': 216,
   'test/binary/single-executable.test.ts': 198,
   'test/model/processes.test.ts': 186,
+  'test/model/replicas.test.ts': 110,
   'test/fuzz/mock-http.test.ts': 151,
   'test/msw/vite-dev-server.test.ts': 133,
   'test/generated.test.ts': 113,

@@ -1,0 +1,105 @@
+/**
+ * The card accounts, payments and due settlements a shared store holds for every replica (decision 0040, steps 4
+ * and 5): what the payment state and the settlement ask of it when the sandbox's payments live in Redis rather than
+ * in each process. Memory and the file store have no such port: the payment state keeps its maps in process
+ * (payments/state.ts) and the file store journals its records.
+ *
+ * Every method is one atomic step on the store, in the current epoch, so a payment accepted through one replica is
+ * read by the very next request through any other. A settlement is claimed before it is made: a claim moves due
+ * payments to an in-flight set with a real-time deadline and a claim token; only the holder of that token settles
+ * them, and a claim that outlives its deadline (its replica died) is taken again by the next claim.
+ *
+ * @module
+ */
+import type { CardAccount, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
+import type { Page, PageQuery } from '../history/page.ts';
+
+/** The bounds every payment write keeps, per client. */
+export interface PaymentCaps {
+  /** Most payments kept per client: the oldest settled one goes first, else the oldest one. */
+  readonly paymentsPerClient: number;
+  /** Most card accounts kept per client: the oldest goes first. */
+  readonly cardAccountsPerClient: number;
+}
+
+/** What {@link PaymentStatePort.accept} answers. */
+export interface AcceptedPayment {
+  /** The payment's place in the history (one sequence over all clients, as in memory): its page cursor. */
+  readonly seq: number;
+  /** Whether the card account the payment carried was new (written by this call). */
+  readonly accountCreated: boolean;
+  /** Payments evicted by the per-client cap to make room. */
+  readonly evicted: number;
+}
+
+/** A payment on a page, with its sequence number (the cursor). */
+export type PagedStoredPayment = StoredPayment & { readonly seq: number };
+
+/** Filters of a page; every given one must match. */
+export interface StoredPaymentFilter {
+  readonly clientId?: string | undefined;
+  readonly status?: string | undefined;
+  readonly uuid?: string | undefined;
+}
+
+/** The counters the dashboard and health read, kept by the scripts as payments come, settle and go. */
+export interface StoredPaymentCounts {
+  readonly kept: number;
+  readonly processing: number;
+  readonly evicted: number;
+  /** Moves with every accepted, settled or evicted payment and with every reset. */
+  readonly version: number;
+}
+
+/** Due payments claimed by one replica, to settle before `deadline`. */
+export interface SettlementClaim {
+  /** Names this claim: only it settles these payments, until the deadline passes. */
+  readonly token: string;
+  /** The claimed payments' uuids, earliest due first. */
+  readonly uuids: readonly string[];
+  /** Virtual time (sandbox clock, ms) the earliest payment still due later is due at; undefined when none is. */
+  readonly nextDueAt: number | undefined;
+}
+
+/** The shared payment state; every method may reject with `StoreUnavailableError`. */
+export interface PaymentStatePort {
+  /** Writes `account` unless its uid is known for its client (two replicas deriving one uid write it once). */
+  registerCard(account: CardAccount, caps: PaymentCaps): Promise<{ readonly created: boolean }>;
+  /** The card account of `uid` for `clientId`, or undefined (unknown, or another client's). */
+  cardAccount(clientId: string, uid: string): Promise<CardAccount | undefined>;
+  /**
+   * Accepts `payment` in one step: its card account when new (as {@link registerCard}), the payment, its place in
+   * the client's history (the cap evicting in the same step) and, with `dueAt` (virtual ms), its due entry.
+   */
+  accept(
+    payment: StoredPayment,
+    account: CardAccount,
+    dueAt: number | undefined,
+    caps: PaymentCaps,
+  ): Promise<AcceptedPayment>;
+  /** One payment by uuid, of one client or (clientId undefined) of any. */
+  payment(clientId: string | undefined, uuid: string): Promise<StoredPayment | undefined>;
+  /** A page of payments as payments/state.ts pages them: newest first, or oldest first after `after`. */
+  page(
+    query: Required<Pick<PageQuery, 'limit'>> & PageQuery,
+    filter: StoredPaymentFilter,
+  ): Promise<Page<PagedStoredPayment>>;
+  /** The counters of the history. */
+  counts(): Promise<StoredPaymentCounts>;
+  /**
+   * Claims up to `max` payments due at or before the sandbox clock (read in the same step), and any claimed before
+   * whose deadline passed, for `visibilityMs` of real time.
+   */
+  claimDue(max: number, visibilityMs: number): Promise<SettlementClaim>;
+  /**
+   * Settles one payment with `outcome` at virtual time `at`, when it is still processing and, with `claimToken`,
+   * only while that claim holds it (the control API settles without one). Answers the payment as settled now, or
+   * undefined when it is unknown; a payment settled already comes back unchanged.
+   */
+  settle(
+    uuid: string,
+    outcome: SettlementOutcome,
+    at: number,
+    claimToken: string | undefined,
+  ): Promise<StoredPayment | undefined>;
+}

@@ -51,14 +51,26 @@ export interface StoredPaymentCounts {
   readonly version: number;
 }
 
-/** Due payments claimed by one replica, to settle before `deadline`. */
+/** Due payments claimed by one replica, to settle before the claim's real-time deadline. */
 export interface SettlementClaim {
-  /** Names this claim: only it settles these payments, until the deadline passes. */
+  /** Names this claim: only it settles these payments, until another claim takes them after the deadline. */
   readonly token: string;
-  /** The claimed payments' uuids, earliest due first. */
+  /** The claimed payments' uuids: those taken back from a lapsed claim first, then the due ones, earliest first. */
   readonly uuids: readonly string[];
   /** Virtual time (sandbox clock, ms) the earliest payment still due later is due at; undefined when none is. */
   readonly nextDueAt: number | undefined;
+}
+
+/** How {@link PaymentStatePort.settle} settles a payment. */
+export interface PaymentSettlement {
+  readonly outcome: SettlementOutcome;
+  /**
+   * The status name the outcome has (`Assumptions.statusNames.success` or `.failure`): the store holds no
+   * assumptions, and a page's status filter matches the name as written.
+   */
+  readonly status: string;
+  /** Virtual time of the settlement (ms since the epoch): the payment's `settledAt`. */
+  readonly at: number;
 }
 
 /** The shared payment state; every method may reject with `StoreUnavailableError`. */
@@ -87,19 +99,22 @@ export interface PaymentStatePort {
   /** The counters of the history. */
   counts(): Promise<StoredPaymentCounts>;
   /**
-   * Claims up to `max` payments due at or before the sandbox clock (read in the same step), and any claimed before
-   * whose deadline passed, for `visibilityMs` of real time.
+   * Claims, for `visibilityMs` of real time, up to `max` payments: first those of a claim whose deadline passed (its
+   * replica stalled or died), then those due at or before the sandbox's virtual now. `realNow` is the caller's real
+   * time (ms; its clock's source): the virtual now is `realNow` plus the epoch's clock offset, read in the same step
+   * (as clock.ts adds its offset to real time), and the deadline `realNow + visibilityMs`. Replicas' real clocks are
+   * taken to agree, as the due times they write already require.
    */
-  claimDue(max: number, visibilityMs: number): Promise<SettlementClaim>;
+  claimDue(max: number, visibilityMs: number, realNow: number): Promise<SettlementClaim>;
   /**
-   * Settles one payment with `outcome` at virtual time `at`, when it is still processing and, with `claimToken`,
-   * only while that claim holds it (the control API settles without one). Answers the payment as settled now, or
-   * undefined when it is unknown; a payment settled already comes back unchanged.
+   * Settles one payment as `settlement` says, when it is still processing and, with `claimToken`, only while that
+   * claim holds it (the control API settles without one). Answers the payment as it stands after the call, or
+   * undefined when it is unknown: settled now; settled already, unchanged; still processing when the claim no longer
+   * held it (the refusal).
    */
   settle(
     uuid: string,
-    outcome: SettlementOutcome,
-    at: number,
+    settlement: PaymentSettlement,
     claimToken: string | undefined,
   ): Promise<StoredPayment | undefined>;
 }

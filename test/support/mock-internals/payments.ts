@@ -11,6 +11,7 @@
  */
 export { createSettlement } from '../../../src/mock/internal/payments/settlement.ts';
 export {
+  type CardAccount,
   type CardAccountInput,
   createMockState,
   deriveCardAccountUid,

@@ -10,6 +10,7 @@
  * @module
  */
 export { createFileStore, lineChecksum } from '../../../src/mock/internal/store/file-store.ts';
+export type { PaymentCaps, PaymentStatePort } from '../../../src/mock/internal/store/payment-state.ts';
 export { createRedisStore, type RedisStoreOptions } from '../../../src/mock/internal/store/redis-store.ts';
 export { createSandboxEpoch, type SandboxEpoch } from '../../../src/mock/internal/store/sandbox-epoch.ts';
 export {

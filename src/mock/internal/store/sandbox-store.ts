@@ -7,6 +7,7 @@
  */
 import type { ClockStatePort } from './clock-state.ts';
 import type { FailureStatePort } from './failure-state.ts';
+import type { PaymentStatePort } from './payment-state.ts';
 import type { TokenStatePort } from './token-state.ts';
 
 /** One change record: JSON only. `t` names the change; `o` is the id of the process that made it. */
@@ -154,6 +155,12 @@ export interface SandboxStore {
    * {@link SandboxStore.clockState}, whose epoch they live in. Absent: arms and uses are records.
    */
   failureState?(): FailureStatePort;
+  /**
+   * The sandbox's card accounts, payments and due settlements held by the store itself (Redis; decision 0040, steps
+   * 4 and 5), in the epoch of {@link SandboxStore.clockState}. Not used yet: the payment state and the settlement
+   * still keep theirs in process and record their changes, on every store.
+   */
+  paymentState?(): PaymentStatePort;
   /** Calls `onAppend` soon after another process appended (best effort); returns the unsubscribe. */
   watch?(onAppend: () => void): () => void;
   /** Closes connections and files. */

@@ -1,7 +1,6 @@
 import { createServer } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMockServer } from '../../src/mock/index.ts';
 import { type ProxyServer, startProxy } from '../../src/proxy/index.ts';
 import { servicePaths } from '../../src/spec-names.ts';
 import { json, rawRequest, sendJson, startStandIn } from './support.ts';
@@ -154,19 +153,23 @@ describe('the service failing the proxy', () => {
 
   it("hands on what answers a GET on a service path (the mock's GraphiQL page) as it came, not as a broken answer", async () => {
     // The interface defines only POST on its paths: an HTML page for a browser's GET is no fault of the service.
-    const mock = await startMockServer({ port: 0, log: false });
-    closers.push(() => mock.close());
-    const proxy = await proxyTo(mock.url);
-    const page = { method: 'GET', path: servicePaths.graphql, headers: { accept: 'text/html' } };
-    const direct = await rawRequest(mock.url, page);
-    const proxied = await rawRequest(proxy.url, page);
-    expect(direct.status).toBe(200);
-    expect(direct.body.toString()).toMatch(/<html/i);
-    expect([proxied.status, proxied.body.toString()]).toEqual([direct.status, direct.body.toString()]);
-    // The same bytes answering a POST are still the service's fault.
-    const html = await faultyService('html');
-    expect((await post(await proxyTo(html.url), servicePaths.graphql, graphqlBody)).status).toBe(502);
+    // The stand-in answers every request with a page, as the mock answers a browser's GET /graphql.
+    const page = '<!doctype html><html><head><title>GraphiQL</title></head><body></body></html>';
+    const service = await startStandIn((_req, _body, res) =>
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page),
+    );
+    closers.push(() => service.close());
+    const proxy = await proxyTo(service.url);
+    const got = await rawRequest(proxy.url, {
+      method: 'GET',
+      path: servicePaths.graphql,
+      headers: { accept: 'text/html' },
+    });
+    expect([got.status, got.body.toString()]).toEqual([200, page]);
     expect(proxy.report().drifts.filter((d) => d.kind !== 'consumer')).toEqual([]);
+    // The same page answering a POST is still the service's fault.
+    expect((await post(proxy, servicePaths.graphql, graphqlBody)).status).toBe(502);
+    expect(proxy.report().drifts.filter((d) => d.kind === 'upstream')).toHaveLength(1);
   });
 
   it("refuses a consumer body over the bound with 413 in the path's shape, without forwarding it", async () => {

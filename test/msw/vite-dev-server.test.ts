@@ -78,10 +78,12 @@ it('the app in the dev server prices and pays against the mock its entry started
   const uuid = new RegExp(`^payment: ([0-9a-f-]{36}) ${processing}$`).exec(lines[2] ?? '')?.[1];
   expect(uuid, lines.join('\n')).toBeDefined();
   // The control handle the recipe puts on window holds the same payment: one stateful mock in the page.
-  const stored = await page.evaluate(() =>
-    (globalThis as unknown as { paymentMock: { payments(): { uuid: string }[] } }).paymentMock
-      .payments()
-      .map((p) => p.uuid),
+  const stored = await page.evaluate(async () =>
+    (
+      await (
+        globalThis as unknown as { paymentMock: { payments(): Promise<{ uuid: string }[]> } }
+      ).paymentMock.payments()
+    ).map((p) => p.uuid),
   );
   expect(stored).toEqual([uuid]);
   expect(problems).toEqual([]);

@@ -17,6 +17,7 @@ import {
 } from '../../../contract/coverage/observe.ts';
 import { type CoverageReport, coverageReport } from '../../../contract/coverage/report.ts';
 import type { EventBus, MockEvent, RequestAnswered } from '../domain/events.ts';
+import { KeyQueue } from '../fifo.ts';
 
 /** What the collector answers. */
 export interface CoverageCollector {
@@ -51,8 +52,11 @@ export function createCoverageCollector(bus: EventBus, assumptions: Assumptions)
   const count = (at: Slots) => {
     for (let i = 0; i < at.length; i++) counts[at[i]!]! += 1;
   };
-  // uuid → final status, so a delivered webhook can say which one it carried.
+  // uuid → final status, so a delivered webhook can say which one it carried. The oldest goes first through a queue
+  // of its own: `outcomes.keys().next()` on a map at its cap skips every slot deleted since the last rehash, and at
+  // the cap every settled payment evicts one (fifo.ts).
   const outcomes = new Map<string, 'success' | 'failure'>();
+  const order = new KeyQueue<string>();
   const answered = answeredReader(assumptions, slots);
   const accepted = {
     current: [
@@ -75,7 +79,9 @@ export function createCoverageCollector(bus: EventBus, assumptions: Assumptions)
       case 'payment.accepted':
         return count(accepted[event.guide][event.byCardAccount ? 1 : 0]);
       case 'payment.settled':
-        if (outcomes.size >= maxRemembered) outcomes.delete(outcomes.keys().next().value as string);
+        if (outcomes.size >= maxRemembered) outcomes.delete(order.shift()!);
+        // A uuid settled again (a seeded sandbox repeats its uuids after a reset) keeps its place, as in the map.
+        if (!outcomes.has(event.uuid)) order.push(event.uuid);
         outcomes.set(event.uuid, event.outcome);
         return count(settled[event.outcome]);
       case 'delivery.finished':

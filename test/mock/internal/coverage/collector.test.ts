@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { defaultAssumptions } from '../../../../src/assumptions.ts';
+import { createCoverageCollector, createEventBus, type MockEvent } from '../../../support/mock-internals/events.ts';
+
+const settled = (uuid: string, outcome: 'success' | 'failure'): MockEvent => ({
+  kind: 'payment.settled',
+  clientId: 'test-client',
+  uuid,
+  outcome,
+  at: 0,
+});
+
+const delivered = (uuid: string): MockEvent => ({
+  kind: 'delivery.finished',
+  deliveryId: `d-${uuid}`,
+  uuid,
+  delivered: true,
+  attempts: 1,
+  url: 'http://127.0.0.1:4011/webhooks',
+  state: 'delivered',
+  reason: undefined,
+});
+
+const countOf = (report: { behaviours: readonly { id: string; count: number }[] }, id: string) =>
+  report.behaviours.find((b) => b.id === id)?.count;
+
+describe('coverage collector', () => {
+  it('remembers the last 10,000 settled outcomes for their webhooks, forgetting the oldest first', () => {
+    const bus = createEventBus();
+    const coverage = createCoverageCollector(bus, defaultAssumptions);
+    // A uuid settled twice (a seeded sandbox after a reset) keeps its first place in the order.
+    bus.emit(settled('p-0', 'failure'));
+    bus.emit(settled('p-0', 'failure'));
+    for (let i = 1; i <= 10_000; i++) bus.emit(settled(`p-${i}`, 'success'));
+    // p-0 is forgotten (no webhook.failure counted for it), p-1 and the newest are remembered.
+    for (const uuid of ['p-0', 'p-1', 'p-10000']) bus.emit(delivered(uuid));
+    const report = coverage.report();
+    expect(countOf(report, 'webhook.first-attempt')).toBe(3);
+    expect(countOf(report, 'webhook.failure')).toBe(0);
+    expect(countOf(report, 'webhook.success')).toBe(2);
+    coverage.close();
+  });
+});

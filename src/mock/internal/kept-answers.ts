@@ -28,15 +28,20 @@ export interface KeptAnswers<T> {
  */
 export function createKeptAnswers<T>(): KeptAnswers<T> {
   const byKey = new Map<string, T>();
+  // The lengths of the kept keys: every /graphql body is looked up (a payment too), and a map lookup hashes the whole
+  // body text, about a kilobyte, while a length no kept key has answers at once.
+  const lengths = new Set<number>();
   let keptEpoch = 0;
   return {
-    get: (key, epoch) => (epoch === keptEpoch ? byKey.get(key) : undefined),
+    get: (key, epoch) => (epoch === keptEpoch && lengths.has(key.length) ? byKey.get(key) : undefined),
     keep(key, epoch, answer) {
       if (epoch !== keptEpoch || byKey.size >= maxKeptAnswers) {
         byKey.clear();
+        lengths.clear();
         keptEpoch = epoch;
       }
       byKey.set(key, answer);
+      lengths.add(key.length);
     },
   };
 }

@@ -18,6 +18,8 @@ export class SeqList<V> {
   private seqs: number[] = [];
   private values: (V | undefined)[] = [];
   private live = 0;
+  /** Every index below this one is a hole: `oldest` starts here, not at the front's holes again. */
+  private firstLive = 0;
 
   /** Live entries. */
   get size(): number {
@@ -52,7 +54,15 @@ export class SeqList<V> {
 
   /** The oldest live entry. */
   oldest(): V | undefined {
-    for (let i = 0; i < this.values.length; i++) if (this.values[i] !== undefined) return this.values[i];
+    // A full payment list evicts its oldest entry on every payment, and until the next compaction the front's holes
+    // only grow: walked from the start each time, they cost up to one step per live entry.
+    for (let i = this.firstLive; i < this.values.length; i++) {
+      if (this.values[i] !== undefined) {
+        this.firstLive = i;
+        return this.values[i];
+      }
+    }
+    this.firstLive = this.values.length;
     return undefined;
   }
 
@@ -77,6 +87,7 @@ export class SeqList<V> {
   clear(): void {
     this.seqs = [];
     this.values = [];
+    this.firstLive = 0;
     this.live = 0;
   }
 
@@ -108,5 +119,6 @@ export class SeqList<V> {
     }
     this.seqs = seqs;
     this.values = values;
+    this.firstLive = 0;
   }
 }

@@ -43,6 +43,28 @@ describe('SeqList', () => {
     l.push(2000, 'v2000');
     expect(seqsOf(l.oldestFirst(999))).toEqual([1000, 2000]);
   });
+
+  it('finds the oldest entry as the front empties, through pushes, compactions and a clear', () => {
+    const l = list(1, 2, 3);
+    const oldest: (string | undefined)[] = [l.oldest()];
+    l.delete(1);
+    oldest.push(l.oldest());
+    l.delete(2);
+    l.delete(3);
+    oldest.push(l.oldest());
+    l.push(4, 'v4');
+    oldest.push(l.oldest());
+    // Evicting the oldest of a full list, as the payments do: compactions come and go under the walk.
+    const full = list(...Array.from({ length: 200 }, (_, i) => i + 1));
+    for (let s = 201; s <= 600; s++) {
+      full.delete(s - 200);
+      full.push(s, `v${s}`);
+      if (full.oldest() !== `v${s - 199}`) throw new Error(`oldest after ${s}: ${full.oldest()}`);
+    }
+    full.clear();
+    full.push(700, 'v700');
+    expect([...oldest, full.oldest()]).toEqual(['v1', 'v2', undefined, 'v4', 'v700']);
+  });
 });
 
 describe('collectPage', () => {

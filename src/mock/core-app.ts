@@ -113,7 +113,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   const [latencyRandom, webhookRandom] = [random.fork('latency'), random.fork('webhooks')];
   let progress: WebhookProgress | undefined;
   const state = createMockState({
-    ...{ record, events },
+    ...{ record, events, sharedCards: plan?.cards },
     assumptions,
     seed,
     now: clock.now,

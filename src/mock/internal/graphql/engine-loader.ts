@@ -5,7 +5,10 @@
  *
  * @module
  */
-import type { GraphqlEngine, GraphqlEngineDeps } from './engine.ts';
+import type { GraphqlEngineDeps, GraphqlResult, GraphqlEngine as SyncEngine } from './engine.ts';
+
+/** The engine as the routes get it: its answer is a promise over a shared store's card accounts. */
+type GraphqlEngine = SyncEngine<GraphqlResult | Promise<GraphqlResult>>;
 
 /** The engine, once loaded. */
 export interface EngineLoader {

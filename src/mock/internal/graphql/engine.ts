@@ -73,10 +73,13 @@ const configurationOnlyFields: ReadonlySet<string> = new Set([
   '__type',
 ]);
 
-/** The engine seam of decision 0001. */
-export interface GraphqlEngine {
+/**
+ * The engine seam of decision 0001. `Answer` is a promise of the result only for an engine over a shared store's
+ * card accounts (its resolvers read one from the store); memory's engine answers synchronously.
+ */
+export interface GraphqlEngine<Answer extends GraphqlResult | Promise<GraphqlResult> = GraphqlResult> {
   /** Executes one GraphQL-over-HTTP request body; never throws for client mistakes. */
-  execute(request: GraphqlRequest, ctx: GraphqlCallContext): GraphqlResult;
+  execute(request: GraphqlRequest, ctx: GraphqlCallContext): Answer;
   /**
    * False when `request` reads only configuration (the fee list, introspection) or is refused before it runs, so a
    * replica on a shared state store answers it without catching up first. Parses through the engine's
@@ -136,7 +139,9 @@ function guidesOf(mode: GuideMode): { guides: Guide[]; refusing: Guide | undefin
  * const engine = createGraphqlEngine({ assumptions, guide: 'current', state, clock, random, onPaymentAccepted, jit });
  * const { status, json } = engine.execute({ query, variables }, { clientId: 'test-client', ip: '127.0.0.1' });
  */
-export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
+// Typed synchronous for a state that keeps its card accounts (every direct caller); the loader takes both.
+export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine;
+export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine<GraphqlResult | Promise<GraphqlResult>> {
   const { assumptions, guide: mode } = deps;
   const reasons = assumptions.reasonCodes;
   const errorStatus = assumptions.graphqlErrorHttpStatus;
@@ -187,6 +192,8 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
   }
   const badRequest = (message: string): GraphqlResult =>
     answer(errorStatus, { errors: [graphqlError(message, reasons.badRequest)] });
+  const internal = (error: unknown) => internalAnswer(error, reasons.internal);
+  const awaits = deps.state.readSharedCardAccount !== undefined;
 
   return {
     execute(request, callCtx) {
@@ -216,12 +223,12 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
         if (plan.failure) return { ...plan.failure, operationName: op.operationName, guide, rootFields: op.rootFields };
         const compiled = compiledOf(plan, doc.document, op);
         const context: ResolverContext = { clientId: callCtx.clientId, ip: callCtx.ip, guide };
-        const result = runOperation(compiled, plan, doc.document, vars, context, op, errorStatus, reasons);
+        const result = runOperation(compiled, plan, doc.document, vars, context, op, errorStatus, reasons, awaits);
+        if (result instanceof Promise) return result.catch(internal);
         // A configuration-only query's compiled success (the fee list) is marked, so the route may keep it.
         return compiled === undefined || plan.pure === false ? result : markingPure(plan, op.operation, result);
       } catch (error) {
-        const body = { errors: [graphqlError('Internal server error', reasons.internal)] };
-        return { status: 500, body, json: JSON.stringify(body), internalError: error };
+        return internal(error);
       }
     },
     readsShared(request) {
@@ -253,4 +260,10 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine {
     },
     cacheStats: cache.stats,
   };
+}
+
+/** The answer to a request the mock failed on: `Internal server error`, the exception kept for the log. */
+function internalAnswer(error: unknown, reason: string): GraphqlResult {
+  const body = { errors: [graphqlError('Internal server error', reason)] };
+  return { status: 500, body, json: JSON.stringify(body), internalError: error };
 }

@@ -12,6 +12,7 @@ import type { Clock } from '../clock.ts';
 import type { FeeCalculator } from '../domain/fees.ts';
 import type { CardAccount, Guide, MockState, StoredPayment } from '../payments/state.ts';
 import type { SeededRandom } from '../random.ts';
+import type { CardLookup } from './validation/collector.ts';
 import {
   type ValidatedCard,
   type ValidationDeps,
@@ -65,7 +66,8 @@ export interface ResolverDeps {
   onPaymentAccepted(payment: StoredPayment): void;
 }
 
-type Resolver<Args, Result> = (parent: unknown, args: Args, ctx: ResolverContext) => Result;
+// A promise only on a shared store (a card account read there); memory answers synchronously.
+type Resolver<Args, Result> = (parent: unknown, args: Args, ctx: ResolverContext) => Result | Promise<Result>;
 
 /** One root type's resolvers: one per field of the generated schema, with its wire arguments and answer type. */
 type RootResolvers<Fields> = {
@@ -98,11 +100,14 @@ export function createResolvers(deps: ResolverDeps): MockResolvers {
     return iso;
   };
 
-  const request = (ctx: { readonly guide: Guide; readonly clientId: string }): ValidationRequest => ({
+  const request = (
+    ctx: { readonly guide: Guide; readonly clientId: string },
+    cards?: CardLookup,
+  ): ValidationRequest => ({
     guide: ctx.guide,
     clientId: ctx.clientId,
     requirements: requirements[ctx.guide],
-    deps: validationDeps,
+    deps: cards === undefined ? validationDeps : { ...validationDeps, state: cards },
   });
 
   function accountFor(clientId: string, card: ValidatedCard): CardAccount {
@@ -118,19 +123,19 @@ export function createResolvers(deps: ResolverDeps): MockResolvers {
         if (problems) throw new GraphqlAnswerError(validationError('paymentGatewayFeesCalc', problems));
         return fees.list(args.amount);
       },
-      paymentCreditCardFeeCalc(_parent, args, ctx) {
-        const r = validateCardFeeCalcArgs(args, request(ctx));
+      paymentCreditCardFeeCalc: withCardLookup(state, (args, ctx, cards) => {
+        const r = validateCardFeeCalcArgs(args, request(ctx, cards));
         if (!r.ok) throw new GraphqlAnswerError(validationError('paymentCreditCardFeeCalc', r.problems));
         const { amount, card } = r.value;
         const account = accountFor(ctx.clientId, card);
         // The card type passed validation against the fee table, so a fee exists.
         const fee = fees.forCardType(amount, card.card_type)!;
         return { ...fee, card_account_uid: account.card_account_uid };
-      },
+      }),
     },
     Mutation: {
-      processPaymentRequest(_parent, args, ctx) {
-        const r = validatePaymentInput(args.input, request(ctx));
+      processPaymentRequest: withCardLookup(state, (args, ctx, cards) => {
+        const r = validatePaymentInput(args.input, request(ctx, cards));
         if (!r.ok) throw new GraphqlAnswerError(validationError('processPaymentRequest', r.problems));
         const v = r.value;
         const account = accountFor(ctx.clientId, v.card);
@@ -163,14 +168,48 @@ export function createResolvers(deps: ResolverDeps): MockResolvers {
           status: { name: payment.status },
           uuid: payment.uuid,
         };
-      },
-      creditCardValidation(_parent, args, ctx) {
-        const r = validateCardForValidation(args.input?.credit_card, request(ctx));
+      }),
+      creditCardValidation: withCardLookup(state, (args, ctx, cards) => {
+        const r = validateCardForValidation(args.input?.credit_card, request(ctx, cards));
         if (r.ok) return { valid: true, card_type: r.value.card_type, message: null };
         const messages: string[] = [];
         for (const list of Object.values(r.problems)) messages.push(...list);
         return { valid: false, card_type: null, message: messages.join(' ') };
-      },
+      }),
     },
+  };
+}
+
+/**
+ * A resolver that may look a card account up. With the accounts in this process it runs as it is. With a shared
+ * store it runs once with a lookup that only notes the uid asked for; validation writes nothing and refuses an
+ * unknown account, so when a uid was asked, that first run is dropped, the account is read from the store, and the
+ * resolver runs again with it. A request naming no card account runs once and reads nothing more.
+ */
+function withCardLookup<Args, Result>(
+  state: MockState,
+  resolve: (args: Args, ctx: ResolverContext, cards: CardLookup | undefined) => Result,
+): Resolver<Args, Result> {
+  const read = state.readSharedCardAccount;
+  if (read === undefined) return (_parent, args, ctx) => resolve(args, ctx, undefined);
+  return (_parent, args, ctx) => {
+    let asked: string | undefined;
+    const noting: CardLookup = {
+      cardAccount(_clientId, uid) {
+        asked ??= uid;
+        return undefined;
+      },
+    };
+    let first: Result;
+    try {
+      first = resolve(args, ctx, noting);
+    } catch (error) {
+      if (asked === undefined) throw error;
+    }
+    if (asked === undefined) return first!;
+    const uid = asked;
+    return read(ctx.clientId, uid).then((account) =>
+      resolve(args, ctx, { cardAccount: (_clientId, u) => (u === uid ? account : undefined) }),
+    );
   };
 }

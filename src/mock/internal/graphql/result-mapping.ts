@@ -72,7 +72,17 @@ function coercionErrors(
   ];
 }
 
-/** Executes with graphql-jit when compiled (falling back for coercion failures), else graphql-js. */
+/** What ran an operation and what it returned. */
+interface Executed {
+  readonly result: ExecutionResult;
+  readonly viaJit: boolean;
+}
+
+/**
+ * Executes with graphql-jit when compiled (falling back for coercion failures), else graphql-js. A promise comes
+ * back only where `awaits` allows one (a shared store's resolvers read a card account from it); coercion failures
+ * are found before any resolver runs, so a promise is always of an executed operation.
+ */
 function executeOnce(
   compiled: CompiledQuery | undefined,
   plan: RunnablePlan,
@@ -80,9 +90,13 @@ function executeOnce(
   variables: Record<string, unknown> | undefined,
   ctx: ResolverContext,
   operationName: string | undefined,
-): { result: ExecutionResult; viaJit: boolean } {
+  awaits: boolean,
+): Executed | Promise<Executed> {
   if (compiled) {
-    const result = compiled.query(undefined, ctx, variables) as ExecutionResult;
+    const ran = compiled.query(undefined, ctx, variables) as ExecutionResult | Promise<ExecutionResult>;
+    if (ran instanceof Promise && awaits) return ran.then((result) => ({ result, viaJit: true }));
+    if (ran instanceof Promise) throw new Error(kitMessage('A resolver returned a promise.'));
+    const result = ran;
     // Variables that do not coerce come back without a data key. graphql-jit words those errors its own way (and
     // names the outer variable for a nested field); graphql-js words them on both paths, so they do not change
     // when a query gets compiled (the parity test). Only failing requests pay for the second run.
@@ -95,7 +109,8 @@ function executeOnce(
     contextValue: ctx,
     variableValues: variables,
   });
-  // The resolvers are synchronous; a promise here is a bug in the mock, answered as an internal error.
+  // Without a shared store the resolvers are synchronous; a promise then is a bug, answered as an internal error.
+  if (executed instanceof Promise && awaits) return executed.then((result) => ({ result, viaJit: false }));
   if (executed instanceof Promise) throw new Error(kitMessage('A resolver returned a promise.'));
   return { result: executed, viaJit: false };
 }
@@ -115,9 +130,27 @@ export function runOperation(
   op: OperationEntry,
   errorStatus: number,
   reasons: ReasonCodes,
+  awaits = false,
+): GraphqlResult | Promise<GraphqlResult> {
+  const executed = executeOnce(compiled, plan, document, variables, ctx, op.operationName, awaits);
+  const map = ({ result, viaJit }: Executed) =>
+    mapResult(result, viaJit, compiled, plan, variables, ctx, op, errorStatus, reasons);
+  return executed instanceof Promise ? executed.then(map) : map(executed);
+}
+
+/** Maps what ran an operation to the engine's answer. */
+function mapResult(
+  result: ExecutionResult,
+  viaJit: boolean,
+  compiled: CompiledQuery | undefined,
+  plan: RunnablePlan,
+  variables: Record<string, unknown> | undefined,
+  ctx: ResolverContext,
+  op: OperationEntry,
+  errorStatus: number,
+  reasons: ReasonCodes,
 ): GraphqlResult {
   const { operationName, rootFields } = op;
-  const { result, viaJit } = executeOnce(compiled, plan, document, variables, ctx, operationName);
   const executedBy = viaJit ? 'graphql-jit' : 'graphql-js';
   const serialize = (body: unknown) => (viaJit ? compiled!.stringify(body) : JSON.stringify(body));
   if (!result.errors || result.errors.length === 0) {

@@ -12,7 +12,7 @@ import { serviceHeaders, servicePaths } from '../../../spec-names.ts';
 import type { TokenPairResponse } from '../../../types/rest.ts';
 import { wrongApiKeyMessage } from '../auth/credentials.ts';
 import { type RevokeTokenData, type TokenCheck, type TokenService, tokenPairJson } from '../auth/tokens.ts';
-import type { GraphqlRequest } from '../graphql/engine.ts';
+import type { GraphqlRequest, GraphqlResult } from '../graphql/engine.ts';
 import type { EngineLoader } from '../graphql/engine-loader.ts';
 import { parseGraphqlQueryString } from '../graphql/query-string.ts';
 import { summarizeVariables } from '../graphql/variables-summary.ts';
@@ -152,8 +152,13 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
     // The engine loads on the first /graphql request; afterwards this path stays synchronous.
     if (ready === undefined) return engine.load().then(() => executeGraphql(request, clientId, operation, method));
     const result = ready.execute(operation, { clientId, ip: request.remoteAddress });
+    return result instanceof Promise
+      ? result.then((r) => graphqlOutcome(r, operation.variables, method))
+      : graphqlOutcome(result, operation.variables, method);
+  }
+
+  function graphqlOutcome(result: GraphqlResult, variables: unknown, method: 'GET' | 'POST'): Outcome {
     if (result.internalError !== undefined) errors.internal(result.internalError, method, servicePaths.graphql);
-    const { variables } = operation;
     return {
       status: result.status,
       json: result.json,

@@ -45,6 +45,30 @@ export function cardUid(
   return uid;
 }
 
+/** The card account `uid` of a card for a client, as it is kept (never the card number). */
+export function cardAccountOf(
+  uid: string,
+  o: {
+    readonly clientId: string;
+    readonly card: CardAccountInput;
+    readonly assumptions: Pick<Assumptions, 'cardTypes'>;
+  },
+): CardAccount {
+  const { card, clientId } = o;
+  const cardType = detectCardType(card.card_number, o.assumptions.cardTypes);
+  if (cardType === undefined)
+    throw new Error(kitMessage('card type not detected; validate the card before storing it.'));
+  return {
+    card_account_uid: uid,
+    clientId,
+    card_type: cardType,
+    masked_card_number: maskCardNumber(card.card_number),
+    expiry_month: card.expiry_month,
+    expiry_year: card.expiry_year,
+    outcome: cardOutcome(card.card_number),
+  };
+}
+
 /** A new card account `uid` of a card for a client, stored (evicting the oldest past `maxCards`). */
 export function createCard(
   c: ClientCards,
@@ -56,23 +80,11 @@ export function createCard(
     readonly assumptions: Pick<Assumptions, 'cardTypes'>;
   },
 ): CardAccount {
-  const { card, clientId } = o;
-  const cardType = detectCardType(card.card_number, o.assumptions.cardTypes);
-  if (cardType === undefined)
-    throw new Error(kitMessage('card type not detected; validate the card before storing it.'));
+  const account = cardAccountOf(uid, o);
   if (c.cards.size >= o.maxCards) {
     const oldest = c.cards.keys().next().value;
     if (oldest !== undefined) c.cards.delete(oldest);
   }
-  const account: CardAccount = {
-    card_account_uid: uid,
-    clientId,
-    card_type: cardType,
-    masked_card_number: maskCardNumber(card.card_number),
-    expiry_month: card.expiry_month,
-    expiry_year: card.expiry_year,
-    outcome: cardOutcome(card.card_number),
-  };
   c.cards.set(uid, account);
   return account;
 }

@@ -14,6 +14,7 @@ import type { CardAccount, CardAccountInput, SettlementOutcome, StoredPayment } 
 import { KeyQueue } from '../fifo.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import { SeqList } from '../history/seq-list.ts';
+import type { PaymentCaps, SharedCardAccounts } from '../store/payment-state.ts';
 import {
   numberField,
   type RecordApplier,
@@ -22,7 +23,7 @@ import {
   type RecordSnapshot,
   textField,
 } from '../store/records.ts';
-import { type ClientCards, cardUid, createCard } from './card-accounts.ts';
+import { type ClientCards, cardAccountOf, cardUid, createCard } from './card-accounts.ts';
 
 export type { CardAccount, CardAccountInput, Guide, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
 /** Derived card account uids are defined in card-accounts.ts; tests derive one to compare with. */
@@ -49,6 +50,8 @@ export interface MockStateOptions {
   readonly record?: Recorder | undefined;
   /** Where every change is told: `card.account-created`, `payment.accepted`, `payment.settled`. */
   readonly events?: EventBus | undefined;
+  /** The card accounts a shared store holds for every replica (Redis); undefined: they are kept here. */
+  readonly sharedCards?: SharedCardAccounts | undefined;
 }
 
 /** A payment on a page of {@link MockState.paymentPage}: the stored payment and its sequence number (the cursor). */
@@ -85,6 +88,13 @@ export interface MockState {
   upsertCardAccount(clientId: string, card: CardAccountInput): CardAccount;
   /** The card account of a uid for this client, or undefined (unknown, or another client's). */
   cardAccount(clientId: string, cardAccountUid: string): CardAccount | undefined;
+  /**
+   * Reads a card account from the shared store that holds them (where {@link MockState.cardAccount} knows none);
+   * undefined without one.
+   */
+  readonly readSharedCardAccount:
+    | ((clientId: string, cardAccountUid: string) => Promise<CardAccount | undefined>)
+    | undefined;
   /**
    * Stores an accepted payment, evicting per the cap. `byCardAccount`: the payment named a stored card account
    * instead of card details (told on the `payment.accepted` event).
@@ -133,11 +143,11 @@ interface ClientState extends ClientCards {
  * const state = createMockState({ assumptions: defaultAssumptions, seed: 'seed', sha256Hex: platform.crypto.sha256Hex });
  */
 export function createMockState(options: MockStateOptions): MockState {
-  const { assumptions, seed, sha256Hex } = options;
+  const { assumptions, seed, sha256Hex, record, sharedCards: shared } = options;
   const maxPayments = options.maxPaymentsPerClient ?? 10_000;
   const maxCards = options.maxCardAccountsPerClient ?? 10_000;
   const now = options.now ?? Date.now;
-  const record = options.record;
+  const caps: PaymentCaps = { paymentsPerClient: maxPayments, cardAccountsPerClient: maxCards };
   const clients = new Map<string, ClientState>();
   // One sequence across clients, so pages of every client merge in acceptance order.
   let seq = 0;
@@ -155,9 +165,8 @@ export function createMockState(options: MockStateOptions): MockState {
   }
 
   /**
-   * A payment of one client, or (clientId undefined, control API) of whichever client has it. Clients are few (the
-   * configured ones), so that is a handful of lookups; an index of uuid → client cost a Map write and delete per
-   * payment on the hot path.
+   * A payment of one client, or (clientId undefined, control API) of any: clients are few, and an index of uuid →
+   * client would cost a Map write and delete per payment on the hot path.
    */
   function find(clientId: string | undefined, uuid: string): StoredPayment | undefined {
     if (clientId !== undefined) return clients.get(clientId)?.payments.get(uuid)?.payment;
@@ -209,6 +218,7 @@ export function createMockState(options: MockStateOptions): MockState {
     upsertCardAccount(clientId, card) {
       const c = client(clientId);
       const uid = cardUid(c, seed, clientId, card, sha256Hex);
+      if (shared) return keepShared(shared, cardAccountOf(uid, { clientId, card, assumptions }), caps, options.events);
       const known = c.cards.get(uid);
       if (known) return known;
       const account = createCard(c, uid, { clientId, card, maxCards, assumptions });
@@ -219,6 +229,7 @@ export function createMockState(options: MockStateOptions): MockState {
     cardAccount(clientId, cardAccountUid) {
       return clients.get(clientId)?.cards.get(cardAccountUid);
     },
+    readSharedCardAccount: shared && ((clientId, uid) => shared.port.cardAccount(clientId, uid)),
     addPayment(payment, byCardAccount = false) {
       add(payment);
       if (record) record({ t: 'pay', p: { ...payment } });
@@ -250,6 +261,25 @@ export function createMockState(options: MockStateOptions): MockState {
       version += 1;
     },
   };
+}
+
+/**
+ * Writes an account to the shared store in the background (the answer waits for it) and tells of it once the store
+ * says it was new there: the uid is the same wherever it is derived, so two replicas write it once.
+ */
+function keepShared(
+  on: SharedCardAccounts,
+  account: CardAccount,
+  caps: PaymentCaps,
+  events: EventBus | undefined,
+): CardAccount {
+  on.background(
+    on.port.registerCard(account, caps).then(({ created }) => {
+      const { clientId, card_account_uid: cardAccountUid } = account;
+      if (created) events?.emit({ kind: 'card.account-created', clientId, cardAccountUid, account });
+    }),
+  );
+  return account;
 }
 
 /** How many payments are kept, all clients. */

@@ -118,3 +118,10 @@ export interface PaymentStatePort {
     claimToken: string | undefined,
   ): Promise<StoredPayment | undefined>;
 }
+
+/** The card half of the port as the payment state gets it from the composition root (decision 0040, step 4). */
+export interface SharedCardAccounts {
+  readonly port: Pick<PaymentStatePort, 'registerCard' | 'cardAccount'>;
+  /** Tracks a write the answer waits for, as the token state's background writes are tracked. */
+  background(write: Promise<unknown>): void;
+}

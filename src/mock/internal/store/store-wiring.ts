@@ -10,6 +10,7 @@ import { kitMessage } from '../../../internal/messages.ts';
 import type { SeededRandom } from '../random.ts';
 import type { SharedFailureState } from './failure-state.ts';
 import type { OnceOnly } from './once-only.ts';
+import type { SharedCardAccounts } from './payment-state.ts';
 import type { RecordApplier, Recorder, RecordSnapshot } from './records.ts';
 import { createSandboxEpoch, type SandboxEpoch } from './sandbox-epoch.ts';
 import type { SandboxStore } from './sandbox-store.ts';
@@ -35,6 +36,8 @@ export interface StorePlan {
   readonly epoch: SandboxEpoch | undefined;
   /** The armed failures the store holds in its epoch (Redis); undefined when arms and uses are records. */
   readonly failures: SharedFailureState | undefined;
+  /** The card accounts the store holds in its epoch (Redis); undefined when they are records. */
+  readonly cards: SharedCardAccounts | undefined;
   /** Builds the sync layer once every module exists. */
   bind(deps: Omit<StateSyncDeps, 'store' | 'processId'>): StateSync;
 }
@@ -68,6 +71,7 @@ export function planStore(option: string | SandboxStore, openStore: StoreOpener 
   const epoch = port && clock && writes ? createSandboxEpoch({ clock, tokens: port, ...writes }) : undefined;
   // Failures live in the epoch: without one (a store without the clock) they stay records.
   const failurePort = epoch ? store.failureState?.() : undefined;
+  const paymentPort = epoch ? store.paymentState?.() : undefined;
   const early = () => new Error(kitMessage('a state store record was made before the sync layer was bound (a bug).'));
   return {
     store,
@@ -89,6 +93,7 @@ export function planStore(option: string | SandboxStore, openStore: StoreOpener 
     epoch,
     failures:
       failurePort && writes ? { port: failurePort, background: writes.background, idle: writes.idle } : undefined,
+    cards: paymentPort && writes ? { port: paymentPort, background: writes.background } : undefined,
     bind(deps) {
       sync = createStateSync({ ...deps, store, processId, epoch });
       return writes ? withWrites(sync, writes) : sync;

@@ -12,9 +12,14 @@ import type { CardAccount, Guide, MockState } from '../../payments/state.ts';
 export type Problems = Record<string, string[]>;
 
 /** What the validator reads besides the request. */
+/** The card-account lookup of the validation: the mock's state, or an account read ahead of it (a shared store). */
+export type CardLookup = Pick<MockState, 'cardAccount'>;
+
+/** What a validation reads besides its input. */
 export interface ValidationDeps {
   readonly assumptions: Assumptions;
-  readonly state: MockState;
+  /** Where a `card_account_uid` is looked up. */
+  readonly state: CardLookup;
   readonly fees: FeeCalculator;
   /** Mock clock, for expiry checks. */
   now(): number;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createRedisStore, type SandboxStore } from '../../support/mock-internals/store.ts';
 import { redisReplica } from '../../support/redis-replica.ts';
 import { redisSuite } from '../../support/redis-suite.ts';
-import { paidUuid } from '../../support/sandbox-client.ts';
+import { type Answer, paidUuid } from '../../support/sandbox-client.ts';
 import { payInput } from '../helpers.ts';
 
 const suite = redisSuite();
@@ -36,7 +36,7 @@ const byAccount = (uid: string) => {
   return { ...rest, credit_card: { card_account_uid: uid } };
 };
 
-const reasonOf = (answer: { body: any }) => answer.body?.errors?.[0]?.extensions;
+const reasonOf = (answer: Answer) => answer.body?.errors?.[0]?.extensions;
 
 describe('replicas on Redis: one set of card accounts', () => {
   it("a payment by card on A makes an account B's very next payment uses, with no card record", async () => {

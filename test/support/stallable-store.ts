@@ -72,6 +72,7 @@ export function stallableStore(base: SandboxStore): Stallable {
     ...(base.tokenState ? { tokenState: () => heldPort(base.tokenState!(), held) } : {}),
     ...(base.clockState ? { clockState: () => heldPort(base.clockState!(), held) } : {}),
     ...(base.failureState ? { failureState: () => heldPort(base.failureState!(), held) } : {}),
+    ...(base.paymentState ? { paymentState: () => heldPort(base.paymentState!(), held) } : {}),
   };
   const s: Stallable = {
     store,

@@ -1,7 +1,8 @@
 // Replicas on a real Redis share the sandbox clock and its resets (decision 0040, step 2): a clock move or a reset
 // through one replica holds for the very next request through another, a fee list included, with nothing read from
 // the log; and a change a replica made before a reset it had not seen yet stays out of every replica's view, however
-// late its record reaches the log (a card account here: armed failures live in Redis too, step 3).
+// late its record reaches the log (a settlement here: armed failures and card accounts live in Redis too, steps 3
+// and 4).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { defaultCredentials, servicePaths } from '../../../src/spec-names.ts';
@@ -20,6 +21,13 @@ const redisOf = (prefix: string) => createRedisStore(suite.url, { keyPrefix: pre
 const cardInput = { card_number: card.card_number, expiry_month: card.expiry_month, expiry_year: card.expiry_year };
 /** A payment with the card account `uid` instead of the card. */
 const payWith = (uid: string) => ({ ...payInput(), credit_card: { card_account_uid: uid } });
+
+/** A card account registered on `r` once it is durable. */
+async function registered(r: Awaited<ReturnType<typeof replica>>): Promise<string> {
+  const uid = r.app.control.registerCardAccount(defaultCredentials.clientId, cardInput);
+  await r.app.control.durable();
+  return uid;
+}
 
 /** The store without its watch: the replica reads the log only when a request asks it to. */
 function unwatched(store: SandboxStore): SandboxStore {
@@ -51,7 +59,7 @@ describe('replicas on Redis: one clock, one reset', () => {
     expect(await suite.probe.get(`${prefix}1:clock`)).toBeNull();
   });
 
-  it('a clock move, a reset or an armed failure makes no record in the log; a card account does, in its epoch', async () => {
+  it('a clock move, a reset, an armed failure or a card account makes no record in the log; a payment does, in its epoch', async () => {
     const prefix = `ep-${randomUUID()}:`;
     const a = await replica(redisOf(prefix));
     a.app.control.advanceClock(1_000);
@@ -59,35 +67,46 @@ describe('replicas on Redis: one clock, one reset', () => {
     a.app.control.failNextRequest(servicePaths.generateToken, 503);
     a.app.control.registerCardAccount(defaultCredentials.clientId, cardInput);
     await a.app.control.durable();
+    const token = (await a.client.call('POST', servicePaths.generateToken, {})).status;
+    expect(token).toBe(503);
+    const paid = await a.client.pay((await a.client.generate()).body.data.token as string);
+    expect(paidUuid(paid)).toBeDefined();
+    await a.app.control.durable();
     const entries = (await suite.probe.xrange(`${prefix}log`, '-', '+')) as [string, string[]][];
     const records = entries.map(([, fields]) => JSON.parse(fields[1] ?? '{}') as { t: string; ep?: number });
-    expect(records.map((r) => [r.t, r.ep])).toEqual([['card', 1]]);
+    expect(records.filter((r) => r.t !== 'jr').map((r) => [r.t, r.ep])).toEqual([['pay', 1]]);
   });
 
   it('a change made on C before a reset it had not seen stays out of every view, though its record lands after it', async () => {
     const prefix = `ep-${randomUUID()}:`;
     const stall = suite.stall(redisOf(prefix));
     const [a, b, c] = [await replica(redisOf(prefix)), await replica(redisOf(prefix)), await replica(stall.store)];
-    // C registers a card account; its record waits at C's gate (C stalled) while A resets the sandbox and B reads
-    // the reset.
+    // C has a payment of its own; C settles it while its record waits at C's gate (C stalled), A resets the sandbox
+    // and B reads the reset.
+    const uuid = paidUuid(await c.client.pay((await c.client.generate()).body.data.token as string))!;
+    await c.app.control.durable();
     stall.stallNow();
-    const registered = stall.arrived((records) => records.some((r) => r.t === 'card'));
-    const uid = c.app.control.registerCardAccount(defaultCredentials.clientId, cardInput);
-    await registered;
+    const settled = stall.arrived((records) => records.some((r) => r.t === 'set'));
+    const settling = c.app.control.settlePayment(uuid);
+    await settled;
     expect((await a.client.control('reset')).status).toBe(200);
     expect((await b.client.read('health')).status).toBe(200);
     stall.resume();
+    expect((await settling).status).toBe('success');
     await c.app.control.durable();
     const entries = (await suite.probe.xrange(`${prefix}log`, '-', '+')) as [string, string[]][];
-    expect(entries.map(([, fields]) => JSON.parse(fields[1] ?? '{}').ep)).toEqual([0]);
+    const records = entries.map(([, fields]) => JSON.parse(fields[1] ?? '{}') as { t: string; ep?: number });
+    expect(records.filter((r) => r.t === 'set').map((r) => r.ep)).toEqual([0]);
 
-    // The reset empties the card accounts: none of the replicas knows C's, nor does one that starts now; one
-    // registered after the reset pays.
+    // The reset empties the payments: none of the replicas lists C's, nor does one that starts now; a payment made
+    // after the reset is listed everywhere.
     const d = await replica(redisOf(prefix));
+    for (const r of [a, b, c, d]) await r.client.read('health');
+    for (const r of [a, b, c, d]) expect(await r.app.control.payments()).toEqual([]);
     const token = (await d.client.generate()).body.data.token as string;
-    for (const r of [b, c, d, a]) expect(paidUuid(await r.client.pay(token, payWith(uid)))).toBeUndefined();
-    const after = d.app.control.registerCardAccount(defaultCredentials.clientId, cardInput);
+    const after = paidUuid(await d.client.pay(token, payWith(await registered(d))))!;
     await d.app.control.durable();
-    for (const r of [b, c, d, a]) expect(paidUuid(await r.client.pay(token, payWith(after)))).toBeDefined();
+    for (const r of [a, b, c, d]) await r.client.read('health');
+    for (const r of [a, b, c, d]) expect((await r.app.control.payments()).map((p) => p.uuid)).toEqual([after]);
   });
 });

@@ -221,6 +221,36 @@ describe('found by the model', () => {
     }
   });
 
+  it('file store: a token kept over a reset revoked, the same token issued again, restart: it still works', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pck-model-regression-'));
+    const file = join(dir, 'sandbox.store');
+    const started: MockApp[] = [];
+    // A frozen clock: the token issued after the reset has the jti (ids start over) and the exp of the revoked one.
+    const now = Date.UTC(2026, 5, 1);
+    const start = async () => {
+      const mock = buildNodeMockApp({ log: false, store: `file:${file}`, realNow: () => now }, {});
+      started.push(mock);
+      await mock.ready();
+      return { mock, client: sandboxClient((r) => mock.fetch(r)) };
+    };
+    try {
+      const first = await start();
+      const kept = (await first.client.generate()).body.data.token as string;
+      expect((await first.client.control('reset')).status).toBe(200);
+      expect((await first.client.revoke(kept)).status).toBe(200);
+      const again = (await first.client.generate()).body.data.token as string;
+      expect(again).toBe(kept);
+      expect(paidUuid(await first.client.pay(again))).toBeDefined();
+      await first.mock.close();
+      // The replay of that generate-token lifts the revocation as the live call did.
+      const second = await start();
+      expect(paidUuid(await second.client.pay(again))).toBeDefined();
+    } finally {
+      for (const mock of started) await mock.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('file store: pay, the clock past its settlement, reset, pay the card that stays processing, restart: processing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pck-model-regression-'));
     const file = join(dir, 'sandbox.store');

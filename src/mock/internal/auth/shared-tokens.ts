@@ -25,7 +25,7 @@ import { checkAccessToken } from './access-token-check.ts';
 import { type ClientTokens, refreshNumber, refreshTokenText } from './client-tokens.ts';
 import type { SharedTokenContext, SharedTokenOps } from './shared-token-ops.ts';
 import { generatedAlready, refreshRevoked, refreshUnknown } from './token-messages.ts';
-import { revocationKey, tokenIdKey } from './token-records.ts';
+import { revocationKey, tokenIdKey, tokenJti } from './token-records.ts';
 
 /** The key of one token in the store: client, jti and exp (see {@link revocationKey}). */
 const tokenKey = (clientId: string, jti: string, exp: number) => revocationKey(tokenIdKey(clientId, jti), exp);
@@ -44,7 +44,7 @@ export function sharedTokenOps(c: SharedTokenContext): SharedTokenOps {
     const wait = c.shared.idle();
     return wait === undefined ? work() : wait.then(work);
   };
-  const jtiOf = (j: number) => c.jtiHead + j.toString(16).padStart(12, '0');
+  const jtiOf = (j: number) => tokenJti(c.jtiHead, j);
   const nextNumber = (s: ClientTokens) => c.ids.base + s.issued++;
   // A number the store refused goes back when nothing took the next one, so one process draws what memory draws.
   const giveBack = (s: ClientTokens, n: number) => {

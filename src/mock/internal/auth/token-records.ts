@@ -17,6 +17,9 @@ import { type ClientTokens, keepRefresh, nextGeneration, revokeAll } from './cli
 /** Issue numbers a process may use per boot: 2³² (a refresh token holds 12 hex digits, 2⁴⁸). */
 export const BOOT_SPAN = 2 ** 32;
 
+/** The jti of token number `j` under the service's seeded `head`: the number as 12 hex digits. */
+export const tokenJti = (head: string, j: number) => head + j.toString(16).padStart(12, '0');
+
 /** A token's id as a `tk.r` record names it: after a reset two clients' tokens can share a jti. */
 export const tokenIdKey = (clientId: string, jti: string) => `${clientId}/${jti}`;
 
@@ -37,6 +40,8 @@ export interface TokenRecordState {
   readonly highest: Map<string, number>;
   readonly maxRefresh: number;
   readonly ids: { next: number; readonly base: number };
+  /** The jti of token number `j` ({@link tokenJti} under this service's head). */
+  readonly jti: (j: number) => string;
   /** Highest numbers other boots handed out, by boot base: token id `j`, refresh number `n` per client. */
   readonly marks: Map<number, { j: number; readonly n: Map<string, number> }>;
 }
@@ -77,8 +82,12 @@ export function tokenApplier(t: TokenRecordState): RecordApplier['apply'] {
       const s = t.state(textField(r, 'c'));
       if (r.g === 1) s.generated = true;
       const n = numberField(r, 'n');
+      const j = numberField(r, 'j');
       keepRefresh(s, n, t.maxRefresh);
-      passOwn(s, n, numberField(r, 'j'));
+      passOwn(s, n, j);
+      // As issuing did: a token of a revoked one's jti and exp (after a reset) is that token string again, and works.
+      const e = numberField(r, 'e');
+      if (Number.isFinite(e)) t.revoked.delete(revocationKey(tokenIdKey(textField(r, 'c'), t.jti(j)), e));
     } else if (r.t === 'tk.u') t.perClient.get(textField(r, 'c'))?.refresh.delete(numberField(r, 'n'));
     else if (r.t === 'tk.ra') applyRevokeAll(t, textField(r, 'c'), numberField(r, 'v'));
     else if (r.t === 'tk.h') raiseHighest(t, textField(r, 'c'), numberField(r, 'v'));

@@ -55,7 +55,15 @@ import {
 import { createCredentialCheck } from './credentials.ts';
 import type { SharedTokenContext, SharedTokenOpsFactory, StoreTokenCheck } from './shared-token-ops.ts';
 import { generatedAlready, refreshRevoked, refreshUnknown } from './token-messages.ts';
-import { BOOT_SPAN, highestRecords, newTokenMarks, revocationKey, tokenIdKey, tokenRecords } from './token-records.ts';
+import {
+  BOOT_SPAN,
+  highestRecords,
+  newTokenMarks,
+  revocationKey,
+  tokenIdKey,
+  tokenJti,
+  tokenRecords,
+} from './token-records.ts';
 
 /** Why a token was not accepted (re-exported from access-token-check.ts, where the checks are). */
 export type { TokenCheck, TokenRejection } from './access-token-check.ts';
@@ -247,7 +255,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const iat = Math.floor(clock.now() / 1000);
     const exp = iat + ttl;
     const j = ids.base + ids.next++;
-    const jti = jtiHead + j.toString(16).padStart(12, '0');
+    const jti = tokenJti(jtiHead, j);
     const token = codec.sign(s.subJson, jti, s.gen, iat, exp);
     // The same jti and exp as a token revoked before a reset is the same token string again: issued now, it works.
     revoked.delete(revocationKey(tokenIdKey(clientId, jti), exp));
@@ -255,13 +263,14 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const expiration = assumptions.expirationUnit === 'milliseconds' ? exp * 1000 : exp;
     const refresh_token = issueRefresh(s, refreshHead, maxRefresh, ids.base);
     const n = ids.base + s.issued - 1;
-    if (record) record({ t: 'tk.i', c: clientId, n, j, ...(via === 'generate' ? { g: 1 } : {}) });
+    if (record) record({ t: 'tk.i', c: clientId, n, j, e: exp, ...(via === 'generate' ? { g: 1 } : {}) });
     // generate-token is the hottest path: no event object when nobody listens.
     if (events?.listening) events.emit({ kind: 'token.issued', clientId, via, refreshNumber: n, tokenNumber: j });
     return { token, refresh_token, expiration };
   }
 
-  const recordState = { state, perClient, revoked, highest, maxRefresh, ids, marks: newTokenMarks() };
+  const jti = (j: number) => tokenJti(jtiHead, j);
+  const recordState = { state, perClient, revoked, highest, maxRefresh, ids, jti, marks: newTokenMarks() };
 
   const tokenContext: AccessTokenContext = {
     decode: (token) => codec.decode(token),

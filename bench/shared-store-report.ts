@@ -1,5 +1,5 @@
 /**
- * The pure half of the shared-store measurement (issue 23): Redis `INFO commandstats` read as store round trips per
+ * The pure half of the shared-store measurement: Redis `INFO commandstats` read as store round trips per
  * request, the paired ratios of the mock on Redis (one replica, two replicas) against the mock on memory in the same
  * round, and their table. No I/O here, so test/bench/shared-store-report.test.ts can pin it.
  *
@@ -29,23 +29,25 @@ export interface StoreRound {
   readonly redisCpuSeconds: number | null;
 }
 
-/** Redis commands per request, from the `calls` of `INFO commandstats` before and after a fixed number of requests. */
+/**
+ * The store's round trips per request, from the `calls` of `INFO commandstats` before and after a fixed number of
+ * requests. Redis counts a command a Lua script calls as a call of its own, so only the commands the kit's client
+ * sends by itself are round trips; what scripts and transactions run inside is kept apart, for the record.
+ */
 export interface RoundTrips {
   /** Requests sent between the two readings. */
   readonly requests: number;
-  /** Catch-up reads before a request (one `MULTI` of `HMGET` + `XRANGE`). */
-  readonly catchUpReads: number;
-  /** Appends of records (one `MULTI` of `XADD`s). */
-  readonly appends: number;
-  /** Claim, renewal and release scripts of once-only work (`EVALSHA`/`EVAL`). */
-  readonly claims: number;
+  /** Scripts (`EVALSHA`/`EVAL`): the token check, the state's reads and writes, appends, claims. */
+  readonly scripts: number;
+  /** Transactions (`MULTI`..`EXEC`, written at once: one round trip each). */
+  readonly transactions: number;
   /** Blocking reads of the watcher that tells a replica about other replicas' records (`XREAD`, off the request). */
   readonly watcherReads: number;
-  /** Every other command sent on its own (`INCR`, `XRANGE` outside a transaction, `PING`, `INFO`...). */
+  /** Other commands the client sends by itself (`INCR`, `PING`, the compaction's upload...). */
   readonly other: number;
   /** The sum of the above: round trips per request. */
   readonly total: number;
-  /** Commands inside transactions and scripts, per request, for the record (not round trips). */
+  /** Commands run inside scripts and transactions, per request, for the record (not round trips). */
   readonly inside: Readonly<Record<string, number>>;
 }
 
@@ -57,32 +59,14 @@ export function parseCommandStats(info: string): Map<string, number> {
   return calls;
 }
 
-// Commands the store sends inside a MULTI (the append's XADDs, the catch-up's HMGET + XRANGE) or that its Lua scripts
-// call: each is executed by Redis but costs no round trip of its own.
-const insideOnly = new Set([
-  'multi',
-  'xadd',
-  'hmget',
-  'set',
-  'get',
-  'del',
-  'exists',
-  'pexpire',
-  'rename',
-  'xsetid',
-  'xinfo',
-  'hset',
-  'hincrby',
-]);
+// The commands the store's client sends by itself besides scripts, transactions and the watcher's reads (its
+// counter, its connection's checks). Any other command was run by a script or inside a transaction (the rare
+// compaction upload's RPUSHes are counted there too): Redis counts those calls, and they cost no round trip.
+const sentAlone = new Set(['incr', 'ping', 'script|load', 'client|setname', 'select', 'quit']);
 // Commands that read commandstats or reset it: the measurement's own.
-const measurement = new Set(['info', 'config']);
+const measurement = new Set(['info', 'config|resetstat', 'config|get']);
 
-/**
- * Round trips per request from two readings of `INFO commandstats` around `requests` requests. Each `EXEC` is one
- * round trip (ioredis writes `MULTI`..`EXEC` at once); an `EXEC` whose transaction held an `HMGET` is a catch-up
- * read, any other an append. A catch-up `XRANGE` runs inside that transaction; `XRANGE`s beyond the `HMGET`s were sent
- * alone (a read after a compaction), so they count under `other`.
- */
+/** Round trips per request from two readings of `INFO commandstats` around `requests` requests. */
 export function roundTripsPerRequest(
   before: ReadonlyMap<string, number>,
   after: ReadonlyMap<string, number>,
@@ -90,28 +74,25 @@ export function roundTripsPerRequest(
 ): RoundTrips {
   const delta = (command: string) => Math.max(0, (after.get(command) ?? 0) - (before.get(command) ?? 0));
   const per = (n: number) => (requests > 0 ? n / requests : Number.NaN);
-  const reads = delta('hmget');
-  const execs = delta('exec');
-  const claims = delta('evalsha') + delta('eval');
+  const scripts = delta('evalsha') + delta('eval');
+  const transactions = delta('exec');
   const watcher = delta('xread');
-  const loneRanges = Math.max(0, delta('xrange') - reads);
-  const counted = new Set(['exec', 'evalsha', 'eval', 'xread', 'xrange', ...insideOnly, ...measurement]);
-  let other = loneRanges;
+  const counted = new Set(['exec', 'evalsha', 'eval', 'xread', ...measurement]);
+  let other = 0;
   const inside: Record<string, number> = {};
-  for (const command of new Set([...after.keys()])) {
-    if (insideOnly.has(command) && delta(command) > 0) inside[command] = per(delta(command));
-    else if (!counted.has(command)) other += delta(command);
+  for (const command of after.keys()) {
+    const n = delta(command);
+    if (n === 0 || counted.has(command)) continue;
+    if (sentAlone.has(command)) other += n;
+    else inside[command] = per(n);
   }
-  if (reads > 0) inside.xrange = per(Math.min(reads, delta('xrange')));
-  const appends = Math.max(0, execs - reads);
   return {
     requests,
-    catchUpReads: per(Math.min(reads, execs)),
-    appends: per(appends),
-    claims: per(claims),
+    scripts: per(scripts),
+    transactions: per(transactions),
     watcherReads: per(watcher),
     other: per(other),
-    total: per(Math.min(reads, execs) + appends + claims + watcher + other),
+    total: per(scripts + transactions + watcher + other),
     inside,
   };
 }
@@ -227,9 +208,9 @@ export function roundTripLines(result: SharedStoreResult): string[] {
         .join(', ');
       return [
         `${run.id}, ${storeSetupLabels[setup]}: ${fmtNumber(t.total, 2)} per request over ${t.requests} requests = ` +
-          `catch-up read ${fmtNumber(t.catchUpReads, 2)} + append ${fmtNumber(t.appends, 2)} + ` +
-          `claim scripts ${fmtNumber(t.claims, 2)} + watcher XREAD ${fmtNumber(t.watcherReads, 2)} + ` +
-          `other ${fmtNumber(t.other, 2)}${inside ? ` (inside transactions and scripts: ${inside})` : ''}`,
+          `scripts ${fmtNumber(t.scripts, 2)} + transactions ${fmtNumber(t.transactions, 2)} + ` +
+          `watcher XREAD ${fmtNumber(t.watcherReads, 2)} + other ${fmtNumber(t.other, 2)}` +
+          `${inside ? ` (run inside scripts and transactions: ${inside})` : ''}`,
       ];
     }),
   );

@@ -23,39 +23,40 @@ describe('round trips per request from INFO commandstats', () => {
     expect(stats.get('client|setname')).toBe(2);
   });
 
-  it('counts one round trip per transaction and script, splits reads from appends, and leaves out its own INFO', () => {
-    const before = parseCommandStats(info({ exec: 10, multi: 10, hmget: 4, xrange: 4, xadd: 6, info: 3 }));
+  it('counts one round trip per script, transaction and lone command; what scripts run inside is not one', () => {
+    const before = parseCommandStats(info({ evalsha: 20, hget: 40, exec: 10, multi: 10, xadd: 10, info: 3 }));
     const after = parseCommandStats(
       info({
-        // 100 requests: 100 catch-up reads (MULTI HMGET XRANGE EXEC), 200 appends of 3 XADDs in all, 50 claims
-        // (EVALSHA running SET), 80 watcher reads, 2 XRANGEs alone, 1 INCR.
-        exec: 310,
-        multi: 310,
-        hmget: 104,
-        xrange: 106,
-        xadd: 306,
-        evalsha: 50,
-        set: 50,
+        // 100 requests: 150 scripts calling HGET, ZADD and HINCRBY, 20 transactions of 3 XADDs, 80 watcher reads,
+        // 1 INCR and 2 PINGs sent alone.
+        evalsha: 170,
+        hget: 340,
+        zadd: 150,
+        hincrby: 150,
+        exec: 30,
+        multi: 30,
+        xadd: 70,
         xread: 80,
         incr: 1,
+        ping: 2,
         info: 9,
       }),
     );
     const trips = roundTripsPerRequest(before, after, 100);
-    expect(trips.catchUpReads).toBeCloseTo(1);
-    expect(trips.appends).toBeCloseTo(2);
-    expect(trips.claims).toBeCloseTo(0.5);
+    expect(trips.scripts).toBeCloseTo(1.5);
+    expect(trips.transactions).toBeCloseTo(0.2);
     expect(trips.watcherReads).toBeCloseTo(0.8);
     expect(trips.other).toBeCloseTo(0.03);
-    expect(trips.total).toBeCloseTo(1 + 2 + 0.5 + 0.8 + 0.03);
-    expect(trips.inside).toMatchObject({ xadd: 3, multi: 3, hmget: 1, set: 0.5, xrange: 1 });
+    expect(trips.total).toBeCloseTo(1.5 + 0.2 + 0.8 + 0.03);
+    expect(trips.inside).toEqual({ hget: 3, zadd: 1.5, hincrby: 1.5, multi: 0.2, xadd: 0.6 });
   });
 
   it('reads a command new since the first reading from zero', () => {
-    const trips = roundTripsPerRequest(new Map(), parseCommandStats(info({ exec: 5, hmget: 5, xrange: 5 })), 5);
-    expect(trips.catchUpReads).toBe(1);
-    expect(trips.appends).toBe(0);
+    const trips = roundTripsPerRequest(new Map(), parseCommandStats(info({ evalsha: 5, hmget: 5, xrange: 5 })), 5);
+    expect(trips.scripts).toBe(1);
+    expect(trips.transactions).toBe(0);
     expect(trips.total).toBe(1);
+    expect(trips.inside).toEqual({ hmget: 1, xrange: 1 });
   });
 });
 
@@ -79,9 +80,8 @@ const run: StoreWorkloadRun = {
   roundTrips: {
     'redis-1': {
       requests: 300,
-      catchUpReads: 1,
-      appends: 1,
-      claims: 0,
+      scripts: 1,
+      transactions: 1,
       watcherReads: 1,
       other: 0,
       total: 3,
@@ -115,7 +115,7 @@ describe('the shared-store figures and table', () => {
     ]);
     expect(rows[2]!.at(-1)).toBe('did not start: no port');
     expect(roundTripLines({ workloads: [run] })).toEqual([
-      'fees-list, mock on redis:// (one replica): 3.00 per request over 300 requests = catch-up read 1.00 + append 1.00 + claim scripts 0.00 + watcher XREAD 1.00 + other 0.00 (inside transactions and scripts: xadd 1.00)',
+      'fees-list, mock on redis:// (one replica): 3.00 per request over 300 requests = scripts 1.00 + transactions 1.00 + watcher XREAD 1.00 + other 0.00 (run inside scripts and transactions: xadd 1.00)',
     ]);
   });
 });

@@ -87,7 +87,7 @@ describe('npm run bench (smoke)', () => {
       }
       expect(result.stdout).toMatch(
         new RegExp(
-          String.raw`- ${workload}, mock on redis:// \(one replica\): [\d.]+ per request over \d+ requests = catch-up read [\d.]+ \+ append`,
+          String.raw`- ${workload}, mock on redis:// \(one replica\): [\d.]+ per request over \d+ requests = scripts [\d.]+ \+ transactions`,
         ),
       );
     }

@@ -14,7 +14,13 @@ import type { CardAccount, CardAccountInput, SettlementOutcome, StoredPayment } 
 import { KeyQueue } from '../fifo.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import { SeqList } from '../history/seq-list.ts';
-import type { PaymentCaps, SharedCardAccounts } from '../store/payment-state.ts';
+import type {
+  PagedPayment,
+  PaymentCaps,
+  PaymentFilter,
+  SharedCardAccounts,
+  StoredPaymentCounts,
+} from '../store/payment-state.ts';
 import {
   numberField,
   type RecordApplier,
@@ -54,29 +60,12 @@ export interface MockStateOptions {
   readonly sharedCards?: SharedCardAccounts | undefined;
 }
 
-/** A payment on a page of {@link MockState.paymentPage}: the stored payment and its sequence number (the cursor). */
-export type PagedPayment = StoredPayment & { readonly seq: number };
+export type { PagedPayment, PaymentFilter } from '../store/payment-state.ts';
 
-/** Filters of {@link MockState.paymentPage}; every given one must match. */
-export interface PaymentFilter {
-  readonly clientId?: string | undefined;
-  /** Status name (`processing`, `success`, `failure` by default). */
-  readonly status?: string | undefined;
-  readonly uuid?: string | undefined;
-}
-
-/** Counters of the payment history, kept as payments come and go (never counted by a scan). */
-export interface PaymentCounts {
-  /** Payments kept, all clients. */
-  readonly kept: number;
-  /** Kept payments not settled yet. */
-  readonly processing: number;
-  /** Payments evicted by the per-client cap since the last reset. */
-  readonly evicted: number;
+/** Counters of the payment history, with the cap they are kept under. */
+export interface PaymentCounts extends StoredPaymentCounts {
   /** The cap per client. */
   readonly capPerClient: number;
-  /** Changes with every added, settled or evicted payment and every reset: a poller compares it with the last one. */
-  readonly version: number;
 }
 
 /** The mock's per-client store. */

@@ -32,22 +32,26 @@ export interface AcceptedPayment {
   readonly evicted: number;
 }
 
-/** A payment on a page, with its sequence number (the cursor). */
-export type PagedStoredPayment = StoredPayment & { readonly seq: number };
+/** A payment on a page: the stored payment and its sequence number in the history (the cursor). */
+export type PagedPayment = StoredPayment & { readonly seq: number };
 
-/** Filters of a page; every given one must match. */
-export interface StoredPaymentFilter {
+/** Filters of a page of payments; every given one must match. */
+export interface PaymentFilter {
   readonly clientId?: string | undefined;
+  /** Status name (`processing`, `success`, `failure` by default). */
   readonly status?: string | undefined;
   readonly uuid?: string | undefined;
 }
 
-/** The counters the dashboard and health read, kept by the scripts as payments come, settle and go. */
+/** Counters of the payment history, kept as payments come, settle and go (never counted by a scan). */
 export interface StoredPaymentCounts {
+  /** Payments kept, all clients. */
   readonly kept: number;
+  /** Kept payments not settled yet. */
   readonly processing: number;
+  /** Payments evicted by the per-client cap since the last reset. */
   readonly evicted: number;
-  /** Moves with every accepted, settled or evicted payment and with every reset. */
+  /** Moves with every accepted, settled or evicted payment and with every reset: a poller compares it. */
   readonly version: number;
 }
 
@@ -92,10 +96,7 @@ export interface PaymentStatePort {
   /** One payment by uuid, of one client or (clientId undefined) of any. */
   payment(clientId: string | undefined, uuid: string): Promise<StoredPayment | undefined>;
   /** A page of payments as payments/state.ts pages them: newest first, or oldest first after `after`. */
-  page(
-    query: Required<Pick<PageQuery, 'limit'>> & PageQuery,
-    filter: StoredPaymentFilter,
-  ): Promise<Page<PagedStoredPayment>>;
+  page(query: Required<Pick<PageQuery, 'limit'>> & PageQuery, filter: PaymentFilter): Promise<Page<PagedPayment>>;
   /** The counters of the history. */
   counts(): Promise<StoredPaymentCounts>;
   /**

@@ -10,7 +10,7 @@
  * @module
  */
 import type { CardAccount, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
-import type { PagedStoredPayment, PaymentSettlement, PaymentStatePort, StoredPaymentFilter } from './payment-state.ts';
+import type { PagedPayment, PaymentFilter, PaymentSettlement, PaymentStatePort } from './payment-state.ts';
 import type { PaymentScriptClient } from './redis-payment-scripts.ts';
 
 /** The settlement part of a payment as the scripts keep it: `<outcome> <at> <status>`, `- -` while processing. */
@@ -51,8 +51,8 @@ function cursorOf(query: { readonly before?: number; readonly after?: number }):
 }
 
 /** The page script's reply as payments: the next cursor, then JSON, settlement part and sequence per payment. */
-function pagedOf(reply: readonly string[]): { items: PagedStoredPayment[]; next: number | null } {
-  const items: PagedStoredPayment[] = [];
+function pagedOf(reply: readonly string[]): { items: PagedPayment[]; next: number | null } {
+  const items: PagedPayment[] = [];
   for (let i = 1; i + 2 < reply.length; i += 3) {
     items.push({ ...paymentOf(reply[i]!, reply[i + 1]!), seq: Number(reply[i + 2]) });
   }
@@ -101,7 +101,7 @@ export function redisPaymentState(
         const reply = await r.pckPayRead(epochKey, prefix, uuid, given(clientId));
         return reply === null ? undefined : paymentOf(reply[0], reply[1]);
       }),
-    page: (query, filter: StoredPaymentFilter) =>
+    page: (query, filter: PaymentFilter) =>
       run(async (r) => {
         const [kind, at] = cursorOf(query);
         const reply = await r.pckPayPage(

@@ -13,7 +13,13 @@
  */
 
 import { kitMessage } from '../../../internal/messages.ts';
-import type { JournalEntry, JournalFilter, JournalRecord } from '../history/journal-entry.ts';
+import {
+  type JournalEntry,
+  type JournalFilter,
+  type JournalRecord,
+  journalArray,
+  journalRecordOf,
+} from '../history/journal-entry.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import type { RecordApplier, Recorder, RecordSnapshot } from '../store/records.ts';
 import { createWaiters } from '../waiters.ts';
@@ -141,12 +147,12 @@ export function createJournal(capacity: number, recorder?: Recorder): Journal {
       if (waiters.pending()) waiters.offer(entryAt(seq));
     },
     apply(r) {
-      if (r.t === 'jr' && Array.isArray(r.a)) add(fromJr(r.a));
+      if (r.t === 'jr' && Array.isArray(r.a)) add(journalRecordOf(r.a));
     },
     entries(since = 0) {
       return kept(since);
     },
-    snapshot: () => kept(0).map((e) => ({ t: 'jr', a: toJr(e) })),
+    snapshot: () => kept(0).map((e) => ({ t: 'jr', a: journalArray(e) })),
     cursor() {
       return seq;
     },
@@ -180,38 +186,10 @@ export function createJournal(capacity: number, recorder?: Recorder): Journal {
   return journal;
 }
 
-/**
- * The `jr` record of a state store keeps the entry as a positional array, in this order; JSON has no
- * undefined, so gaps are null. Stored files and Redis streams already hold records in this form.
- */
-function toJr(e: JournalRecord): unknown[] {
-  const { method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome } = e;
-  return [
-    method,
-    path,
-    status,
-    at,
-    durationMs,
-    operationName ?? null,
-    guide ?? null,
-    clientId ?? null,
-    summary ?? null,
-    outcome,
-  ];
-}
-
-/** The entry of a replayed `jr` record (another process's request); see {@link toJr}. */
-function fromJr(a: readonly unknown[]): JournalRecord {
-  const [method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome] = a.map(
-    (v) => v ?? undefined,
-  );
-  return { method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome } as JournalRecord;
-}
-
 /** `add` that first hands a `jr` record to a state store. */
 function recording(recorder: Recorder, add: Journal['record']): Journal['record'] {
   return (e) => {
-    recorder({ t: 'jr', a: toJr(e) });
+    recorder({ t: 'jr', a: journalArray(e) });
     add(e);
   };
 }

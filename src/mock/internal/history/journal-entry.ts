@@ -46,3 +46,32 @@ export interface JournalFilter {
   readonly status?: number | undefined;
   readonly clientId?: string | undefined;
 }
+
+/**
+ * An entry as a positional array, the form a state store keeps it in (the file's `jr` records, the Redis journal):
+ * method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome. JSON has no undefined, so
+ * gaps are null. Stored files and Redis streams already hold entries in this form.
+ */
+export function journalArray(e: JournalRecord): unknown[] {
+  const { method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome } = e;
+  return [
+    method,
+    path,
+    status,
+    at,
+    durationMs,
+    operationName ?? null,
+    guide ?? null,
+    clientId ?? null,
+    summary ?? null,
+    outcome,
+  ];
+}
+
+/** The entry a {@link journalArray} holds. */
+export function journalRecordOf(a: readonly unknown[]): JournalRecord {
+  const [method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome] = a.map(
+    (v) => v ?? undefined,
+  );
+  return { method, path, status, at, durationMs, operationName, guide, clientId, summary, outcome } as JournalRecord;
+}

@@ -7,6 +7,7 @@
  */
 import type { ClockStatePort } from './clock-state.ts';
 import type { FailureStatePort } from './failure-state.ts';
+import type { JournalStatePort } from './journal-state.ts';
 import type { PaymentStatePort } from './payment-state.ts';
 import type { TokenStatePort } from './token-state.ts';
 
@@ -161,6 +162,12 @@ export interface SandboxStore {
    * still keep theirs in process and record their changes, on every store.
    */
   paymentState?(): PaymentStatePort;
+  /**
+   * The sandbox's request journal held by the store itself (Redis; decision 0040, step 7), in the epoch of
+   * {@link SandboxStore.clockState}. Not used yet: the journal still keeps its ring in process and records its
+   * entries, on every store.
+   */
+  journalState?(): JournalStatePort;
   /** Calls `onAppend` soon after another process appended (best effort); returns the unsubscribe. */
   watch?(onAppend: () => void): () => void;
   /** Closes connections and files. */

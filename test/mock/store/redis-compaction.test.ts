@@ -8,6 +8,7 @@ import { createRedisStore, type SandboxStore } from '../../support/mock-internal
 import { redisSuite } from '../../support/redis-suite.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
 import { uuidReceiverInto } from '../../support/uuid-receiver.ts';
+import { waitUntil } from '../../support/wait-until.ts';
 import { pool } from '../payments-over-http.ts';
 
 const threshold = 400;
@@ -76,14 +77,6 @@ function withoutWatch(store: SandboxStore): SandboxStore {
     ...(store.clockState ? { clockState: () => store.clockState!() } : {}),
     ...(store.failureState ? { failureState: () => store.failureState!() } : {}),
   };
-}
-
-async function waitUntil(done: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 /** How many payments the store (snapshot and stream) holds a settlement record of. */

@@ -8,6 +8,7 @@ import { buildNodeMockApp } from '../../../src/mock/app.ts';
 import { createRedisStore, type SandboxStore, type StoreRecord } from '../../support/mock-internals/store.ts';
 import { redisSuite } from '../../support/redis-suite.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
+import { waitUntil } from '../../support/wait-until.ts';
 
 const leaseMs = 300;
 const suite = redisSuite();
@@ -48,14 +49,6 @@ async function replica(store: SandboxStore) {
   suite.track(app);
   await app.ready();
   return { app, hooks, lines, client: sandboxClient((r) => app.fetch(r)) };
-}
-
-async function waitUntil(done: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 /** The records of the stream of `prefix` of type `t` about payment `uuid`. */

@@ -9,6 +9,7 @@ import { servicePaths } from '../../../src/spec-names.ts';
 import { createRedisStore, type SandboxStore } from '../../support/mock-internals/store.ts';
 import { redisSuite } from '../../support/redis-suite.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
+import { waitUntil } from '../../support/wait-until.ts';
 
 const suite = redisSuite();
 
@@ -30,14 +31,6 @@ async function replica(
   suite.track(app);
   await app.ready();
   return { app, client: sandboxClient((r) => app.fetch(r)) };
-}
-
-async function waitUntil(done: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 const redisOf = (prefix: string) => createRedisStore(suite.url, { keyPrefix: prefix });

@@ -15,6 +15,7 @@ import type { MockApp } from '../../../src/mock/control-types.ts';
 import type { MockOptions } from '../../../src/mock/options.ts';
 import type { SandboxStore } from '../../support/mock-internals/store.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
+import { waitUntil } from '../../support/wait-until.ts';
 import { contact, reference } from '../helpers.ts';
 import { pool } from '../payments-over-http.ts';
 
@@ -183,7 +184,7 @@ export function describeReplicas(name: string, makeSandbox: () => ReplicaSandbox
       expect(new Set(uuids).size).toBe(60);
       await a!.client.control('clock/advance', { ms: 1_000 });
       await b!.client.read('health');
-      await waitUntil(() => new Set(hooks).size === 60, 'every webhook delivered');
+      await waitUntil(() => new Set(hooks).size === 60, 'every webhook delivered', 5_000);
       // Give a duplicate the time to happen: a loser looks again one lease after its claim failed.
       await new Promise((r) => setTimeout(r, 2 * onceLease));
       console.log(
@@ -226,6 +227,7 @@ export function describeReplicas(name: string, makeSandbox: () => ReplicaSandbox
       await waitUntil(
         () => a!.app.control.deliveries().filter((d) => d.state === 'retry-scheduled').length === 10,
         'A retrying',
+        5_000,
       );
       const stuckOnA = a!.app.control.deliveries();
       const b = await made.join();
@@ -254,13 +256,4 @@ export function describeReplicas(name: string, makeSandbox: () => ReplicaSandbox
       expect(new Set(hooks).size).toBe(hooks.length);
     });
   });
-}
-
-/** Polls `done` every 10 ms until true; fails after `ms` naming `what`. */
-async function waitUntil(done: () => boolean, what: string, ms = 5_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > until) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }

@@ -148,7 +148,7 @@ describe('Redis store compaction', () => {
     // request reads it.
     await a.client.read('health');
     await c.client.read('health');
-    expect(c.app.control.deliveries().length).toBe(a.app.control.deliveries().length);
+    expect((await c.app.control.deliveries()).length).toBe((await a.app.control.deliveries()).length);
     // Tokens: the unused refresh token works on C once, the used one does not, the revoked access token stays so.
     expect((await c.client.refresh(first.refresh_token)).status).toBe(401);
     expect((await c.client.pay(revoked.token)).body.errors[0].extensions.reason).toBe('TOKEN_REVOKED');

@@ -49,7 +49,7 @@ describe('replicas on Redis: control and caps', () => {
       async () => (await a.app.control.history()).deliveries.pendingHere === 2,
       'A has 2 pending deliveries',
     );
-    expect(a.app.control.deliveries().map((d) => d.paymentUuid)).toEqual(expect.arrayContaining(own));
+    expect((await a.app.control.deliveries()).map((d) => d.paymentUuid)).toEqual(expect.arrayContaining(own));
 
     // B joins: it lists A's two pending deliveries (the sandbox's), but they are A's to cap.
     const b = await replica(redisOf(prefix), failing, capped);
@@ -59,7 +59,7 @@ describe('replicas on Redis: control and caps', () => {
     expect(health.warnings).toEqual([]);
     const mine = paidUuid(await b.client.pay(token)) as string;
     await b.app.control.settlePayment(mine);
-    const delivery = b.app.control.deliveries().find((d) => d.paymentUuid === mine);
+    const delivery = (await b.app.control.deliveries()).find((d) => d.paymentUuid === mine);
     expect(delivery?.state).not.toBe('failed');
     expect(delivery?.reason).toBeUndefined();
     expect((await b.app.control.history()).deliveries.refused).toBe(0);
@@ -67,7 +67,7 @@ describe('replicas on Redis: control and caps', () => {
     // A, at its own cap, still refuses its next one: the cap works, per replica.
     const third = paidUuid(await a.client.pay(token)) as string;
     await a.app.control.settlePayment(third);
-    expect(a.app.control.deliveries().find((d) => d.paymentUuid === third)).toMatchObject({
+    expect((await a.app.control.deliveries()).find((d) => d.paymentUuid === third)).toMatchObject({
       state: 'failed',
       reason: 'pending-cap',
     });

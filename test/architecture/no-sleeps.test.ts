@@ -32,11 +32,9 @@ const allowed: Readonly<Record<string, { readonly count: number; readonly why: s
   'test/proxy/upstream-faults.test.ts': { count: 1, why: 'an upstream that trickles its body' },
   // The suites of the state store's code and of replicas sharing a store (Redis or in memory) wait on real leases
   // and real store round trips; that code is being rewritten, and their waits go with it.
-  'test/mock/store/redis-compaction.test.ts': { count: 1, why: 'Redis suite, rewritten with the store' },
-  'test/mock/store/redis-fencing.test.ts': { count: 1, why: 'Redis suite, rewritten with the store' },
+  'test/support/wait-until.ts': { count: 1, why: 'the poll those suites share, rewritten with the store' },
   'test/mock/store/redis-figures.test.ts': { count: 2, why: 'Redis suite, rewritten with the store' },
-  'test/mock/store/replica-control.test.ts': { count: 1, why: 'replica suite, rewritten with the store' },
-  'test/mock/store/replica-suite.ts': { count: 2, why: 'replica suite, rewritten with the store' },
+  'test/mock/store/replica-suite.ts': { count: 1, why: 'replica suite, rewritten with the store' },
   'test/mock/store/webhook-after-durable.test.ts': { count: 3, why: 'shared-store replicas, rewritten with the store' },
   'test/mock/internal/store/redis-store.test.ts': { count: 3, why: 'the store module, being rewritten' },
   'test/mock/internal/store/claims.test.ts': { count: 2, why: 'the store module, being rewritten' },

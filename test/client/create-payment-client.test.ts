@@ -51,14 +51,13 @@ function clientFor<G extends PaymentClientGuide = 'current'>(
 }
 
 /** Token endpoint calls in the mock's journal, as `endpoint status`. */
-function tokenCalls(server: MockServer = mock): string[] {
-  return server.control
-    .requests()
+async function tokenCalls(server: MockServer = mock): Promise<string[]> {
+  return (await server.control.requests())
     .filter((r) => r.path.startsWith('/api/v2/accounting/token/'))
     .map((r) => `${r.path.slice(r.path.lastIndexOf('/') + 1)} ${r.status}`);
 }
 
-const graphqlCalls = () => mock.control.requests().filter((r) => r.path === servicePaths.graphql).length;
+const graphqlCalls = async () => (await mock.control.requests()).filter((r) => r.path === servicePaths.graphql).length;
 
 /** Catches what `work` throws, failing when it resolves. */
 async function thrown(work: Promise<unknown>): Promise<unknown> {
@@ -97,8 +96,10 @@ describe('full flows', () => {
     expect((await mock.control.payments()).map((p) => p.uuid)).toEqual([payment.uuid]);
     const token = await client.accessToken();
     await client.close();
-    expect(tokenCalls()).toEqual(['generate-token 200', 'revoke-token 200']);
-    expect(mock.control.requests().every((r) => r.path !== servicePaths.graphql || r.guide === 'current')).toBe(true);
+    expect(await tokenCalls()).toEqual(['generate-token 200', 'revoke-token 200']);
+    expect((await mock.control.requests()).every((r) => r.path !== servicePaths.graphql || r.guide === 'current')).toBe(
+      true,
+    );
     // The revoked token is refused now, and the closed client refuses further calls.
     const after = await fetch(mock.url + servicePaths.graphql, {
       method: 'POST',
@@ -128,7 +129,7 @@ describe('full flows', () => {
       contact: legacyContact,
     });
     expect(payment.status.name).toBe(defaultAssumptions.statusNames.processing);
-    const answered = mock.control.requests().filter((r) => r.path === servicePaths.graphql);
+    const answered = (await mock.control.requests()).filter((r) => r.path === servicePaths.graphql);
     expect(answered.map((r) => [r.operationName, r.guide])).toEqual([
       ['PaymentGatewayFeesCalc', 'legacy'],
       ['PaymentCreditCardFeeCalc', 'legacy'],
@@ -156,14 +157,14 @@ describe('token lifecycle on the mock clock', () => {
     await client.feesFor(1);
     mock.control.advanceClock(ttlMs - 60_000); // outside the skew: the token is still used
     await client.feesFor(1);
-    expect(tokenCalls()).toEqual(['generate-token 200']);
+    expect(await tokenCalls()).toEqual(['generate-token 200']);
     mock.control.advanceClock(40_000); // 20 s before expiry, inside the skew
     await client.feesFor(1);
     mock.control.advanceClock(ttlMs - 60_000);
     await client.feesFor(1);
-    expect(tokenCalls()).toEqual(['generate-token 200', 'refresh-token 200']);
+    expect(await tokenCalls()).toEqual(['generate-token 200', 'refresh-token 200']);
     // No call was answered with an error and retried: four operations, four /graphql requests.
-    expect(graphqlCalls()).toBe(4);
+    expect(await graphqlCalls()).toBe(4);
   });
 
   it('50 concurrent calls across an expiry: exactly one refresh and no failed call', async () => {
@@ -172,8 +173,8 @@ describe('token lifecycle on the mock clock', () => {
     mock.control.advanceClock(ttlMs + 1000);
     const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => client.feesFor(i + 1)));
     expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
-    expect(tokenCalls()).toEqual(['generate-token 200', 'refresh-token 200']);
-    expect(graphqlCalls()).toBe(51);
+    expect(await tokenCalls()).toEqual(['generate-token 200', 'refresh-token 200']);
+    expect(await graphqlCalls()).toBe(51);
   });
 
   it('50 concurrent calls with a client clock behind the service: one refresh after TOKEN_EXPIRED, each call retried once', async () => {
@@ -183,15 +184,15 @@ describe('token lifecycle on the mock clock', () => {
     mock.control.advanceClock(ttlMs + 1000);
     const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => client.feesFor(i + 1)));
     expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
-    expect(tokenCalls()).toEqual(['generate-token 200', 'refresh-token 200']);
-    expect(graphqlCalls()).toBe(1 + 50 + 50);
+    expect(await tokenCalls()).toEqual(['generate-token 200', 'refresh-token 200']);
+    expect(await graphqlCalls()).toBe(1 + 50 + 50);
   });
 
   it('recovers from a revoked token by refresh', async () => {
     const client = clientFor();
     await revokeRaw({ 'x-jwt-token': await client.accessToken() });
     await expect(client.feesFor(1)).resolves.toHaveLength(4);
-    expect(tokenCalls()).toEqual(['generate-token 200', 'revoke-token 200', 'refresh-token 200']);
+    expect(await tokenCalls()).toEqual(['generate-token 200', 'revoke-token 200', 'refresh-token 200']);
   });
 
   it('recovers from revoke-all: the refresh token is refused, so it generates once more (ledger: clientRefusedRefresh)', async () => {
@@ -199,7 +200,12 @@ describe('token lifecycle on the mock clock', () => {
     await client.feesFor(1);
     await revokeRaw({});
     await expect(client.feesFor(1)).resolves.toHaveLength(4);
-    expect(tokenCalls()).toEqual(['generate-token 200', 'revoke-token 200', 'refresh-token 401', 'generate-token 200']);
+    expect(await tokenCalls()).toEqual([
+      'generate-token 200',
+      'revoke-token 200',
+      'refresh-token 401',
+      'generate-token 200',
+    ]);
   });
 
   it("a refused refresh token with refusedRefresh: 'fail' is an authentication error and no second generate", async () => {
@@ -210,7 +216,7 @@ describe('token lifecycle on the mock clock', () => {
     expect(isAuthenticationError(error) && error.status).toBe(401);
     expect(isAuthenticationError(error) && error.reason).toBeUndefined();
     expect(String((error as Error).message)).toMatch(/^\[payment-contract-kit\] refresh-token: authentication failed/);
-    expect(tokenCalls()).toEqual(['generate-token 200', 'revoke-token 200', 'refresh-token 401']);
+    expect(await tokenCalls()).toEqual(['generate-token 200', 'revoke-token 200', 'refresh-token 401']);
   });
 
   it('a refused refresh token on a mock that refuses a second generate-token: the 401 reaches the caller', async () => {
@@ -227,7 +233,7 @@ describe('token lifecycle on the mock clock', () => {
       const error = await thrown(client.feesFor(1));
       expect(isAuthenticationError(error)).toBe(true);
       expect((error as Error).message).toMatch(/generate-token: authentication failed .*already called/);
-      expect(tokenCalls(strict)).toEqual([
+      expect(await tokenCalls(strict)).toEqual([
         'generate-token 200',
         'revoke-token 200',
         'refresh-token 401',
@@ -255,7 +261,7 @@ describe('token lifecycle on the mock clock', () => {
     await client.feesFor(1);
     mock.control.advanceClock(ttlMs);
     await client.feesFor(1);
-    expect(tokenCalls()).toEqual(['refresh-token 200']);
+    expect(await tokenCalls()).toEqual(['refresh-token 200']);
     expect(saved).toHaveLength(1);
     await client.close();
     expect(pair).toBeUndefined();
@@ -316,7 +322,7 @@ describe('errors from real answers of the mock', () => {
     const garbage = { token: 'not-a-token', refresh_token: 'rt_unknown', expiration: 4_102_444_800 };
     const gql = await thrown(clientFor({ tokenStore: createMemoryTokenStore(garbage) }).feesFor(1));
     expect(isAuthenticationError(gql) && gql.reason).toBe(defaultAssumptions.reasonCodes.invalidToken);
-    expect(tokenCalls()).toEqual(['generate-token 401']);
+    expect(await tokenCalls()).toEqual(['generate-token 401']);
   });
 
   it('GraphqlError: a variable of the wrong type, with the reason code', async () => {

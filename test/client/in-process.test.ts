@@ -35,8 +35,7 @@ describe('client through the mock app in process', () => {
         payment_reference: paymentReference,
       });
       expect((await app.control.payments()).map((p) => p.uuid)).toEqual([payment.uuid]);
-      const tokenCalls = app.control
-        .requests()
+      const tokenCalls = (await app.control.requests())
         .filter((r) => r.path !== servicePaths.graphql)
         .map((r) => `${r.path} ${r.status}`);
       expect(tokenCalls).toEqual([`${servicePaths.generateToken} 200`, `${servicePaths.refreshToken} 200`]);

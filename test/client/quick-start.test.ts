@@ -51,7 +51,7 @@ describe('README quick start', () => {
       expect(delivery.attempts.map((a) => a.status)).toEqual([204]);
       expect(answered).toEqual([204]);
       expect(log).toHaveBeenCalledWith(payment.uuid, defaultAssumptions.statusNames.success);
-      const tokenPaths = mock.control.requests().filter((r) => r.path.includes('/token/'));
+      const tokenPaths = (await mock.control.requests()).filter((r) => r.path.includes('/token/'));
       expect(tokenPaths.map((r) => r.path.split('/').pop())).toEqual(['generate-token', 'revoke-token']);
     } finally {
       log.mockRestore();

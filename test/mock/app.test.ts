@@ -119,7 +119,7 @@ describe('GraphQL in process', () => {
         }),
       );
       expect(res.status).toBe(200);
-      expect(seeded.control.requests().at(-1)?.summary).toMatchObject({
+      expect((await seeded.control.requests()).at(-1)?.summary).toMatchObject({
         input: {
           credit_card: { card_account_uid: uid },
           payment_reference: { description: 'card 411111******1111' },
@@ -146,7 +146,7 @@ describe('GraphQL in process', () => {
       total_settlement_amount: expect.any(Number),
       card_type: expect.any(String),
     });
-    expect(app.control.requests().at(-1)).toMatchObject({
+    expect((await app.control.requests()).at(-1)).toMatchObject({
       path: servicePaths.graphql,
       operationName: 'PaymentGatewayFeesCalc',
       clientId: 'test-client',
@@ -215,7 +215,7 @@ describe('control API in process', () => {
 
   it('control calls are not journaled', async () => {
     await call('GET', '/__pck/health');
-    expect(app.control.requests()).toEqual([]);
+    expect(await app.control.requests()).toEqual([]);
   });
 });
 

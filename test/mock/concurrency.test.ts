@@ -68,8 +68,9 @@ describe(`concurrency: ${CLIENTS} clients × ${PER_CLIENT} payments over HTTP`, 
     const settledAt = performance.now();
     // Nothing more can be on its way once no delivery is queued, sending or waiting for a retry: a second POST
     // comes only from a delivery in one of those states. The receivers then hold every POST there will be.
-    const unfinished = () => mock.control.deliveries().filter((d) => d.state !== 'delivered' && d.state !== 'failed');
-    await untilDeliveries(mock.control, () => unfinished().length === 0, 60_000);
+    const unfinished = async () =>
+      (await mock.control.deliveries()).filter((d) => d.state !== 'delivered' && d.state !== 'failed');
+    await untilDeliveries(mock.control, async () => (await unfinished()).length === 0, 60_000);
 
     // State: every payment final, each client with exactly its own payments.
     const payments = await mock.control.payments();
@@ -104,7 +105,7 @@ describe(`concurrency: ${CLIENTS} clients × ${PER_CLIENT} payments over HTTP`, 
         if (outcome.get(got.json.uuid) !== got.json.status) wrongStatus++;
       }
     }
-    const deliveries = mock.control.deliveries();
+    const deliveries = await mock.control.deliveries();
     const lost = payments.filter((p) => !perPayment.has(p.uuid)).length;
     const twice = [...perPayment.values()].filter((n) => n > 1).length;
     const seconds = ((performance.now() - started) / 1000).toFixed(1);

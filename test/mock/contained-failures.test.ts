@@ -87,11 +87,11 @@ describe('a webhook payload that cannot be built or serialised', () => {
     expect((await mock.control.payments()).every((p) => p.settledOutcome !== undefined)).toBe(true);
     await untilDeliveries(
       mock.control,
-      () => mock.control.deliveries().filter((d) => d.state === 'delivered').length === 4,
+      async () => (await mock.control.deliveries()).filter((d) => d.state === 'delivered').length === 4,
     );
     await settleEventLoop();
 
-    const failed = mock.control.deliveries().find((d) => d.paymentUuid === uuids[2])!;
+    const failed = (await mock.control.deliveries()).find((d) => d.paymentUuid === uuids[2])!;
     expect(failed).toMatchObject({ state: 'failed', reason: 'payload-error', attempts: [], body: '' });
     expect(failed.error).toMatch(error);
     expect(failed.payload).toEqual({ ...failed.payload, uuid: uuids[2] });

@@ -177,7 +177,7 @@ describe('the coverage of payments and webhooks, from the state events', () => {
       variables: { input: payInput(testCardNumbers.visaSettlesAsFailure) },
     });
     app.control.advanceClock(1000);
-    await untilDeliveries(app.control, () => app.control.deliveries()[1]?.attempts.length === 1);
+    await untilDeliveries(app.control, async () => (await app.control.deliveries())[1]?.attempts.length === 1);
     app.control.advanceClock(60_000);
     await app.control.waitForDelivery((d) => d.state === 'delivered' && d.attempts.length === 2);
     const counts = Object.fromEntries(
@@ -212,8 +212,8 @@ describe('the coverage of payments and webhooks, from the state events', () => {
       },
     );
     app.control.advanceClock(1000);
-    for (let i = 0; i < 8 && app.control.deliveries()[0]?.state !== 'failed'; i++) {
-      await untilDeliveries(app.control, () => app.control.deliveries()[0]?.attempts.length === i + 1);
+    for (let i = 0; i < 8 && (await app.control.deliveries())[0]?.state !== 'failed'; i++) {
+      await untilDeliveries(app.control, async () => (await app.control.deliveries())[0]?.attempts.length === i + 1);
       app.control.advanceClock(7 * 60 * 60 * 1000);
     }
     await app.control.waitForDelivery((d) => d.state === 'failed');

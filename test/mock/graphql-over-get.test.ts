@@ -46,7 +46,7 @@ describe('GET /graphql', () => {
     const body = await viaGet.json();
     expect(body.data.paymentGatewayFeesCalc.length).toBeGreaterThan(0);
     expect(body).toEqual(await viaPost.json());
-    expect(app.control.requests()[0]).toMatchObject({ method: 'GET', operationName: 'PaymentGatewayFeesCalc' });
+    expect((await app.control.requests())[0]).toMatchObject({ method: 'GET', operationName: 'PaymentGatewayFeesCalc' });
   });
 
   it('refuses a mutation with 405, Allow: POST and a 7.2 error, and runs nothing', async () => {
@@ -100,7 +100,7 @@ describe("urql's default client against a real mock", () => {
       const result = await client.query(gql(feesQuery), { amount: 100 }).toPromise();
       expect(result.error).toBeUndefined();
       expect(result.data.paymentGatewayFeesCalc[0]).toMatchObject({ amount: 100 });
-      expect(mock.control.requests()).toEqual([
+      expect(await mock.control.requests()).toEqual([
         expect.objectContaining({ method: 'GET', path: servicePaths.graphql, status: 200 }),
       ]);
     } finally {

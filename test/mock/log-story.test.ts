@@ -71,7 +71,7 @@ describe('request outcomes', () => {
     const json = lines().map((l) => JSON.parse(l));
     const outcomes = ['ok', 'validation: input.contact', reasons.missingToken, 'HTTP 401', 'ok'];
     expect(json.map((l) => l.outcome)).toEqual(outcomes);
-    expect(app.control.requests().map((r) => r.outcome)).toEqual(outcomes);
+    expect((await app.control.requests()).map((r) => r.outcome)).toEqual(outcomes);
     expect(json[1]).toMatchObject({ status: 200, reason: null, validation: ['input.contact'] });
     expect(json[2]).toMatchObject({ reason: reasons.missingToken, validation: null });
     expect(json[3]).toMatchObject({ status: 401, level: 'warn', reason: null, validation: null });
@@ -86,7 +86,7 @@ describe('request outcomes', () => {
       { 'x-jwt-token': token },
       pay({ ...payInput(), credit_card: { ...rest, number: card_number } }),
     );
-    expect(app.control.requests().at(-1)?.outcome).toBe(
+    expect((await app.control.requests()).at(-1)?.outcome).toBe(
       `validation: input.credit_card.number (${reasons.guideMismatch})`,
     );
   });
@@ -117,7 +117,7 @@ describe('webhook attempts', () => {
       ),
       expect.stringMatching(new RegExp(`^WEBHOOK payment ${uuid} -> ${url} attempt 2: 204 delivered \\d+ms$`)),
     ]);
-    const [delivery] = app.control.deliveries();
+    const [delivery] = await app.control.deliveries();
     const next = new Date(delivery?.attempts[1]?.at ?? 0).toISOString();
     expect(attempts[0]).toContain(`next attempt at ${next}`);
   });

@@ -56,16 +56,26 @@ export async function createPayment(
 }
 
 /**
- * Resolves once `condition()` holds: checked now and at each change of a webhook delivery of `control` (its
- * `waitForDelivery` is offered every one), so a wait on the deliveries ends at the change that makes it true, with
- * no polling. Rejects as `waitForDelivery` does after `timeoutMs` real ms: a bound for a test that fails, which
- * one that passes never meets.
+ * Resolves once `condition()` holds (it may answer a promise, as the handle's reads do): checked now and after each
+ * change of a webhook delivery of `control` (its `waitForDelivery` is offered every one), so a wait on the
+ * deliveries ends at the change that makes it true, with no polling. Rejects as `waitForDelivery` does after
+ * `timeoutMs` real ms in all: a bound for a test that fails, which one that passes never meets.
  */
 export async function untilDeliveries(
   control: Pick<MockControl, 'waitForDelivery'>,
-  condition: () => boolean,
+  condition: () => boolean | Promise<boolean>,
   timeoutMs = 10_000,
 ): Promise<void> {
-  if (condition()) return;
-  await control.waitForDelivery(() => condition(), { timeoutMs });
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    // Listen before looking, so a change while the condition is read is not missed. `waitForDelivery` runs its
+    // predicate over the deliveries kept before it returns, while `armed` is false: only a later change matches.
+    let armed = false;
+    const changed = control.waitForDelivery(() => armed, { timeoutMs: Math.max(1, end - Date.now()) });
+    armed = true;
+    // When the condition holds first, the wait is left to end at the next change or at the mock's close.
+    changed.catch(() => {});
+    if (await condition()) return;
+    await changed;
+  }
 }

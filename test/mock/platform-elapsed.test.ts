@@ -32,7 +32,7 @@ describe('elapsedMs', () => {
       }),
     );
     expect(answer.status).toBe(200);
-    const [entry] = app.control.requests();
+    const [entry] = await app.control.requests();
     expect(Number.isFinite(entry?.durationMs)).toBe(true);
     expect(entry?.durationMs).toBeGreaterThanOrEqual(0);
     // Milliseconds, not an absolute reading of either clock.

@@ -82,8 +82,8 @@ describe('instances', () => {
     try {
       expect(new Set(servers.map((s) => s.url)).size).toBe(5);
       await post(`${servers[0]!.url}${tokenPaths.generate}`, credentials);
-      expect(servers[0]!.control.requests()).toHaveLength(1);
-      expect(servers[1]!.control.requests()).toHaveLength(0);
+      expect(await servers[0]!.control.requests()).toHaveLength(1);
+      expect(await servers[1]!.control.requests()).toHaveLength(0);
     } finally {
       await Promise.all(servers.map((s) => s.close()));
     }

@@ -45,8 +45,13 @@ describe('a receiver down past the whole retry schedule', () => {
     mock.control.advanceClock(SETTLE_DELAY_MS);
     const { maxAttempts } = mock.control.assumptions.webhook.retry;
     for (let step = 0; step < 100; step++) {
-      await untilDeliveries(mock.control, () => !mock.control.deliveries().some((d) => d.state === 'sending'));
-      const due = mock.control.deliveries().flatMap((d) => (d.state === 'retry-scheduled' ? [d.nextAttemptAt!] : []));
+      await untilDeliveries(
+        mock.control,
+        async () => !(await mock.control.deliveries()).some((d) => d.state === 'sending'),
+      );
+      const due = (await mock.control.deliveries()).flatMap((d) =>
+        d.state === 'retry-scheduled' ? [d.nextAttemptAt!] : [],
+      );
       if (due.length === 0) break;
       mock.control.advanceClock(Math.max(0, Math.max(...due) - mock.control.now()));
     }
@@ -66,7 +71,9 @@ describe('a receiver down past the whole retry schedule', () => {
     await receiver.start();
     for (const d of listed)
       expect((await post(`${mock.url}/__pck/deliveries/redeliver`, {}, { id: d.id })).body).toEqual({ ok: true });
-    await untilDeliveries(mock.control, () => mock.control.deliveries().every((d) => d.state === 'delivered'));
+    await untilDeliveries(mock.control, async () =>
+      (await mock.control.deliveries()).every((d) => d.state === 'delivered'),
+    );
     const acked = receiver.acknowledged.map((r) => r.deliveryId);
     console.info(
       `[webhook recovery] down past the schedule: payments=${PAYMENTS} failed=${listed.length} redelivered=${acked.length} distinct=${new Set(acked).size} lost=${PAYMENTS - new Set(acked).size}`,
@@ -87,11 +94,12 @@ describe('closing the mock with deliveries pending', () => {
     await received.until(() => receiver.received.length === PAYMENTS);
     await untilDeliveries(
       mock.control,
-      () => mock.control.deliveries().filter((d) => d.state === 'retry-scheduled').length === PAYMENTS / 2,
+      async () =>
+        (await mock.control.deliveries()).filter((d) => d.state === 'retry-scheduled').length === PAYMENTS / 2,
     );
     await mock.close();
 
-    const list = mock.control.deliveries();
+    const list = await mock.control.deliveries();
     expect(list).toHaveLength(PAYMENTS);
     expect(new Set(list.map((d) => d.paymentUuid))).toEqual(new Set(uuids));
     for (const d of list) expect(d).toMatchObject({ state: 'failed', reason: 'closed' });
@@ -117,7 +125,7 @@ describe('closing the mock with deliveries pending', () => {
     mock.control.advanceClock(SETTLE_DELAY_MS);
     await untilDeliveries(
       mock.control,
-      () => mock.control.deliveries().filter((d) => d.state === 'delivered').length === PAYMENTS,
+      async () => (await mock.control.deliveries()).filter((d) => d.state === 'delivered').length === PAYMENTS,
     );
     await mock.close();
     expect(logged.join('')).not.toContain('closed with');

@@ -78,7 +78,7 @@ describe('token endpoints through msw (plain fetch)', () => {
     expect(r).toMatchObject({ status: 405, body: { status: 'ERROR', message: expect.stringContaining('use POST') } });
     const unknown = await get(url('/__pck/nothing'));
     expect(unknown).toMatchObject({ status: 404, body: { status: 'ERROR' } });
-    expect(both.control.requests().filter((e) => e.status >= 500)).toEqual([]);
+    expect((await both.control.requests()).filter((e) => e.status >= 500)).toEqual([]);
   });
 });
 
@@ -102,7 +102,10 @@ describe('GraphQL through msw (graphql-request, typed documents)', () => {
       status: { name: defaultAssumptions.statusNames.processing },
     });
     expect(await both.control.payments()).toEqual([expect.objectContaining({ uuid: paid.processPaymentRequest.uuid })]);
-    expect(both.control.requests().at(-1)).toMatchObject({ guide: 'current', operationName: 'ProcessPaymentRequest' });
+    expect((await both.control.requests()).at(-1)).toMatchObject({
+      guide: 'current',
+      operationName: 'ProcessPaymentRequest',
+    });
   });
 
   it('guide "both" detects the legacy documents per request', async () => {
@@ -111,7 +114,10 @@ describe('GraphQL through msw (graphql-request, typed documents)', () => {
     expect(fees.paymentGatewayFeesCalc[0]).toMatchObject({ total: expect.any(Number), card_location: 'domestic' });
     const paid = await client.request(legacy.ProcessPaymentRequestDocument, { input: legacyPayInput() });
     expect(paid.processPaymentRequest.uuid).toEqual(expect.any(String));
-    expect(both.control.requests().at(-1)).toMatchObject({ guide: 'legacy', operationName: 'ProcessPaymentRequest' });
+    expect((await both.control.requests()).at(-1)).toMatchObject({
+      guide: 'legacy',
+      operationName: 'ProcessPaymentRequest',
+    });
   });
 
   it('guide "legacy" on its own origin answers legacy documents and refuses current ones', async () => {
@@ -186,7 +192,7 @@ describe('control API and handle through msw', () => {
     expect((await get('http://other.test/ping')).body).toEqual({ pong: true });
     // A path of the mock's origin that is not a service path is not answered by the mock.
     await expect(fetch(url('/api/v1/nothing'))).rejects.toThrow();
-    expect(both.control.requests()).toEqual([]);
+    expect(await both.control.requests()).toEqual([]);
   });
 
   it('refuses a base URL with a path, naming the origin to give', () => {

@@ -199,7 +199,7 @@ describe('in-process webhook receivers', () => {
     expect((await post(`${defaultBaseUrl}/__pck/deliveries/redeliver`, {}, { id: sending.id })).body).toEqual({
       ok: true,
     });
-    expect(mock.control.requests().filter((e) => e.status >= 500)).toEqual([]);
+    expect((await mock.control.requests()).filter((e) => e.status >= 500)).toEqual([]);
   });
 });
 

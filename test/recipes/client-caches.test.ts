@@ -30,7 +30,7 @@ describe('urql recipe', () => {
     const { fees, payment } = await payWithUrql(mock.url, credentials, cardAccount);
     expect(fees).toHaveLength(defaultAssumptions.feeTable.length);
     expect(payment?.status.name).toBe(defaultAssumptions.statusNames.processing);
-    const graphqlCalls = mock.control.requests().filter((r) => r.path === '/graphql');
+    const graphqlCalls = (await mock.control.requests()).filter((r) => r.path === '/graphql');
     // urql's default: the fee list query as GET, the payment mutation as POST.
     expect(graphqlCalls.map((r) => `${r.method} ${r.status}`)).toEqual(['GET 200', 'POST 200']);
   });
@@ -43,7 +43,7 @@ describe('urql recipe', () => {
     const viaPost = await feesWithUrql(createUrqlClient(mock.url, token, false), 42.5);
     expect(viaGet).toHaveLength(defaultAssumptions.feeTable.length);
     expect(viaGet).toEqual(viaPost);
-    const calls = mock.control.requests().filter((r) => r.path === '/graphql');
+    const calls = (await mock.control.requests()).filter((r) => r.path === '/graphql');
     expect(calls.slice(-2).map((r) => `${r.method} ${r.status}`)).toEqual(['GET 200', 'POST 200']);
   });
 });

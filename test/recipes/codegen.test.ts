@@ -77,6 +77,6 @@ describe('codegen recipe', () => {
     const { payFromCardAccount } = (await import(join(project, 'pay-from-card-account.ts'))) as CodegenRecipe;
     const payment = await payFromCardAccount(`${mock.url}/graphql`, token, cardAccount, 1.8);
     expect(payment).toMatchObject({ amount: 100, status: { name: defaultAssumptions.statusNames.processing } });
-    expect(mock.control.requests().at(-1)).toMatchObject({ operationName: 'PayFromCardAccount', status: 200 });
+    expect((await mock.control.requests()).at(-1)).toMatchObject({ operationName: 'PayFromCardAccount', status: 200 });
   });
 });

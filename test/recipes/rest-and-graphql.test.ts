@@ -21,7 +21,7 @@ describe('openapi-fetch recipe', () => {
     const { generated, refreshed, revoked } = await tokenLifecycle(mock.url, credentials);
     expect(generated.token).not.toBe(refreshed.token);
     expect(revoked).toEqual({ ...defaultAssumptions.revokeTokenBody, data: { revoked: 'token', refresh_tokens: 0 } });
-    const paths = mock.control.requests().map((r) => `${r.status} ${r.path}`);
+    const paths = (await mock.control.requests()).map((r) => `${r.status} ${r.path}`);
     expect(paths).toEqual([
       '200 /api/v2/accounting/token/generate-token',
       '200 /api/v2/accounting/token/refresh-token',
@@ -44,6 +44,9 @@ describe('graphql-request recipe', () => {
     expect(feeList).toHaveLength(defaultAssumptions.feeTable.length);
     expect(cardFee).toMatchObject({ amount: 100, card_type: 'visa' });
     expect(payment).toMatchObject({ amount: 100, status: { name: defaultAssumptions.statusNames.processing } });
-    expect(mock.control.requests().at(-1)).toMatchObject({ operationName: 'ProcessPaymentRequest', status: 200 });
+    expect((await mock.control.requests()).at(-1)).toMatchObject({
+      operationName: 'ProcessPaymentRequest',
+      status: 200,
+    });
   });
 });

@@ -10,8 +10,11 @@
 export interface Changes {
   /** Tells every pending {@link Changes.until} to check its condition again. */
   readonly notify: () => void;
-  /** Resolves once `condition()` holds: checked now, then after each {@link Changes.notify}. */
-  until(condition: () => boolean): Promise<void>;
+  /**
+   * Resolves once `condition()` holds: checked now, then after each {@link Changes.notify}. The condition may answer
+   * a promise (a read of the mock's control handle): a notify while it is being read makes it be read again.
+   */
+  until(condition: () => boolean | Promise<boolean>): Promise<void>;
 }
 
 /**
@@ -31,7 +34,19 @@ export function createChanges(): Changes {
       for (const wake of woken) wake();
     },
     async until(condition) {
-      while (!condition()) await new Promise<void>((resolve) => waiting.push(resolve));
+      for (;;) {
+        // Listen before looking: a notify while an async condition is read wakes this wait rather than being lost.
+        let wake = () => {};
+        const changed = new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        waiting.push(wake);
+        if (await condition()) {
+          waiting = waiting.filter((w) => w !== wake);
+          return;
+        }
+        await changed;
+      }
     },
   };
 }

@@ -94,7 +94,7 @@ describe('GraphiQL and the reference with a control token', () => {
     await waitForText(page, '.graphiql-response', 'total_settlement_amount');
     expect(questions).toHaveLength(1);
     // The page holds no API key: generate-token was never called.
-    expect(mock.control.requests().some((r) => r.path.includes('generate-token'))).toBe(false);
+    expect((await mock.control.requests()).some((r) => r.path.includes('generate-token'))).toBe(false);
     expect(unexpected(problems)).toEqual([]);
     await page.close();
   }, 90_000);

@@ -47,9 +47,9 @@ it('runs the first tab as it opens, with no click: variables filled, token in pl
   expect(response).not.toContain('errors');
   expect(response).toMatch(/"fees": \d/);
   // The request reached the mock with the token GraphiQL was given, as the first tab's operation.
-  const [run] = mock.control
-    .requests()
-    .filter((r) => r.operationName !== 'IntrospectionQuery' && r.path === '/graphql');
+  const [run] = (await mock.control.requests()).filter(
+    (r) => r.operationName !== 'IntrospectionQuery' && r.path === '/graphql',
+  );
   // The first tab is the fee list, the first step of a payment (docs/first-day.md says so).
   expect(run).toMatchObject({
     status: 200,
@@ -58,7 +58,9 @@ it('runs the first tab as it opens, with no click: variables filled, token in pl
     operationName: 'PaymentGatewayFeesCalc',
   });
   // Once: the tab ran as the page opened, not again on each render.
-  const runs = mock.control.requests().filter((r) => r.operationName !== 'IntrospectionQuery' && r.path === '/graphql');
+  const runs = (await mock.control.requests()).filter(
+    (r) => r.operationName !== 'IntrospectionQuery' && r.path === '/graphql',
+  );
   expect(runs).toHaveLength(1);
   expect(problems).toEqual([]);
   await page.close();

@@ -116,14 +116,14 @@ describe('GraphiQL at GET /graphql', () => {
     await page.selectOption('#pck-guide', 'legacy');
     // The switch remounts GraphiQL after a token fetch; until then the current guide's tabs are still on the page, and
     // a click on them is lost. The remounted GraphiQL asks the mock for the legacy schema first thing.
-    const legacyIntrospected = () =>
-      mock.control.requests().some((r) => r.operationName === 'IntrospectionQuery' && r.guide === 'legacy');
-    while (!legacyIntrospected()) await page.waitForTimeout(20);
+    const legacyIntrospected = async () =>
+      (await mock.control.requests()).some((r) => r.operationName === 'IntrospectionQuery' && r.guide === 'legacy');
+    while (!(await legacyIntrospected())) await page.waitForTimeout(20);
     const legacy = await runInGraphiql(page, 'PaymentGatewayFeesCalc', 'card_location');
     expect(legacy).toContain('"total"');
     expect(legacy).not.toContain('errors');
     // The legacy view's schema came from the mock's own introspection, answered in the legacy guide.
-    const introspections = mock.control.requests().filter((r) => r.operationName === 'IntrospectionQuery');
+    const introspections = (await mock.control.requests()).filter((r) => r.operationName === 'IntrospectionQuery');
     expect(introspections.map((r) => r.guide)).toEqual(['current', 'legacy']);
     expect(problems).toEqual([]);
     await page.close();
@@ -156,7 +156,7 @@ describe('API reference at /__pck/reference', () => {
     expect(await operation.locator('.live-responses-table tbody .response-col_status').first().innerText()).toContain(
       '200',
     );
-    expect(mock.control.requests().at(-1)).toMatchObject({ path: tokenPaths.generate, status: 200 });
+    expect((await mock.control.requests()).at(-1)).toMatchObject({ path: tokenPaths.generate, status: 200 });
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);

@@ -80,7 +80,7 @@ it('a delivery taken over after a SIGKILL keeps its id and its attempt numbering
   await app.ready();
   for (const uuid of paid)
     await app.control.waitForDelivery((d) => d.paymentUuid === uuid && d.state === 'delivered', { timeoutMs: 10_000 });
-  const after = new Map(app.control.deliveries().map((d) => [d.id, d]));
+  const after = new Map((await app.control.deliveries()).map((d) => [d.id, d]));
   console.log(
     `file store SIGKILL with deliveries retrying: ${before.length} taken over, ${after.size} deliveries after the restart, attempts ${[...after.values()].map((d) => d.attempts.map((a) => a.number).join('+')).join(', ')}`,
   );

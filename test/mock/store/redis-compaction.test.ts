@@ -8,6 +8,7 @@ import { createRedisStore, type SandboxStore } from '../../support/mock-internal
 import { redisSuite } from '../../support/redis-suite.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
 import { uuidReceiverInto } from '../../support/uuid-receiver.ts';
+import { waitUntil } from '../../support/wait-until.ts';
 import { pool } from '../payments-over-http.ts';
 
 const threshold = 400;
@@ -76,14 +77,6 @@ function withoutWatch(store: SandboxStore): SandboxStore {
     ...(store.clockState ? { clockState: () => store.clockState!() } : {}),
     ...(store.failureState ? { failureState: () => store.failureState!() } : {}),
   };
-}
-
-async function waitUntil(done: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 /** How many payments the store (snapshot and stream) holds a settlement record of. */
@@ -155,7 +148,7 @@ describe('Redis store compaction', () => {
     // request reads it.
     await a.client.read('health');
     await c.client.read('health');
-    expect(c.app.control.deliveries().length).toBe(a.app.control.deliveries().length);
+    expect((await c.app.control.deliveries()).length).toBe((await a.app.control.deliveries()).length);
     // Tokens: the unused refresh token works on C once, the used one does not, the revoked access token stays so.
     expect((await c.client.refresh(first.refresh_token)).status).toBe(401);
     expect((await c.client.pay(revoked.token)).body.errors[0].extensions.reason).toBe('TOKEN_REVOKED');

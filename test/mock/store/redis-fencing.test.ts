@@ -8,6 +8,7 @@ import { buildNodeMockApp } from '../../../src/mock/app.ts';
 import { createRedisStore, type SandboxStore, type StoreRecord } from '../../support/mock-internals/store.ts';
 import { redisSuite } from '../../support/redis-suite.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
+import { waitUntil } from '../../support/wait-until.ts';
 
 const leaseMs = 300;
 const suite = redisSuite();
@@ -48,14 +49,6 @@ async function replica(store: SandboxStore) {
   suite.track(app);
   await app.ready();
   return { app, hooks, lines, client: sandboxClient((r) => app.fetch(r)) };
-}
-
-async function waitUntil(done: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 /** The records of the stream of `prefix` of type `t` about payment `uuid`. */
@@ -128,13 +121,16 @@ describe('fencing on Redis', () => {
     // Let go only once A took its receiver's answer in: its outcome was made while it was stalled (its reads of the
     // store are held, so nothing of B's can have changed A's view meanwhile).
     await waitUntil(
-      () => a.app.control.deliveries().some((d) => d.paymentUuid === uuid && d.attempts.some((x) => x.status === 204)),
+      async () =>
+        (await a.app.control.deliveries()).some(
+          (d) => d.paymentUuid === uuid && d.attempts.some((x) => x.status === 204),
+        ),
       "A took its receiver's answer",
     );
     stall.resume();
     await waitUntil(() => a.app.control.store().fencedOut === 1, 'A told its outcome was refused');
     await waitUntil(
-      () => a.app.control.deliveries().some((d) => d.paymentUuid === uuid && d.state === 'delivered'),
+      async () => (await a.app.control.deliveries()).some((d) => d.paymentUuid === uuid && d.state === 'delivered'),
       "A's view rebuilt from the store",
     );
     const hk = await recordsOf(prefix, 'hk', uuid);
@@ -145,11 +141,11 @@ describe('fencing on Redis', () => {
     expect(hk[0]?.o).toBe(delivered[0]?.o);
     // At least once: the receiver got the event from both, under one delivery id (it de-duplicates by uuid + status).
     expect([...a.hooks.posts, ...b.hooks.posts]).toEqual([uuid, uuid]);
-    const ids = [...a.app.control.deliveries(), ...b.app.control.deliveries()]
+    const ids = [...(await a.app.control.deliveries()), ...(await b.app.control.deliveries())]
       .filter((d) => d.paymentUuid === uuid)
       .map((d) => d.id);
     expect(new Set(ids).size).toBe(1);
-    expect(a.app.control.deliveries().filter((d) => d.paymentUuid === uuid)).toHaveLength(1);
+    expect((await a.app.control.deliveries()).filter((d) => d.paymentUuid === uuid)).toHaveLength(1);
     // The log writes its lines in batches: the refusal's line may still be queued when the view is rebuilt.
     a.app.flushLog();
     expect(fenceLines(a.lines)).toHaveLength(1);

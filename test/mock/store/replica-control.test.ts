@@ -9,6 +9,7 @@ import { servicePaths } from '../../../src/spec-names.ts';
 import { createRedisStore, type SandboxStore } from '../../support/mock-internals/store.ts';
 import { redisSuite } from '../../support/redis-suite.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
+import { waitUntil } from '../../support/wait-until.ts';
 
 const suite = redisSuite();
 
@@ -32,14 +33,6 @@ async function replica(
   return { app, client: sandboxClient((r) => app.fetch(r)) };
 }
 
-async function waitUntil(done: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 const redisOf = (prefix: string) => createRedisStore(suite.url, { keyPrefix: prefix });
 
 describe('replicas on Redis: control and caps', () => {
@@ -56,7 +49,7 @@ describe('replicas on Redis: control and caps', () => {
       async () => (await a.app.control.history()).deliveries.pendingHere === 2,
       'A has 2 pending deliveries',
     );
-    expect(a.app.control.deliveries().map((d) => d.paymentUuid)).toEqual(expect.arrayContaining(own));
+    expect((await a.app.control.deliveries()).map((d) => d.paymentUuid)).toEqual(expect.arrayContaining(own));
 
     // B joins: it lists A's two pending deliveries (the sandbox's), but they are A's to cap.
     const b = await replica(redisOf(prefix), failing, capped);
@@ -66,7 +59,7 @@ describe('replicas on Redis: control and caps', () => {
     expect(health.warnings).toEqual([]);
     const mine = paidUuid(await b.client.pay(token)) as string;
     await b.app.control.settlePayment(mine);
-    const delivery = b.app.control.deliveries().find((d) => d.paymentUuid === mine);
+    const delivery = (await b.app.control.deliveries()).find((d) => d.paymentUuid === mine);
     expect(delivery?.state).not.toBe('failed');
     expect(delivery?.reason).toBeUndefined();
     expect((await b.app.control.history()).deliveries.refused).toBe(0);
@@ -74,7 +67,7 @@ describe('replicas on Redis: control and caps', () => {
     // A, at its own cap, still refuses its next one: the cap works, per replica.
     const third = paidUuid(await a.client.pay(token)) as string;
     await a.app.control.settlePayment(third);
-    expect(a.app.control.deliveries().find((d) => d.paymentUuid === third)).toMatchObject({
+    expect((await a.app.control.deliveries()).find((d) => d.paymentUuid === third)).toMatchObject({
       state: 'failed',
       reason: 'pending-cap',
     });

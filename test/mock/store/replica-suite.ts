@@ -15,6 +15,7 @@ import type { MockApp } from '../../../src/mock/control-types.ts';
 import type { MockOptions } from '../../../src/mock/options.ts';
 import type { SandboxStore } from '../../support/mock-internals/store.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
+import { waitUntil } from '../../support/wait-until.ts';
 import { contact, reference } from '../helpers.ts';
 import { pool } from '../payments-over-http.ts';
 
@@ -129,7 +130,9 @@ export function describeReplicas(name: string, makeSandbox: () => ReplicaSandbox
       await b!.client.read('health');
       expect(b!.app.control.now() - before).toBeGreaterThanOrEqual(3_600_000);
       // B's journal has A's requests; A's payments list has B's payment.
-      expect(b!.app.control.requests().some((r) => r.path === '/api/v2/accounting/token/generate-token')).toBe(true);
+      expect((await b!.app.control.requests()).some((r) => r.path === '/api/v2/accounting/token/generate-token')).toBe(
+        true,
+      );
       await a!.client.read('health');
       expect((await a!.app.control.payments()).map((p) => p.uuid)).toEqual([paidUuid(paid)]);
       await b!.client.control('reset');
@@ -183,7 +186,7 @@ export function describeReplicas(name: string, makeSandbox: () => ReplicaSandbox
       expect(new Set(uuids).size).toBe(60);
       await a!.client.control('clock/advance', { ms: 1_000 });
       await b!.client.read('health');
-      await waitUntil(() => new Set(hooks).size === 60, 'every webhook delivered');
+      await waitUntil(() => new Set(hooks).size === 60, 'every webhook delivered', 5_000);
       // Give a duplicate the time to happen: a loser looks again one lease after its claim failed.
       await new Promise((r) => setTimeout(r, 2 * onceLease));
       console.log(
@@ -205,8 +208,8 @@ export function describeReplicas(name: string, makeSandbox: () => ReplicaSandbox
         expect(listed).toHaveLength(60);
         expect(listed.every((d) => d.state === 'delivered' && d.attempts.length === 1)).toBe(true);
       }
-      const idsOf = (r: typeof a) => new Set(r!.app.control.deliveries().map((d) => d.id));
-      expect(idsOf(a)).toEqual(idsOf(b));
+      const idsOf = async (r: typeof a) => new Set((await r!.app.control.deliveries()).map((d) => d.id));
+      expect(await idsOf(a)).toEqual(await idsOf(b));
     });
 
     it('a survivor takes over the pending work of a replica that dies', async (ctx) => {
@@ -224,10 +227,11 @@ export function describeReplicas(name: string, makeSandbox: () => ReplicaSandbox
       const stuck = await pool(10, 4, async () => paidUuid(await a!.client.pay(token)));
       a!.app.control.advanceClock(1_000);
       await waitUntil(
-        () => a!.app.control.deliveries().filter((d) => d.state === 'retry-scheduled').length === 10,
+        async () => (await a!.app.control.deliveries()).filter((d) => d.state === 'retry-scheduled').length === 10,
         'A retrying',
+        5_000,
       );
-      const stuckOnA = a!.app.control.deliveries();
+      const stuckOnA = await a!.app.control.deliveries();
       const b = await made.join();
       // Ten more accepted on A and not yet due: whichever replica's clock reaches them first settles them.
       const pending = await pool(10, 4, async () => paidUuid(await a!.client.pay(token)));
@@ -239,14 +243,14 @@ export function describeReplicas(name: string, makeSandbox: () => ReplicaSandbox
       b.app.control.advanceClock(retry.initialDelayMs * 2);
       await waitUntil(() => [...stuck, ...pending].every((u) => hooks.includes(u!)), 'B delivered all', 10_000);
       const tookMs = Date.now() - died;
-      const onB = new Map(b.app.control.deliveries().map((d) => [d.id, d]));
+      const onB = new Map((await b.app.control.deliveries()).map((d) => [d.id, d]));
       for (const d of stuckOnA) {
         const taken = onB.get(d.id);
         expect(taken?.state, `delivery ${d.id} of payment ${d.paymentUuid}`).toBe('delivered');
         expect(taken!.attempts.map((x) => x.number)).toEqual([1, 2]);
         expect(taken!.attempts[0]!.status).toBe(503);
       }
-      expect(b.app.control.deliveries().filter((d) => stuck.includes(d.paymentUuid))).toHaveLength(10);
+      expect((await b.app.control.deliveries()).filter((d) => stuck.includes(d.paymentUuid))).toHaveLength(10);
       console.log(
         `takeover on ${name}: ${stuck.length + pending.length} pending payments of a dead replica delivered by the survivor in ${tookMs} ms`,
       );
@@ -254,13 +258,4 @@ export function describeReplicas(name: string, makeSandbox: () => ReplicaSandbox
       expect(new Set(hooks).size).toBe(hooks.length);
     });
   });
-}
-
-/** Polls `done` every 10 ms until true; fails after `ms` naming `what`. */
-async function waitUntil(done: () => boolean, what: string, ms = 5_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > until) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }

@@ -97,7 +97,7 @@ describe('store round trips per request on a shared store', () => {
     const perRequest = Object.values(a.calls).reduce((x, y) => x + y, 0) / 40;
     console.log(`round trips: ${perRequest} store calls per fee list (40 after the token's first check)`);
     expect(a.calls).toEqual({ readAfter: 0, append: 0, claim: 0, release: 0, increment: 0 });
-    expect(a.app.control.requests().filter((r) => r.operationName === 'Fees')).toHaveLength(41);
+    expect((await a.app.control.requests()).filter((r) => r.operationName === 'Fees')).toHaveLength(41);
     // The next request with records of its own appends the 41 journal entries in its batch: one append.
     expect((await a.client.generate()).status).toBe(200);
     expect(a.calls.append).toBe(1);
@@ -105,7 +105,7 @@ describe('store round trips per request on a shared store', () => {
     expect(journal.filter((r) => (r.a as unknown[])[5] === 'Fees')).toHaveLength(41);
     // Another replica lists them.
     const b = await replica(sandbox);
-    expect(b.app.control.requests().filter((r) => r.operationName === 'Fees')).toHaveLength(41);
+    expect((await b.app.control.requests()).filter((r) => r.operationName === 'Fees')).toHaveLength(41);
   });
 
   it('requests that read shared state still catch up; a token revoked elsewhere is refused at its first check', async () => {

@@ -42,7 +42,7 @@ describe('fetchToken', () => {
     app = servePageFetch({});
     const got = await fetchToken(config());
     expect(got.source).toBe('generate-token');
-    expect(app.control.requests().map((r) => `${r.path} ${r.status}`)).toEqual([
+    expect((await app.control.requests()).map((r) => `${r.path} ${r.status}`)).toEqual([
       '/api/v2/accounting/token/generate-token 200',
     ]);
   });
@@ -97,7 +97,7 @@ describe('fetchToken behind a control token', () => {
     expect(browser.questions).toHaveLength(1);
     expect(browser.storage.get('pck:control-token')).toBe('page-secret-1');
     // No API key on the page: generate-token is never tried.
-    expect(app.control.requests().map((r) => r.path)).toEqual([]);
+    expect((await app.control.requests()).map((r) => r.path)).toEqual([]);
   });
 
   it('asks again after a wrong token, and says what the mock answered when no right one comes', async () => {

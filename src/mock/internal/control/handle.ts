@@ -181,8 +181,8 @@ export function createControl(deps: ControlDeps): MockControl {
             kitMessage(`Payment "${uuid}" is already settled (${r.payment?.status}); reset() to start over.`),
           );
     },
-    requests: (o) => journal.entries(o?.since),
-    requestPage(query = {}) {
+    requests: async (o) => journal.entries(o?.since),
+    async requestPage(query = {}) {
       const { limit, before, after, method, path, operationName, status, clientId } = query;
       return journal.page(pageOf(limit, before, after), { method, path, operationName, status, clientId });
     },
@@ -211,8 +211,8 @@ export function createControl(deps: ControlDeps): MockControl {
       const { expiry_month, expiry_year } = card;
       return state.upsertCardAccount(clientId, { card_number: number, expiry_month, expiry_year }).card_account_uid;
     },
-    deliveries: () => webhooks.deliveries(),
-    deliveryPage(query = {}) {
+    deliveries: async () => webhooks.deliveries(),
+    async deliveryPage(query = {}) {
       const { limit, before, after, state: deliveryState, paymentUuid, clientId, url } = query;
       return webhooks.deliveryPage(pageOf(limit, before, after), { state: deliveryState, paymentUuid, clientId, url });
     },

@@ -90,10 +90,10 @@ export function registerListRoutes(add: Add, control: MockControl, guide: string
     const route = 'GET /__pck/deliveries';
     const { page, filters } = parseListQuery(req.query, ['state', 'paymentUuid', 'clientId', 'url'], route);
     const state = deliveryState(filters.state, route);
-    const { items, order, next } = control.deliveryPage({ ...page, ...filters, state });
+    const { items, order, next } = await control.deliveryPage({ ...page, ...filters, state });
     return ok({ deliveries: items, order, next, counts: (await control.history()).deliveries });
   });
-  add('GET', '/__pck/requests', (req) => {
+  add('GET', '/__pck/requests', async (req) => {
     const route = 'GET /__pck/requests';
     const filters = ['clientId', 'path', 'method', 'operationName', 'status', 'since'];
     const { page, filters: f } = parseListQuery(req.query, filters, route);
@@ -107,7 +107,7 @@ export function registerListRoutes(add: Add, control: MockControl, guide: string
       );
     const query = { ...page, ...(since === undefined ? {} : { after: since }) };
     const { since: _since, status, ...rest } = f;
-    const result = control.requestPage({ ...query, ...rest, status: httpStatus(status, route) });
+    const result = await control.requestPage({ ...query, ...rest, status: httpStatus(status, route) });
     return ok({ requests: result.items, order: result.order, next: result.next, cursor: control.cursor() });
   });
 }

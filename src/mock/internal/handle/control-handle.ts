@@ -144,10 +144,17 @@ export interface MockControl {
    * unknown or already settled.
    */
   settlePayment(uuid: string, outcome?: SettlementOutcome): Promise<MockPayment>;
-  /** Requests answered (control API calls excluded), oldest first; `since` is a cursor from {@link MockControl.cursor}. */
-  requests(options?: { since?: number }): MockRequestRecord[];
-  /** A page of the journal, newest first (see {@link MockPageQuery}), filtered by method, path, operation, status, client. */
-  requestPage(query?: MockPageQuery & JournalFilter): MockPage<MockRequestRecord>;
+  /**
+   * Requests answered (control API calls excluded), oldest first; `since` is a cursor from {@link MockControl.cursor}.
+   * The journal and delivery reads answer promises on every store, so that a store holding the journal and the
+   * deliveries itself can answer with what every replica sees; memory resolves them at once.
+   */
+  requests(options?: { since?: number }): Promise<MockRequestRecord[]>;
+  /**
+   * A page of the journal, newest first (see {@link MockPageQuery}), filtered by method, path, operation, status,
+   * client. Rejects with a 400 `MockHttpError` for a bad query.
+   */
+  requestPage(query?: MockPageQuery & JournalFilter): Promise<MockPage<MockRequestRecord>>;
   /** The journal position of the latest request: pass it as `since` to wait only for later ones. */
   cursor(): number;
   /** Resolves with the first request matching, already answered (after `since`) or still to come. */
@@ -159,16 +166,20 @@ export interface MockControl {
   issueToken(clientId: string): TokenPair;
   /** Registers a card for a client as a fee calculation would, and returns its `card_account_uid`. */
   registerCardAccount(clientId: string, card: MockCardInput): string;
-  /** Webhook deliveries kept, with their attempts, oldest first (bounded by the `history` caps). */
-  deliveries(): MockDelivery[];
+  /**
+   * Webhook deliveries kept, with their attempts, oldest first (bounded by the `history` caps). A promise, as
+   * {@link MockControl.requests} is.
+   */
+  deliveries(): Promise<MockDelivery[]>;
   /**
    * A page of webhook deliveries, newest first (see {@link MockPageQuery}), filtered by state (`pending` for the
-   * three unfinished ones), payment, client and URL. Costs the page, not the history.
+   * three unfinished ones), payment, client and URL. Costs the page, not the history. Rejects with a 400
+   * `MockHttpError` for a bad query.
    *
    * @example
-   * const failed = control.deliveryPage({ state: 'failed', limit: 100 });
+   * const failed = await control.deliveryPage({ state: 'failed', limit: 100 });
    */
-  deliveryPage(query?: MockPageQuery & DeliveryFilter): MockPage<MockDelivery>;
+  deliveryPage(query?: MockPageQuery & DeliveryFilter): Promise<MockPage<MockDelivery>>;
   /** Counters and caps of every history (what `GET /__pck/health` shows), read without a scan. */
   history(): Promise<MockHistory>;
   /** The state store's counters as this process sees them (what `GET /__pck/health` shows as `store`). */

@@ -182,7 +182,7 @@ export function createProviderStates(deps: ProviderStateDeps): ProviderStateServ
         );
       // The delivered event when a URL took it (its exact payload and id), else the event as it would be delivered.
       const built = deps.webhookMessage(payment);
-      const delivery = control.deliveries().find((d) => d.paymentUuid === payment.uuid);
+      const delivery = (await control.deliveries()).find((d) => d.paymentUuid === payment.uuid);
       const deliveryHeader = control.assumptions.webhook.deliveryIdHeader;
       return {
         payload: delivery?.payload ?? built.payload,

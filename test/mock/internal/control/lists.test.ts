@@ -152,18 +152,18 @@ describe('the control handle pages as the HTTP lists do', () => {
     const app = mock({}, false);
     const uuids = await pay(app, 3);
     await settle(app);
-    const pending = app.control.deliveryPage({ state: 'pending', limit: 2 });
+    const pending = await app.control.deliveryPage({ state: 'pending', limit: 2 });
     expect(pending.items.map((d) => d.paymentUuid)).toEqual([uuids[2], uuids[1]]);
     expect(
-      app.control.deliveryPage({ state: 'pending', before: pending.next! }).items.map((d) => d.paymentUuid),
+      (await app.control.deliveryPage({ state: 'pending', before: pending.next! })).items.map((d) => d.paymentUuid),
     ).toEqual([uuids[0]]);
     expect((await app.control.paymentPage({ uuid: uuids[1] })).items.map((p) => p.uuid)).toEqual([uuids[1]]);
     expect((await app.control.paymentPage({ clientId: 'test-client', status: 'success' })).items).toHaveLength(3);
-    expect(app.control.requestPage({ path: '/graphql', limit: 1 }).items[0]?.seq).toBe(3);
+    expect((await app.control.requestPage({ path: '/graphql', limit: 1 })).items[0]?.seq).toBe(3);
     expect((await app.control.history()).deliveries).toMatchObject({ pending: 3, kept: 3 });
     let thrown: unknown;
     try {
-      app.control.deliveryPage({ limit: 0 });
+      await app.control.deliveryPage({ limit: 0 });
     } catch (error) {
       thrown = error;
     }

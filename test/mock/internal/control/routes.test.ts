@@ -101,7 +101,7 @@ describe('control API: redeliver', () => {
 
     // Walk the schedule to its end with the receiver still failing, then redeliver.
     for (let i = 0; i < mock.control.assumptions.webhook.retry.maxAttempts; i++) {
-      const now = mock.control.deliveries().find((x) => x.id === d.id)!;
+      const now = (await mock.control.deliveries()).find((x) => x.id === d.id)!;
       if (now.state === 'failed') break;
       if (now.nextAttemptAt !== undefined)
         mock.control.advanceClock(Math.max(0, now.nextAttemptAt - mock.control.now()));
@@ -118,7 +118,7 @@ describe('control API: redeliver', () => {
     const before = receiver.received.length;
     const uuid = await settledDelivery();
     await received.until(() => receiver.received.length > before);
-    const d = mock.control.deliveries().find((x) => x.paymentUuid === uuid)!;
+    const d = (await mock.control.deliveries()).find((x) => x.paymentUuid === uuid)!;
     expect(d.state).toBe('sending');
     const r = await post(`${mock.url}/__pck/deliveries/redeliver`, {}, { id: d.id });
     expect(r.status).toBe(409);
@@ -237,6 +237,6 @@ describe('control API routes in process', () => {
   it('reset forgets payments and the journal', async () => {
     await generate();
     expect((await mock.post(url('/__pck/reset'))).body).toEqual({ ok: true });
-    expect(mock.control.requests()).toEqual([]);
+    expect(await mock.control.requests()).toEqual([]);
   });
 });

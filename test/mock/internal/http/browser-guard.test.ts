@@ -84,7 +84,7 @@ describe('CORS on the service paths (default: any origin)', () => {
     const app = mockApp();
     await app.fetch(preflight(servicePaths.generateToken, webApp));
     await app.fetch(generate({ origin: webApp }));
-    expect(app.control.requests().map((r) => r.method)).toEqual(['POST']);
+    expect((await app.control.requests()).map((r) => r.method)).toEqual(['POST']);
   });
 });
 
@@ -136,7 +136,7 @@ describe('no open door on the control API', () => {
     );
     expect(res.status).toBe(403);
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
-    expect(app.control.requests()).toHaveLength(1);
+    expect(await app.control.requests()).toHaveLength(1);
   });
 
   it('a POST with a foreign Host to /__pck/reset is refused (DNS rebinding) and resets nothing', async () => {
@@ -152,7 +152,7 @@ describe('no open door on the control API', () => {
         /^\[payment-contract-kit\] Refused: the Host header "evil\.example:4010".*--allowed-hosts/,
       ),
     });
-    expect(app.control.requests()).toHaveLength(1);
+    expect(await app.control.requests()).toHaveLength(1);
   });
 
   it('a foreign Host on /graphql is refused in the 7.2 shape', async () => {
@@ -177,7 +177,7 @@ describe('no open door on the control API', () => {
       }),
     );
     expect(res.status).toBe(200);
-    expect(app.control.requests()).toHaveLength(0);
+    expect(await app.control.requests()).toHaveLength(0);
   });
 
   it('controlCors lets a named origin drive the control API', async () => {
@@ -236,7 +236,7 @@ describe('over a real socket', () => {
       await raw(`${mock.url}${servicePaths.generateToken}`, 'POST', credentials);
       const refused = await raw(`${mock.url}/__pck/reset`, 'POST', { host: `attacker.example:${mock.port}` });
       expect(refused.status).toBe(403);
-      expect(mock.control.requests()).toHaveLength(1);
+      expect(await mock.control.requests()).toHaveLength(1);
       const local = await raw(`${mock.url}/__pck/health`, 'GET', { host: `localhost:${mock.port}` });
       expect(local.status).toBe(200);
     } finally {

@@ -50,7 +50,7 @@ describe('/graphql: kept answers by body', () => {
     expect(first.text).toMatch(/^\{"data":\{"paymentGatewayFeesCalc":/);
     const second = await post(body, token);
     expect(second).toEqual({ ...first, parsed: 0 });
-    const journaled = mock.control.requests().filter((r) => r.path === servicePaths.graphql);
+    const journaled = (await mock.control.requests()).filter((r) => r.path === servicePaths.graphql);
     expect(journaled).toHaveLength(2);
     for (const entry of journaled)
       expect(entry).toMatchObject({
@@ -113,7 +113,7 @@ describe('/graphql: kept answers by body', () => {
     const legacyAgain = await post(legacyFeesBody(10), token);
     expect(legacyAgain).toEqual({ ...legacyFirst, parsed: 0 });
     expect((await post(feesBody(10), token)).text).toBe(currentAnswer);
-    const guides = mock.control.requests().map((r) => r.guide);
+    const guides = (await mock.control.requests()).map((r) => r.guide);
     expect(guides).toEqual(['current', 'legacy', 'legacy', 'current']);
   });
 

@@ -231,7 +231,10 @@ describe('request lines off (--quiet)', () => {
     }
     app.control.advanceClock(1_000);
     const control = app.control;
-    await untilDeliveries(control, () => control.deliveries().filter((d) => d.reason === 'pending-cap').length === 2);
+    await untilDeliveries(
+      control,
+      async () => (await control.deliveries()).filter((d) => d.reason === 'pending-cap').length === 2,
+    );
     app.flushLog();
     const lines = chunks.join('').trimEnd().split('\n');
     expect(lines).toEqual([expect.stringContaining('webhook deliveries: 1 are pending (the cap')]);

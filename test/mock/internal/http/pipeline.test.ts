@@ -64,7 +64,7 @@ describe('HTTP layer errors', () => {
     await mock.app.fetch(new Request(url('/graphql'), { method: 'DELETE' }));
     await mock.get(url('/api/v1/nothing'));
     await mock.post(url(tokenPaths.refresh), credentials, { refresh_token: 'x'.repeat(70 * 1024) });
-    const statuses = mock.control.requests().map((r) => r.status);
+    const statuses = (await mock.control.requests()).map((r) => r.status);
     expect(statuses).toEqual([400, 400, 405, 404, 413]);
   });
 });
@@ -80,7 +80,7 @@ describe('request log', () => {
     expect(text).not.toContain(testCardNumbers.visaSuccess);
     expect(text).not.toContain(card.cvv === '123' ? '"cvv"' : card.cvv);
     expect(text).toContain('411111******1111');
-    const journal = JSON.stringify(mock.control.requests());
+    const journal = JSON.stringify(await mock.control.requests());
     expect(journal).not.toContain(testCardNumbers.visaSuccess);
     expect(journal).not.toContain('cvv');
   });

@@ -44,6 +44,6 @@ describe('published sources', () => {
   it('are not journaled, like the rest of the control API', async () => {
     const app = mockApp();
     await app.fetch(new Request(`${base}/__pck/openapi.yaml`));
-    expect(app.control.requests()).toEqual([]);
+    expect(await app.control.requests()).toEqual([]);
   });
 });

@@ -263,7 +263,10 @@ describe('GraphQL through graphql-request, both guides', () => {
     expect(fees.paymentGatewayFeesCalc[0]).toMatchObject({ total: expect.any(Number), card_location: 'domestic' });
     const paid = await client.request(legacy.ProcessPaymentRequestDocument, { input: legacyPayInput() });
     expect(paid.processPaymentRequest.uuid).toEqual(expect.any(String));
-    expect(mock.control.requests().at(-1)).toMatchObject({ guide: 'legacy', operationName: 'ProcessPaymentRequest' });
+    expect((await mock.control.requests()).at(-1)).toMatchObject({
+      guide: 'legacy',
+      operationName: 'ProcessPaymentRequest',
+    });
   });
 
   it('pays with a card_account_uid from the control API', async () => {

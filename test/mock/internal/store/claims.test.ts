@@ -48,9 +48,9 @@ async function process(id: string, store: SandboxStore) {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i++) await sleep(5);
-  expect(check()).toBe(true);
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 400 && !(await check()); i++) await sleep(5);
+  expect(await check()).toBe(true);
 }
 
 it('keeps the claim while the outcome is being written, and a second process never repeats the work', async () => {

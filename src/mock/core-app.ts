@@ -17,6 +17,7 @@ import { createClock } from './internal/clock.ts';
 import { createFailureInjection } from './internal/control/failure-injection.ts';
 import { createControl } from './internal/control/handle.ts';
 import { createJournal } from './internal/control/journal.ts';
+import { localJournalReads, sharedJournal } from './internal/control/journal-reads.ts';
 import { registerControlRoutes } from './internal/control/routes.ts';
 import { createCoverageCollector } from './internal/coverage/collector.ts';
 import { createEventBus, type EventBus } from './internal/domain/events.ts';
@@ -124,7 +125,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     ...{ assumptions, clients, clock, seed, crypto: platform.crypto, record, events, shared: plan?.tokens },
     sharedOps: seams.sharedTokenOps,
   });
-  const journal = createJournal(opts.journalSize, record);
+  const { journal, journalReads, recordRequest } = journalOf(opts.journalSize, plan);
   const webhooks = createWebhookFanout({
     ...{ assumptions, clock, clients, webhookUrls: opts.webhookUrls, signingKey: opts.webhookSigningKey },
     standardWebhooksSecret: opts.standardWebhooksSecret,
@@ -159,8 +160,8 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   registerServiceRoutes(router, { assumptions, tokens, engine, errors, failures });
   const resettable = [clock, settlement, state, tokens, random, paymentRandom, latencyRandom, webhookRandom, engine];
   const control = createControl({
-    ...{ assumptions, clock, state, tokens, settlement, webhooks, journal, failures, engine, router },
-    journalSize: opts.journalSize,
+    ...{ assumptions, clock, state, tokens, settlement, webhooks, failures, engine, router },
+    ...{ journal: journalReads, journalSize: opts.journalSize },
     resettable: [...resettable, journal, webhooks, failures, ...(progress ? [progress] : [])],
     ...{ record, events, epoch: plan?.epoch },
     store: plan ? () => (sync ? { kind: plan.store.kind, ...sync } : undefined) : undefined,
@@ -190,7 +191,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   const guard = createBrowserGuard({ options: opts, host: opts.host, errors });
   const controlToken = createControlTokenCheck(opts.controlToken, platform.crypto.secretMatcher, errors);
   const core = createPipeline({
-    ...{ router, failures, errors, latency: opts.latency, latencyRandom, log, journal, clock },
+    ...{ router, failures, errors, latency: opts.latency, latencyRandom, log, journal: recordRequest, clock },
     elapsedMs: platform.elapsedMs,
     ...{ guard, pages, controlToken, sync, storeUnavailableReason: assumptions.reasonCodes.storeUnavailable },
     events,
@@ -205,7 +206,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     flushLog: () => log.flush(),
     logLine: (text) => log.line(text),
     ready: () => (sync ? sync.ready().catch(storeRefusal) : Promise.resolve()),
-    close: () => closeParts(journal, webhooks, sync, clock, log),
+    close: () => closeParts(recordRequest, webhooks, sync, clock, log),
   };
   return { app, core, onWriteError, events };
 }
@@ -248,6 +249,17 @@ function failuresOf(
       ? (key: string) => plan.store.claim(key, plan.processId, failureClaimLeaseMs)
       : undefined;
   return createFailureInjection(assumptions, plan?.record, claim, events);
+}
+
+/**
+ * The request journal: this process's ring, which the file store records and replays; on Redis, the store's
+ * (journal-reads.ts), which the pipeline appends to and the handle reads. The ring exists either way (a replay of
+ * an older kit's `jr` records on Redis lands there, read by nothing).
+ */
+function journalOf(capacity: number, plan: StorePlan | undefined) {
+  const shared = plan?.journal ? sharedJournal({ port: plan.journal, capacity }) : undefined;
+  const journal = createJournal(capacity, shared ? undefined : plan?.record);
+  return { journal, journalReads: shared?.reads ?? localJournalReads(journal), recordRequest: shared ?? journal };
 }
 
 /** A store that cannot be opened, as the error `ready()` rejects with. */

@@ -53,7 +53,7 @@ describe.each(['current', 'legacy'] as const)('the %s guide', (guide) => {
     expect(body.errors).toBeUndefined();
     expect(res.status).toBe(200);
     expect(Object.values(body.data)[0]).toBeTruthy();
-    const [entry] = await app.control.requests({ since: app.control.cursor() - 1 });
+    const [entry] = await app.control.requests({ since: (await app.control.cursor()) - 1 });
     expect(entry?.guide).toBe(guide);
   });
 });

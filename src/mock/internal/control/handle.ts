@@ -26,7 +26,7 @@ import type { Recorder } from '../store/records.ts';
 import type { SandboxEpoch } from '../store/sandbox-epoch.ts';
 import type { WebhookFanout } from '../webhooks/fanout.ts';
 import type { FailureInjection } from './failure-injection.ts';
-import type { Journal } from './journal.ts';
+import type { JournalReads } from './journal-reads.ts';
 
 /** The parts the handle drives. */
 export interface ControlDeps {
@@ -36,7 +36,8 @@ export interface ControlDeps {
   readonly tokens: TokenService;
   readonly settlement: Settlement;
   readonly webhooks: WebhookFanout;
-  readonly journal: Journal;
+  /** The request journal's reads: this process's ring, or the store's (journal-reads.ts). */
+  readonly journal: JournalReads;
   readonly failures: FailureInjection;
   readonly engine: EngineLoader;
   readonly router: Router<RouteEntry>;
@@ -181,12 +182,12 @@ export function createControl(deps: ControlDeps): MockControl {
             kitMessage(`Payment "${uuid}" is already settled (${r.payment?.status}); reset() to start over.`),
           );
     },
-    requests: async (o) => journal.entries(o?.since),
+    requests: (o) => journal.entries(o?.since),
     async requestPage(query = {}) {
       const { limit, before, after, method, path, operationName, status, clientId } = query;
       return journal.page(pageOf(limit, before, after), { method, path, operationName, status, clientId });
     },
-    cursor: () => journal.cursor(),
+    cursor: async () => (await journal.counts()).cursor,
     waitForRequest: (match, o) => journal.waitFor(toPredicate(match), o),
     issueToken(clientId) {
       knownClient('issueToken', clientId);
@@ -217,11 +218,9 @@ export function createControl(deps: ControlDeps): MockControl {
       return webhooks.deliveryPage(pageOf(limit, before, after), { state: deliveryState, paymentUuid, clientId, url });
     },
     async history() {
-      return {
-        payments: state.paymentCounts(),
-        deliveries: webhooks.deliveryCounts(),
-        requests: { kept: journal.size(), capacity: deps.journalSize, cursor: journal.cursor() },
-      };
+      const { kept, cursor } = await journal.counts();
+      const requests = { kept, capacity: deps.journalSize, cursor };
+      return { payments: state.paymentCounts(), deliveries: webhooks.deliveryCounts(), requests };
     },
     ...storeMethods(deps.store),
     coverage: deps.coverage,

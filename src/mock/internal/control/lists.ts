@@ -108,6 +108,6 @@ export function registerListRoutes(add: Add, control: MockControl, guide: string
     const query = { ...page, ...(since === undefined ? {} : { after: since }) };
     const { since: _since, status, ...rest } = f;
     const result = await control.requestPage({ ...query, ...rest, status: httpStatus(status, route) });
-    return ok({ requests: result.items, order: result.order, next: result.next, cursor: control.cursor() });
+    return ok({ requests: result.items, order: result.order, next: result.next, cursor: await control.cursor() });
   });
 }

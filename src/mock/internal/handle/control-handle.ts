@@ -155,8 +155,11 @@ export interface MockControl {
    * client. Rejects with a 400 `MockHttpError` for a bad query.
    */
   requestPage(query?: MockPageQuery & JournalFilter): Promise<MockPage<MockRequestRecord>>;
-  /** The journal position of the latest request: pass it as `since` to wait only for later ones. */
-  cursor(): number;
+  /**
+   * The journal position of the latest request: pass it as `since` to wait only for later ones. A promise, as the
+   * journal's other reads: with a shared store it is the position every replica's requests share.
+   */
+  cursor(): Promise<number>;
   /** Resolves with the first request matching, already answered (after `since`) or still to come. */
   waitForRequest(
     match: ((request: MockRequestRecord) => boolean) | MockRequestMatcher,

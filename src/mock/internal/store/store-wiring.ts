@@ -9,6 +9,7 @@
 import { kitMessage } from '../../../internal/messages.ts';
 import type { SeededRandom } from '../random.ts';
 import type { SharedFailureState } from './failure-state.ts';
+import type { JournalStatePort } from './journal-state.ts';
 import type { OnceOnly } from './once-only.ts';
 import type { SharedCardAccounts } from './payment-state.ts';
 import type { RecordApplier, Recorder, RecordSnapshot } from './records.ts';
@@ -38,6 +39,8 @@ export interface StorePlan {
   readonly failures: SharedFailureState | undefined;
   /** The card accounts the store holds in its epoch (Redis); undefined when they are records. */
   readonly cards: SharedCardAccounts | undefined;
+  /** The request journal the store holds in its epoch (Redis); undefined when its entries are records. */
+  readonly journal: JournalStatePort | undefined;
   /** Builds the sync layer once every module exists. */
   bind(deps: Omit<StateSyncDeps, 'store' | 'processId'>): StateSync;
 }
@@ -94,6 +97,7 @@ export function planStore(option: string | SandboxStore, openStore: StoreOpener 
     failures:
       failurePort && writes ? { port: failurePort, background: writes.background, idle: writes.idle } : undefined,
     cards: paymentPort && writes ? { port: paymentPort, background: writes.background } : undefined,
+    journal: epoch ? store.journalState?.() : undefined,
     bind(deps) {
       sync = createStateSync({ ...deps, store, processId, epoch });
       return writes ? withWrites(sync, writes) : sync;

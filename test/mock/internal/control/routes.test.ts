@@ -205,7 +205,7 @@ describe('control API routes in process', () => {
   });
 
   it('reads and awaits the request journal', async () => {
-    const since = mock.control.cursor();
+    const since = await mock.control.cursor();
     const waiting = mock.post(
       url('/__pck/requests/wait'),
       {},

@@ -118,10 +118,10 @@ describe('the dashboard, the reference and their assets', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/yaml; charset=utf-8');
     expect(await res.text()).toMatch(/^openapi: 3\.1/);
-    const before = app.control.cursor();
+    const before = await app.control.cursor();
     await get(uiPaths.dashboard, html);
     await get(`${uiPaths.assets}dashboard.js`);
-    expect(app.control.cursor()).toBe(before);
+    expect(await app.control.cursor()).toBe(before);
   });
 });
 

@@ -1,0 +1,118 @@
+/**
+ * How the control handle reads the request journal: from this process's ring (memory, file store), or, with a Redis
+ * store, from the journal Redis holds for every replica (decision 0040, step 7), so a request answered by any
+ * replica is in the very next read through any other.
+ *
+ * On Redis each answered request is appended in the background; no answer waits for it, but every read through
+ * this replica waits for this replica's appends first, so a test that reads right after its own request finds it.
+ * A failed append is the next read's rejection (the control API's 503).
+ *
+ * @module
+ */
+import { kitMessage } from '../../../internal/messages.ts';
+import type { JournalEntry, JournalFilter, JournalRecord } from '../history/journal-entry.ts';
+import { checkPageQuery, type Page, type PageQuery } from '../history/page.ts';
+import type { JournalStatePort } from '../store/journal-state.ts';
+import type { Journal, WaitOptions } from './journal.ts';
+
+/** The journal's reads, as promises on every store. */
+export interface JournalReads {
+  entries(since?: number): Promise<JournalEntry[]>;
+  page(query: PageQuery | undefined, filter: JournalFilter): Promise<Page<JournalEntry>>;
+  /** Entries kept, and the latest sequence number (0 when none since the reset). */
+  counts(): Promise<{ readonly kept: number; readonly cursor: number }>;
+  waitFor(predicate: (entry: JournalEntry) => boolean, options?: WaitOptions): Promise<JournalEntry>;
+}
+
+/** The reads of this process's own ring. */
+export function localJournalReads(journal: Journal): JournalReads {
+  return {
+    entries: async (since) => journal.entries(since),
+    page: async (query, filter) => journal.page(query, filter),
+    counts: async () => ({ kept: journal.size(), cursor: journal.cursor() }),
+    waitFor: (predicate, options) => journal.waitFor(predicate, options),
+  };
+}
+
+/** What {@link sharedJournal} needs. */
+export interface SharedJournalDeps {
+  readonly port: JournalStatePort;
+  readonly capacity: number;
+}
+
+/** How often a pending wait reads the shared journal for another replica's entry (real ms). */
+export const SHARED_WAIT_POLL_MS = 25;
+
+/**
+ * The journal on a shared store: `record` appends in the background (the pipeline's journal), the reads read the
+ * store. A wait reads the entries after `since` until one matches, every {@link SHARED_WAIT_POLL_MS}.
+ */
+export function sharedJournal(deps: SharedJournalDeps): {
+  record(entry: JournalRecord): void;
+  reads: JournalReads;
+  close(): void;
+} {
+  const { port, capacity } = deps;
+  const inFlight = new Set<Promise<void>>();
+  let failed: unknown;
+  let closed = false;
+  /** This replica's appends, then the first failure among them since the last read (once). */
+  async function ownWritten(): Promise<void> {
+    if (inFlight.size > 0) await Promise.all(inFlight);
+    const error = failed;
+    failed = undefined;
+    if (error !== undefined) throw error;
+  }
+  const reads: JournalReads = {
+    async entries(since = 0) {
+      await ownWritten();
+      return port.entries(since);
+    },
+    async page(query, filter) {
+      const checked = checkPageQuery(query, 'requestPage');
+      await ownWritten();
+      return port.page(checked, filter);
+    },
+    async counts() {
+      await ownWritten();
+      return port.counts();
+    },
+    async waitFor(predicate, options = {}) {
+      const since = options.since ?? 0;
+      const timeoutMs = options.timeoutMs ?? 5000;
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        if (closed) throw new Error(kitMessage('The mock was closed while waiting for a request.'));
+        const found = (await reads.entries(since)).find(predicate);
+        if (found) return found;
+        const left = deadline - Date.now();
+        if (left <= 0)
+          throw new Error(
+            kitMessage(
+              `No request matched within ${timeoutMs} ms; check the predicate, or read control.requests() to see what arrived.`,
+            ),
+          );
+        // Real time, as the in-process journal's wait: the sandbox clock may be frozen or moved.
+        await new Promise<void>((resolve) => setTimeout(resolve, Math.min(SHARED_WAIT_POLL_MS, left)));
+      }
+    },
+  };
+  return {
+    record(entry) {
+      const tracked: Promise<void> = port
+        .append(entry, capacity)
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            failed ??= error;
+          },
+        )
+        .finally(() => inFlight.delete(tracked));
+      inFlight.add(tracked);
+    },
+    reads,
+    close() {
+      closed = true;
+    },
+  };
+}

@@ -1,0 +1,74 @@
+// Replicas on a real Redis share one request journal (decision 0040, step 7): a request answered by A is listed by
+// B's very next read, with nothing in the log; both replicas' requests share one sequence; B's wait resolves on a
+// request to A; a reset empties it for both.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createRedisStore, type SandboxStore } from '../../support/mock-internals/store.ts';
+import { redisReplica } from '../../support/redis-replica.ts';
+import { redisSuite } from '../../support/redis-suite.ts';
+
+const suite = redisSuite();
+
+/** A replica that follows no log: what it knows of another's change, it read from Redis on the request itself. */
+function unwatched(store: SandboxStore): SandboxStore {
+  const { watch: _, ...rest } = store;
+  return rest;
+}
+
+async function pairOfReplicas() {
+  const prefix = `journal-${randomUUID()}:`;
+  const a = await redisReplica(suite, createRedisStore(suite.url, { keyPrefix: prefix }));
+  const b = await redisReplica(suite, unwatched(createRedisStore(suite.url, { keyPrefix: prefix })));
+  return { prefix, a, b };
+}
+
+/** The types of the records in the sandbox's log. */
+async function logged(prefix: string): Promise<string[]> {
+  const entries = (await suite.probe.xrange(`${prefix}log`, '-', '+')) as [string, string[]][];
+  return entries.map(([, fields]) => (JSON.parse(fields[1] ?? '{}') as { t: string }).t);
+}
+
+describe('replicas on Redis: one request journal', () => {
+  it("lists A's requests in B's very next read, in one sequence with B's own, and logs no journal record", async () => {
+    const { prefix, a, b } = await pairOfReplicas();
+    const token = (await a.client.generate()).body.data.token as string;
+    expect(await b.fees(token)).toBe('ok');
+    expect(await a.fees(token)).toBe('ok');
+    const seen = await b.app.control.requests();
+    expect(seen.map((e) => [e.seq, e.path, e.operationName])).toEqual([
+      [1, '/api/v2/accounting/token/generate-token', undefined],
+      [2, '/graphql', 'Fees'],
+      [3, '/graphql', 'Fees'],
+    ]);
+    expect(await a.app.control.requests()).toEqual(seen);
+    expect(await b.app.control.cursor()).toBe(3);
+    expect((await a.app.control.history()).requests).toMatchObject({ kept: 3, cursor: 3 });
+    const page = await b.app.control.requestPage({ limit: 1, path: '/graphql' });
+    expect(page).toMatchObject({ order: 'newest-first', next: 3 });
+    expect(page.items.map((e) => e.seq)).toEqual([3]);
+    const listed = await b.client.read('requests?limit=2');
+    expect(listed.body).toMatchObject({ cursor: 3, next: 2 });
+    expect(await logged(prefix)).not.toContain('jr');
+  });
+
+  it("a wait on B resolves with A's request, and only a request after its cursor", async () => {
+    const { a, b } = await pairOfReplicas();
+    const token = (await a.client.generate()).body.data.token as string;
+    const since = await b.app.control.cursor();
+    const waiting = b.app.control.waitForRequest({ path: '/graphql' }, { since, timeoutMs: 10_000 });
+    expect(await a.fees(token)).toBe('ok');
+    expect(await waiting).toMatchObject({ seq: 2, path: '/graphql' });
+    await expect(
+      b.app.control.waitForRequest({ path: '/api/v2/accounting/token/generate-token' }, { since: 1, timeoutMs: 100 }),
+    ).rejects.toThrow(/No request matched within 100 ms/);
+  });
+
+  it('a reset through A empties the journal B reads, and numbering starts at 1 again', async () => {
+    const { a, b } = await pairOfReplicas();
+    await a.client.generate();
+    expect((await a.client.control('reset')).status).toBe(200);
+    expect(await b.app.control.requests()).toEqual([]);
+    await b.client.generate();
+    expect((await a.app.control.requests()).map((e) => e.seq)).toEqual([1]);
+  });
+});

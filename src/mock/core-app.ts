@@ -125,7 +125,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     ...{ assumptions, clients, clock, seed, crypto: platform.crypto, record, events, shared: plan?.tokens },
     sharedOps: seams.sharedTokenOps,
   });
-  const { journal, journalReads, recordRequest } = journalOf(opts.journalSize, plan);
+  const { journal, journalReads, recordRequest, lostEntries } = journalOf(opts.journalSize, plan, log.line);
   const webhooks = createWebhookFanout({
     ...{ assumptions, clock, clients, webhookUrls: opts.webhookUrls, signingKey: opts.webhookSigningKey },
     standardWebhooksSecret: opts.standardWebhooksSecret,
@@ -164,7 +164,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     ...{ journal: journalReads, journalSize: opts.journalSize },
     resettable: [...resettable, journal, webhooks, failures, ...(progress ? [progress] : [])],
     ...{ record, events, epoch: plan?.epoch },
-    store: plan ? () => (sync ? { kind: plan.store.kind, ...sync } : undefined) : undefined,
+    store: plan && (() => sync && { kind: plan.store.kind, ...sync, deferredLost: lostEntries(sync) }),
     coverage: () => coverage.report(),
   });
   const sync = plan
@@ -256,10 +256,16 @@ function failuresOf(
  * (journal-reads.ts), which the pipeline appends to and the handle reads. The ring exists either way (a replay of
  * an older kit's `jr` records on Redis lands there, read by nothing).
  */
-function journalOf(capacity: number, plan: StorePlan | undefined) {
-  const shared = plan?.journal ? sharedJournal({ port: plan.journal, capacity }) : undefined;
+function journalOf(capacity: number, plan: StorePlan | undefined, log: (line: string) => void) {
+  const shared = plan?.journal ? sharedJournal({ port: plan.journal, capacity, log }) : undefined;
   const journal = createJournal(capacity, shared ? undefined : plan?.record);
-  return { journal, journalReads: shared?.reads ?? localJournalReads(journal), recordRequest: shared ?? journal };
+  return {
+    journal,
+    journalReads: shared?.reads ?? localJournalReads(journal),
+    recordRequest: shared ?? journal,
+    /** Entries lost to failed appends: the sync layer's `jr` records, or the shared journal's. */
+    lostEntries: (sync: StateSync) => () => sync.deferredLost() + (shared?.lost() ?? 0),
+  };
 }
 
 /** A store that cannot be opened, as the error `ready()` rejects with. */

@@ -5,7 +5,8 @@
  *
  * On Redis each answered request is appended in the background; no answer waits for it, but every read through
  * this replica waits for this replica's appends first, so a test that reads right after its own request finds it.
- * A failed append is the next read's rejection (the control API's 503).
+ * A failed append is counted and logged as a lost journal entry (`control.store().lostJournalEntries`), as the file
+ * store's are: its request had been answered, and nothing else is lost.
  *
  * @module
  */
@@ -13,6 +14,7 @@ import { kitMessage } from '../../../internal/messages.ts';
 import type { JournalEntry, JournalFilter, JournalRecord } from '../history/journal-entry.ts';
 import { checkPageQuery, type Page, type PageQuery } from '../history/page.ts';
 import type { JournalStatePort } from '../store/journal-state.ts';
+import { lossCounter } from '../store/sync-losses.ts';
 import type { Journal, WaitOptions } from './journal.ts';
 
 /** The journal's reads, as promises on every store. */
@@ -38,6 +40,8 @@ export function localJournalReads(journal: Journal): JournalReads {
 export interface SharedJournalDeps {
   readonly port: JournalStatePort;
   readonly capacity: number;
+  /** Where a lost entry is told. */
+  readonly log: (line: string) => void;
 }
 
 /** How often a pending wait reads the shared journal for another replica's entry (real ms). */
@@ -50,18 +54,17 @@ export const SHARED_WAIT_POLL_MS = 25;
 export function sharedJournal(deps: SharedJournalDeps): {
   record(entry: JournalRecord): void;
   reads: JournalReads;
+  /** Entries whose append failed. */
+  lost(): number;
   close(): void;
 } {
   const { port, capacity } = deps;
   const inFlight = new Set<Promise<void>>();
-  let failed: unknown;
+  const losses = lossCounter(deps.log);
   let closed = false;
-  /** This replica's appends, then the first failure among them since the last read (once). */
+  /** This replica's appends (each settles, failed or not). */
   async function ownWritten(): Promise<void> {
     if (inFlight.size > 0) await Promise.all(inFlight);
-    const error = failed;
-    failed = undefined;
-    if (error !== undefined) throw error;
   }
   const reads: JournalReads = {
     async entries(since = 0) {
@@ -103,14 +106,13 @@ export function sharedJournal(deps: SharedJournalDeps): {
         .append(entry, capacity)
         .then(
           () => undefined,
-          (error: unknown) => {
-            failed ??= error;
-          },
+          (error: unknown) => losses.count(1, (error as { reason?: string }).reason ?? String(error)),
         )
         .finally(() => inFlight.delete(tracked));
       inFlight.add(tracked);
     },
     reads,
+    lost: losses.total,
     close() {
       closed = true;
     },

@@ -40,3 +40,15 @@ export async function redisReplica(suite: RedisSuite, store: SandboxStore, optio
   };
   return { app, client, fees, store };
 }
+
+/** A replica's store that follows no log: what it knows of another's change, it read from Redis on the request itself. */
+export function unwatched(store: SandboxStore): SandboxStore {
+  const { watch: _, ...rest } = store;
+  return rest;
+}
+
+/** The types of the records in the sandbox's log under `prefix`, read with `suite`'s probe. */
+export async function loggedTypes(suite: RedisSuite, prefix: string): Promise<string[]> {
+  const entries = (await suite.probe.xrange(`${prefix}log`, '-', '+')) as [string, string[]][];
+  return entries.map(([, fields]) => (JSON.parse(fields[1] ?? '{}') as { t: string }).t);
+}

@@ -3,19 +3,13 @@
 // log; an account another client made, or one from before a reset, is unknown there as on one mock.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createRedisStore, type SandboxStore } from '../../support/mock-internals/store.ts';
-import { redisReplica } from '../../support/redis-replica.ts';
+import { createRedisStore } from '../../support/mock-internals/store.ts';
+import { loggedTypes, redisReplica, unwatched } from '../../support/redis-replica.ts';
 import { redisSuite } from '../../support/redis-suite.ts';
 import { type Answer, paidUuid } from '../../support/sandbox-client.ts';
 import { payInput } from '../helpers.ts';
 
 const suite = redisSuite();
-
-/** A replica that follows no log: what it knows of another's change, it read from Redis on the request itself. */
-function unwatched(store: SandboxStore): SandboxStore {
-  const { watch: _, ...rest } = store;
-  return rest;
-}
 
 async function pairOfReplicas() {
   const prefix = `cards-${randomUUID()}:`;
@@ -23,12 +17,6 @@ async function pairOfReplicas() {
   const b = await redisReplica(suite, unwatched(createRedisStore(suite.url, { keyPrefix: prefix })));
   const token = (await a.client.generate()).body.data.token as string;
   return { prefix, a, b, token };
-}
-
-/** The types of the records in the sandbox's log. */
-async function logged(prefix: string): Promise<string[]> {
-  const entries = (await suite.probe.xrange(`${prefix}log`, '-', '+')) as [string, string[]][];
-  return entries.map(([, fields]) => (JSON.parse(fields[1] ?? '{}') as { t: string }).t);
 }
 
 const byAccount = (uid: string) => {
@@ -53,7 +41,7 @@ describe('replicas on Redis: one set of card accounts', () => {
     expect(JSON.stringify(await suite.probe.hgetall(`${prefix}0:card:test-client`))).not.toContain('4111111111111111');
     const second = await b.client.pay(token, byAccount(uid));
     expect(paidUuid(second), JSON.stringify(second.body)).toBeDefined();
-    expect(await logged(prefix)).not.toContain('card');
+    expect(await loggedTypes(suite, prefix)).not.toContain('card');
   });
 
   it('control.registerCardAccount() on A is synchronous; once durable, B pays with the uid', async () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultCredentials, servicePaths } from '../../../src/spec-names.ts';
 import { card, payInput } from '../../mock/helpers.ts';
 import { createRedisStore, type SandboxStore } from '../../support/mock-internals/store.ts';
-import { redisReplica } from '../../support/redis-replica.ts';
+import { redisReplica, unwatched } from '../../support/redis-replica.ts';
 import { redisSuite } from '../../support/redis-suite.ts';
 import { paidUuid } from '../../support/sandbox-client.ts';
 
@@ -27,12 +27,6 @@ async function registered(r: Awaited<ReturnType<typeof replica>>): Promise<strin
   const uid = r.app.control.registerCardAccount(defaultCredentials.clientId, cardInput);
   await r.app.control.durable();
   return uid;
-}
-
-/** The store without its watch: the replica reads the log only when a request asks it to. */
-function unwatched(store: SandboxStore): SandboxStore {
-  const { watch: _, ...rest } = store;
-  return rest;
 }
 
 describe('replicas on Redis: one clock, one reset', () => {

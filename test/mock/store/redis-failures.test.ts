@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { servicePaths } from '../../../src/spec-names.ts';
 import { createRedisStore, type SandboxStore } from '../../support/mock-internals/store.ts';
-import { redisReplica } from '../../support/redis-replica.ts';
+import { loggedTypes, redisReplica, unwatched } from '../../support/redis-replica.ts';
 import { redisSuite } from '../../support/redis-suite.ts';
 
 const suite = redisSuite();
@@ -15,12 +15,6 @@ const replica = (store: SandboxStore) => redisReplica(suite, store);
 
 const redisOf = (prefix: string) => createRedisStore(suite.url, { keyPrefix: prefix });
 
-/** The store without its watch: the replica reads the log only when a request asks it to. */
-function unwatched(store: SandboxStore): SandboxStore {
-  const { watch: _, ...rest } = store;
-  return rest;
-}
-
 /** Two replicas on one sandbox (B follows no log) and a token both have checked once. */
 async function pairOfReplicas() {
   const prefix = `fl-${randomUUID()}:`;
@@ -28,12 +22,6 @@ async function pairOfReplicas() {
   const token = (await a.client.generate()).body.data.token as string;
   expect([await a.fees(token), await b.fees(token)]).toEqual(['ok', 'ok']);
   return { prefix, a, b, token };
-}
-
-/** The types of the records in the sandbox's log. */
-async function logged(prefix: string): Promise<string[]> {
-  const entries = (await suite.probe.xrange(`${prefix}log`, '-', '+')) as [string, string[]][];
-  return entries.map(([, fields]) => (JSON.parse(fields[1] ?? '{}') as { t: string }).t);
 }
 
 const arm = (on: { client: { control(path: string, body?: unknown): Promise<{ status: number }> } }, body: object) =>
@@ -52,8 +40,8 @@ describe('replicas on Redis: one set of armed failures', () => {
     const refused = await b.client.generate();
     expect([refused.status, refused.body.message]).toEqual([429, 'slow down']);
     expect((await b.client.generate()).status).toBe(200);
-    expect(await logged(prefix)).not.toContain('fail');
-    expect(await logged(prefix)).not.toContain('take');
+    expect(await loggedTypes(suite, prefix)).not.toContain('fail');
+    expect(await loggedTypes(suite, prefix)).not.toContain('take');
     expect(await suite.probe.keys(`${prefix}claim:fail:*`)).toEqual([]);
   });
 

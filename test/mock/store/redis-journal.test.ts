@@ -3,29 +3,17 @@
 // request to A; a reset empties it for both.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createRedisStore, type SandboxStore } from '../../support/mock-internals/store.ts';
-import { redisReplica } from '../../support/redis-replica.ts';
+import { createRedisStore } from '../../support/mock-internals/store.ts';
+import { loggedTypes, redisReplica, unwatched } from '../../support/redis-replica.ts';
 import { redisSuite } from '../../support/redis-suite.ts';
 
 const suite = redisSuite();
-
-/** A replica that follows no log: what it knows of another's change, it read from Redis on the request itself. */
-function unwatched(store: SandboxStore): SandboxStore {
-  const { watch: _, ...rest } = store;
-  return rest;
-}
 
 async function pairOfReplicas() {
   const prefix = `journal-${randomUUID()}:`;
   const a = await redisReplica(suite, createRedisStore(suite.url, { keyPrefix: prefix }));
   const b = await redisReplica(suite, unwatched(createRedisStore(suite.url, { keyPrefix: prefix })));
   return { prefix, a, b };
-}
-
-/** The types of the records in the sandbox's log. */
-async function logged(prefix: string): Promise<string[]> {
-  const entries = (await suite.probe.xrange(`${prefix}log`, '-', '+')) as [string, string[]][];
-  return entries.map(([, fields]) => (JSON.parse(fields[1] ?? '{}') as { t: string }).t);
 }
 
 describe('replicas on Redis: one request journal', () => {
@@ -48,7 +36,7 @@ describe('replicas on Redis: one request journal', () => {
     expect(page.items.map((e) => e.seq)).toEqual([3]);
     const listed = await b.client.read('requests?limit=2');
     expect(listed.body).toMatchObject({ cursor: 3, next: 2 });
-    expect(await logged(prefix)).not.toContain('jr');
+    expect(await loggedTypes(suite, prefix)).not.toContain('jr');
   });
 
   it("a wait on B resolves with A's request, and only a request after its cursor", async () => {

@@ -17,8 +17,9 @@ import { createClock } from './internal/clock.ts';
 import { createFailureInjection } from './internal/control/failure-injection.ts';
 import { createControl } from './internal/control/handle.ts';
 import { createJournal } from './internal/control/journal.ts';
-import { localJournalReads, sharedJournal } from './internal/control/journal-reads.ts';
+import { localJournalReads } from './internal/control/journal-reads.ts';
 import { registerControlRoutes } from './internal/control/routes.ts';
+import type { sharedJournal } from './internal/control/shared-journal.ts';
 import { createCoverageCollector } from './internal/coverage/collector.ts';
 import { createEventBus, type EventBus } from './internal/domain/events.ts';
 import { createEngineLoader } from './internal/graphql/engine-loader.ts';
@@ -41,9 +42,10 @@ import { createSeededRandom } from './internal/random.ts';
 import type { RecordBody } from './internal/store/records.ts';
 import { StoreSetupError } from './internal/store/sandbox-store.ts';
 import type { StateSync } from './internal/store/state-sync.ts';
+import { parseStoreUrl } from './internal/store/store-url.ts';
 import {
   controlApplier,
-  planStore,
+  type planStore,
   type StoreOpener,
   type StorePlan,
   switchableRandom,
@@ -71,6 +73,10 @@ export interface MockAppSeams {
    * `openStore`, so the browser build, which never has such a store, does not carry them.
    */
   readonly sharedTokenOps?: SharedTokenOpsFactory;
+  /** The journal over a store that holds it (a Redis store), passed with `openStore` for the same reason. */
+  readonly sharedJournal?: typeof sharedJournal;
+  /** Plans a state store and its sync layer (store-wiring.ts): the Node entries pass it; without it, memory only. */
+  readonly planStore?: typeof planStore;
 }
 
 /** The built app, with the core the Node entry puts behind its `node:http` listener. */
@@ -106,7 +112,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   now = clock.now;
   const coverage = createCoverageCollector(events, assumptions);
   const random = createSeededRandom(seed, platform.crypto.sha512Hex);
-  const plan = planStore(opts.store, seams.openStore);
+  const plan = storePlanOf(opts.store, seams);
   const record = plan?.record;
   // With a store, payment ids fork by boot number once it is open (no two processes or restarts collide).
   const switchable = plan ? switchableRandom(random.fork('graphql')) : undefined;
@@ -125,7 +131,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     ...{ assumptions, clients, clock, seed, crypto: platform.crypto, record, events, shared: plan?.tokens },
     sharedOps: seams.sharedTokenOps,
   });
-  const { journal, journalReads, recordRequest, lostEntries } = journalOf(opts.journalSize, plan, log.line);
+  const { journal, journalReads, recordRequest, lostEntries } = journalOf(opts.journalSize, plan, seams, log.line);
   const webhooks = createWebhookFanout({
     ...{ assumptions, clock, clients, webhookUrls: opts.webhookUrls, signingKey: opts.webhookSigningKey },
     standardWebhooksSecret: opts.standardWebhooksSecret,
@@ -253,11 +259,12 @@ function failuresOf(
 
 /**
  * The request journal: this process's ring, which the file store records and replays; on Redis, the store's
- * (journal-reads.ts), which the pipeline appends to and the handle reads. The ring exists either way (a replay of
+ * (shared-journal.ts, from the Node entry's seam), which the pipeline appends to and the handle reads. The ring exists either way (a replay of
  * an older kit's `jr` records on Redis lands there, read by nothing).
  */
-function journalOf(capacity: number, plan: StorePlan | undefined, log: (line: string) => void) {
-  const shared = plan?.journal ? sharedJournal({ port: plan.journal, capacity, log }) : undefined;
+function journalOf(capacity: number, plan: StorePlan | undefined, seams: MockAppSeams, log: (line: string) => void) {
+  const onStore = seams.sharedJournal;
+  const shared = plan?.journal && onStore ? onStore({ port: plan.journal, capacity, log }) : undefined;
   const journal = createJournal(capacity, shared ? undefined : plan?.record);
   return {
     journal,
@@ -266,6 +273,21 @@ function journalOf(capacity: number, plan: StorePlan | undefined, log: (line: st
     /** Entries lost to failed appends: the sync layer's `jr` records, or the shared journal's. */
     lostEntries: (sync: StateSync) => () => sync.deferredLost() + (shared?.lost() ?? 0),
   };
+}
+
+/**
+ * The store plan of `option` through the Node entry's seam; the browser builds have none (and so carry no sync
+ * layer), and refuse any store but memory.
+ */
+function storePlanOf(option: Parameters<typeof planStore>[0], seams: MockAppSeams): StorePlan | undefined {
+  if (seams.planStore) return seams.planStore(option, seams.openStore);
+  if (typeof option === 'string' && parseStoreUrl(option).kind === 'memory') return undefined;
+  const named = typeof option === 'string' ? `"${option}"` : 'object';
+  throw new TypeError(
+    kitMessage(
+      `store ${named} needs Node (a file or a Redis connection): in a browser or worker the mock keeps its state in memory; leave the store option out.`,
+    ),
+  );
 }
 
 /** A store that cannot be opened, as the error `ready()` rejects with. */

@@ -9,10 +9,12 @@
 import { kitMessage } from '../internal/messages.ts';
 import type { MockAppSeams } from './core-app.ts';
 import { sharedTokenOps } from './internal/auth/shared-tokens.ts';
+import { sharedJournal } from './internal/control/shared-journal.ts';
 import { createFileStore } from './internal/store/file-store.ts';
 import { createRedisStore } from './internal/store/redis-store.ts';
 import type { SandboxStore } from './internal/store/sandbox-store.ts';
 import { parseStoreUrl } from './internal/store/store-url.ts';
+import { planStore } from './internal/store/store-wiring.ts';
 
 /**
  * Opens the store a URL names (not `memory:`, which has no store object). Nothing is read until `open()`.
@@ -28,13 +30,16 @@ export function openNodeStore(url: string): SandboxStore {
 }
 
 /**
- * What the Node entries pass the composition root for stores: the opener, and the token operations over a Redis
- * store's shared token state (kept out of the browser builds, which have neither).
+ * What the Node entries pass the composition root for stores: the store planner with its sync layer, the opener,
+ * the token operations over a Redis store's shared token state and its journal (kept out of the browser builds,
+ * which have none of them).
  *
  * @example
  * const { app } = buildMockApp(options, { ...nodeStoreSeams, platform: nodePlatform });
  */
-export const nodeStoreSeams: Pick<MockAppSeams, 'openStore' | 'sharedTokenOps'> = {
+export const nodeStoreSeams: Pick<MockAppSeams, 'openStore' | 'sharedTokenOps' | 'sharedJournal' | 'planStore'> = {
   openStore: openNodeStore,
+  planStore,
   sharedTokenOps,
+  sharedJournal,
 };

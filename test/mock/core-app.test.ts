@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildMockApp } from '../../src/mock/core-app.ts';
 import { nodePlatform } from '../../src/mock/node-platform.ts';
-import { nodeStoreSeams, openNodeStore } from '../../src/mock/node-store.ts';
+import { nodeStoreSeams } from '../../src/mock/node-store.ts';
 import type { MockOptions } from '../../src/mock/options.ts';
 import { webPlatform } from '../../src/mock/web-platform.ts';
 import { testCardNumbers } from '../../src/test-values.ts';
@@ -210,7 +210,7 @@ describe('the event bus of the built app', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pck-events-'));
     const built = buildMockApp(
       { log: false, store: `file:${join(dir, 'state.log')}`, assumptions: { settleDelayMs } },
-      { platform: nodePlatform, openStore: openNodeStore },
+      { platform: nodePlatform, ...nodeStoreSeams },
     );
     close = async () => {
       await built.app.close();
@@ -267,11 +267,18 @@ describe("a store's shared token state", () => {
       close: async () => {},
     }) as unknown as MockOptions['store'];
 
-  it('is refused without the token operations the Node entries pass, as in a browser build', () => {
+  it('is refused without the store wiring the Node entries pass, as in a browser build', () => {
     expect(() => buildMockApp({ log: false, store: sharedStore() }, { platform: webPlatform })).toThrow(
       new TypeError(
-        '[payment-contract-kit] this store holds the token state for every process (Redis), which needs Node: in a browser or worker the mock keeps its state in memory; leave the store option out.',
+        '[payment-contract-kit] store object needs Node (a file or a Redis connection): in a browser or worker the mock keeps its state in memory; leave the store option out.',
       ),
+    );
+  });
+
+  it('is refused without the token operations the Node entries pass', () => {
+    const { sharedTokenOps: _, ...withoutOps } = nodeStoreSeams;
+    expect(() => buildMockApp({ log: false, store: sharedStore() }, { platform: nodePlatform, ...withoutOps })).toThrow(
+      /holds the token state for every process \(Redis\), which needs Node/,
     );
   });
 

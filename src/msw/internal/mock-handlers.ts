@@ -65,7 +65,7 @@ export interface MockHandlers {
 export function createMockHandlersOn(
   platform: MockPlatform,
   options: MockHandlersOptions = {},
-  stores: Pick<MockAppSeams, 'openStore' | 'sharedTokenOps'> = {},
+  stores: Pick<MockAppSeams, 'openStore' | 'sharedTokenOps' | 'sharedJournal' | 'planStore'> = {},
 ): MockHandlers {
   const { baseUrl: rawBaseUrl, webhookReceivers = [], ...mockOptions } = options;
   const baseUrl = resolveBaseUrl(rawBaseUrl);

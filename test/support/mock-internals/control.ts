@@ -10,6 +10,6 @@
  * @module
  */
 export { createJournal } from '../../../src/mock/internal/control/journal.ts';
-export { sharedJournal } from '../../../src/mock/internal/control/journal-reads.ts';
 export { controlRoutes } from '../../../src/mock/internal/control/routes.ts';
+export { sharedJournal } from '../../../src/mock/internal/control/shared-journal.ts';
 export { summarizeVariables } from '../../../src/mock/internal/graphql/variables-summary.ts';

@@ -259,8 +259,8 @@ function failuresOf(
 
 /**
  * The request journal: this process's ring, which the file store records and replays; on Redis, the store's
- * (shared-journal.ts, from the Node entry's seam), which the pipeline appends to and the handle reads. The ring exists either way (a replay of
- * an older kit's `jr` records on Redis lands there, read by nothing).
+ * (shared-journal.ts, from the Node entry's seam), which the pipeline appends to and the handle reads. The ring
+ * exists either way (a replay of an older kit's `jr` records on Redis lands there, read by nothing).
  */
 function journalOf(capacity: number, plan: StorePlan | undefined, seams: MockAppSeams, log: (line: string) => void) {
   const onStore = seams.sharedJournal;

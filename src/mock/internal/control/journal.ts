@@ -26,6 +26,15 @@ import { createWaiters } from '../waiters.ts';
 
 export type { JournalEntry, JournalFilter, JournalRecord };
 
+/** What a wait for a request says when it gives up: the ring's and the shared journal's alike. */
+export const requestWaitMessages = {
+  timedOut: (timeoutMs: number) =>
+    kitMessage(
+      `No request matched within ${timeoutMs} ms; check the predicate, or read control.requests() to see what arrived.`,
+    ),
+  closed: kitMessage('The mock was closed while waiting for a request.'),
+};
+
 /** Options of {@link Journal.waitFor}. */
 export interface WaitOptions {
   /** Give up after this many real milliseconds. Default 5,000. */
@@ -164,10 +173,7 @@ export function createJournal(capacity: number, recorder?: Recorder): Journal {
         // A reset restarts seq, so an entry recorded later may still number at or below `since`.
         (e) => e.seq > since && predicate(e),
         timeoutMs,
-        () =>
-          kitMessage(
-            `No request matched within ${timeoutMs} ms; check the predicate, or read control.requests() to see what arrived.`,
-          ),
+        () => requestWaitMessages.timedOut(timeoutMs),
       );
     },
     reset() {
@@ -177,7 +183,7 @@ export function createJournal(capacity: number, recorder?: Recorder): Journal {
       seq = 0;
     },
     close() {
-      waiters.close(kitMessage('The mock was closed while waiting for a request.'));
+      waiters.close(requestWaitMessages.closed);
     },
   };
   // A replayed `jr` record is appended as it is; with a store, `record` also hands one over.

@@ -10,11 +10,11 @@
  *
  * @module
  */
-import { kitMessage } from '../../../internal/messages.ts';
 import type { JournalRecord } from '../history/journal-entry.ts';
 import { checkPageQuery } from '../history/page.ts';
 import type { JournalStatePort } from '../store/journal-state.ts';
 import { lossCounter } from '../store/sync-losses.ts';
+import { requestWaitMessages } from './journal.ts';
 import type { JournalReads } from './journal-reads.ts';
 
 /** What {@link sharedJournal} needs. */
@@ -66,16 +66,11 @@ export function sharedJournal(deps: SharedJournalDeps): {
       const timeoutMs = options.timeoutMs ?? 5000;
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        if (closed) throw new Error(kitMessage('The mock was closed while waiting for a request.'));
+        if (closed) throw new Error(requestWaitMessages.closed);
         const found = (await reads.entries(since)).find(predicate);
         if (found) return found;
         const left = deadline - Date.now();
-        if (left <= 0)
-          throw new Error(
-            kitMessage(
-              `No request matched within ${timeoutMs} ms; check the predicate, or read control.requests() to see what arrived.`,
-            ),
-          );
+        if (left <= 0) throw new Error(requestWaitMessages.timedOut(timeoutMs));
         // Real time, as the in-process journal's wait: the sandbox clock may be frozen or moved.
         await new Promise<void>((resolve) => setTimeout(resolve, Math.min(SHARED_WAIT_POLL_MS, left)));
       }

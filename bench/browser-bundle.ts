@@ -1,5 +1,5 @@
 /**
- * The msw entry's browser bundle (issue 28): `createMockHandlers` bundled by esbuild for the browser from the built
+ * The msw entry's browser bundle: `createMockHandlers` bundled by esbuild for the browser from the built
  * `dist/browser/msw.js`, msw and graphql left out (a front-end app bundles its own copies anyway), minified, then
  * gzipped. `npm test` holds the same figure, measured from the packed tarball, to its budget
  * (test/msw/browser.test.ts); the benchmark reports it beside the other in-process figures.

@@ -2,7 +2,7 @@
  * Two runs of `npm run bench` side by side: for every paired figure both runs printed, whether they agree (each
  * median lies within the other run's spread, decision 0002), and for a `--baseline` run of the same build, whether
  * every mock ÷ baseline figure reads within 0.95–1.05. This is how the benchmark shows it measures the code and not the
- * host (issue 22). The req/s ratios to (a) and to the peers are shown but not judged, in both checks: on the fast
+ * host. The req/s ratios to (a) and to the peers are shown but not judged, in both checks: on the fast
  * endpoints they measure the load generator; CPU per request, the primary figure, and every other figure are.
  * Pure functions; `bench/compare.ts` reads the files.
  *

@@ -22,7 +22,7 @@ export async function storedPayments(url: string): Promise<number | null> {
     if (body && typeof body === 'object') {
       const { payments, count, counts } = body as { payments?: unknown; count?: unknown; counts?: { kept?: unknown } };
       if (typeof count === 'number') return count;
-      // A paged list (issue 27) answers one page and the history's counters.
+      // A paged list answers one page and the history's counters.
       if (typeof counts?.kept === 'number') return counts.kept;
       if (Array.isArray(payments)) return payments.length;
     }

@@ -1,5 +1,5 @@
 /**
- * Paired A/B of proxy builds (issue 21): one mock of this checkout's build; in front of it, each named proxy (the
+ * Paired A/B of proxy builds: one mock of this checkout's build; in front of it, each named proxy (the
  * built CLI of any checkout, or `floor`, the bare passthrough of bench/references); rounds of autocannon alternate
  * over the mock alone and every proxy (order reversed every other round), and each process's own CPU per request
  * is read from `/proc`. Prints medians, per-round values, and the paired per-round ratios of every two proxies, which

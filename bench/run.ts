@@ -8,7 +8,7 @@
  * the CPU other processes took on its core, and its peak RSS, then one cold start of each server (paired run by run).
  * Every figure is the median of per-round ratios against (a) in the same round, with its spread (report.ts,
  * paired.ts). Then the payment latency at 1, 10 and 100 connections, and the mock's memory while it processes
- * payments. Prints the tables with the targets of issue 22, writes bench/results/latest-<date>.json (raw, ignored by
+ * payments. Prints the tables with the targets, writes bench/results/latest-<date>.json (raw, ignored by
  * git) and, for a full run of every workload, bench/results/summary.json and summary.md (committed).
  *
  * Flags: --quick (a few minutes), --only <workload,...>, --servers <id,...> (reference (a) always runs), --rounds N,
@@ -432,7 +432,7 @@ if (proxyRan && !flags['no-proxy-latency']) {
   log(`proxy: adds ${proxyLatency.median.toFixed(3)} ms to a fee list's p50 (${proxyLatency.pairs} pairs)`);
 }
 
-// The mock on Redis beside the mock on memory (issue 23): its own redis-server, skipped with a line without one.
+// The mock on Redis beside the mock on memory: its own redis-server, skipped with a line without one.
 let sharedStore: SharedStoreResult | undefined;
 if (withMock && !flags['no-shared-store']) {
   sharedStore = await measureSharedStore({

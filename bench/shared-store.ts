@@ -1,5 +1,5 @@
 /**
- * What a shared store costs (issue 23): the built mock on `memory:`, on `--store redis://` (one replica) and as two
+ * What a shared store costs: the built mock on `memory:`, on `--store redis://` (one replica) and as two
  * replicas on the same Redis, for generate-token, the fee list and the payment. The benchmark starts its own Debian
  * `redis-server` on a free port (no persistence, pinned to the server core with the mocks) and gives each workload
  * and setup a key prefix of its own, so no replica follows another setup's records.

@@ -294,6 +294,10 @@ describe('collectMetrics and targetsFor', () => {
         runs: [
           { ...run('mock', []), rounds: [round(8000, { serverCpu: 0.9 }), round(4000, { serverCpu: 0.45 })] },
           { ...run('rest-token', []), rounds: [round(10000, { serverCpu: 1 }), round(5000, { serverCpu: 0.5 })] },
+          {
+            ...run('rest-token-signed', []),
+            rounds: [round(9000, { serverCpu: 0.9 }), round(4500, { serverCpu: 0.45 })],
+          },
         ],
       },
     ];
@@ -305,7 +309,8 @@ describe('collectMetrics and targetsFor', () => {
       },
     });
     const byId = Object.fromEntries(summary.targets.map((t) => [t.id, t]));
-    expect(byId['generate-token-cpu']?.pass).toBe(true);
+    // Against (a′), the floor that signs the same token: 112.5 µs ÷ 100 µs, over its 1.05.
+    expect(byId['generate-token-cpu']).toMatchObject({ pass: false, threshold: 1.05 });
     expect(byId['generate-token-cpu']?.value).toBeCloseTo(1.125);
     expect(byId['cold-start']).toMatchObject({ pass: false });
     expect(byId['cold-start']?.value).toBeCloseTo(1.55);
@@ -355,6 +360,10 @@ describe('rendering', () => {
           { ...run('mock', []), rounds: [round(5000, { serverCpu: 1 }), round(2500, { serverCpu: 0.5 })] },
           { ...run('rest-token', []), rounds: [round(10000, { serverCpu: 1 }), round(5000, { serverCpu: 0.5 })] },
           { ...run('prism', []), rounds: [round(1250, { serverCpu: 1 }), round(625, { serverCpu: 0.5 })] },
+          {
+            ...run('rest-token-signed', []),
+            rounds: [round(8000, { serverCpu: 1 }), round(4000, { serverCpu: 0.5 })],
+          },
         ],
       },
     ],
@@ -370,7 +379,7 @@ describe('rendering', () => {
     expect(text).toMatch(/rest-token\s+100\.0\s+1 \(reference\)/);
     expect(text).toMatch(/generate-token\s+prism\s+0\.25× \(0\.25–0\.25, 2 pairs\)\s+4\.00× \(4\.00–4\.00, 2 pairs\)/);
     expect(text).toMatch(
-      /generate-token: server CPU per request ≤ 1\.15 × \(a\)'s\s+2\.00×\s+2\.00–2\.00, 2 pairs\s+≤ 1\.15\s+0\.57×\s+FAIL/,
+      /generate-token: server CPU per request ≤ 1\.05 × \(a′\)'s\s+1\.60×\s+1\.60–1\.60, 2 pairs\s+≤ 1\.05\s+0\.66×\s+FAIL/,
     );
   });
 
@@ -414,8 +423,8 @@ describe('rendering', () => {
       proxyLatency: { median: 0.4, min: 0.2, max: 0.9, pairs: 30, flagged: [] },
     });
     const byId = Object.fromEntries(result.targets.map((t) => [t.id, t]));
-    expect(byId['proxy-fees-list']?.value).toBeCloseTo(0.575);
-    expect(byId['proxy-fees-list']?.pass).toBe(true);
+    // No bare passthrough ran, so the proxy's target has nothing to be judged against.
+    expect(byId['proxy-fees-list']).toMatchObject({ value: null, pass: null });
     expect(byId['proxy-p50']).toMatchObject({ value: 0.4, pass: true });
     expect(byId['proxy-process-payment']).toBeUndefined();
   });
@@ -455,7 +464,7 @@ describe('rendering', () => {
     expect(text).not.toMatch(/mock compared with[\s\S]*proxy \(checks on\)/);
   });
 
-  it("sets the proxy's own CPU beside the floor's (the bare passthrough in front of the same mock)", () => {
+  it("sets the proxy's own CPU beside the floor's (the bare passthrough in front of the same mock) and judges it", () => {
     // Mock alone: 100 µs per request. Proxy: 200 µs of its own. Floor: 0.45 core at 4,500 req/s, 100 µs of its own.
     const result = summarize(context, {
       workloads: [
@@ -481,6 +490,10 @@ describe('rendering', () => {
     // Round 2: the floor took 120 µs, so the proxy's 200 µs is 1.67× it.
     const vsFloor = result.paired[proxyOwnCpuVsFloorKey('fees-list')];
     expect([vsFloor?.min, vsFloor?.max, vsFloor?.pairs]).toEqual([expect.closeTo(200 / 120), expect.closeTo(2), 2]);
+    // The proxy's target is that ratio against 1.5: a median of 1.83 fails it.
+    const target = result.targets.find((t) => t.id === 'proxy-fees-list');
+    expect(target).toMatchObject({ threshold: 1.5, pass: false });
+    expect(target?.value).toBeCloseTo((200 / 120 + 2) / 2);
     const floorVsMock = result.paired[floorOwnCpuKey('fees-list')];
     expect([floorVsMock?.min, floorVsMock?.max, floorVsMock?.pairs]).toEqual([
       expect.closeTo(1),
@@ -500,7 +513,7 @@ describe('rendering', () => {
     expect(md).toContain('Machine: Test CPU, 2 cores, Node v20.0.0');
     expect(md).toContain("| workload | server | CPU µs per request | CPU per request ÷ (a)'s |");
     expect(md).toContain(
-      "| generate-token: server CPU per request ≤ 1.15 × (a)'s | 2.00× | 2.00–2.00, 2 pairs | ≤ 1.15 | 0.57× | FAIL |",
+      "| generate-token: server CPU per request ≤ 1.05 × (a′)'s | 1.60× | 1.60–1.60, 2 pairs | ≤ 1.05 | 0.66× | FAIL |",
     );
   });
 

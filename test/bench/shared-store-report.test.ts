@@ -133,7 +133,7 @@ describe('the shared-store section of the report', () => {
   it('prints the table and the round-trip lines in text and Markdown', () => {
     const summary = summarize(context, { workloads: [], coldStart: {}, sharedStore: { workloads: [run] } });
     for (const out of [renderText(summary), renderMarkdown(summary)]) {
-      expect(out).toContain('A shared store (issue 23)');
+      expect(out).toContain('A shared store');
       expect(out).toMatch(/fees-list.+mock on redis:\/\/ \(one replica\).+0\.40× \(0\.40–0\.40, 2 pairs\)/);
       expect(out).toContain('- fees-list, mock on redis:// (one replica): 3.00 per request over 300 requests');
     }
@@ -142,7 +142,7 @@ describe('the shared-store section of the report', () => {
   it('prints the reason in place of the table when it was skipped, and nothing when it was not run', () => {
     const skipped = 'shared store: skipped, redis-server is not installed (apt-get install -y redis-server).';
     const summary = summarize(context, { workloads: [], coldStart: {}, sharedStore: { skipped, workloads: [] } });
-    expect(renderText(summary)).toContain(`A shared store (issue 23)`);
+    expect(renderText(summary)).toContain(`A shared store`);
     expect(renderText(summary)).toContain(skipped);
     expect(renderText(summarize(context, { workloads: [], coldStart: {} }))).not.toContain('A shared store');
   });

@@ -46,19 +46,25 @@ function smokeBench(only: string, servers: string, extra: readonly string[], nee
 
 describe('npm run bench (smoke)', () => {
   it('runs the mock and reference (a) in paired rounds and reports CPU per request against (a)', () => {
-    const result = smokeBench('generate-token', 'mock', ['--no-shared-store'], false, 120_000);
+    const result = smokeBench('generate-token', 'mock,rest-token-signed', ['--no-shared-store'], false, 120_000);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('Against the limit: each server ÷ (a) bare node:http in the same round');
     expect(result.stdout).toMatch(
       /generate-token\s+mock \(payment-contract-kit\)\s+[\d.]+\s+[\d.]+× \([\d.]+–[\d.]+, [12] pairs/,
     );
     expect(result.stdout).toMatch(/\(a\) node:http, fixed token pair\s+[\d.]+\s+1 \(reference\)/);
-    expect(result.stdout).toMatch(/generate-token: server CPU per request ≤ 1\.15 × \(a\)'s\s+[\d.]+×/);
+    expect(result.stdout).toMatch(/generate-token: server CPU per request ≤ 1\.05 × \(a′\)'s\s+[\d.]+×/);
     expect(result.stderr).toContain('summary files left as they were');
   }, 150_000);
 
   it('runs the proxy in front of the mock beside the mock alone and prints its ratios and the p50 it adds', () => {
-    const result = smokeBench('fees-list', 'mock,proxy', ['--no-in-process', '--no-shared-store'], true, 120_000);
+    const result = smokeBench(
+      'fees-list',
+      'mock,proxy,proxy-floor',
+      ['--no-in-process', '--no-shared-store'],
+      true,
+      120_000,
+    );
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('The validating proxy in front of the mock');
     const ratio = String.raw`[\d.]+× \([\d.]+–[\d.]+, [12] pairs[^)]*\)`;
@@ -66,14 +72,14 @@ describe('npm run bench (smoke)', () => {
     expect(result.stdout).toMatch(
       /Added p50 on a fee list \(one connection, sequential, paired slices proxy − mock\): -?[\d.]+ ms/,
     );
-    expect(result.stdout).toMatch(/proxy in front of the mock, fees-list ≥ 0\.5 × the mock's req\/s\s+[\d.]+×/);
+    expect(result.stdout).toMatch(/proxy's own CPU per request, fees-list ≤ 1\.5 × the bare passthrough's\s+[\d.]+×/);
     expect(result.stderr).toMatch(/proxy: adds -?[\d.]+ ms to a fee list's p50/);
   }, 150_000);
 
   it('runs the mock on Redis, one replica and two, beside the mock on memory and counts store round trips', () => {
     const result = smokeBench('generate-token,fees-list,process-payment', 'mock', ['--no-in-process'], true, 200_000);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toContain('A shared store (issue 23): the mock on Redis, one replica and two');
+    expect(result.stdout).toContain('A shared store: the mock on Redis, one replica and two');
     const ratio = String.raw`[\d.]+× \([\d.]+–[\d.]+, [12] pairs[^)]*\)`;
     for (const workload of ['generate-token', 'fees-list', 'process-payment']) {
       expect(result.stdout).toMatch(

@@ -3,7 +3,7 @@
 // request to A; a reset empties it for both.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createRedisStore } from '../../support/mock-internals/store.ts';
+import { createRedisStore, StoreUnavailableError } from '../../support/mock-internals/store.ts';
 import { loggedTypes, redisReplica, unwatched } from '../../support/redis-replica.ts';
 import { redisSuite } from '../../support/redis-suite.ts';
 
@@ -58,5 +58,28 @@ describe('replicas on Redis: one request journal', () => {
     expect(await b.app.control.requests()).toEqual([]);
     await b.client.generate();
     expect((await a.app.control.requests()).map((e) => e.seq)).toEqual([1]);
+  });
+
+  it("answers a wait whose reads the store failed with the store's 503, and a wait that gives up with 408", async () => {
+    const prefix = `journal-${randomUUID()}:`;
+    const store = unwatched(createRedisStore(suite.url, { keyPrefix: prefix }));
+    const port = store.journalState!();
+    // The journal's reads fail as a Redis that went away fails them; its appends still land.
+    const failing = {
+      ...store,
+      journalState: () => ({
+        ...port,
+        entries: () => Promise.reject(new StoreUnavailableError('connection closed')),
+      }),
+    };
+    const { client } = await redisReplica(suite, failing);
+    const wait = await client.control('requests/wait', { path: '/never', timeoutMs: 100 });
+    expect(wait.status).toBe(503);
+    expect(wait.body).toMatchObject({ status: 'ERROR', message: expect.stringMatching(/connection closed/) });
+    const { client: healthy } = await redisReplica(
+      suite,
+      unwatched(createRedisStore(suite.url, { keyPrefix: prefix })),
+    );
+    expect((await healthy.control('requests/wait', { path: '/never', timeoutMs: 50 })).status).toBe(408);
   });
 });

@@ -37,6 +37,7 @@ import type { Router } from '../http/router.ts';
 import { restError } from '../http-error.ts';
 import { pactRoutes, registerPactRoutes } from '../provider-states/routes.ts';
 import type { ProviderStateService } from '../provider-states/setup.ts';
+import { StoreUnavailableError } from '../store/sandbox-store.ts';
 import { coveragePath, registerCoverageRoute } from './coverage-route.ts';
 import { registerListRoutes } from './lists.ts';
 
@@ -98,11 +99,16 @@ function optionalTimeout(body: Record<string, unknown>, route: string): number |
   return v;
 }
 
-/** Turns a wait timeout into a 408 with the wait's own message. */
+/**
+ * Turns a wait that gave up (timed out, or the mock closed under it) into a 408 with the wait's own message. A store
+ * that failed the wait's reads goes on as it is, so the pipeline answers it as the store's 503: the caller then
+ * retries later rather than widening a time-out that was never the cause.
+ */
 async function orTimeout<T>(wait: Promise<T>): Promise<T> {
   try {
     return await wait;
   } catch (error) {
+    if (error instanceof StoreUnavailableError) throw error;
     throw restError(408, error instanceof Error ? error.message : String(error));
   }
 }

@@ -1,9 +1,9 @@
 /**
- * Reference (a″), informational: the floor for answering a payment over node:http. Bare node:http that reads the
- * whole request body, parses it as JSON, takes the amount and fee from the variables, and answers a
+ * Reference (a″), the payment floor: the least that answering a payment over node:http costs. Bare node:http that
+ * reads the whole request body, parses it as JSON, takes the amount and fee from the variables, and answers a
  * processPaymentRequest result of the mock's shape and size (a fresh uuid and timestamp each time). No validation,
  * no state, no schema, no log. Compared with (a), it shows what a payment's larger request and answer cost over
- * HTTP whatever the implementation; no target is attached to it.
+ * HTTP whatever the implementation; the mock's payment is judged against it.
  *
  * @module
  */

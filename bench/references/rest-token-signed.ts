@@ -1,8 +1,8 @@
 /**
- * Reference (a′), informational: the floor for issuing real tokens. Bare node:http that reads x-client-id and
- * x-api-key, checks them against one client, signs a fresh HS256 JWT (node:crypto HMAC, header precomputed), makes
- * a random refresh token and answers the token pair. No state, no journal, no log. Compared with (a), it shows what
- * signing a token per call costs whatever the implementation; no target is attached to it.
+ * Reference (a′), the generate-token floor: bare node:http that reads x-client-id and x-api-key, checks them against
+ * one client, signs a fresh HS256 JWT (node:crypto HMAC, header precomputed), makes a random refresh token and
+ * answers the token pair. No state, no journal, no log. Compared with (a), it shows what signing a token per call
+ * costs whatever the implementation; the mock's generate-token is judged against it.
  *
  * @module
  */

@@ -26,8 +26,10 @@ const CLOSE_BRACKET = 0x5d;
  * jsonDepthWithin('[[[[1]]]]', 3); // false
  */
 export function jsonDepthWithin(text: string, maxDepth: number): boolean {
-  // Fewer characters than levels allowed: it cannot nest deeper (each level takes at least one character).
-  if (text.length <= maxDepth) return true;
+  // Each level opens with a brace or bracket, so a text with no more of them than levels allowed cannot nest deeper.
+  // Counting them with indexOf is several times cheaper than the scan below, and a request's body almost always has
+  // few (a payment's has six); only a text with many falls through to the scan.
+  if (text.length <= maxDepth || openingsWithin(text, maxDepth)) return true;
   let depth = 0;
   let i = 0;
   const n = text.length;
@@ -43,6 +45,14 @@ export function jsonDepthWithin(text: string, maxDepth: number): boolean {
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
     i++;
   }
+  return true;
+}
+
+/** Whether `text` holds at most `max` opening braces and brackets, inside strings or not. */
+function openingsWithin(text: string, max: number): boolean {
+  let count = 0;
+  for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) if (++count > max) return false;
+  for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) if (++count > max) return false;
   return true;
 }
 

@@ -79,8 +79,10 @@ export function createSeededRandom(seed: string, sha512Hex: (text: string) => st
   }
 
   // 16 bytes as a version 4 uuid. Within the current block, a slice of its hex (payment uuids are drawn on every
-  // payment); across a block boundary, byte by byte. Same value either way.
+  // payment); across a block boundary, byte by byte. Same value either way. A used-up block is refilled first, so
+  // a run of uuids (four a block) always takes the slice.
   function uuidOf(dash: string): string {
+    if (offset >= BLOCK_BYTES) refill();
     if (offset + 16 <= BLOCK_BYTES) {
       const hex = block.slice(2 * offset, 2 * offset + 32);
       offset += 16;

@@ -73,6 +73,7 @@ export function stallableStore(base: SandboxStore): Stallable {
     ...(base.clockState ? { clockState: () => heldPort(base.clockState!(), held) } : {}),
     ...(base.failureState ? { failureState: () => heldPort(base.failureState!(), held) } : {}),
     ...(base.paymentState ? { paymentState: () => heldPort(base.paymentState!(), held) } : {}),
+    ...(base.deliveryState ? { deliveryState: () => heldPort(base.deliveryState!(), held) } : {}),
   };
   const s: Stallable = {
     store,

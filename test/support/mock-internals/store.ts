@@ -9,6 +9,12 @@
  *
  * @module
  */
+export type {
+  AttemptVerdict,
+  DeliveryStatePort,
+  NewDelivery,
+  StoredDeliveryCaps,
+} from '../../../src/mock/internal/store/delivery-state.ts';
 export { createFileStore, lineChecksum } from '../../../src/mock/internal/store/file-store.ts';
 export type { PaymentCaps, PaymentStatePort } from '../../../src/mock/internal/store/payment-state.ts';
 export { createRedisStore, type RedisStoreOptions } from '../../../src/mock/internal/store/redis-store.ts';

@@ -12,6 +12,20 @@
 export { retryAfterMs, retryDelayMs, retrySchedule } from '../../../src/mock/internal/webhooks/backoff.ts';
 export { createDeliveryHeaders } from '../../../src/mock/internal/webhooks/delivery-headers.ts';
 export {
+  type Delivery,
+  newDelivery,
+  recordAttempt,
+  restartRound,
+  snapshot,
+  type WebhookEvent,
+} from '../../../src/mock/internal/webhooks/delivery-record.ts';
+export {
+  createDeliveryStore,
+  type DeliveryFilter,
+  type DeliveryStore,
+  deliveryMatches,
+} from '../../../src/mock/internal/webhooks/delivery-store.ts';
+export {
   createWebhookDispatcher,
   type DeliveryCaps,
   type DeliveryRecord,

@@ -1,11 +1,13 @@
 /**
  * The sandbox state a Redis store holds itself (decision 0040), one port per part, as the store hands them out:
- * the token state, the clock and epoch, the armed failures, the payments, the request journal. Their scripts are defined on the store's
+ * the token state, the clock and epoch, the armed failures, the payments, the webhook deliveries, the request journal. Their scripts are defined on the store's
  * client, and each port runs them through the store's `run`, which turns a Redis failure into `StoreUnavailableError`.
  *
  * @module
  */
 import { type ClockScriptClient, clockScripts, redisClockState } from './redis-clock-state.ts';
+import { type DeliveryScriptClient, deliveryScripts } from './redis-delivery-scripts.ts';
+import { redisDeliveryState } from './redis-delivery-state.ts';
 import { type FailureScriptClient, failureScripts, redisFailureState } from './redis-failure-state.ts';
 import { type JournalScriptClient, journalScripts, redisJournalState } from './redis-journal-state.ts';
 import { type PaymentScriptClient, paymentScripts } from './redis-payment-scripts.ts';
@@ -19,6 +21,7 @@ export const sandboxStateScripts = {
   ...clockScripts,
   ...failureScripts,
   ...paymentScripts,
+  ...deliveryScripts,
   ...journalScripts,
 } as const;
 
@@ -28,6 +31,7 @@ export interface SandboxStateClient
     ClockScriptClient,
     FailureScriptClient,
     PaymentScriptClient,
+    DeliveryScriptClient,
     JournalScriptClient {}
 
 /**
@@ -39,12 +43,15 @@ export interface SandboxStateClient
 export function sandboxStatePorts(
   run: <T>(work: (redis: SandboxStateClient) => Promise<T>) => Promise<T>,
   prefix: string,
-): Required<Pick<SandboxStore, 'tokenState' | 'clockState' | 'failureState' | 'paymentState' | 'journalState'>> {
+): Required<
+  Pick<SandboxStore, 'tokenState' | 'clockState' | 'failureState' | 'paymentState' | 'deliveryState' | 'journalState'>
+> {
   return {
     tokenState: () => redisTokenState(run, prefix),
     clockState: () => redisClockState(run, prefix),
     failureState: () => redisFailureState(run, prefix),
     paymentState: () => redisPaymentState(run, prefix),
+    deliveryState: () => redisDeliveryState(run, prefix),
     journalState: () => redisJournalState(run, prefix),
   };
 }

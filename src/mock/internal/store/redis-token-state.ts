@@ -15,6 +15,7 @@
  * @module
  */
 import { readingOf } from './redis-clock-state.ts';
+import { deliveryResetLua } from './redis-delivery-scripts.ts';
 import { failureOf, failureTakeLua } from './redis-failure-state.ts';
 import { journalResetLua } from './redis-journal-state.ts';
 import { paymentResetLua } from './redis-payment-scripts.ts';
@@ -108,11 +109,12 @@ return {generation(ARGV[2]), tonumber(redis.call('HGET', p .. 'rv', ARGV[3]) or 
 
 /**
  * ARGV: prefix. The sandbox's reset: deletes the epoch's token keys (bounded: per client), its clock, its armed
- * failures, its payment keys (redis-payment-scripts.ts) and its journal (redis-journal-state.ts), and moves the
- * epoch on (every part's state is under it); returns the new epoch.
+ * failures, its payment keys (redis-payment-scripts.ts), its delivery keys (redis-delivery-scripts.ts) and its
+ * journal (redis-journal-state.ts), and moves the epoch on (every part's state is under it); returns the new epoch.
  */
-export const tokenResetScript = `${prelude}${paymentResetLua}${journalResetLua}
+export const tokenResetScript = `${prelude}${paymentResetLua}${deliveryResetLua}${journalResetLua}
 resetPayments(ARGV[1], e)
+resetDeliveries(ARGV[1], e)
 resetJournal(ARGV[1], e)
 for _, c in ipairs(redis.call('SMEMBERS', p .. 'clients')) do redis.call('DEL', p .. 'rt:' .. c, p .. 'rto:' .. c) end
 redis.call('DEL', p .. 'gen', p .. 'once', p .. 'rv', p .. 'ok', p .. 'clients', p .. 'seq', ARGV[1] .. e .. ':clock',

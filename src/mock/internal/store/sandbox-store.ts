@@ -6,6 +6,7 @@
  * @module
  */
 import type { ClockStatePort } from './clock-state.ts';
+import type { DeliveryStatePort } from './delivery-state.ts';
 import type { FailureStatePort } from './failure-state.ts';
 import type { JournalStatePort } from './journal-state.ts';
 import type { PaymentStatePort } from './payment-state.ts';
@@ -162,6 +163,12 @@ export interface SandboxStore {
    * still keep theirs in process and record their changes, on every store.
    */
   paymentState?(): PaymentStatePort;
+  /**
+   * The sandbox's webhook deliveries and their due attempts held by the store itself (Redis; decision 0040, step 6),
+   * in the epoch of {@link SandboxStore.clockState}. Not used yet: the dispatcher still keeps its history in process
+   * and records its changes (the delivery mirror), on every store.
+   */
+  deliveryState?(): DeliveryStatePort;
   /**
    * The sandbox's request journal held by the store itself (Redis; decision 0040, step 7), in the epoch of
    * {@link SandboxStore.clockState}. Not used yet: the journal still keeps its ring in process and records its

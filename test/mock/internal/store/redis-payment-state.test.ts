@@ -1,7 +1,7 @@
 // The payment scripts on a real Redis (decision 0040, steps 4 and 5): the same history built on the memory state and
 // on the port gives the same pages under every cursor and filter, the same evictions and counters; a card account is
 // written once when two replicas accept the same uid at once; a claim holds its payments until its deadline, a stale
-// claim's settle is refused, the control API settles without one; a reset leaves no payment key behind.
+// claim's settle is refused, the control API settles without one; a reset leaves no payment (nor delivery) key behind.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +21,14 @@ async function openStore(prefix = `ps-${randomUUID()}:`) {
   const store = createRedisStore(server().url, { keyPrefix: prefix });
   opened.push(store);
   await store.open();
-  return { prefix, payments: store.paymentState!(), tokens: store.tokenState!(), clock: store.clockState!() };
+  const deliveries = store.deliveryState!();
+  return {
+    prefix,
+    payments: store.paymentState!(),
+    deliveries,
+    tokens: store.tokenState!(),
+    clock: store.clockState!(),
+  };
 }
 
 const payment = (uuid: string, clientId = 'c1', overrides: Partial<StoredPayment> = {}): StoredPayment =>
@@ -272,8 +279,14 @@ describe('the payment scripts of a Redis store: replicas and claims', () => {
     expect(await payments.claimDue(10, 10, 1_000_000)).toMatchObject({ uuids: [], nextDueAt: undefined });
   });
 
-  it('a reset empties every part of the payment state and leaves no payment key of the old epoch', async () => {
-    const { payments, tokens, prefix } = await openStore();
+  it('a reset empties every part of the payment state and leaves no payment or delivery key of the old epoch', async () => {
+    const { payments, deliveries, tokens, prefix } = await openStore();
+    const hook = { id: 'whd_k1', clientId: 'c1', paymentUuid: 'k1', url: 'http://127.0.0.1:9/hook', eventType: 'e' };
+    const sent = { ...hook, payload: {}, body: '{}', headers: {}, enqueuedAt: 0, dueAt: 0 };
+    const dlvCaps = { maxDeliveries: 10, maxPendingDeliveries: 10, maxAttemptsPerDelivery: 3 };
+    await deliveries.enqueue(sent, dlvCaps);
+    await deliveries.enqueue({ ...sent, id: 'whd_k2', dueAt: 5 }, dlvCaps);
+    expect((await deliveries.claimDue(1, 60_000, 1)).deliveries).toHaveLength(1);
     await payments.registerCard(account('c2', 'card-only'), roomy);
     for (const [uuid, client] of [
       ['k1', 'c1'],
@@ -290,6 +303,7 @@ describe('the payment scripts of a Redis store: replicas and claims', () => {
     expect(await payments.payment(undefined, 'k3')).toBeUndefined();
     expect(await payments.cardAccount('c2', 'card-only')).toBeUndefined();
     expect(await payments.claimDue(10, 60_000, 1_000_000)).toMatchObject({ uuids: [], nextDueAt: undefined });
+    expect(await deliveries.counts()).toMatchObject({ kept: 0, pending: 0 });
     const raw = new Redis(server().url);
     try {
       expect((await raw.keys(`${prefix}*`)).sort()).toEqual([`${prefix}epoch`, `${prefix}pay:version`]);

@@ -1,0 +1,239 @@
+/**
+ * The webhook deliveries a shared store holds for every replica (decision 0040, step 6): what the dispatcher asks of
+ * it when the sandbox's deliveries live in Redis rather than in each process's history. Memory and the file store
+ * have no such port: the dispatcher keeps its history in process (webhooks/delivery-store.ts), and the file store
+ * journals its records. On Redis the port replaces the delivery mirror (webhooks/delivery-mirror.ts): no replica
+ * keeps a copy of another's deliveries, every one reads the same history.
+ *
+ * Every method is one atomic step on the store, in the current epoch. An attempt is claimed before it is sent: a claim
+ * moves due deliveries to an in-flight set with a real-time deadline and a claim token; only the holder of that token
+ * records the attempt's outcome, and a claim that outlives its deadline (its replica stalled or died) is taken again
+ * by the next claim, which sends the delivery once more under the same id (at least once, as in memory).
+ *
+ * The store holds no policy: the caller decides what an outcome leads to (delivered, a retry at a time computed with
+ * webhooks/backoff.ts, failed or gone) and the store keeps what it is told, with the counters and bounds of the
+ * memory history: finished deliveries past `maxDeliveries` are evicted oldest-finished first, at most
+ * `maxAttemptsPerDelivery` attempts are kept per delivery, and pending work is never evicted. The pending cap
+ * (`maxPendingDeliveries`) counts every unfinished delivery of the sandbox on Redis, not one process's own as in
+ * memory: no replica's work is another's to ignore once all of it is in one place.
+ *
+ * The types mirror the dispatcher's (webhooks/delivery-record.ts) field for field, so a record read here equals the
+ * memory history's snapshot of the same delivery; the store layer sits below webhooks and names them itself.
+ *
+ * @module
+ */
+import type { DeliveryState } from '../domain/stored.ts';
+import type { Page, PageQuery } from '../history/page.ts';
+
+/** One attempt as the store keeps it (the dispatcher's `DeliveryAttempt`). */
+export interface StoredDeliveryAttempt {
+  /** 1 for the first attempt; counts on across redeliveries. */
+  readonly number: number;
+  /** Virtual time the attempt started (ms). */
+  readonly at: number;
+  /** HTTP status answered, when an answer came. */
+  readonly status?: number;
+  /** Why no answer came (`ECONNREFUSED`, `timeout`, ...). */
+  readonly error?: string;
+  /** Real duration of the attempt (ms). */
+  readonly ms: number;
+  /** First bytes of the receiver's answer body. */
+  readonly responseBody?: string;
+}
+
+/**
+ * Why a delivery ended without a 2xx (the dispatcher's `DeliveryFailureReason`: `retries-exhausted`,
+ * `receiver-gone`, `url-gone`, `closed`, `payload-error`, `internal-error`, `pending-cap`).
+ */
+export type StoredFailureReason = string;
+
+/** A delivery as the control API shows it: the fields of the dispatcher's `DeliveryRecord`, in the same shape. */
+export interface StoredDeliveryRecord {
+  readonly id: string;
+  /** Position in the sandbox's delivery history: the cursor of its pages. */
+  readonly seq: number;
+  readonly clientId: string;
+  readonly paymentUuid: string;
+  readonly url: string;
+  readonly eventType: string;
+  /** The payload as the dispatcher keeps it (its JSON, parsed back). */
+  readonly payload: unknown;
+  /** The exact JSON body sent on every attempt. */
+  readonly body: string;
+  readonly state: DeliveryState;
+  /** Virtual time the event was enqueued. */
+  readonly enqueuedAt: number;
+  /** The latest attempts kept. */
+  readonly attempts: readonly StoredDeliveryAttempt[];
+  /** Older attempts no longer kept, when the cap dropped any. */
+  readonly attemptsDropped?: number;
+  /** Virtual time of the next attempt, while `retry-scheduled`. */
+  readonly nextAttemptAt?: number;
+  /** Virtual time of the 2xx, once `delivered`. */
+  readonly deliveredAt?: number;
+  readonly redeliveries: number;
+  readonly reason?: StoredFailureReason;
+  readonly error?: string;
+}
+
+/** One delivery by id: its record, and the counters and headers a sender needs besides. */
+export interface StoredDelivery {
+  readonly record: StoredDeliveryRecord;
+  /** Attempts made, kept or not. */
+  readonly attemptCount: number;
+  /** `attemptCount` when the current round (first send or latest redelivery) began: the retry budget counts from it. */
+  readonly roundStart: number;
+  /** The headers every attempt repeats (signing key, client id, delivery id); per-attempt ones are signed afresh. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** A new delivery to keep. */
+export interface NewDelivery {
+  /** The delivery id (with a store, `storeDeliveryId` of the payment and URL): the key of idempotence. */
+  readonly id: string;
+  readonly clientId: string;
+  readonly paymentUuid: string;
+  readonly url: string;
+  readonly eventType: string;
+  readonly payload: unknown;
+  /** The exact bytes sent on every attempt, kept as given. */
+  readonly body: string;
+  /** The headers every attempt repeats; see {@link StoredDelivery.headers}. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Virtual time the event was enqueued. */
+  readonly enqueuedAt: number;
+  /** Virtual time the first attempt is due. */
+  readonly dueAt: number;
+  /** Kept as failed at once, never sent (a payload that could not be serialised, a closing mock). */
+  readonly failed?: { readonly reason: StoredFailureReason; readonly error?: string | undefined } | undefined;
+}
+
+/** The bounds of the sandbox's delivery history (the dispatcher's `DeliveryCaps`), applied sandbox-wide. */
+export interface StoredDeliveryCaps {
+  /** Finished deliveries kept; past it the one finished longest ago is evicted. */
+  readonly maxDeliveries: number;
+  /** Unfinished deliveries of the sandbox past which a new one is kept as failed (`pending-cap`), not sent. */
+  readonly maxPendingDeliveries: number;
+  /** Attempts kept per delivery (the latest). */
+  readonly maxAttemptsPerDelivery: number;
+}
+
+/** What {@link DeliveryStatePort.enqueue} answers. */
+export interface EnqueuedDelivery {
+  /** False when the id was kept already: nothing changed. */
+  readonly created: boolean;
+  /** True when it was kept as failed (`pending-cap`) because the sandbox's pending deliveries were at the cap. */
+  readonly refused: boolean;
+  /** Its sequence number (the existing one when not created). */
+  readonly seq: number;
+}
+
+/** Filters of a page of deliveries (the dispatcher's `DeliveryFilter`); every given one must match. */
+export interface StoredDeliveryFilter {
+  /** A state, or `pending` for the three unfinished ones. */
+  readonly state?: DeliveryState | 'pending' | undefined;
+  readonly paymentUuid?: string | undefined;
+  readonly clientId?: string | undefined;
+  readonly url?: string | undefined;
+}
+
+/** Counters of the delivery history (the dispatcher's `DeliveryCounts`), kept on every change. */
+export interface StoredDeliveryCounts {
+  readonly byState: Readonly<Record<DeliveryState, number>>;
+  readonly kept: number;
+  readonly pending: number;
+  /** Finished deliveries evicted by the cap since the last reset. */
+  readonly evicted: number;
+  /** Deliveries kept as failed at the pending cap since the last reset. */
+  readonly refused: number;
+  /**
+   * Moves with every change and every reset: the epoch times 2^32 plus the changes made in it, so a new epoch's
+   * versions stay above the last one's without a key that outlives the reset.
+   */
+  readonly version: number;
+}
+
+/** A delivery handed to a claimer: what it needs to send this attempt and to judge its outcome. */
+export interface ClaimedDelivery {
+  readonly id: string;
+  readonly clientId: string;
+  readonly paymentUuid: string;
+  readonly url: string;
+  readonly eventType: string;
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The number of the attempt to send (one more than the attempts made). */
+  readonly attempt: number;
+  /** Attempts made in the current round before this one: this attempt exhausts a budget of `attemptsInRound + 1`. */
+  readonly attemptsInRound: number;
+}
+
+/** Due attempts claimed by one replica, to send and record before the claim's real-time deadline. */
+export interface DeliveryClaim {
+  /** Names this claim: only it records these attempts, until another claim takes them after the deadline. */
+  readonly token: string;
+  /** Those taken back from a lapsed claim first, then the due ones, earliest first. */
+  readonly deliveries: readonly ClaimedDelivery[];
+  /** Virtual time the earliest attempt still due later is due at; undefined when none is. */
+  readonly nextDueAt: number | undefined;
+}
+
+/** What an attempt's outcome leads to, as the caller decided it (the policy stays in TypeScript). */
+export type AttemptVerdict =
+  | { readonly state: 'delivered' /** Virtual time of the 2xx. */; readonly at: number }
+  | { readonly state: 'retry-scheduled' /** Virtual time of the next attempt. */; readonly nextAttemptAt: number }
+  | { readonly state: 'failed' | 'gone'; readonly reason: StoredFailureReason };
+
+/** What {@link DeliveryStatePort.recordAttempt} answers. */
+export interface RecordedAttempt {
+  /** False when the claim token no longer held the delivery (a stalled sender's late outcome): nothing changed. */
+  readonly recorded: boolean;
+  /** The delivery as it stands after the call; undefined when it is not kept (evicted, or a reset came between). */
+  readonly delivery: StoredDelivery | undefined;
+}
+
+/** What {@link DeliveryStatePort.redeliver} answers: `ok`, or why not (the dispatcher's `RedeliverResult` problems). */
+export type StoredRedelivery = 'ok' | 'unknown' | 'in-progress' | 'unsendable' | 'at-cap';
+
+/** The shared delivery history; every method may reject with `StoreUnavailableError`. */
+export interface DeliveryStatePort {
+  /**
+   * Keeps `delivery` under the next sequence number, due at `dueAt`, unless its id is kept already (a second enqueue
+   * of one id changes nothing). With `failed` it is kept finished; else, when the sandbox's pending deliveries are at
+   * `caps.maxPendingDeliveries`, it is kept as failed (`pending-cap`) and counted as refused.
+   */
+  enqueue(delivery: NewDelivery, caps: StoredDeliveryCaps): Promise<EnqueuedDelivery>;
+  /** One delivery by id, or undefined. */
+  delivery(id: string): Promise<StoredDelivery | undefined>;
+  /** A page of deliveries as the memory history pages them: newest first, or oldest first after `after`. */
+  page(
+    query: Required<Pick<PageQuery, 'limit'>> & PageQuery,
+    filter: StoredDeliveryFilter,
+  ): Promise<Page<StoredDeliveryRecord>>;
+  /** The counters of the history. */
+  counts(): Promise<StoredDeliveryCounts>;
+  /**
+   * Claims, for `visibilityMs` of real time, up to `max` attempts: first those of a claim whose deadline passed, then
+   * those due at or before the virtual now (`realNow`, the caller's real time in ms, plus the epoch's clock offset, read
+   * in the same step, as the payment port's `claimDue`). A claimed delivery is `sending` until its outcome.
+   */
+  claimDue(max: number, visibilityMs: number, realNow: number): Promise<DeliveryClaim>;
+  /**
+   * Records `attempt` of delivery `id` and moves it as `verdict` says, only while `claimToken` holds it: the attempt
+   * is logged (the oldest dropped past `caps.maxAttemptsPerDelivery`), a retry is due at its time, a final state may
+   * evict the oldest finished delivery past `caps.maxDeliveries`.
+   */
+  recordAttempt(
+    id: string,
+    claimToken: string,
+    attempt: StoredDeliveryAttempt,
+    verdict: AttemptVerdict,
+    caps: StoredDeliveryCaps,
+  ): Promise<RecordedAttempt>;
+  /**
+   * Starts a finished delivery again under its own id (the control API's redelivery): a new round, its retry budget
+   * counted from here, due at `dueAt` (virtual). Refused for an unknown or unfinished delivery, one that has no body
+   * (`payload-error`), and while the sandbox's pending deliveries are at the cap.
+   */
+  redeliver(id: string, dueAt: number, caps: StoredDeliveryCaps): Promise<StoredRedelivery>;
+}

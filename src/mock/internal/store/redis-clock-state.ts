@@ -8,12 +8,19 @@
 import type { ClockStatePort, SandboxReading } from './clock-state.ts';
 
 /**
+ * The Lua expression of an epoch's clock offset (ms, a string; '0' before any move), where `epochPrefix` is the Lua
+ * expression of the epoch's key prefix (`P<e>:`). Every script that reads the sandbox clock reads it through this, so
+ * the key is named once.
+ */
+export const clockOffsetLua = (epochPrefix: string): string => `(redis.call('GET', ${epochPrefix} .. 'clock') or '0')`;
+
+/**
  * KEYS[1] the epoch key; ARGV[1] the prefix. Returns the epoch and the clock (ms) as strings: Lua numbers come back
  * as integers, and a move may be a fraction of a millisecond.
  */
 export const clockReadScript = `
 local e = redis.call('GET', KEYS[1]) or '0'
-return {e, redis.call('GET', ARGV[1] .. e .. ':clock') or '0'}
+return {e, ${clockOffsetLua("ARGV[1] .. e .. ':'")}}
 `;
 
 /** KEYS[1] the epoch key; ARGV[1] the prefix, ARGV[2] the move (ms). Returns as {@link clockReadScript} does. */

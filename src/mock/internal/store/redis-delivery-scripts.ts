@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { clockOffsetLua } from './redis-clock-state.ts';
 
 /** The start of every delivery script: the epoch's key prefix `p`, the state line, and the moves several share. */
 const prelude = `
@@ -220,7 +221,7 @@ return out
  */
 export const claimDueScript = `${prelude}
 local max, real = tonumber(ARGV[2]), tonumber(ARGV[4])
-local now = real + tonumber(redis.call('GET', p .. 'clock') or '0')
+local now = real + tonumber(${clockOffsetLua('p')})
 local taken = {}
 if max > 0 then
   taken = redis.call('ZRANGEBYSCORE', p .. 'sending', '-inf', ARGV[4], 'LIMIT', 0, max)

@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { clockOffsetLua } from './redis-clock-state.ts';
 
 /** The start of every payment script: the epoch's key prefix `p` and the steps several scripts share. */
 const prelude = `
@@ -175,7 +176,7 @@ return {tonumber(c[1] or '0'), tonumber(c[2] or '0'), tonumber(c[3] or '0'),
  */
 export const claimDueScript = `${prelude}
 local max, real = tonumber(ARGV[2]), tonumber(ARGV[4])
-local now = real + tonumber(redis.call('GET', p .. 'clock') or '0')
+local now = real + tonumber(${clockOffsetLua('p')})
 local taken = {}
 if max > 0 then
   taken = redis.call('ZRANGEBYSCORE', p .. 'settling', '-inf', real, 'LIMIT', 0, max)

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { readingOf } from './redis-clock-state.ts';
+import { clockOffsetLua, readingOf } from './redis-clock-state.ts';
 import { deliveryResetLua } from './redis-delivery-scripts.ts';
 import { failureOf, failureTakeLua } from './redis-failure-state.ts';
 import { journalResetLua } from './redis-journal-state.ts';
@@ -103,7 +103,7 @@ export const tokenCheckScript = `${prelude}${failureTakeLua}
 local failure = ''
 if ARGV[4] then failure = takeFailure(ARGV[1] .. e .. ':fail', ARGV[4]) end
 return {generation(ARGV[2]), tonumber(redis.call('HGET', p .. 'rv', ARGV[3]) or '-1'),
-  tonumber(redis.call('HGET', p .. 'ok', ARGV[3]) or '-1'), e, redis.call('GET', ARGV[1] .. e .. ':clock') or '0',
+  tonumber(redis.call('HGET', p .. 'ok', ARGV[3]) or '-1'), e, ${clockOffsetLua("ARGV[1] .. e .. ':'")},
   failure}
 `;
 

@@ -295,7 +295,7 @@ describe('the delivery scripts of a Redis store: enqueue, claims and outcomes', 
       'whd_none',
       second.token,
       attempt,
-      { state: 'gone', reason: 'x' },
+      { state: 'gone', reason: 'receiver-gone' },
       roomy,
     );
     expect(unknown).toEqual({ recorded: false, delivery: undefined });
@@ -350,7 +350,11 @@ describe('the delivery scripts of a Redis store: enqueue, claims and outcomes', 
     });
     expect((await b.deliveries.delivery('whd_p3_a'))?.record).toMatchObject({ state: 'failed', reason: 'pending-cap' });
     expect(await b.deliveries.redeliver('whd_p3_a', 0, caps)).toBe('at-cap');
-    const bad = { ...delivery('p4', 'c1', URL_A).fields, body: '', failed: { reason: 'payload-error', error: 'a b' } };
+    const bad = {
+      ...delivery('p4', 'c1', URL_A).fields,
+      body: '',
+      failed: { reason: 'payload-error' as const, error: 'a b' },
+    };
     expect(await a.deliveries.enqueue(bad, caps)).toMatchObject({ created: true, refused: false });
     expect((await a.deliveries.delivery('whd_p4_a'))?.record).toMatchObject({ state: 'failed', error: 'a b' });
     expect(await a.deliveries.redeliver('whd_p4_a', 0, roomy)).toBe('unsendable');

@@ -79,3 +79,23 @@ export interface StoredPayment {
  * - `gone`: the receiver answered 410 Gone; that URL gets nothing more until a redelivery to it.
  */
 export type DeliveryState = 'queued' | 'sending' | 'retry-scheduled' | 'delivered' | 'failed' | 'gone';
+
+/** Why a delivery ended without a 2xx. */
+export type DeliveryFailureReason =
+  /** Every attempt of the retry policy failed. */
+  | 'retries-exhausted'
+  /** The receiver answered 410 Gone to this delivery. */
+  | 'receiver-gone'
+  /** Not sent: the URL answered 410 Gone to an earlier delivery. */
+  | 'url-gone'
+  /** The dispatcher was closed before the delivery finished. */
+  | 'closed'
+  /** The payload could not be serialised (see `error`); nothing was sent and it cannot be redelivered. */
+  | 'payload-error'
+  /** The engine itself failed (a bug in the mock; see `error`); redelivery tries again. */
+  | 'internal-error'
+  /**
+   * Not sent: pending deliveries were at their cap (`history.maxPendingDeliveries`) when the event came; the mock
+   * logged it and counts it in `GET /__pck/health`. Redeliver it once the receiver is back.
+   */
+  | 'pending-cap';

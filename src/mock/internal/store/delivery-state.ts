@@ -22,7 +22,7 @@
  *
  * @module
  */
-import type { DeliveryState } from '../domain/stored.ts';
+import type { DeliveryFailureReason, DeliveryState } from '../domain/stored.ts';
 import type { Page, PageQuery } from '../history/page.ts';
 
 /** One attempt as the store keeps it (the dispatcher's `DeliveryAttempt`). */
@@ -40,12 +40,6 @@ export interface StoredDeliveryAttempt {
   /** First bytes of the receiver's answer body. */
   readonly responseBody?: string;
 }
-
-/**
- * Why a delivery ended without a 2xx (the dispatcher's `DeliveryFailureReason`: `retries-exhausted`,
- * `receiver-gone`, `url-gone`, `closed`, `payload-error`, `internal-error`, `pending-cap`).
- */
-export type StoredFailureReason = string;
 
 /** A delivery as the control API shows it: the fields of the dispatcher's `DeliveryRecord`, in the same shape. */
 export interface StoredDeliveryRecord {
@@ -72,7 +66,7 @@ export interface StoredDeliveryRecord {
   /** Virtual time of the 2xx, once `delivered`. */
   readonly deliveredAt?: number;
   readonly redeliveries: number;
-  readonly reason?: StoredFailureReason;
+  readonly reason?: DeliveryFailureReason;
   readonly error?: string;
 }
 
@@ -105,7 +99,7 @@ export interface NewDelivery {
   /** Virtual time the first attempt is due. */
   readonly dueAt: number;
   /** Kept as failed at once, never sent (a payload that could not be serialised, a closing mock). */
-  readonly failed?: { readonly reason: StoredFailureReason; readonly error?: string | undefined } | undefined;
+  readonly failed?: { readonly reason: DeliveryFailureReason; readonly error?: string | undefined } | undefined;
 }
 
 /** The bounds of the sandbox's delivery history (the dispatcher's `DeliveryCaps`), applied sandbox-wide. */
@@ -182,7 +176,7 @@ export interface DeliveryClaim {
 export type AttemptVerdict =
   | { readonly state: 'delivered' /** Virtual time of the 2xx. */; readonly at: number }
   | { readonly state: 'retry-scheduled' /** Virtual time of the next attempt. */; readonly nextAttemptAt: number }
-  | { readonly state: 'failed' | 'gone'; readonly reason: StoredFailureReason };
+  | { readonly state: 'failed' | 'gone'; readonly reason: DeliveryFailureReason };
 
 /** What {@link DeliveryStatePort.recordAttempt} answers. */
 export interface RecordedAttempt {

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { DeliveryState } from '../domain/stored.ts';
+import type { DeliveryFailureReason, DeliveryState } from '../domain/stored.ts';
 import type {
   ClaimedDelivery,
   DeliveryStatePort,
@@ -36,7 +36,8 @@ interface StateLine {
   readonly redeliveries: number;
   readonly nextAttemptAt: number | undefined;
   readonly deliveredAt: number | undefined;
-  readonly reason: string | undefined;
+  /** As written through the port (a script writes only `pending-cap` of its own). */
+  readonly reason: DeliveryFailureReason | undefined;
   readonly error: string | undefined;
 }
 
@@ -56,7 +57,7 @@ export function stateLineOf(line: string): StateLine {
     redeliveries: Number(redeliveries),
     nextAttemptAt: timeOf(next!),
     deliveredAt: timeOf(delivered!),
-    reason: none(reason!),
+    reason: none(reason!) as DeliveryFailureReason | undefined,
     error: error === '-' ? undefined : error!.slice(1),
   };
 }

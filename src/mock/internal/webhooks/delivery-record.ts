@@ -6,9 +6,9 @@
  */
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { ScheduledTask } from '../clock.ts';
-import type { DeliveryState } from '../domain/stored.ts';
+import type { DeliveryFailureReason, DeliveryState } from '../domain/stored.ts';
 
-export type { DeliveryState } from '../domain/stored.ts';
+export type { DeliveryFailureReason, DeliveryState } from '../domain/stored.ts';
 
 /** One attempt in the delivery log. */
 export interface DeliveryAttempt {
@@ -25,26 +25,6 @@ export interface DeliveryAttempt {
   /** First bytes of the receiver's answer body. */
   readonly responseBody?: string;
 }
-
-/** Why a delivery ended without a 2xx. */
-export type DeliveryFailureReason =
-  /** Every attempt of the retry policy failed. */
-  | 'retries-exhausted'
-  /** The receiver answered 410 Gone to this delivery. */
-  | 'receiver-gone'
-  /** Not sent: the URL answered 410 Gone to an earlier delivery. */
-  | 'url-gone'
-  /** The dispatcher was closed before the delivery finished. */
-  | 'closed'
-  /** The payload could not be serialised (see `error`); nothing was sent and it cannot be redelivered. */
-  | 'payload-error'
-  /** The engine itself failed (a bug in the mock; see `error`); redelivery tries again. */
-  | 'internal-error'
-  /**
-   * Not sent: pending deliveries were at their cap (`history.maxPendingDeliveries`) when the event came; the mock
-   * logged it and counts it in `GET /__pck/health`. Redeliver it once the receiver is back.
-   */
-  | 'pending-cap';
 
 /** One event on its way to one URL, as shown by `deliveries()` and the control API. */
 export interface DeliveryRecord {

@@ -13,6 +13,7 @@
  */
 import type { CardAccount, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
 import type { Page, PageQuery } from '../history/page.ts';
+import type { NewDelivery, StoredDeliveryCaps } from './delivery-state.ts';
 
 /** The bounds every payment write keeps, per client. */
 export interface PaymentCaps {
@@ -77,6 +78,12 @@ export interface PaymentSettlement {
   readonly at: number;
 }
 
+/** The webhook deliveries a settlement enqueues in its own step, and the bounds they are kept within. */
+export interface SettlementDeliveries {
+  readonly items: readonly NewDelivery[];
+  readonly caps: Pick<StoredDeliveryCaps, 'maxDeliveries' | 'maxPendingDeliveries'>;
+}
+
 /** The shared payment state; every method may reject with `StoreUnavailableError`. */
 export interface PaymentStatePort {
   /** Writes `account` unless its uid is known for its client (two replicas deriving one uid write it once). */
@@ -109,14 +116,16 @@ export interface PaymentStatePort {
   claimDue(max: number, visibilityMs: number, realNow: number): Promise<SettlementClaim>;
   /**
    * Settles one payment as `settlement` says, when it is still processing and, with `claimToken`, only while that
-   * claim holds it (the control API settles without one). Answers the payment as it stands after the call, or
-   * undefined when it is unknown: settled now; settled already, unchanged; still processing when the claim no longer
-   * held it (the refusal).
+   * claim holds it (the control API settles without one). A settlement made now enqueues `deliveries` (its webhook
+   * events, as the delivery port's `enqueue` takes them) in the same step; a refused or repeated one enqueues
+   * nothing. Answers the payment as it stands after the call, or undefined when it is unknown: settled now; settled
+   * already, unchanged; still processing when the claim no longer held it (the refusal).
    */
   settle(
     uuid: string,
     settlement: PaymentSettlement,
     claimToken: string | undefined,
+    deliveries?: SettlementDeliveries,
   ): Promise<StoredPayment | undefined>;
 }
 

@@ -21,10 +21,11 @@
  */
 import { clockOffsetLua } from './redis-clock-state.ts';
 
-/** The start of every delivery script: the epoch's key prefix `p`, the state line, and the moves several share. */
-const prelude = `
-local e = redis.call('GET', KEYS[1]) or '0'
-local p = ARGV[1] .. e .. ':'
+/**
+ * The state line and the moves several delivery scripts share, over the epoch's key prefix `p` of the script they
+ * are part of (a delivery script's own, or the payment settle script's, which enqueues in the same step).
+ */
+const functionsLua = `
 local PENDING = {queued = true, sending = true, ['retry-scheduled'] = true}
 local function count(field, by) return redis.call('HINCRBY', p .. 'dlvn', field, by) end
 local function pending()
@@ -89,43 +90,67 @@ local function read(id)
 end
 `;
 
+/** The start of every delivery script: the epoch's key prefix `p`, then {@link functionsLua}. */
+const prelude = `
+local e = redis.call('GET', KEYS[1]) or '0'
+local p = ARGV[1] .. e .. ':'
+${functionsLua}`;
+
+/** The enqueue step as a Lua function (arguments as {@link enqueueScript}'s ARGV from the id on). */
+const enqueueFunctionLua = `function(id, c, u, url, json, due, reason, err, maxFinished, maxPending)
+  local known = redis.call('ZSCORE', p .. 'dlvs', id)
+  if known then return {0, 0, known} end
+  local refused = 0
+  if reason == '' and pending() >= maxPending then reason, refused = 'pending-cap', 1 end
+  local seq = count('seq', 1)
+  redis.call('HSET', p .. 'dlv', id, json)
+  redis.call('HSET', p .. 'dlv:c', id, c)
+  redis.call('HSET', p .. 'dlv:u', id, u)
+  redis.call('HSET', p .. 'dlv:url', id, url)
+  local ids = redis.call('HGET', p .. 'dlv:byp', u)
+  redis.call('HSET', p .. 'dlv:byp', u, ids and (ids .. '\\n' .. id) or id)
+  redis.call('ZADD', p .. 'dlvs', seq, id)
+  redis.call('ZADD', p .. 'dlvs:c:' .. c, seq, id)
+  redis.call('ZADD', p .. 'dlvs:url:' .. url, seq, id)
+  redis.call('SADD', p .. 'dlv:clients', c)
+  redis.call('SADD', p .. 'dlv:urls', url)
+  local d = {s = 'queued', n = 0, ad = 0, rs = 0, rd = 0, na = '-', da = '-', r = '-', e = '-'}
+  redis.call('HSET', p .. 'dlv:st', id, line(d))
+  count('queued', 1)
+  count('changes', 1)
+  if refused == 1 then count('refused', 1) end
+  if reason ~= '' then
+    d.r = reason
+    if err ~= '' then d.e = err end
+    move(id, d, 'failed', maxFinished)
+  else
+    redis.call('ZADD', p .. 'attempts', due, id)
+  end
+  return {1, refused, seq}
+end`;
+
 /**
  * ARGV: prefix, id, client, payment uuid, URL, the delivery's JSON, due virtual time, the reason it is kept failed at
  * once ('' for none) and its error (`=<text>`, or '' for none), the finished cap, the pending cap. Answers whether it
  * was kept now (0: the id was known, nothing changed), whether the pending cap refused it, and its sequence number.
  */
 export const enqueueScript = `${prelude}
-local id, c, u, url = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local known = redis.call('ZSCORE', p .. 'dlvs', id)
-if known then return {0, 0, known} end
-local reason, err = ARGV[8], ARGV[9]
-local refused = 0
-if reason == '' and pending() >= tonumber(ARGV[11]) then reason, refused = 'pending-cap', 1 end
-local seq = count('seq', 1)
-redis.call('HSET', p .. 'dlv', id, ARGV[6])
-redis.call('HSET', p .. 'dlv:c', id, c)
-redis.call('HSET', p .. 'dlv:u', id, u)
-redis.call('HSET', p .. 'dlv:url', id, url)
-local ids = redis.call('HGET', p .. 'dlv:byp', u)
-redis.call('HSET', p .. 'dlv:byp', u, ids and (ids .. '\\n' .. id) or id)
-redis.call('ZADD', p .. 'dlvs', seq, id)
-redis.call('ZADD', p .. 'dlvs:c:' .. c, seq, id)
-redis.call('ZADD', p .. 'dlvs:url:' .. url, seq, id)
-redis.call('SADD', p .. 'dlv:clients', c)
-redis.call('SADD', p .. 'dlv:urls', url)
-local d = {s = 'queued', n = 0, ad = 0, rs = 0, rd = 0, na = '-', da = '-', r = '-', e = '-'}
-redis.call('HSET', p .. 'dlv:st', id, line(d))
-count('queued', 1)
-count('changes', 1)
-if refused == 1 then count('refused', 1) end
-if reason ~= '' then
-  d.r = reason
-  if err ~= '' then d.e = err end
-  move(id, d, 'failed', tonumber(ARGV[10]))
-else
-  redis.call('ZADD', p .. 'attempts', ARGV[7], id)
+local enqueue = ${enqueueFunctionLua}
+return enqueue(ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], tonumber(ARGV[10]),
+  tonumber(ARGV[11]))
+`;
+
+/**
+ * For a script of another part (the payment settle script): defines `enqueueDelivery(id, client, uuid, url, json,
+ * due, reason, error, finished cap, pending cap)`, as {@link enqueueScript} takes its ARGV, in a block of its own so
+ * the delivery functions do not meet that script's, over the `p` it has already set.
+ */
+export const enqueueDeliveryLua = `
+local enqueueDelivery
+do
+${functionsLua}
+enqueueDelivery = ${enqueueFunctionLua}
 end
-return {1, refused, seq}
 `;
 
 /** ARGV: prefix, id. Answers the delivery's JSON, state line, attempts and sequence number, or nil. */

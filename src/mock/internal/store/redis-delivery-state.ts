@@ -102,6 +102,19 @@ function fixedJson(d: NewDelivery): string {
   return JSON.stringify({ id, clientId, paymentUuid, url, eventType, payload, body, headers, enqueuedAt });
 }
 
+/**
+ * A delivery as the enqueue step takes it (redis-delivery-scripts.ts): id, client, payment uuid, URL, JSON, due time,
+ * and the reason and error it is kept failed at once with ('' for none). The enqueue script and the payment settle
+ * script, which enqueues a settlement's deliveries in its own step, take the same.
+ */
+export function enqueueArgs(d: NewDelivery): string[] {
+  const failed = d.failed;
+  return [d.id, d.clientId, d.paymentUuid, d.url, fixedJson(d), String(d.dueAt)].concat(
+    failed?.reason ?? '',
+    failed?.error === undefined ? '' : `=${failed.error}`,
+  );
+}
+
 /** The claim script's reply (next due, then id, JSON and state line per delivery) as claimed deliveries. */
 function claimedOf(reply: readonly string[]): ClaimedDelivery[] {
   const out: ClaimedDelivery[] = [];
@@ -135,11 +148,8 @@ export function redisDeliveryState(
   return {
     enqueue: (d, caps) =>
       run(async (r) => {
-        const failed = d.failed;
         const [created, refused, seq] = await r.pckDlvEnqueue(
-          ...[epochKey, prefix, d.id, d.clientId, d.paymentUuid, d.url, fixedJson(d), String(d.dueAt)],
-          ...[failed?.reason ?? '', failed?.error === undefined ? '' : `=${failed.error}`],
-          ...[caps.maxDeliveries, caps.maxPendingDeliveries],
+          ...[epochKey, prefix, ...enqueueArgs(d), caps.maxDeliveries, caps.maxPendingDeliveries],
         );
         return { created: created === 1, refused: refused === 1, seq: Number(seq) };
       }),

@@ -20,6 +20,7 @@
  * @module
  */
 import { clockOffsetLua } from './redis-clock-state.ts';
+import { enqueueDeliveryLua } from './redis-delivery-scripts.ts';
 
 /** The start of every payment script: the epoch's key prefix `p` and the steps several scripts share. */
 const prelude = `
@@ -198,11 +199,14 @@ return taken
 `;
 
 /**
- * ARGV: prefix, uuid, `<outcome> <at> <status>` of the settlement, claim token ('' for none: the control API).
- * Answers the payment's JSON and settlement part as they stand after the call (a refused or repeated settle changes
- * nothing), or nil for a uuid not kept.
+ * ARGV: prefix, uuid, `<outcome> <at> <status>` of the settlement, claim token ('' for none: the control API), the
+ * deliveries' finished and pending caps, then the settlement's webhook deliveries, eight arguments each as the
+ * delivery enqueue step takes them (redis-delivery-scripts.ts). Only a settlement made now enqueues them, in the same
+ * step, so a settled payment never lacks its deliveries whatever replica dies when. Answers the payment's JSON and
+ * settlement part as they stand after the call (a refused or repeated settle changes nothing), or nil for a uuid not
+ * kept.
  */
-export const settleScript = `${prelude}
+export const settleScript = `${prelude}${enqueueDeliveryLua}
 local u = ARGV[2]
 local json = redis.call('HGET', p .. 'pay', u)
 if not json then return false end
@@ -219,6 +223,11 @@ redis.call('ZREM', p .. 'settling', u)
 redis.call('ZADD', p .. 'settled:' .. redis.call('HGET', p .. 'pay:c', u), count('settled', 1), u)
 count('processing', -1)
 changed()
+local finished, pendingCap = tonumber(ARGV[5]), tonumber(ARGV[6])
+for i = 7, #ARGV - 7, 8 do
+  enqueueDelivery(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6],
+    ARGV[i + 7], finished, pendingCap)
+end
 return {json, ARGV[3]}
 `;
 

@@ -11,6 +11,7 @@
  */
 import type { CardAccount, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
 import type { PagedPayment, PaymentFilter, PaymentSettlement, PaymentStatePort } from './payment-state.ts';
+import { enqueueArgs } from './redis-delivery-state.ts';
 import type { PaymentScriptClient } from './redis-payment-scripts.ts';
 
 /** The settlement part of a payment as the scripts keep it: `<outcome> <at> <status>`, `- -` while processing. */
@@ -124,10 +125,22 @@ export function redisPaymentState(
         );
         return { token, uuids, nextDueAt: nextDue === '' || nextDue === undefined ? undefined : Number(nextDue) };
       }),
-    settle: (uuid, settlement, claimToken) =>
+    settle: (uuid, settlement, claimToken, deliveries) =>
       run(async (r) => {
         const part = settlementPart(settlement.status, settlement);
-        const reply = await r.pckPaySettle(epochKey, prefix, uuid, part, claimToken ?? '');
+        const caps = deliveries?.caps;
+        const reply = await r.pckPaySettle(
+          ...[
+            epochKey,
+            prefix,
+            uuid,
+            part,
+            claimToken ?? '',
+            caps?.maxDeliveries ?? 0,
+            caps?.maxPendingDeliveries ?? 0,
+          ],
+          ...(deliveries?.items.flatMap(enqueueArgs) ?? []),
+        );
         return reply === null ? undefined : paymentOf(reply[0], reply[1]);
       }),
   };

@@ -9,7 +9,7 @@ import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import { testCards } from '../../../support/mock-internals/foundations.ts';
 import { type CardAccount, createMockState, type StoredPayment } from '../../../support/mock-internals/payments.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
-import { createRedisStore, type PaymentCaps } from '../../../support/mock-internals/store.ts';
+import { createRedisStore, type NewDelivery, type PaymentCaps } from '../../../support/mock-internals/store.ts';
 import { redisPerFile } from '../../../support/redis-per-file.ts';
 import { storedPayment } from '../stored-payment.ts';
 
@@ -243,6 +243,36 @@ describe('the payment scripts of a Redis store: replicas and claims', () => {
     await clock.advance(50_001);
     expect(await payments.claimDue(1, 1, 150_000)).toMatchObject({ uuids: ['d4'], nextDueAt: 200_001 });
     expect(await payments.counts()).toMatchObject({ kept: 5, processing: 2 });
+  });
+
+  it('a settlement made now enqueues its deliveries in the same step; a refused or repeated one enqueues none', async () => {
+    const { payments, deliveries } = await openStore();
+    const webhook = (id: string, body: string): NewDelivery => ({
+      ...{ id, clientId: 'c1', paymentUuid: 'w1', url: `http://hooks.test/${id}`, eventType: 'payment.status' },
+      ...{ payload: JSON.parse(body) as unknown, body, headers: { 'x-delivery-id': id }, enqueuedAt: 7, dueAt: 7 },
+    });
+    const caps = { maxDeliveries: 100, maxPendingDeliveries: 1 };
+    const events = { items: [webhook('whd_1', '{"n":12345678901234567890}'), webhook('whd_2', '{"n":2}')], caps };
+    await payments.accept(payment('w1'), account('c1'), 1_000, roomy);
+    const stale = await payments.claimDue(10, 10, 2_000);
+    const held = await payments.claimDue(10, 60_000, 3_000);
+    expect(held.uuids).toEqual(['w1']);
+    expect((await payments.settle('w1', settlement('success', 4), stale.token, events))?.settledAt).toBeUndefined();
+    expect(await deliveries.counts()).toMatchObject({ kept: 0 });
+    expect((await payments.settle('w1', settlement('success', 5), held.token, events))?.settledAt).toBe(5);
+    // The second is past the pending cap of 1: kept failed, as an enqueue of its own would keep it.
+    expect((await deliveries.delivery('whd_1'))?.record).toMatchObject({
+      state: 'queued',
+      body: events.items[0]!.body,
+    });
+    expect((await deliveries.delivery('whd_2'))?.record).toMatchObject({ state: 'failed', reason: 'pending-cap' });
+    expect(
+      (await payments.settle('w1', settlement('failure', 6), undefined, { items: [webhook('whd_3', '{}')], caps }))
+        ?.settledAt,
+    ).toBe(5);
+    expect(await deliveries.delivery('whd_3')).toBeUndefined();
+    const claim = await deliveries.claimDue(10, 1_000, 10);
+    expect(claim.deliveries.map((d) => [d.id, d.body])).toEqual([['whd_1', '{"n":12345678901234567890}']]);
   });
 
   it('a claim of a tiny visibility lapses on real time: the next claim takes it once the deadline passed', async () => {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { CardOutcome } from './test-cards.ts';
 
 /** A card the mock knows for a client, from a card fee calculation, a payment or the control API. */
@@ -99,3 +100,68 @@ export type DeliveryFailureReason =
    * logged it and counts it in `GET /__pck/health`. Redeliver it once the receiver is back.
    */
   | 'pending-cap';
+
+/** One attempt in the delivery log. */
+export interface DeliveryAttempt {
+  /** 1 for the first attempt; counts on across redeliveries. */
+  readonly number: number;
+  /** Virtual time (mock clock, ms since the epoch) the attempt started. */
+  readonly at: number;
+  /** HTTP status answered, when an answer came. */
+  readonly status?: number;
+  /** Why no answer came: `ECONNREFUSED`, `timeout`, `closed`, ... */
+  readonly error?: string;
+  /** Real duration of the attempt in milliseconds. */
+  readonly ms: number;
+  /** First bytes of the receiver's answer body. */
+  readonly responseBody?: string;
+}
+
+/** One event on its way to one URL, as shown by `deliveries()` and the control API. */
+export interface DeliveryRecord {
+  /** Delivery id, sent in the delivery id header (and as `webhook-id`); the same on every attempt. */
+  readonly id: string;
+  /** Position in the delivery history (one sequence for every dispatcher of the mock): the cursor of its pages. */
+  readonly seq: number;
+  readonly clientId: string;
+  readonly paymentUuid: string;
+  readonly url: string;
+  /** Event type name (`Assumptions.webhook.eventType`). */
+  readonly eventType: string;
+  readonly payload: PaymentStatusWebhookPayload;
+  /** The exact JSON body sent on every attempt. */
+  readonly body: string;
+  readonly state: DeliveryState;
+  /** Virtual time the event was enqueued. */
+  readonly enqueuedAt: number;
+  /** The latest attempts (at most `history.maxAttemptsPerDelivery`; `number` counts every attempt made). */
+  readonly attempts: readonly DeliveryAttempt[];
+  /** Older attempts no longer kept, when the cap dropped any. */
+  readonly attemptsDropped?: number;
+  /** Virtual time of the next attempt, while `retry-scheduled`. */
+  readonly nextAttemptAt?: number;
+  /** Virtual time of the 2xx, once `delivered`. */
+  readonly deliveredAt?: number;
+  /** How many times `redeliver` restarted this delivery. */
+  readonly redeliveries: number;
+  /** Why the delivery is `failed` or `gone`. */
+  readonly reason?: DeliveryFailureReason;
+  /** What went wrong, when the delivery failed outside an attempt (`payload-error`, `internal-error`). */
+  readonly error?: string;
+}
+
+/** Counters of a delivery history, kept on every change. */
+export interface DeliveryCounts {
+  /** Deliveries kept, by state. */
+  readonly byState: Readonly<Record<DeliveryState, number>>;
+  /** Deliveries kept. */
+  readonly kept: number;
+  /** Kept and not finished (queued, sending, retry-scheduled). */
+  readonly pending: number;
+  /** Finished deliveries evicted by the cap since the last reset. */
+  readonly evicted: number;
+  /** Deliveries refused because pending work was at its cap (kept as `failed`, reason `pending-cap`). */
+  readonly refused: number;
+  /** Changes with every change of the history: a poller compares it with the last one it saw. */
+  readonly version: number;
+}

@@ -22,57 +22,19 @@
  *
  * @module
  */
-import type { DeliveryFailureReason, DeliveryState } from '../domain/stored.ts';
+import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
+import type {
+  DeliveryAttempt,
+  DeliveryCounts,
+  DeliveryFailureReason,
+  DeliveryRecord,
+  DeliveryState,
+} from '../domain/stored.ts';
 import type { Page, PageQuery } from '../history/page.ts';
-
-/** One attempt as the store keeps it (the dispatcher's `DeliveryAttempt`). */
-export interface StoredDeliveryAttempt {
-  /** 1 for the first attempt; counts on across redeliveries. */
-  readonly number: number;
-  /** Virtual time the attempt started (ms). */
-  readonly at: number;
-  /** HTTP status answered, when an answer came. */
-  readonly status?: number;
-  /** Why no answer came (`ECONNREFUSED`, `timeout`, ...). */
-  readonly error?: string;
-  /** Real duration of the attempt (ms). */
-  readonly ms: number;
-  /** First bytes of the receiver's answer body. */
-  readonly responseBody?: string;
-}
-
-/** A delivery as the control API shows it: the fields of the dispatcher's `DeliveryRecord`, in the same shape. */
-export interface StoredDeliveryRecord {
-  readonly id: string;
-  /** Position in the sandbox's delivery history: the cursor of its pages. */
-  readonly seq: number;
-  readonly clientId: string;
-  readonly paymentUuid: string;
-  readonly url: string;
-  readonly eventType: string;
-  /** The payload as the dispatcher keeps it (its JSON, parsed back). */
-  readonly payload: unknown;
-  /** The exact JSON body sent on every attempt. */
-  readonly body: string;
-  readonly state: DeliveryState;
-  /** Virtual time the event was enqueued. */
-  readonly enqueuedAt: number;
-  /** The latest attempts kept. */
-  readonly attempts: readonly StoredDeliveryAttempt[];
-  /** Older attempts no longer kept, when the cap dropped any. */
-  readonly attemptsDropped?: number;
-  /** Virtual time of the next attempt, while `retry-scheduled`. */
-  readonly nextAttemptAt?: number;
-  /** Virtual time of the 2xx, once `delivered`. */
-  readonly deliveredAt?: number;
-  readonly redeliveries: number;
-  readonly reason?: DeliveryFailureReason;
-  readonly error?: string;
-}
 
 /** One delivery by id: its record, and the counters and headers a sender needs besides. */
 export interface StoredDelivery {
-  readonly record: StoredDeliveryRecord;
+  readonly record: DeliveryRecord;
   /** Attempts made, kept or not. */
   readonly attemptCount: number;
   /** `attemptCount` when the current round (first send or latest redelivery) began: the retry budget counts from it. */
@@ -89,7 +51,7 @@ export interface NewDelivery {
   readonly paymentUuid: string;
   readonly url: string;
   readonly eventType: string;
-  readonly payload: unknown;
+  readonly payload: PaymentStatusWebhookPayload;
   /** The exact bytes sent on every attempt, kept as given. */
   readonly body: string;
   /** The headers every attempt repeats; see {@link StoredDelivery.headers}. */
@@ -129,22 +91,6 @@ export interface StoredDeliveryFilter {
   readonly paymentUuid?: string | undefined;
   readonly clientId?: string | undefined;
   readonly url?: string | undefined;
-}
-
-/** Counters of the delivery history (the dispatcher's `DeliveryCounts`), kept on every change. */
-export interface StoredDeliveryCounts {
-  readonly byState: Readonly<Record<DeliveryState, number>>;
-  readonly kept: number;
-  readonly pending: number;
-  /** Finished deliveries evicted by the cap since the last reset. */
-  readonly evicted: number;
-  /** Deliveries kept as failed at the pending cap since the last reset. */
-  readonly refused: number;
-  /**
-   * Moves with every change and every reset: the epoch times 2^32 plus the changes made in it, so a new epoch's
-   * versions stay above the last one's without a key that outlives the reset.
-   */
-  readonly version: number;
 }
 
 /** A delivery handed to a claimer: what it needs to send this attempt and to judge its outcome. */
@@ -203,9 +149,12 @@ export interface DeliveryStatePort {
   page(
     query: Required<Pick<PageQuery, 'limit'>> & PageQuery,
     filter: StoredDeliveryFilter,
-  ): Promise<Page<StoredDeliveryRecord>>;
-  /** The counters of the history. */
-  counts(): Promise<StoredDeliveryCounts>;
+  ): Promise<Page<DeliveryRecord>>;
+  /**
+   * The counters of the history. Their `version` is the epoch times 2^32 plus the changes made in it, so a new
+   * epoch's versions stay above the last one's without a key that outlives the reset.
+   */
+  counts(): Promise<DeliveryCounts>;
   /**
    * Claims, for `visibilityMs` of real time, up to `max` attempts: first those of a claim whose deadline passed, then
    * those due at or before the virtual now (`realNow`, the caller's real time in ms, plus the epoch's clock offset, read
@@ -220,7 +169,7 @@ export interface DeliveryStatePort {
   recordAttempt(
     id: string,
     claimToken: string,
-    attempt: StoredDeliveryAttempt,
+    attempt: DeliveryAttempt,
     verdict: AttemptVerdict,
     caps: StoredDeliveryCaps,
   ): Promise<RecordedAttempt>;

@@ -9,21 +9,19 @@
  *
  * @module
  */
-import type { DeliveryFailureReason, DeliveryState } from '../domain/stored.ts';
+import type { DeliveryAttempt, DeliveryFailureReason, DeliveryRecord, DeliveryState } from '../domain/stored.ts';
 import type {
   ClaimedDelivery,
   DeliveryStatePort,
   NewDelivery,
   StoredDelivery,
-  StoredDeliveryAttempt,
   StoredDeliveryFilter,
-  StoredDeliveryRecord,
 } from './delivery-state.ts';
 import type { DeliveryScriptClient } from './redis-delivery-scripts.ts';
 
 /** The fixed part of a delivery, as enqueued. */
 type FixedDelivery = Pick<
-  StoredDeliveryRecord,
+  DeliveryRecord,
   'id' | 'clientId' | 'paymentUuid' | 'url' | 'eventType' | 'payload' | 'body' | 'enqueuedAt'
 > & { readonly headers: Readonly<Record<string, string>> };
 
@@ -63,15 +61,15 @@ export function stateLineOf(line: string): StateLine {
 }
 
 /** The kept attempts as a script answers them: one JSON per line. */
-function attemptsOf(text: string): StoredDeliveryAttempt[] {
-  return text === '' ? [] : text.split('\n').map((a) => JSON.parse(a) as StoredDeliveryAttempt);
+function attemptsOf(text: string): DeliveryAttempt[] {
+  return text === '' ? [] : text.split('\n').map((a) => JSON.parse(a) as DeliveryAttempt);
 }
 
 /** A delivery as the scripts answer it (JSON, state line, attempts, sequence), in the memory snapshot's shape. */
 export function deliveryOf(json: string, line: string, attempts: string, seq: string): StoredDelivery {
   const { headers, ...fixed } = JSON.parse(json) as FixedDelivery;
   const st = stateLineOf(line);
-  const record: { -readonly [K in keyof StoredDeliveryRecord]: StoredDeliveryRecord[K] } = {
+  const record: { -readonly [K in keyof DeliveryRecord]: DeliveryRecord[K] } = {
     ...fixed,
     seq: Number(seq),
     state: st.state,
@@ -165,7 +163,7 @@ export function redisDeliveryState(
           ...[epochKey, prefix, query.limit, kind, at],
           ...[given(filter.state), given(filter.paymentUuid), given(filter.clientId), given(filter.url)],
         );
-        const items: StoredDeliveryRecord[] = [];
+        const items: DeliveryRecord[] = [];
         for (let i = 1; i + 3 < reply.length; i += 4)
           items.push(deliveryOf(reply[i]!, reply[i + 1]!, reply[i + 2]!, reply[i + 3]!).record);
         const next = reply[0] === '' ? null : Number(reply[0]);

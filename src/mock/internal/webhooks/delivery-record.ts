@@ -6,58 +6,9 @@
  */
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { ScheduledTask } from '../clock.ts';
-import type { DeliveryFailureReason, DeliveryState } from '../domain/stored.ts';
+import type { DeliveryAttempt, DeliveryFailureReason, DeliveryRecord, DeliveryState } from '../domain/stored.ts';
 
-export type { DeliveryFailureReason, DeliveryState } from '../domain/stored.ts';
-
-/** One attempt in the delivery log. */
-export interface DeliveryAttempt {
-  /** 1 for the first attempt; counts on across redeliveries. */
-  readonly number: number;
-  /** Virtual time (mock clock, ms since the epoch) the attempt started. */
-  readonly at: number;
-  /** HTTP status answered, when an answer came. */
-  readonly status?: number;
-  /** Why no answer came: `ECONNREFUSED`, `timeout`, `closed`, ... */
-  readonly error?: string;
-  /** Real duration of the attempt in milliseconds. */
-  readonly ms: number;
-  /** First bytes of the receiver's answer body. */
-  readonly responseBody?: string;
-}
-
-/** One event on its way to one URL, as shown by `deliveries()` and the control API. */
-export interface DeliveryRecord {
-  /** Delivery id, sent in the delivery id header (and as `webhook-id`); the same on every attempt. */
-  readonly id: string;
-  /** Position in the delivery history (one sequence for every dispatcher of the mock): the cursor of its pages. */
-  readonly seq: number;
-  readonly clientId: string;
-  readonly paymentUuid: string;
-  readonly url: string;
-  /** Event type name (`Assumptions.webhook.eventType`). */
-  readonly eventType: string;
-  readonly payload: PaymentStatusWebhookPayload;
-  /** The exact JSON body sent on every attempt. */
-  readonly body: string;
-  readonly state: DeliveryState;
-  /** Virtual time the event was enqueued. */
-  readonly enqueuedAt: number;
-  /** The latest attempts (at most `history.maxAttemptsPerDelivery`; `number` counts every attempt made). */
-  readonly attempts: readonly DeliveryAttempt[];
-  /** Older attempts no longer kept, when the cap dropped any. */
-  readonly attemptsDropped?: number;
-  /** Virtual time of the next attempt, while `retry-scheduled`. */
-  readonly nextAttemptAt?: number;
-  /** Virtual time of the 2xx, once `delivered`. */
-  readonly deliveredAt?: number;
-  /** How many times `redeliver` restarted this delivery. */
-  readonly redeliveries: number;
-  /** Why the delivery is `failed` or `gone`. */
-  readonly reason?: DeliveryFailureReason;
-  /** What went wrong, when the delivery failed outside an attempt (`payload-error`, `internal-error`). */
-  readonly error?: string;
-}
+export type { DeliveryAttempt, DeliveryFailureReason, DeliveryRecord, DeliveryState } from '../domain/stored.ts';
 
 /** An event handed to the dispatcher at settlement. */
 export interface WebhookEvent {

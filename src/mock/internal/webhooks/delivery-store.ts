@@ -10,10 +10,14 @@
  *
  * @module
  */
+
+import type { DeliveryCounts } from '../domain/stored.ts';
 import { KeyQueue } from '../fifo.ts';
 import type { OrderedSource } from '../history/page.ts';
 import { SeqList } from '../history/seq-list.ts';
 import { type Delivery, type DeliveryState, TERMINAL } from './delivery-record.ts';
+
+export type { DeliveryCounts } from '../domain/stored.ts';
 
 /** Filters of a delivery page; every given one must match. `state: 'pending'` matches the three unfinished states. */
 export interface DeliveryFilter {
@@ -33,22 +37,6 @@ export const deliveryFilterStates: readonly (DeliveryState | 'pending')[] = [
   'failed',
   'gone',
 ];
-
-/** Counters of a delivery history, kept on every change. */
-export interface DeliveryCounts {
-  /** Deliveries kept, by state. */
-  readonly byState: Readonly<Record<DeliveryState, number>>;
-  /** Deliveries kept. */
-  readonly kept: number;
-  /** Kept and not finished (queued, sending, retry-scheduled). */
-  readonly pending: number;
-  /** Finished deliveries evicted by the cap since the last reset. */
-  readonly evicted: number;
-  /** Deliveries refused because pending work was at its cap (kept as `failed`, reason `pending-cap`). */
-  readonly refused: number;
-  /** Changes with every change of the history: a poller compares it with the last one it saw. */
-  readonly version: number;
-}
 
 /** One dispatcher's deliveries. */
 export interface DeliveryStore {

@@ -44,6 +44,15 @@ const account = (clientId: string, uid = `uid-${clientId}`): CardAccount => ({
   outcome: 'success',
 });
 
+/** A payment status webhook's payload for `uuid` (what the store keeps beside the exact body). */
+const webhookPayload = (uuid: string) => ({
+  amount: 10,
+  payment_gateway_fee: 0.45,
+  paid_at: '2030-01-01T00:00:00.000Z',
+  status: statusNames.success,
+  uuid,
+});
+
 const settlement = (outcome: 'success' | 'failure', at: number) => ({ outcome, status: statusNames[outcome], at });
 
 /** A history step: a payment of a client accepted, or a payment settled (an unknown or settled one changes nothing). */
@@ -249,7 +258,7 @@ describe('the payment scripts of a Redis store: replicas and claims', () => {
     const { payments, deliveries } = await openStore();
     const webhook = (id: string, body: string): NewDelivery => ({
       ...{ id, clientId: 'c1', paymentUuid: 'w1', url: `http://hooks.test/${id}`, eventType: 'payment.status' },
-      ...{ payload: JSON.parse(body) as unknown, body, headers: { 'x-delivery-id': id }, enqueuedAt: 7, dueAt: 7 },
+      ...{ payload: webhookPayload('w1'), body, headers: { 'x-delivery-id': id }, enqueuedAt: 7, dueAt: 7 },
     });
     const caps = { maxDeliveries: 100, maxPendingDeliveries: 1 };
     const events = { items: [webhook('whd_1', '{"n":12345678901234567890}'), webhook('whd_2', '{"n":2}')], caps };
@@ -312,7 +321,7 @@ describe('the payment scripts of a Redis store: replicas and claims', () => {
   it('a reset empties every part of the payment state and leaves no payment or delivery key of the old epoch', async () => {
     const { payments, deliveries, tokens, prefix } = await openStore();
     const hook = { id: 'whd_k1', clientId: 'c1', paymentUuid: 'k1', url: 'http://127.0.0.1:9/hook', eventType: 'e' };
-    const sent = { ...hook, payload: {}, body: '{}', headers: {}, enqueuedAt: 0, dueAt: 0 };
+    const sent = { ...hook, payload: webhookPayload('k1'), body: '{}', headers: {}, enqueuedAt: 0, dueAt: 0 };
     const dlvCaps = { maxDeliveries: 10, maxPendingDeliveries: 10, maxAttemptsPerDelivery: 3 };
     await deliveries.enqueue(sent, dlvCaps);
     await deliveries.enqueue({ ...sent, id: 'whd_k2', dueAt: 5 }, dlvCaps);

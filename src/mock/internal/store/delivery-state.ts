@@ -22,7 +22,6 @@
  *
  * @module
  */
-import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type {
   DeliveryAttempt,
   DeliveryCounts,
@@ -43,22 +42,17 @@ export interface StoredDelivery {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** A new delivery to keep. */
-export interface NewDelivery {
-  /** The delivery id (with a store, `storeDeliveryId` of the payment and URL): the key of idempotence. */
-  readonly id: string;
-  readonly clientId: string;
-  readonly paymentUuid: string;
-  readonly url: string;
-  readonly eventType: string;
-  readonly payload: PaymentStatusWebhookPayload;
-  /** The exact bytes sent on every attempt, kept as given. */
-  readonly body: string;
-  /** The headers every attempt repeats; see {@link StoredDelivery.headers}. */
+/**
+ * A new delivery to keep: the fixed fields of its record (its id, with a store `storeDeliveryId` of the payment and
+ * URL, is the key of idempotence; its body the exact bytes every attempt sends), the headers every attempt repeats
+ * (see {@link StoredDelivery.headers}) and when its first attempt is due (virtual time).
+ */
+export interface NewDelivery
+  extends Pick<
+    DeliveryRecord,
+    'id' | 'clientId' | 'paymentUuid' | 'url' | 'eventType' | 'payload' | 'body' | 'enqueuedAt'
+  > {
   readonly headers: Readonly<Record<string, string>>;
-  /** Virtual time the event was enqueued. */
-  readonly enqueuedAt: number;
-  /** Virtual time the first attempt is due. */
   readonly dueAt: number;
   /** Kept as failed at once, never sent (a payload that could not be serialised, a closing mock). */
   readonly failed?: { readonly reason: DeliveryFailureReason; readonly error?: string | undefined } | undefined;

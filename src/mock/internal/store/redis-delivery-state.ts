@@ -20,10 +20,7 @@ import type {
 import type { DeliveryScriptClient } from './redis-delivery-scripts.ts';
 
 /** The fixed part of a delivery, as enqueued. */
-type FixedDelivery = Pick<
-  DeliveryRecord,
-  'id' | 'clientId' | 'paymentUuid' | 'url' | 'eventType' | 'payload' | 'body' | 'enqueuedAt'
-> & { readonly headers: Readonly<Record<string, string>> };
+type FixedDelivery = Omit<NewDelivery, 'dueAt' | 'failed'>;
 
 /** The state line's fields: state, counters, the next attempt, the delivery time, the reason and the error. */
 interface StateLine {

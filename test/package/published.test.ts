@@ -138,9 +138,10 @@ describe('packed tarball', () => {
   // (its entry, docs page, the catalogue in the mock, msw and CLI bundles) and the state events took it to 8.41 MB;
   // the token state in Redis (its scripts in the mock and CLI bundles, and the code cache that grows with them) to
   // 8.52 MB; the payment state's scripts in Redis (in the mock and CLI bundles, ahead of the replication code they
-  // replace, which later steps delete) to 8.66 MB; the journal's scripts in Redis, the same way, to 8.70 MB.
+  // replace, which later steps delete) to 8.66 MB; the journal's scripts in Redis, the same way, to 8.70 MB; the
+  // delivery state's scripts in Redis, the same way again, to 8.80 MB.
   // Crossing this means something unintended got packed.
-  const unpackedBudget = 8_750_000;
+  const unpackedBudget = 8_900_000;
 
   let files: readonly { path: string; size: number }[] = [];
   let unpackedSize = 0;

@@ -165,3 +165,29 @@ export interface DeliveryCounts {
   /** Changes with every change of the history: a poller compares it with the last one it saw. */
   readonly version: number;
 }
+
+/** The fields of a delivery record shown only when they hold something (a record has no undefined keys). */
+export interface ShownDeliveryFields {
+  readonly attemptsDropped: number;
+  readonly nextAttemptAt?: number | undefined;
+  readonly deliveredAt?: number | undefined;
+  readonly reason?: DeliveryFailureReason | undefined;
+  readonly error?: string | undefined;
+}
+
+/**
+ * A delivery record of `fixed` with the {@link ShownDeliveryFields} of `from` that hold something: the dispatcher's
+ * snapshot and the Redis store's read build the same shape this way.
+ */
+export function deliveryRecord(
+  fixed: Omit<DeliveryRecord, keyof ShownDeliveryFields>,
+  from: ShownDeliveryFields,
+): DeliveryRecord {
+  const record: { -readonly [K in keyof DeliveryRecord]: DeliveryRecord[K] } = fixed;
+  if (from.attemptsDropped > 0) record.attemptsDropped = from.attemptsDropped;
+  if (from.nextAttemptAt !== undefined) record.nextAttemptAt = from.nextAttemptAt;
+  if (from.deliveredAt !== undefined) record.deliveredAt = from.deliveredAt;
+  if (from.reason !== undefined) record.reason = from.reason;
+  if (from.error !== undefined) record.error = from.error;
+  return record;
+}

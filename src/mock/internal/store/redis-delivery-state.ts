@@ -9,7 +9,13 @@
  *
  * @module
  */
-import type { DeliveryAttempt, DeliveryFailureReason, DeliveryRecord, DeliveryState } from '../domain/stored.ts';
+import {
+  type DeliveryAttempt,
+  type DeliveryFailureReason,
+  type DeliveryRecord,
+  type DeliveryState,
+  deliveryRecord,
+} from '../domain/stored.ts';
 import type {
   ClaimedDelivery,
   DeliveryStatePort,
@@ -66,18 +72,10 @@ function attemptsOf(text: string): DeliveryAttempt[] {
 export function deliveryOf(json: string, line: string, attempts: string, seq: string): StoredDelivery {
   const { headers, ...fixed } = JSON.parse(json) as FixedDelivery;
   const st = stateLineOf(line);
-  const record: { -readonly [K in keyof DeliveryRecord]: DeliveryRecord[K] } = {
-    ...fixed,
-    seq: Number(seq),
-    state: st.state,
-    attempts: attemptsOf(attempts),
-    redeliveries: st.redeliveries,
-  };
-  if (st.attemptsDropped > 0) record.attemptsDropped = st.attemptsDropped;
-  if (st.nextAttemptAt !== undefined) record.nextAttemptAt = st.nextAttemptAt;
-  if (st.deliveredAt !== undefined) record.deliveredAt = st.deliveredAt;
-  if (st.reason !== undefined) record.reason = st.reason;
-  if (st.error !== undefined) record.error = st.error;
+  const record = deliveryRecord(
+    { ...fixed, seq: Number(seq), state: st.state, attempts: attemptsOf(attempts), redeliveries: st.redeliveries },
+    st,
+  );
   return { record, attemptCount: st.attemptCount, roundStart: st.roundStart, headers };
 }
 

@@ -6,7 +6,13 @@
  */
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { ScheduledTask } from '../clock.ts';
-import type { DeliveryAttempt, DeliveryFailureReason, DeliveryRecord, DeliveryState } from '../domain/stored.ts';
+import {
+  type DeliveryAttempt,
+  type DeliveryFailureReason,
+  type DeliveryRecord,
+  type DeliveryState,
+  deliveryRecord,
+} from '../domain/stored.ts';
 
 export type { DeliveryAttempt, DeliveryFailureReason, DeliveryRecord, DeliveryState } from '../domain/stored.ts';
 
@@ -77,28 +83,9 @@ export const TERMINAL: ReadonlySet<DeliveryState> = new Set(['delivered', 'faile
 
 /** The read-only view of a delivery, copied so later changes do not show through. */
 export function snapshot(d: Delivery): DeliveryRecord {
-  const record: {
-    -readonly [K in keyof DeliveryRecord]: DeliveryRecord[K];
-  } = {
-    id: d.id,
-    seq: d.seq,
-    clientId: d.clientId,
-    paymentUuid: d.paymentUuid,
-    url: d.url,
-    eventType: d.eventType,
-    payload: d.payload,
-    body: d.body,
-    state: d.state,
-    enqueuedAt: d.enqueuedAt,
-    attempts: [...d.attempts],
-    redeliveries: d.redeliveries,
-  };
-  if (d.attemptsDropped > 0) record.attemptsDropped = d.attemptsDropped;
-  if (d.nextAttemptAt !== undefined) record.nextAttemptAt = d.nextAttemptAt;
-  if (d.deliveredAt !== undefined) record.deliveredAt = d.deliveredAt;
-  if (d.reason !== undefined) record.reason = d.reason;
-  if (d.error !== undefined) record.error = d.error;
-  return record;
+  const { id, seq, clientId, paymentUuid, url, eventType, payload, body, state, enqueuedAt, redeliveries } = d;
+  const fixed = { id, seq, clientId, paymentUuid, url, eventType, payload, body, state, enqueuedAt };
+  return deliveryRecord({ ...fixed, attempts: [...d.attempts], redeliveries }, d);
 }
 
 /**

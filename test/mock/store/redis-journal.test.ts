@@ -3,7 +3,7 @@
 // request to A; a reset empties it for both.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createRedisStore, StoreUnavailableError } from '../../support/mock-internals/store.ts';
+import { createRedisStore, type SandboxStore, StoreUnavailableError } from '../../support/mock-internals/store.ts';
 import { loggedTypes, redisReplica, unwatched } from '../../support/redis-replica.ts';
 import { redisSuite } from '../../support/redis-suite.ts';
 
@@ -37,6 +37,40 @@ describe('replicas on Redis: one request journal', () => {
     const listed = await b.client.read('requests?limit=2');
     expect(listed.body).toMatchObject({ cursor: 3, next: 2 });
     expect(await loggedTypes(suite, prefix)).not.toContain('jr');
+  });
+
+  it("A's durable() waits for the journal entries of the requests A answered, so B's next read lists them", async () => {
+    const prefix = `journal-${randomUUID()}:`;
+    const base = createRedisStore(suite.url, { keyPrefix: prefix });
+    const port = base.journalState!();
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // A's journal appends wait at the gate; everything else of A's store goes on.
+    const held: SandboxStore = Object.assign(Object.create(base) as SandboxStore, {
+      journalState: () => ({
+        ...port,
+        append: (...args: Parameters<typeof port.append>) => gate.then(() => port.append(...args)),
+      }),
+    });
+    const a = await redisReplica(suite, held);
+    const b = await redisReplica(suite, unwatched(createRedisStore(suite.url, { keyPrefix: prefix })));
+    const token = (await a.client.generate()).body.data.token as string;
+    expect(await a.fees(token)).toBe('ok');
+    let durable = false;
+    const done = a.app.control.durable().then(() => {
+      durable = true;
+    });
+    // B's read is a round trip to Redis: by its end a durable() that ignored the journal would have resolved.
+    expect(await b.app.control.requests()).toEqual([]);
+    expect(durable).toBe(false);
+    release();
+    await done;
+    expect((await b.app.control.requests()).map((e) => e.path)).toEqual([
+      '/api/v2/accounting/token/generate-token',
+      '/graphql',
+    ]);
   });
 
   it("a wait on B resolves with A's request, and only a request after its cursor", async () => {

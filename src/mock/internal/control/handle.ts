@@ -82,7 +82,10 @@ function storeStatus(store: StoreControl | undefined): MockStoreStatus {
 }
 
 /** The handle's state store methods: all answer at once with memory. */
-function storeMethods(store: ControlDeps['store']): Pick<MockControl, 'store' | 'durable' | 'compactNow'> {
+function storeMethods(
+  store: ControlDeps['store'],
+  journal: JournalReads,
+): Pick<MockControl, 'store' | 'durable' | 'compactNow'> {
   return {
     store: () => storeStatus(store?.()),
     async durable() {
@@ -91,6 +94,8 @@ function storeMethods(store: ControlDeps['store']): Pick<MockControl, 'store' | 
         .catch((error: unknown) => {
           throw notDurable(error);
         });
+      // The requests answered so far are changes another replica reads too (its requests() and waits).
+      await journal.written();
     },
     compactNow: async () =>
       (await store?.()
@@ -222,7 +227,7 @@ export function createControl(deps: ControlDeps): MockControl {
       const requests = { kept, capacity: deps.journalSize, cursor };
       return { payments: state.paymentCounts(), deliveries: webhooks.deliveryCounts(), requests };
     },
-    ...storeMethods(deps.store),
+    ...storeMethods(deps.store, deps.journal),
     coverage: deps.coverage,
     waitForDelivery: (predicate, o) => webhooks.waitFor(predicate, o),
     redeliver(id) {

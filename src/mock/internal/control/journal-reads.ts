@@ -16,6 +16,11 @@ export interface JournalReads {
   /** Entries kept, and the latest sequence number (0 when none since the reset). */
   counts(): Promise<{ readonly kept: number; readonly cursor: number }>;
   waitFor(predicate: (entry: JournalEntry) => boolean, options?: WaitOptions): Promise<JournalEntry>;
+  /**
+   * Resolves once every entry this process recorded so far is in the journal every reader reads (at once for the
+   * ring; on Redis, once this replica's appends settled: a failed one is counted as lost, not rejected).
+   */
+  written(): Promise<void>;
 }
 
 /** The reads of this process's own ring. */
@@ -25,5 +30,6 @@ export function localJournalReads(journal: Journal): JournalReads {
     page: async (query, filter) => journal.page(query, filter),
     counts: async () => ({ kept: journal.size(), cursor: journal.cursor() }),
     waitFor: (predicate, options) => journal.waitFor(predicate, options),
+    written: async () => undefined,
   };
 }

@@ -48,6 +48,7 @@ export function sharedJournal(deps: SharedJournalDeps): {
     if (inFlight.size > 0) await Promise.all(inFlight);
   }
   const reads: JournalReads = {
+    written: ownWritten,
     async entries(since = 0) {
       await ownWritten();
       return port.entries(since);

@@ -189,7 +189,8 @@ export interface MockControl {
   store(): MockStoreStatus;
   /**
    * Resolves once every change made so far on this process (by these methods too: reset, clock moves, injected
-   * failures, settlements, card accounts) is durable in the state store, so every replica's next request sees it;
+   * failures, settlements, card accounts, and the journal entries of the requests it answered) is durable in the
+   * state store, so every replica's next request sees it;
    * rejects when the store did not take it (the change is not kept; retry once the store is back). The methods
    * themselves stay synchronous (they were before stores existed); the HTTP control API waits on its own. Resolves at
    * once with `memory:`.

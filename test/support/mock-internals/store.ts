@@ -16,7 +16,7 @@ export type {
   StoredDeliveryCaps,
 } from '../../../src/mock/internal/store/delivery-state.ts';
 export { createFileStore, lineChecksum } from '../../../src/mock/internal/store/file-store.ts';
-export type { PaymentCaps, PaymentStatePort } from '../../../src/mock/internal/store/payment-state.ts';
+export type { AcceptedPayment, PaymentCaps, PaymentStatePort } from '../../../src/mock/internal/store/payment-state.ts';
 export { createRedisStore, type RedisStoreOptions } from '../../../src/mock/internal/store/redis-store.ts';
 export { createSandboxEpoch, type SandboxEpoch } from '../../../src/mock/internal/store/sandbox-epoch.ts';
 export {

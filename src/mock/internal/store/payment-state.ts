@@ -92,14 +92,18 @@ export interface PaymentStatePort {
   cardAccount(clientId: string, uid: string): Promise<CardAccount | undefined>;
   /**
    * Accepts `payment` in one step: its card account when new (as {@link registerCard}), the payment, its place in
-   * the client's history (the cap evicting in the same step) and, with `dueAt` (virtual ms), its due entry.
+   * the client's history (the cap evicting in the same step) and, with `dueAt` (virtual ms), its due entry. With
+   * `accountNamed` (the payment named its card account by uid, read before), the account must still be kept:
+   * another replica's cap may have evicted it since, and then nothing is written and the answer is undefined, as
+   * memory refuses an unknown uid.
    */
   accept(
     payment: StoredPayment,
     account: CardAccount,
     dueAt: number | undefined,
     caps: PaymentCaps,
-  ): Promise<AcceptedPayment>;
+    accountNamed?: boolean,
+  ): Promise<AcceptedPayment | undefined>;
   /** One payment by uuid, of one client or (clientId undefined) of any. */
   payment(clientId: string | undefined, uuid: string): Promise<StoredPayment | undefined>;
   /** A page of payments as payments/state.ts pages them: newest first, or oldest first after `after`. */

@@ -65,14 +65,16 @@ return writeCard(ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]))
 
 /**
  * ARGV: prefix, uuid, client, payment JSON, `<outcome> <at> <status>` (redis-payment-state.ts), uid, card account
- * JSON, due virtual time ('' for none), payment cap, card cap. Answers the sequence number, whether the card account
- * was written, and how many payments the cap evicted. A uuid kept already (a retried call) answers its number and
- * changes nothing.
+ * JSON, due virtual time ('' for none), payment cap, card cap, '1' when the payment named its card account by uid.
+ * Answers the sequence number, whether the card account was written, and how many payments the cap evicted. A uuid
+ * kept already (a retried call) answers its number and changes nothing; a named account no longer kept answers
+ * sequence 0 and changes nothing.
  */
 export const acceptScript = `${prelude}${dropLua}
 local u, c = ARGV[2], ARGV[3]
 local known = redis.call('ZSCORE', p .. 'history', u)
 if known then return {tonumber(known), 0, 0} end
+if ARGV[11] == '1' and redis.call('HEXISTS', p .. 'card:' .. c, ARGV[6]) == 0 then return {0, 0, 0} end
 local created = writeCard(c, ARGV[6], ARGV[7], tonumber(ARGV[10]))
 local z = p .. 'pays:' .. c
 local evicted = 0

@@ -87,15 +87,16 @@ export function redisPaymentState(
         const json = await r.pckPayCard(epochKey, prefix, clientId, uid);
         return json === null ? undefined : (JSON.parse(json) as CardAccount);
       }),
-    accept: (payment, account, dueAt, caps) =>
+    accept: (payment, account, dueAt, caps, accountNamed = false) =>
       run(async (r) => {
         const settled = payment.settledOutcome === undefined ? undefined : acceptedSettlement(payment);
         const [seq, created, evicted] = await r.pckPayAccept(
           ...[epochKey, prefix, payment.uuid, payment.clientId, fixedJson(payment)],
           ...[settlementPart(payment.status, settled), account.card_account_uid, JSON.stringify(account)],
           ...[dueAt === undefined ? '' : String(dueAt), caps.paymentsPerClient, caps.cardAccountsPerClient],
+          accountNamed ? '1' : '0',
         );
-        return { seq, accountCreated: created === 1, evicted };
+        return seq === 0 ? undefined : { seq, accountCreated: created === 1, evicted };
       }),
     payment: (clientId, uuid) =>
       run(async (r) => {

@@ -9,7 +9,12 @@ import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import { testCards } from '../../../support/mock-internals/foundations.ts';
 import { type CardAccount, createMockState, type StoredPayment } from '../../../support/mock-internals/payments.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
-import { createRedisStore, type NewDelivery, type PaymentCaps } from '../../../support/mock-internals/store.ts';
+import {
+  type AcceptedPayment,
+  createRedisStore,
+  type NewDelivery,
+  type PaymentCaps,
+} from '../../../support/mock-internals/store.ts';
 import { redisPerFile } from '../../../support/redis-per-file.ts';
 import { storedPayment } from '../stored-payment.ts';
 
@@ -198,6 +203,26 @@ describe('the payment scripts of a Redis store: what memory answers', () => {
     expect(await payments.payment('c2', 'x')).toBeUndefined();
     expect(await payments.counts()).toEqual({ kept: 2, processing: 2, evicted: 0, version: 2 });
   });
+
+  it('accepts a payment that named its card account only while the account is kept', async () => {
+    const { payments } = await openStore();
+    const oneCard: PaymentCaps = { paymentsPerClient: 10, cardAccountsPerClient: 1 };
+    await payments.registerCard(account('c1', 'named'), oneCard);
+    const named = payment('p1', 'c1', { card_account_uid: 'named' });
+    expect(await payments.accept(named, account('c1', 'named'), undefined, oneCard, true)).toMatchObject({ seq: 1 });
+    // Another replica's card evicts it (the cap is 1): a payment naming it now is refused, and nothing is written.
+    await payments.registerCard(account('c1', 'other'), oneCard);
+    const late = payment('p2', 'c1', { card_account_uid: 'named' });
+    expect(await payments.accept(late, account('c1', 'named'), undefined, oneCard, true)).toBeUndefined();
+    expect(await payments.cardAccount('c1', 'named')).toBeUndefined();
+    expect(await payments.payment(undefined, 'p2')).toBeUndefined();
+    expect(await payments.counts()).toMatchObject({ kept: 1 });
+    // By card details (not named), the account is derived again and written, as memory's upsert does.
+    expect(await payments.accept(late, account('c1', 'named'), undefined, oneCard)).toMatchObject({
+      seq: 2,
+      accountCreated: true,
+    });
+  });
 });
 
 describe('the payment scripts of a Redis store: replicas and claims', () => {
@@ -206,10 +231,10 @@ describe('the payment scripts of a Redis store: replicas and claims', () => {
     const b = await openStore(a.prefix);
     for (let i = 0; i < 20; i++) {
       const uid = `shared-${i}`;
-      const [x, y] = await Promise.all([
+      const [x, y] = (await Promise.all([
         a.payments.accept(payment(`a${i}`), { ...account('c1', uid), masked_card_number: 'from a' }, undefined, roomy),
         b.payments.accept(payment(`b${i}`), { ...account('c1', uid), masked_card_number: 'from b' }, undefined, roomy),
-      ]);
+      ])) as [AcceptedPayment, AcceptedPayment];
       expect([x.accountCreated, y.accountCreated].filter(Boolean)).toHaveLength(1);
       expect((await b.payments.cardAccount('c1', uid))?.masked_card_number).toBe(
         x.accountCreated ? 'from a' : 'from b',

@@ -12,8 +12,8 @@ import { collectPage } from '../../support/mock-internals/foundations.ts';
 import {
   type AttemptVerdict,
   createRedisStore,
+  type DeliveryCaps,
   type NewDelivery,
-  type StoredDeliveryCaps,
   StoreUnavailableError,
 } from '../../support/mock-internals/store.ts';
 import {
@@ -31,7 +31,7 @@ import { redisPerFile } from '../../support/redis-per-file.ts';
 import { startRedisServer } from '../../support/redis-server.ts';
 
 const { server, opened } = redisPerFile();
-const roomy: StoredDeliveryCaps = { maxDeliveries: 10_000, maxPendingDeliveries: 10_000, maxAttemptsPerDelivery: 3 };
+const roomy: DeliveryCaps = { maxDeliveries: 10_000, maxPendingDeliveries: 10_000, maxAttemptsPerDelivery: 3 };
 const policy = { ...defaultAssumptions.webhook.retry, maxAttempts: 3, initialDelayMs: 1_000, maxDelayMs: 8_000 };
 const URL_A = 'http://127.0.0.1:9/hooks/a';
 const URL_B = 'http://127.0.0.1:9/hooks/b?x=1';
@@ -102,7 +102,7 @@ function applyToMemory(memory: ReturnType<typeof createDeliveryStore>, d: Delive
 }
 
 /** The same deliveries on a memory history and on the port; `rounds` claims, each sending and recording them all. */
-async function replay(caps: StoredDeliveryCaps, rounds: number) {
+async function replay(caps: DeliveryCaps, rounds: number) {
   let seq = 0;
   const memory = createDeliveryStore({ maxFinished: caps.maxDeliveries, nextSeq: () => ++seq });
   const { deliveries } = await openStore();

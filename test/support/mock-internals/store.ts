@@ -11,9 +11,9 @@
  */
 export type {
   AttemptVerdict,
+  DeliveryCaps,
   DeliveryStatePort,
   NewDelivery,
-  StoredDeliveryCaps,
 } from '../../../src/mock/internal/store/delivery-state.ts';
 export { createFileStore, lineChecksum } from '../../../src/mock/internal/store/file-store.ts';
 export type { AcceptedPayment, PaymentCaps, PaymentStatePort } from '../../../src/mock/internal/store/payment-state.ts';

@@ -191,3 +191,20 @@ export function deliveryRecord(
   if (from.error !== undefined) record.error = from.error;
   return record;
 }
+
+/**
+ * The caps of a delivery history (`Assumptions.history`): one dispatcher's in memory, the whole sandbox's on Redis.
+ */
+export interface DeliveryCaps {
+  readonly maxDeliveries: number;
+  readonly maxPendingDeliveries: number;
+  readonly maxAttemptsPerDelivery: number;
+}
+
+/** Filters of a delivery page; every given one must match. `state: 'pending'` matches the three unfinished states. */
+export interface DeliveryFilter {
+  readonly state?: DeliveryState | 'pending' | undefined;
+  readonly paymentUuid?: string | undefined;
+  readonly clientId?: string | undefined;
+  readonly url?: string | undefined;
+}

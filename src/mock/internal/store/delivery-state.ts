@@ -24,12 +24,15 @@
  */
 import type {
   DeliveryAttempt,
+  DeliveryCaps,
   DeliveryCounts,
   DeliveryFailureReason,
+  DeliveryFilter,
   DeliveryRecord,
-  DeliveryState,
 } from '../domain/stored.ts';
 import type { Page, PageQuery } from '../history/page.ts';
+
+export type { DeliveryCaps, DeliveryFilter } from '../domain/stored.ts';
 
 /** One delivery by id: its record, and the counters and headers a sender needs besides. */
 export interface StoredDelivery {
@@ -58,16 +61,6 @@ export interface NewDelivery
   readonly failed?: { readonly reason: DeliveryFailureReason; readonly error?: string | undefined } | undefined;
 }
 
-/** The bounds of the sandbox's delivery history (the dispatcher's `DeliveryCaps`), applied sandbox-wide. */
-export interface StoredDeliveryCaps {
-  /** Finished deliveries kept; past it the one finished longest ago is evicted. */
-  readonly maxDeliveries: number;
-  /** Unfinished deliveries of the sandbox past which a new one is kept as failed (`pending-cap`), not sent. */
-  readonly maxPendingDeliveries: number;
-  /** Attempts kept per delivery (the latest). */
-  readonly maxAttemptsPerDelivery: number;
-}
-
 /** What {@link DeliveryStatePort.enqueue} answers. */
 export interface EnqueuedDelivery {
   /** False when the id was kept already: nothing changed. */
@@ -78,24 +71,9 @@ export interface EnqueuedDelivery {
   readonly seq: number;
 }
 
-/** Filters of a page of deliveries (the dispatcher's `DeliveryFilter`); every given one must match. */
-export interface StoredDeliveryFilter {
-  /** A state, or `pending` for the three unfinished ones. */
-  readonly state?: DeliveryState | 'pending' | undefined;
-  readonly paymentUuid?: string | undefined;
-  readonly clientId?: string | undefined;
-  readonly url?: string | undefined;
-}
-
 /** A delivery handed to a claimer: what it needs to send this attempt and to judge its outcome. */
-export interface ClaimedDelivery {
-  readonly id: string;
-  readonly clientId: string;
-  readonly paymentUuid: string;
-  readonly url: string;
-  readonly eventType: string;
-  readonly body: string;
-  readonly headers: Readonly<Record<string, string>>;
+export interface ClaimedDelivery
+  extends Pick<NewDelivery, 'id' | 'clientId' | 'paymentUuid' | 'url' | 'eventType' | 'body' | 'headers'> {
   /** The number of the attempt to send (one more than the attempts made). */
   readonly attempt: number;
   /** Attempts made in the current round before this one: this attempt exhausts a budget of `attemptsInRound + 1`. */
@@ -136,14 +114,11 @@ export interface DeliveryStatePort {
    * of one id changes nothing). With `failed` it is kept finished; else, when the sandbox's pending deliveries are at
    * `caps.maxPendingDeliveries`, it is kept as failed (`pending-cap`) and counted as refused.
    */
-  enqueue(delivery: NewDelivery, caps: StoredDeliveryCaps): Promise<EnqueuedDelivery>;
+  enqueue(delivery: NewDelivery, caps: DeliveryCaps): Promise<EnqueuedDelivery>;
   /** One delivery by id, or undefined. */
   delivery(id: string): Promise<StoredDelivery | undefined>;
   /** A page of deliveries as the memory history pages them: newest first, or oldest first after `after`. */
-  page(
-    query: Required<Pick<PageQuery, 'limit'>> & PageQuery,
-    filter: StoredDeliveryFilter,
-  ): Promise<Page<DeliveryRecord>>;
+  page(query: Required<Pick<PageQuery, 'limit'>> & PageQuery, filter: DeliveryFilter): Promise<Page<DeliveryRecord>>;
   /**
    * The counters of the history. Their `version` is the epoch times 2^32 plus the changes made in it, so a new
    * epoch's versions stay above the last one's without a key that outlives the reset.
@@ -165,12 +140,12 @@ export interface DeliveryStatePort {
     claimToken: string,
     attempt: DeliveryAttempt,
     verdict: AttemptVerdict,
-    caps: StoredDeliveryCaps,
+    caps: DeliveryCaps,
   ): Promise<RecordedAttempt>;
   /**
    * Starts a finished delivery again under its own id (the control API's redelivery): a new round, its retry budget
    * counted from here, due at `dueAt` (virtual). Refused for an unknown or unfinished delivery, one that has no body
    * (`payload-error`), and while the sandbox's pending deliveries are at the cap.
    */
-  redeliver(id: string, dueAt: number, caps: StoredDeliveryCaps): Promise<StoredRedelivery>;
+  redeliver(id: string, dueAt: number, caps: DeliveryCaps): Promise<StoredRedelivery>;
 }

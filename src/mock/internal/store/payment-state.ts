@@ -13,7 +13,7 @@
  */
 import type { CardAccount, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
 import type { Page, PageQuery } from '../history/page.ts';
-import type { NewDelivery, StoredDeliveryCaps } from './delivery-state.ts';
+import type { DeliveryCaps, NewDelivery } from './delivery-state.ts';
 
 /** The bounds every payment write keeps, per client. */
 export interface PaymentCaps {
@@ -81,7 +81,7 @@ export interface PaymentSettlement {
 /** The webhook deliveries a settlement enqueues in its own step, and the bounds they are kept within. */
 export interface SettlementDeliveries {
   readonly items: readonly NewDelivery[];
-  readonly caps: Pick<StoredDeliveryCaps, 'maxDeliveries' | 'maxPendingDeliveries'>;
+  readonly caps: Pick<DeliveryCaps, 'maxDeliveries' | 'maxPendingDeliveries'>;
 }
 
 /** The shared payment state; every method may reject with `StoreUnavailableError`. */

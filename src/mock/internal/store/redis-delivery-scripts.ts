@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { clockOffsetLua } from './redis-clock-state.ts';
+import { claimDueLua } from './redis-due-claims.ts';
 
 /**
  * The state line and the moves several delivery scripts share, over the epoch's key prefix `p` of the script they
@@ -244,25 +244,11 @@ return out
  * time left ('' for none), then per delivery its id, JSON and state line: those of lapsed claims first, then the due
  * ones, earliest first.
  */
-export const claimDueScript = `${prelude}
-local max, real = tonumber(ARGV[2]), tonumber(ARGV[4])
-local now = real + tonumber(${clockOffsetLua('p')})
-local taken = {}
-if max > 0 then
-  taken = redis.call('ZRANGEBYSCORE', p .. 'sending', '-inf', ARGV[4], 'LIMIT', 0, max)
-  if #taken < max then
-    local due = redis.call('ZRANGEBYSCORE', p .. 'attempts', '-inf', string.format('%.17g', now), 'LIMIT', 0,
-      max - #taken)
-    for _, id in ipairs(due) do
-      redis.call('ZREM', p .. 'attempts', id)
-      taken[#taken + 1] = id
-    end
-  end
-end
-local deadline = string.format('%.17g', real + tonumber(ARGV[3]))
-local out = {''}
+export const claimDueScript = `${prelude}${claimDueLua}
+local taken, nextDue = claimDue(p .. 'sending', p .. 'attempts', tonumber(ARGV[2]), tonumber(ARGV[4]),
+  tonumber(ARGV[3]))
+local out = {nextDue}
 for _, id in ipairs(taken) do
-  redis.call('ZADD', p .. 'sending', deadline, id)
   redis.call('HSET', p .. 'dlv:claim', id, ARGV[5])
   local d = parse(redis.call('HGET', p .. 'dlv:st', id))
   d.na = '-'
@@ -271,7 +257,6 @@ for _, id in ipairs(taken) do
   out[#out + 1] = redis.call('HGET', p .. 'dlv', id)
   out[#out + 1] = line(d)
 end
-out[1] = redis.call('ZRANGE', p .. 'attempts', 0, 0, 'WITHSCORES')[2] or ''
 return out
 `;
 

@@ -18,10 +18,10 @@ import {
 } from '../domain/stored.ts';
 import type {
   ClaimedDelivery,
+  DeliveryFilter,
   DeliveryStatePort,
   NewDelivery,
   StoredDelivery,
-  StoredDeliveryFilter,
 } from './delivery-state.ts';
 import type { DeliveryScriptClient } from './redis-delivery-scripts.ts';
 
@@ -112,12 +112,19 @@ export function enqueueArgs(d: NewDelivery): string[] {
 function claimedOf(reply: readonly string[]): ClaimedDelivery[] {
   const out: ClaimedDelivery[] = [];
   for (let i = 1; i + 2 < reply.length; i += 3) {
-    const fixed = JSON.parse(reply[i + 1]!) as FixedDelivery;
-    const st = stateLineOf(reply[i + 2]!);
+    const { clientId, paymentUuid, url, eventType, body, headers } = JSON.parse(reply[i + 1]!) as FixedDelivery;
+    const { attemptCount, roundStart } = stateLineOf(reply[i + 2]!);
+    const attempt = attemptCount + 1;
     out.push({
-      ...{ id: reply[i]!, clientId: fixed.clientId, paymentUuid: fixed.paymentUuid, url: fixed.url },
-      ...{ eventType: fixed.eventType, body: fixed.body, headers: fixed.headers },
-      ...{ attempt: st.attemptCount + 1, attemptsInRound: st.attemptCount - st.roundStart },
+      id: reply[i]!,
+      clientId,
+      paymentUuid,
+      url,
+      eventType,
+      body,
+      headers,
+      attempt,
+      attemptsInRound: attemptCount - roundStart,
     });
   }
   return out;
@@ -151,7 +158,7 @@ export function redisDeliveryState(
         const reply = await r.pckDlvRead(epochKey, prefix, id);
         return reply === null ? undefined : deliveryOf(...reply);
       }),
-    page: (query, filter: StoredDeliveryFilter) =>
+    page: (query, filter: DeliveryFilter) =>
       run(async (r) => {
         const [kind, at] = cursorOf(query);
         const reply = await r.pckDlvPage(

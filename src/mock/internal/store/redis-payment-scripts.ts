@@ -19,8 +19,8 @@
  *
  * @module
  */
-import { clockOffsetLua } from './redis-clock-state.ts';
 import { enqueueDeliveryLua } from './redis-delivery-scripts.ts';
+import { claimDueLua } from './redis-due-claims.ts';
 
 /** The start of every payment script: the epoch's key prefix `p` and the steps several scripts share. */
 const prelude = `
@@ -177,25 +177,9 @@ return {tonumber(c[1] or '0'), tonumber(c[2] or '0'), tonumber(c[3] or '0'),
  * the epoch's clock (redis-clock-state.ts). Answers the earliest due time left ('' for none), then the uuids claimed:
  * those of lapsed claims first, then the due ones, earliest first.
  */
-export const claimDueScript = `${prelude}
-local max, real = tonumber(ARGV[2]), tonumber(ARGV[4])
-local now = real + tonumber(${clockOffsetLua('p')})
-local taken = {}
-if max > 0 then
-  taken = redis.call('ZRANGEBYSCORE', p .. 'settling', '-inf', real, 'LIMIT', 0, max)
-  if #taken < max then
-    for _, u in ipairs(redis.call('ZRANGEBYSCORE', p .. 'due', '-inf', now, 'LIMIT', 0, max - #taken)) do
-      redis.call('ZREM', p .. 'due', u)
-      taken[#taken + 1] = u
-    end
-  end
-end
-local deadline = real + tonumber(ARGV[3])
-for _, u in ipairs(taken) do
-  redis.call('ZADD', p .. 'settling', deadline, u)
-  redis.call('HSET', p .. 'pay:claim', u, ARGV[5])
-end
-local nextDue = redis.call('ZRANGE', p .. 'due', 0, 0, 'WITHSCORES')[2] or ''
+export const claimDueScript = `${prelude}${claimDueLua}
+local taken, nextDue = claimDue(p .. 'settling', p .. 'due', tonumber(ARGV[2]), tonumber(ARGV[4]), tonumber(ARGV[3]))
+for _, u in ipairs(taken) do redis.call('HSET', p .. 'pay:claim', u, ARGV[5]) end
 table.insert(taken, 1, nextDue)
 return taken
 `;

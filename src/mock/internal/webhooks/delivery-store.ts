@@ -11,21 +11,13 @@
  * @module
  */
 
-import type { DeliveryCounts } from '../domain/stored.ts';
+import type { DeliveryCounts, DeliveryFilter } from '../domain/stored.ts';
 import { KeyQueue } from '../fifo.ts';
 import type { OrderedSource } from '../history/page.ts';
 import { SeqList } from '../history/seq-list.ts';
 import { type Delivery, type DeliveryState, TERMINAL } from './delivery-record.ts';
 
-export type { DeliveryCounts } from '../domain/stored.ts';
-
-/** Filters of a delivery page; every given one must match. `state: 'pending'` matches the three unfinished states. */
-export interface DeliveryFilter {
-  readonly state?: DeliveryState | 'pending' | undefined;
-  readonly paymentUuid?: string | undefined;
-  readonly clientId?: string | undefined;
-  readonly url?: string | undefined;
-}
+export type { DeliveryCounts, DeliveryFilter } from '../domain/stored.ts';
 
 /** The states a delivery filter accepts. */
 export const deliveryFilterStates: readonly (DeliveryState | 'pending')[] = [

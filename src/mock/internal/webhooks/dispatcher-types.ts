@@ -9,12 +9,15 @@ import type { WebhookRetryPolicy } from '../../../assumptions.ts';
 import type { WebhookHeaderNames } from '../../../contract/webhook-headers.ts';
 import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
+import type { DeliveryCaps } from '../domain/stored.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
 import type { StandardWebhooksSigning } from './delivery-headers.ts';
 import type { DeliveryFields } from './delivery-mirror.ts';
 import type { Delivery, DeliveryRecord, DeliveryState, WebhookEvent } from './delivery-record.ts';
 import type { DeliveryStore } from './delivery-store.ts';
 import type { WebhookTransport } from './transport.ts';
+
+export type { DeliveryCaps } from '../domain/stored.ts';
 
 /** Outcome of {@link WebhookDispatcher.redeliver}: a caller's mistake is a value, with a message naming the fix. */
 export type RedeliverResult =
@@ -75,13 +78,6 @@ export interface WebhookDispatcherOptions {
   readonly onChange?: ((delivery: Delivery) => void) | undefined;
   /** Where each attempt (`delivery.attempted`) and each end but by closing (`delivery.finished`) is told. */
   readonly events?: EventBus | undefined;
-}
-
-/** The caps of a dispatcher's delivery history (`Assumptions.history`). */
-export interface DeliveryCaps {
-  readonly maxDeliveries: number;
-  readonly maxPendingDeliveries: number;
-  readonly maxAttemptsPerDelivery: number;
 }
 
 /** Options of {@link WebhookDispatcher.waitFor}. */

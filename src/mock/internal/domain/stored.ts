@@ -1,6 +1,8 @@
 /**
- * What the payment state and the webhook deliveries keep, as plain values: a card account, an accepted payment and where a delivery stands. Types only, apart from the
- * state that holds them (state.ts), so the event vocabulary (events.ts) can carry them without depending on it.
+ * What the payment state and the webhook deliveries keep, as plain values: a card account, an accepted payment, a
+ * delivery's record, attempts, counters and caps, and the one function that builds a record. Apart from the parts
+ * that hold them (payments/, webhooks/, store/), so the event vocabulary (events.ts) and a store's ports can carry
+ * them without depending on those parts.
  *
  * @module
  */

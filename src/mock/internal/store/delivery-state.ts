@@ -125,9 +125,10 @@ export interface DeliveryStatePort {
    */
   counts(): Promise<DeliveryCounts>;
   /**
-   * Claims, for `visibilityMs` of real time, up to `max` attempts: first those of a claim whose deadline passed, then
-   * those due at or before the virtual now (`realNow`, the caller's real time in ms, plus the epoch's clock offset, read
-   * in the same step, as the payment port's `claimDue`). A claimed delivery is `sending` until its outcome.
+   * Claims, for `visibilityMs` of real time, up to `max` attempts: first those of a claim whose deadline passed,
+   * then those due at or before the virtual now (`realNow`, the caller's real time in ms, plus the epoch's clock
+   * offset, read in the same step, as the payment port's `claimDue`). A claimed delivery is `sending` until its
+   * outcome.
    */
   claimDue(max: number, visibilityMs: number, realNow: number): Promise<DeliveryClaim>;
   /**

@@ -5,10 +5,10 @@
  *   headers, enqueue time), never decoded here; `dlv:st` hash id → its state line `<state> <attempts made>
  *   <attempts dropped> <round start> <redeliveries> <next attempt> <delivered at> <reason> <error>` (`-` for none; the
  *   error, last since it may hold spaces, as `=<text>`); `dlv:att` hash id → the kept attempts, one JSON per line;
- * - `dlv:c`, `dlv:u`, `dlv:url` hashes id → client, payment uuid, URL (what a page filters on); `dlv:claim` hash id →
- *   the claim token that holds it; `dlv:byp` hash payment uuid → its delivery ids, one per line;
- * - `dlvs` zset id → sequence number (the pages of the whole sandbox), `dlvs:c:<client>` and `dlvs:url:<url>` the same
- *   per client and per URL (named in the sets `dlv:clients` and `dlv:urls`, so the reset finds them); `dlv:fin` zset
+ * - `dlv:c`, `dlv:u`, `dlv:url` hashes id → client, payment uuid, URL (what a page filters on); `dlv:claim` hash
+ *   id → the claim token that holds it; `dlv:byp` hash payment uuid → its delivery ids, one per line;
+ * - `dlvs` zset id → sequence number (the pages of the whole sandbox), `dlvs:c:<client>` and `dlvs:url:<url>` the
+ *   same per client and per URL (named in the sets `dlv:clients` and `dlv:urls`, so the reset finds them); `dlv:fin` zset
  *   id → finish number (the oldest finished is evicted first);
  * - `attempts` zset id → virtual time the next attempt is due, `sending` zset id → the claim's real-time deadline;
  * - `dlvn` hash of counters: one per state, `evicted`, `refused`, `changes`, and the numbers `seq` and `fin` hand out.

@@ -1,7 +1,8 @@
 /**
  * The sandbox state a Redis store holds itself (decision 0040), one port per part, as the store hands them out:
- * the token state, the clock and epoch, the armed failures, the payments, the webhook deliveries, the request journal. Their scripts are defined on the store's
- * client, and each port runs them through the store's `run`, which turns a Redis failure into `StoreUnavailableError`.
+ * the token state, the clock and epoch, the armed failures, the payments, the webhook deliveries, the request
+ * journal. Their scripts are defined on the store's client, and each port runs them through the store's `run`,
+ * which turns a Redis failure into `StoreUnavailableError`.
  *
  * @module
  */

@@ -159,8 +159,8 @@ export interface SandboxStore {
   failureState?(): FailureStatePort;
   /**
    * The sandbox's card accounts, payments and due settlements held by the store itself (Redis; decision 0040, steps
-   * 4 and 5), in the epoch of {@link SandboxStore.clockState}. Not used yet: the payment state and the settlement
-   * still keep theirs in process and record their changes, on every store.
+   * 4 and 5), in the epoch of {@link SandboxStore.clockState}. Only its card accounts are used so far: the payment
+   * state and the settlement still keep payments in process and record their changes, on every store.
    */
   paymentState?(): PaymentStatePort;
   /**
@@ -171,8 +171,8 @@ export interface SandboxStore {
   deliveryState?(): DeliveryStatePort;
   /**
    * The sandbox's request journal held by the store itself (Redis; decision 0040, step 7), in the epoch of
-   * {@link SandboxStore.clockState}. Not used yet: the journal still keeps its ring in process and records its
-   * entries, on every store.
+   * {@link SandboxStore.clockState}. With it the pipeline appends there and the handle reads there
+   * (control/shared-journal.ts); without it (the file store) the ring records its entries.
    */
   journalState?(): JournalStatePort;
   /** Calls `onAppend` soon after another process appended (best effort); returns the unsubscribe. */

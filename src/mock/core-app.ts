@@ -36,6 +36,7 @@ import { createRequestLog } from './internal/http/request-log.ts';
 import { createRouter } from './internal/http/router.ts';
 import { registerServiceRoutes } from './internal/http/service-routes.ts';
 import { createSettlement } from './internal/payments/settlement.ts';
+import { createSharedPayments } from './internal/payments/shared-payments.ts';
 import { createMockState } from './internal/payments/state.ts';
 import { createProviderStates } from './internal/provider-states/setup.ts';
 import { createSeededRandom } from './internal/random.ts';
@@ -120,7 +121,12 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   const [latencyRandom, webhookRandom] = [random.fork('latency'), random.fork('webhooks')];
   let progress: WebhookProgress | undefined;
   const state = createMockState({
-    ...{ record, events, sharedCards: plan?.cards },
+    ...{
+      record,
+      events,
+      sharedCards: plan?.cards,
+      sharedPayments: plan?.payments && { accept: (...a) => sharedPayments!.accept(...a) },
+    },
     assumptions,
     seed,
     now: clock.now,
@@ -149,6 +155,15 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     ...{ assumptions, clock, state, settled, events, onError: (line: string) => log.line(line) },
     ...(plan ? { once: plan.once, hooksPending: (p: Parameters<typeof settled>[0]) => progress!.pending(p) } : {}),
   });
+  const sharedPayments = plan?.payments
+    ? createSharedPayments({
+        ...{ port: plan.payments.port, background: plan.payments.background, idle: plan.payments.idle },
+        ...{ assumptions, clock, events, realNow: opts.realNow ?? Date.now },
+        caps: state.caps,
+        onSettled: settled,
+        onError: (line) => log.line(line),
+      })
+    : undefined;
   const failures = failuresOf(assumptions, plan, events);
   const engine = createEngineLoader({
     assumptions,
@@ -156,7 +171,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     state,
     clock,
     random: paymentRandom,
-    onPaymentAccepted: settlement.onPaymentAccepted,
+    onPaymentAccepted: sharedPayments ? () => undefined : settlement.onPaymentAccepted,
     jit: platform.jit,
   });
   // A failed early load is forgotten by the loader, so the first /graphql request loads again and answers its error.
@@ -166,9 +181,16 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   registerServiceRoutes(router, { assumptions, tokens, engine, errors, failures });
   const resettable = [clock, settlement, state, tokens, random, paymentRandom, latencyRandom, webhookRandom, engine];
   const control = createControl({
-    ...{ assumptions, clock, state, tokens, settlement, webhooks, failures, engine, router },
+    ...{ assumptions, clock, state, tokens, settlement, sharedPayments, webhooks, failures, engine, router },
     ...{ journal: journalReads, journalSize: opts.journalSize },
-    resettable: [...resettable, journal, webhooks, failures, ...(progress ? [progress] : [])],
+    resettable: [
+      ...resettable,
+      journal,
+      webhooks,
+      failures,
+      ...(progress ? [progress] : []),
+      ...(sharedPayments ? [sharedPayments] : []),
+    ],
     ...{ record, events, epoch: plan?.epoch },
     store: plan && (() => sync && { kind: plan.store.kind, ...sync, deferredLost: lostEntries(sync) }),
     coverage: () => coverage.report(),
@@ -212,7 +234,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     flushLog: () => log.flush(),
     logLine: (text) => log.line(text),
     ready: () => (sync ? sync.ready().catch(storeRefusal) : Promise.resolve()),
-    close: () => closeParts(recordRequest, webhooks, sync, clock, log),
+    close: () => closeParts(recordRequest, webhooks, sync, clock, log, sharedPayments),
   };
   return { app, core, onWriteError, events };
 }
@@ -229,8 +251,10 @@ async function closeParts(
   sync: StateSync | undefined,
   clock: { dispose(): void },
   log: { line(text: string): void; close(): void },
+  payments: { close(): Promise<void> } | undefined,
 ): Promise<void> {
   journal.close();
+  await payments?.close();
   await closeWebhooks(webhooks, (line) => log.line(line));
   await sync?.close();
   clock.dispose();

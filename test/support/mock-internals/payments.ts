@@ -11,6 +11,11 @@
  */
 export { createSettlement } from '../../../src/mock/internal/payments/settlement.ts';
 export {
+  createSharedPayments,
+  type SharedPayments,
+  settlementDueAt,
+} from '../../../src/mock/internal/payments/shared-payments.ts';
+export {
   type CardAccount,
   type CardAccountInput,
   createMockState,

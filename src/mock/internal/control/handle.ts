@@ -21,6 +21,7 @@ import type { RouteEntry } from '../http/outcome.ts';
 import type { Router } from '../http/router.ts';
 import { restError } from '../http-error.ts';
 import type { Settlement } from '../payments/settlement.ts';
+import type { SharedPayments } from '../payments/shared-payments.ts';
 import type { MockState } from '../payments/state.ts';
 import type { Recorder } from '../store/records.ts';
 import type { SandboxEpoch } from '../store/sandbox-epoch.ts';
@@ -35,6 +36,8 @@ export interface ControlDeps {
   readonly state: MockState;
   readonly tokens: TokenService;
   readonly settlement: Settlement;
+  /** The payments a shared store holds (Redis): read and settled there instead of in `state` and `settlement`. */
+  readonly sharedPayments?: SharedPayments | undefined;
   readonly webhooks: WebhookFanout;
   /** The request journal's reads: this process's ring, or the store's (journal-reads.ts). */
   readonly journal: JournalReads;
@@ -137,6 +140,7 @@ function pageOf(limit?: number, before?: number, after?: number): PageQuery {
 /** Creates the control handle over `deps`. */
 export function createControl(deps: ControlDeps): MockControl {
   const { assumptions, clock, state, tokens, settlement, webhooks, journal, failures, engine, router } = deps;
+  const shared = deps.sharedPayments;
   const knownClient = (fn: string, clientId: string) => {
     if (!tokens.isClient(clientId))
       throw restError(
@@ -167,18 +171,22 @@ export function createControl(deps: ControlDeps): MockControl {
       const at = clock.advance(ms);
       if (deps.epoch) deps.epoch.advanced(ms);
       else deps.record?.({ t: 'clk', ms });
+      // What the move made due is settled before the answer (it waits for the store's writes).
+      shared?.clockMoved();
       deps.events?.emit({ kind: 'clock.moved', ms });
       return at;
     },
-    payments: async (clientId) => state.payments(clientId),
+    payments: async (clientId) => (shared ? shared.payments(clientId) : state.payments(clientId)),
     async paymentPage(query = {}) {
       const { limit, before, after, clientId, status, uuid } = query;
-      return state.paymentPage(pageOf(limit, before, after), { clientId, status, uuid });
+      const page = pageOf(limit, before, after);
+      const filter = { clientId, status, uuid };
+      return shared ? shared.page(page, filter) : state.paymentPage(page, filter);
     },
     async settlePayment(uuid, outcome) {
       if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure')
         throw bad(`settlePayment outcome must be "success" or "failure"; got ${String(outcome)}.`);
-      const r = settlement.settleNow(uuid, outcome);
+      const r = shared ? await shared.settleNow(uuid, outcome) : settlement.settleNow(uuid, outcome);
       if (r.ok) return r.payment;
       throw r.problem === 'unknown'
         ? restError(404, kitMessage(`No payment with uuid "${uuid}": list them with payments().`))
@@ -225,7 +233,8 @@ export function createControl(deps: ControlDeps): MockControl {
     async history() {
       const { kept, cursor } = await journal.counts();
       const requests = { kept, capacity: deps.journalSize, cursor };
-      return { payments: state.paymentCounts(), deliveries: webhooks.deliveryCounts(), requests };
+      const payments = shared ? await shared.counts() : state.paymentCounts();
+      return { payments, deliveries: webhooks.deliveryCounts(), requests };
     },
     ...storeMethods(deps.store, deps.journal),
     coverage: deps.coverage,

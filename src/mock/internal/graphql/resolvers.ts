@@ -8,6 +8,7 @@
 import type { RootFields } from '../../../../generated/root-fields.ts';
 import type { Assumptions } from '../../../assumptions.ts';
 import { type GraphqlErrorEntry, validationError } from '../../../contract/error-shapes.ts';
+import { kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
 import type { FeeCalculator } from '../domain/fees.ts';
 import type { CardAccount, Guide, MockState, StoredPayment } from '../payments/state.ts';
@@ -159,15 +160,23 @@ export function createResolvers(deps: ResolverDeps): MockResolvers {
           vendor_device_id: v.vendor_device_id,
           payment_reference: v.payment_reference,
         };
-        state.addPayment(payment, v.card.account !== undefined);
+        const kept = state.addPayment(payment, v.card.account !== undefined, account);
         deps.onPaymentAccepted(payment);
-        return {
+        const answer = {
           amount: payment.amount,
           payment_gateway_fee: payment.payment_gateway_fee,
           paid_at: payment.paid_at,
           status: { name: payment.status },
           uuid: payment.uuid,
         };
+        if (kept === undefined) return answer;
+        return kept.then((accepted) => {
+          if (accepted) return answer;
+          // The account it named was evicted by another replica since it was read: refused as an unknown one.
+          const again = validatePaymentInput(args.input, request(ctx, { cardAccount: () => undefined }));
+          if (!again.ok) throw new GraphqlAnswerError(validationError('processPaymentRequest', again.problems));
+          throw new Error(kitMessage('a refused payment passed validation again (a bug).'));
+        });
       }),
       creditCardValidation: withCardLookup(state, (args, ctx, cards) => {
         const r = validateCardForValidation(args.input?.credit_card, request(ctx, cards));
@@ -188,7 +197,7 @@ export function createResolvers(deps: ResolverDeps): MockResolvers {
  */
 function withCardLookup<Args, Result>(
   state: MockState,
-  resolve: (args: Args, ctx: ResolverContext, cards: CardLookup | undefined) => Result,
+  resolve: (args: Args, ctx: ResolverContext, cards: CardLookup | undefined) => Result | Promise<Result>,
 ): Resolver<Args, Result> {
   const read = state.readSharedCardAccount;
   if (read === undefined) return (_parent, args, ctx) => resolve(args, ctx, undefined);
@@ -200,7 +209,7 @@ function withCardLookup<Args, Result>(
         return undefined;
       },
     };
-    let first: Result;
+    let first: Result | Promise<Result>;
     try {
       first = resolve(args, ctx, noting);
     } catch (error) {

@@ -30,6 +30,7 @@ import {
   textField,
 } from '../store/records.ts';
 import { type ClientCards, cardAccountOf, cardUid, createCard } from './card-accounts.ts';
+import type { SharedPayments } from './shared-payments.ts';
 
 export type { CardAccount, CardAccountInput, Guide, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
 /** Derived card account uids are defined in card-accounts.ts; tests derive one to compare with. */
@@ -58,6 +59,8 @@ export interface MockStateOptions {
   readonly events?: EventBus | undefined;
   /** The card accounts a shared store holds for every replica (Redis); undefined: they are kept here. */
   readonly sharedCards?: SharedCardAccounts | undefined;
+  /** The payments a shared store holds for every replica (Redis); undefined: they are kept here. */
+  readonly sharedPayments?: Pick<SharedPayments, 'accept'> | undefined;
 }
 
 export type { PagedPayment, PaymentFilter } from '../store/payment-state.ts';
@@ -86,9 +89,11 @@ export interface MockState {
     | undefined;
   /**
    * Stores an accepted payment, evicting per the cap. `byCardAccount`: the payment named a stored card account
-   * instead of card details (told on the `payment.accepted` event).
+   * instead of card details (told on the `payment.accepted` event). With a shared store the payment is written
+   * there (with `account`, which it carries) and the promise says whether it was kept: false when the card account
+   * it named was evicted by another replica since it was read; in process it is kept at once (undefined).
    */
-  addPayment(payment: StoredPayment, byCardAccount?: boolean): void;
+  addPayment(payment: StoredPayment, byCardAccount?: boolean, account?: CardAccount): Promise<boolean> | undefined;
   /** One payment by uuid, for one client or (clientId undefined) any client. */
   payment(clientId: string | undefined, uuid: string): StoredPayment | undefined;
   /** Payments of one client or of all clients, oldest first (a copy). */
@@ -105,6 +110,8 @@ export interface MockState {
   paymentCounts(): PaymentCounts;
   /** Forgets every payment and card account. */
   reset(): void;
+  /** The per-client bounds it keeps. */
+  readonly caps: PaymentCaps;
   /** Takes back a `card`, `pay` or `set` record of a state store. */
   readonly apply: RecordApplier['apply'];
   /** The `card`, `pay` and `set` records that rebuild this state (a state store's compaction). */
@@ -219,11 +226,13 @@ export function createMockState(options: MockStateOptions): MockState {
       return clients.get(clientId)?.cards.get(cardAccountUid);
     },
     readSharedCardAccount: shared && ((clientId, uid) => shared.port.cardAccount(clientId, uid)),
-    addPayment(payment, byCardAccount = false) {
+    addPayment(payment, byCardAccount = false, account) {
+      if (options.sharedPayments && account) return options.sharedPayments.accept(payment, account, byCardAccount);
       add(payment);
       if (record) record({ t: 'pay', p: { ...payment } });
       // Every payment passes here (a benchmarked path): the event and its copy are made only for a listener.
       if (options.events?.listening) options.events.emit(acceptedEvent(payment, byCardAccount));
+      return undefined;
     },
     payment(clientId, uuid) {
       return find(clientId, uuid);
@@ -240,6 +249,7 @@ export function createMockState(options: MockStateOptions): MockState {
       options.events?.emit({ kind: 'payment.settled', clientId: p.clientId, uuid, outcome: final, at: p.settledAt! });
       return p;
     },
+    caps,
     apply: (r) => applyStateRecord(r, { client, find, add, settle, maxCards }),
     snapshot: () => stateSnapshot(clients, assumptions.statusNames.processing),
     reset() {

@@ -8,10 +8,11 @@
  */
 import { kitMessage } from '../../../internal/messages.ts';
 import type { SeededRandom } from '../random.ts';
+import type { DeliveryStatePort } from './delivery-state.ts';
 import type { SharedFailureState } from './failure-state.ts';
 import type { JournalStatePort } from './journal-state.ts';
 import type { OnceOnly } from './once-only.ts';
-import type { SharedCardAccounts } from './payment-state.ts';
+import type { PaymentStatePort, SharedCardAccounts } from './payment-state.ts';
 import type { RecordApplier, Recorder, RecordSnapshot } from './records.ts';
 import { createSandboxEpoch, type SandboxEpoch } from './sandbox-epoch.ts';
 import type { SandboxStore } from './sandbox-store.ts';
@@ -39,6 +40,18 @@ export interface StorePlan {
   readonly failures: SharedFailureState | undefined;
   /** The card accounts the store holds in its epoch (Redis); undefined when they are records. */
   readonly cards: SharedCardAccounts | undefined;
+  /**
+   * The payments, settlements and deliveries the store holds in its epoch (Redis), with the background writes the
+   * answers wait for; undefined when they are records.
+   */
+  readonly payments:
+    | {
+        readonly port: PaymentStatePort;
+        readonly deliveries: DeliveryStatePort | undefined;
+        readonly background: (write: Promise<unknown>) => void;
+        readonly idle: () => Promise<void> | undefined;
+      }
+    | undefined;
   /** The request journal the store holds in its epoch (Redis); undefined when its entries are records. */
   readonly journal: JournalStatePort | undefined;
   /** Builds the sync layer once every module exists. */
@@ -97,6 +110,10 @@ export function planStore(option: string | SandboxStore, openStore: StoreOpener 
     failures:
       failurePort && writes ? { port: failurePort, background: writes.background, idle: writes.idle } : undefined,
     cards: paymentPort && writes ? { port: paymentPort, background: writes.background } : undefined,
+    payments:
+      paymentPort && writes
+        ? { port: paymentPort, deliveries: store.deliveryState?.(), background: writes.background, idle: writes.idle }
+        : undefined,
     journal: epoch ? store.journalState?.() : undefined,
     bind(deps) {
       sync = createStateSync({ ...deps, store, processId, epoch });

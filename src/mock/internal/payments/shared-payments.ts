@@ -1,0 +1,229 @@
+/**
+ * The payments of a shared sandbox (a Redis store, decision 0040): kept in the store, not in this process. A payment
+ * is accepted in one step (`accept`, with its due entry), read back through the store by every replica, and settled
+ * by whichever replica claims it once it is due: one poller per replica claims due settlements and then due webhook
+ * attempts, so a replica that dies leaves its claims to lapse and another takes them over.
+ *
+ * A settlement keeps its webhooks' deliveries in its own step (the port's `settle`), so no replica can die between a
+ * settled payment and the deliveries it owes.
+ *
+ * @module
+ */
+import type { Assumptions } from '../../../assumptions.ts';
+import { errorLine, kitMessage } from '../../../internal/messages.ts';
+import type { Clock, ScheduledTask } from '../clock.ts';
+import type { EventBus } from '../domain/events.ts';
+import type { CardAccount, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
+import { checkPageQuery, maxPageLimit, type Page, type PageQuery } from '../history/page.ts';
+import type {
+  PagedPayment,
+  PaymentCaps,
+  PaymentFilter,
+  PaymentStatePort,
+  SettlementDeliveries,
+  StoredPaymentCounts,
+} from '../store/payment-state.ts';
+import type { SettleResult } from './settlement.ts';
+import { finalOutcome } from './state.ts';
+
+/** The webhook side of the poller: what a settlement enqueues, and one round of due attempts. */
+export interface SharedDeliveryRounds {
+  /** The deliveries a payment settled just now owes (undefined: its client has no webhook URL). */
+  deliveriesOf(settled: StoredPayment): SettlementDeliveries | undefined;
+  /** Sends the attempts due now; resolves with when the next one is due (virtual ms). */
+  poll(): Promise<{ readonly nextDueAt: number | undefined }>;
+}
+
+/** Dependencies of {@link createSharedPayments}. */
+export interface SharedPaymentsDeps {
+  readonly port: PaymentStatePort;
+  readonly assumptions: Pick<Assumptions, 'settleDelayMs' | 'statusNames' | 'store'>;
+  readonly caps: PaymentCaps;
+  readonly clock: Clock;
+  /** The clock's real time source: the store adds its clock offset to it. */
+  readonly realNow: () => number;
+  /** The webhooks' rounds; undefined: settled payments owe none. */
+  readonly deliveries?: SharedDeliveryRounds | undefined;
+  readonly events?: EventBus | undefined;
+  /** Told of every settlement this replica made (after the store kept it). */
+  readonly onSettled?: ((payment: StoredPayment) => void) | undefined;
+  /** Tracks a write the next answer waits for (the store's background writes). */
+  readonly background: (write: Promise<unknown>) => void;
+  /** Resolves once the background writes in flight are done; undefined when none is. */
+  readonly idle: () => Promise<void> | undefined;
+  /** Hears a poll that failed (the store down): the poller tries again at its interval. */
+  readonly onError: (line: string) => void;
+}
+
+/** The shared payments of one replica. */
+export interface SharedPayments {
+  /** Accepts `payment` (with its due entry); resolves false when refused: the card account it named is gone. */
+  accept(payment: StoredPayment, account: CardAccount, byCardAccount: boolean): Promise<boolean>;
+  /** Every kept payment of one client or of all, oldest first. */
+  payments(clientId?: string): Promise<StoredPayment[]>;
+  /** A page of payments; the query is checked (400 on a mistake). */
+  page(query: PageQuery | undefined, filter: PaymentFilter): Promise<Page<PagedPayment>>;
+  counts(): Promise<StoredPaymentCounts & { readonly capPerClient: number }>;
+  /** Settles a processing payment now (the control API), with the card's outcome unless `outcome` is given. */
+  settleNow(uuid: string, outcome?: SettlementOutcome): Promise<SettleResult>;
+  /** One poll of this replica (settlements, then webhook attempts) that starts after this call. */
+  poll(): Promise<void>;
+  /**
+   * After a clock move: one poll once the move is written (a background write), which the next answer waits for, so
+   * an advance is answered once what it made due is settled.
+   */
+  clockMoved(): void;
+  /** Forgets the poller's timers (the store's reset emptied what it claims from). */
+  reset(): void;
+  /** Stops polling and waits for the poll in flight. */
+  close(): Promise<void>;
+}
+
+/** Most settlements one poll claims; more due are claimed by the next poll, at once. */
+const claimBatch = 256;
+
+/** When a payment accepted now is due to settle, or undefined for one whose card keeps it processing. */
+export function settlementDueAt(payment: StoredPayment, now: number, settleDelayMs: number): number | undefined {
+  return payment.outcome === 'processing' ? undefined : now + Math.max(0, settleDelayMs);
+}
+
+/**
+ * Creates the shared payments and their poller. The poller runs at the store's follow interval (to take over what a
+ * dead replica claimed and what other replicas made due) and at the earliest due time it knows of.
+ */
+export function createSharedPayments(deps: SharedPaymentsDeps): SharedPayments {
+  const { port, clock, assumptions } = deps;
+  const { statusNames } = assumptions;
+  const visibilityMs = assumptions.store.leaseMs;
+  let closed = false;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let wake: ScheduledTask | undefined;
+
+  /** Arms the virtual-time wake-up for `dueAt` unless an earlier one is armed. */
+  function wakeAt(dueAt: number | undefined): void {
+    if (dueAt === undefined || closed || (wake !== undefined && wake.dueAt <= dueAt)) return;
+    wake?.cancel();
+    wake = clock.schedule(dueAt - clock.now(), () => {
+      wake = undefined;
+      void poll();
+    });
+  }
+
+  async function settleClaimed(uuid: string, token: string): Promise<void> {
+    const p = await port.payment(undefined, uuid);
+    if (p === undefined || p.settledOutcome !== undefined) return;
+    await settle(p, finalOutcome(p), token);
+  }
+
+  /** Settles `p` in the store; answers it as it stands after, and tells of a settlement made now. */
+  async function settle(p: StoredPayment, outcome: SettlementOutcome, token: string | undefined) {
+    const at = clock.now();
+    const status = outcome === 'success' ? statusNames.success : statusNames.failure;
+    const settled: StoredPayment = { ...p, status, settledOutcome: outcome, settledAt: at };
+    const after = await port.settle(p.uuid, { outcome, status, at }, token, deps.deliveries?.deliveriesOf(settled));
+    const madeNow = after?.settledOutcome === outcome && after.settledAt === at;
+    if (madeNow) {
+      deps.events?.emit({ kind: 'payment.settled', clientId: p.clientId, uuid: p.uuid, outcome, at });
+      deps.onSettled?.(after);
+    }
+    return { after, madeNow };
+  }
+
+  async function round(): Promise<void> {
+    for (;;) {
+      const claim = await port.claimDue(claimBatch, visibilityMs, deps.realNow());
+      await Promise.all(claim.uuids.map((u) => settleClaimed(u, claim.token)));
+      wakeAt(claim.nextDueAt);
+      if (claim.uuids.length < claimBatch) break;
+    }
+    if (!deps.deliveries) return;
+    for (;;) {
+      const { nextDueAt } = await deps.deliveries.poll();
+      if (nextDueAt === undefined || nextDueAt > clock.now()) {
+        wakeAt(nextDueAt);
+        break;
+      }
+    }
+  }
+
+  /** Runs one round after any in flight; rounds never overlap. */
+  function poll(): Promise<void> {
+    if (closed) return Promise.resolve();
+    if (running) {
+      again = true;
+      return running;
+    }
+    const run = async () => {
+      do {
+        again = false;
+        try {
+          await round();
+        } catch (error) {
+          deps.onError(kitMessage(`settling due payments in the shared store failed: ${errorLine(error)}`));
+        }
+      } while (again && !closed);
+    };
+    running = run().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  /** A poll that starts after this call: after the one in flight, if any. */
+  const pollAfter = () => (running ? running.then(poll) : poll());
+
+  // Takes over lapsed claims and what other replicas made due; unref'd, so it never keeps a process alive.
+  const follow = setInterval(() => void poll(), assumptions.store.followIntervalMs);
+  (follow as { unref?: () => void }).unref?.();
+
+  return {
+    async accept(payment, account, byCardAccount) {
+      const dueAt = settlementDueAt(payment, clock.now(), assumptions.settleDelayMs);
+      const accepted = await port.accept(payment, account, dueAt, deps.caps, byCardAccount);
+      if (accepted === undefined) return false;
+      const { clientId, card_account_uid: cardAccountUid, uuid, guide } = payment;
+      if (accepted.accountCreated)
+        deps.events?.emit({ kind: 'card.account-created', clientId, cardAccountUid, account });
+      deps.events?.emit({ kind: 'payment.accepted', clientId, uuid, guide, byCardAccount, payment: { ...payment } });
+      wakeAt(dueAt);
+      return true;
+    },
+    async payments(clientId) {
+      const all: StoredPayment[] = [];
+      let after = 0;
+      for (;;) {
+        const page = await port.page({ limit: maxPageLimit, after }, { clientId });
+        for (const { seq: _seq, ...p } of page.items) all.push(p);
+        if (page.next === null) return all;
+        after = page.next;
+      }
+    },
+    page: (query, filter) => port.page(checkPageQuery(query, 'paymentPage'), filter),
+    counts: async () => ({ ...(await port.counts()), capPerClient: deps.caps.paymentsPerClient }),
+    async settleNow(uuid, outcome) {
+      const p = await port.payment(undefined, uuid);
+      if (p === undefined) return { ok: false, problem: 'unknown' };
+      if (p.settledOutcome !== undefined) return { ok: false, problem: 'already-settled', payment: p };
+      const { after, madeNow } = await settle(p, finalOutcome(p, outcome), undefined);
+      if (after === undefined) return { ok: false, problem: 'unknown' };
+      if (!madeNow) return { ok: false, problem: 'already-settled', payment: after };
+      void poll();
+      return { ok: true, payment: after };
+    },
+    poll: pollAfter,
+    clockMoved() {
+      deps.background((deps.idle() ?? Promise.resolve()).then(pollAfter));
+    },
+    reset() {
+      wake?.cancel();
+      wake = undefined;
+    },
+    async close() {
+      closed = true;
+      clearInterval(follow);
+      wake?.cancel();
+      await running;
+    },
+  };
+}

@@ -41,6 +41,7 @@ import { createDeliveryMirror, type DeliveryMirror, deliveryFields } from './del
 import {
   type Delivery,
   type DeliveryRecord,
+  type DeliveryState,
   newDelivery,
   recordAttempt,
   restartRound,
@@ -81,7 +82,9 @@ export const DEFAULT_WAIT_MS = 5_000;
  * const problem = redeliverProblem(store.get(id), id, closed);
  */
 export function redeliverProblem(
-  d: Pick<Delivery, 'state' | 'reason' | 'error'> | undefined,
+  d:
+    | { readonly state: DeliveryState; readonly reason?: string | undefined; readonly error?: string | undefined }
+    | undefined,
   id: string,
   closed: boolean,
 ): RedeliverResult | undefined {

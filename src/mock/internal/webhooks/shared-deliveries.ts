@@ -118,25 +118,21 @@ export function createSharedDeliveries(deps: SharedDeliveriesDeps): SharedDelive
     deps.standardWebhooksSecret === undefined
       ? undefined
       : { secret: deps.standardWebhooksSecret, hmacSha256Base64: deps.hmacSha256Base64 };
+  // Misuse throws here, as the dispatcher's options do: then no attempt can fail to build its headers.
+  if (signing) standardWebhookHeaders(signing, 'whd_', 0, '');
   checkedTargets({ urls: deps.webhookUrls, retry: w.retry });
   for (const c of deps.clients) if (c.webhookUrls) checkedTargets({ urls: c.webhookUrls, retry: w.retry });
-  const inFlight = new Map<string, AbortController>();
+  const inFlight = new Set<AbortController>();
+  /** The rounds being sent, which closing waits for. */
   const sending = new Set<Promise<unknown>>();
-  /** The reads of pending waits, run after each poll; and what rejects them when closing. */
+  /** Wakes the pending waits to read again: after each poll, and when closing. */
   const polled = new Set<() => void>();
-  const closers = new Set<() => void>();
   let closed = false;
-
-  const track = <T>(work: Promise<T>): Promise<T> => {
-    sending.add(work);
-    void work.finally(() => sending.delete(work)).catch(() => {});
-    return work;
-  };
 
   /** Sends one claimed attempt and records its outcome; answers the retry's due time, if one was recorded. */
   async function attempt(c: ClaimedDelivery, token: string): Promise<number | undefined> {
     const controller = new AbortController();
-    inFlight.set(c.id, controller);
+    inFlight.add(controller);
     const timeout = clock.schedule(w.retry.attemptTimeoutMs, () => controller.abort('timeout'));
     const at = clock.now();
     const started = performance.now();
@@ -144,16 +140,14 @@ export function createSharedDeliveries(deps: SharedDeliveriesDeps): SharedDelive
     let logged: DeliveryAttempt;
     let result: PostResult | undefined;
     try {
-      const signed = signing && signedHeaders(c);
+      const signed = signing && standardWebhookHeaders(signing, c.id, Math.floor(deps.realNow() / 1000), c.body);
       result = await deps.transport.send(new URL(c.url), { ...c.headers, ...signed }, c.body, controller.signal);
       logged = { number: c.attempt, at, status: result.status, ms: ms(), responseBody: result.bodySnippet };
     } catch (error) {
-      const code =
-        error instanceof HeaderError ? error.message : error instanceof PostError ? error.code : String(error);
-      logged = { number: c.attempt, at, error: code, ms: ms() };
+      logged = { number: c.attempt, at, error: error instanceof PostError ? error.code : String(error), ms: ms() };
     } finally {
       timeout.cancel();
-      inFlight.delete(c.id);
+      inFlight.delete(controller);
     }
     // Closing aborted it: the claim lapses and the next claimer sends it again.
     if (closed && controller.signal.aborted) return undefined;
@@ -169,20 +163,6 @@ export function createSharedDeliveries(deps: SharedDeliveriesDeps): SharedDelive
     }
     tell(c, logged, verdict);
     return verdict.state === 'retry-scheduled' ? verdict.nextAttemptAt : undefined;
-  }
-
-  /** Signs afresh; a failure is the attempt's error, as in memory (cannot happen with checked options). */
-  function signedHeaders(c: ClaimedDelivery): Record<string, string> {
-    try {
-      return standardWebhookHeaders(signing!, c.id, Math.floor(deps.realNow() / 1000), c.body);
-    } catch (error) {
-      report(
-        kitMessage(
-          `webhook delivery ${c.id}: building the headers failed (a bug in the mock; please report it): ${errorLine(error)}`,
-        ),
-      );
-      throw new HeaderError(`headers: ${errorLine(error)}`);
-    }
   }
 
   function verdictOf(c: ClaimedDelivery, result: PostResult | undefined): AttemptVerdict {
@@ -219,7 +199,10 @@ export function createSharedDeliveries(deps: SharedDeliveriesDeps): SharedDelive
     if (closed) return { nextDueAt: undefined };
     try {
       const claim = await port.claimDue(CLAIM_MAX, deps.visibilityMs, deps.realNow());
-      const ends = await Promise.allSettled(claim.deliveries.map((c) => track(attempt(c, claim.token))));
+      const round = Promise.allSettled(claim.deliveries.map((c) => attempt(c, claim.token)));
+      sending.add(round);
+      const ends = await round;
+      sending.delete(round);
       const failed = ends.find((e) => e.status === 'rejected');
       if (failed) unreachable(failed.reason);
       const due = [claim.nextDueAt, ...ends.map((e) => (e.status === 'fulfilled' ? e.value : undefined))];
@@ -251,45 +234,37 @@ export function createSharedDeliveries(deps: SharedDeliveriesDeps): SharedDelive
     return all;
   }
 
-  function waitFor(predicate: (d: DeliveryRecord) => boolean, options: WaitForOptions = {}): Promise<DeliveryRecord> {
+  async function waitFor(predicate: (d: DeliveryRecord) => boolean, options: WaitForOptions = {}) {
     const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_MS;
-    const found = async () => (await deliveries()).find(predicate);
-    return new Promise<DeliveryRecord>((resolve, reject) => {
-      let reading = false;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const done = (end: () => void) => {
-        clearTimeout(deadline);
+    let wake = () => {};
+    let over = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = setTimeout(() => {
+      over = true;
+      wake();
+    }, timeoutMs);
+    const onPoll = () => wake();
+    polled.add(onPoll);
+    try {
+      for (;;) {
+        if (closed) throw new Error(kitMessage('The mock was closed while waiting for a webhook delivery.'));
+        const found = (await deliveries()).find(predicate);
+        if (found) return found;
+        if (over) {
+          const [latest, counts] = await Promise.all([port.page({ limit: 20 }, {}), port.counts()]);
+          throw new Error(noDeliveryMatched(latest.items, counts.kept, timeoutMs));
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          timer = setTimeout(resolve, WAIT_READ_MS);
+        });
         clearTimeout(timer);
-        polled.delete(read);
-        closers.delete(onClose);
-        end();
-      };
-      const read = () => {
-        if (reading) return;
-        reading = true;
-        clearTimeout(timer);
-        found().then(
-          (d) => {
-            reading = false;
-            if (d) done(() => resolve(d));
-            else if (polled.has(read)) timer = setTimeout(read, WAIT_READ_MS);
-          },
-          (error: unknown) => done(() => reject(error)),
-        );
-      };
-      const onClose = () => done(() => reject(new Error(kitMessage(CLOSED_WAIT))));
-      const deadline = setTimeout(() => {
-        done(() => {});
-        timedOut(timeoutMs).then(reject, reject);
-      }, timeoutMs);
-      polled.add(read);
-      closers.add(onClose);
-      read();
-    });
-  }
-  async function timedOut(timeoutMs: number): Promise<Error> {
-    const [page, counts] = await Promise.all([port.page({ limit: 20 }, {}), port.counts()]);
-    return new Error(noDeliveryMatched(page.items, counts.kept, timeoutMs));
+      }
+    } finally {
+      clearTimeout(deadline);
+      clearTimeout(timer);
+      polled.delete(onPoll);
+    }
   }
 
   return {
@@ -316,12 +291,8 @@ export function createSharedDeliveries(deps: SharedDeliveriesDeps): SharedDelive
     },
     poll,
     deliveries,
-    async deliveryPage(query, filter) {
-      return port.page(checkPageQuery(query, 'deliveryPage'), filter);
-    },
-    async deliveryCounts() {
-      return { ...(await port.counts()), caps, pendingHere: inFlight.size };
-    },
+    deliveryPage: async (query, filter) => port.page(checkPageQuery(query, 'deliveryPage'), filter),
+    deliveryCounts: async () => ({ ...(await port.counts()), caps, pendingHere: inFlight.size }),
     waitFor,
     async redeliver(id) {
       if (closed) return redeliverProblem({ state: 'failed' }, id, true)!;
@@ -334,15 +305,10 @@ export function createSharedDeliveries(deps: SharedDeliveriesDeps): SharedDelive
     async close() {
       if (closed) return;
       closed = true;
-      for (const controller of inFlight.values()) controller.abort('closed');
-      for (const onClose of [...closers]) onClose();
+      for (const controller of inFlight) controller.abort('closed');
+      for (const wake of polled) wake();
       await Promise.allSettled([...sending]);
       deps.transport.release();
     },
   };
 }
-
-const CLOSED_WAIT = 'The mock was closed while waiting for a webhook delivery.';
-
-/** A header that could not be built: the attempt's logged error. */
-class HeaderError extends Error {}

@@ -15,6 +15,7 @@ import {
   createSharedDeliveries,
   createWebhookDispatcher,
   type DeliveryRecord,
+  PostError,
   type SharedDeliveriesDeps,
   settledEvent,
   storeDeliveryId,
@@ -52,11 +53,15 @@ function receiver(answer: (url: string, n: number) => number = () => 200, hold =
   const sent: Sent[] = [];
   const held: ((status: number) => void)[] = [];
   const transport: WebhookTransport = {
-    send(url, headers, body) {
+    send(url, headers, body, signal) {
       sent.push({ url: url.href, headers: { ...headers }, body });
       const n = sent.filter((s) => s.url === url.href).length;
       const reply = (status: number) => ({ status, retryAfter: undefined, date: undefined, bodySnippet: `a${status}` });
-      if (hold) return new Promise((resolve) => held.push((status) => resolve(reply(status))));
+      if (hold)
+        return new Promise((resolve, reject) => {
+          held.push((status) => resolve(reply(status)));
+          signal.addEventListener('abort', () => reject(new PostError(String(signal.reason), 'aborted')));
+        });
       return Promise.resolve(reply(answer(url.href, n)));
     },
     release() {},
@@ -235,6 +240,26 @@ describe('createSharedDeliveries: claims between replicas', () => {
     const { record } = (await port.delivery(d!.id))!;
     expect(record).toMatchObject({ state: 'delivered', attempts: [{ number: 1, status: 200 }] });
     expect(a.problems.join('\n')).toContain(`webhook delivery ${d!.id}: attempt 1 ended after its claim lapsed`);
+  });
+});
+
+describe('createSharedDeliveries: closing', () => {
+  it('aborts the attempts in flight without recording them, so their claim lapses to another replica', async () => {
+    const { prefix, port } = await openPort();
+    const stalled = receiver(undefined, true);
+    const a = shared(port, stalled.transport);
+    const [d] = (await settle(a.webhooks, port, 'pay-c')).items;
+    const round = a.webhooks.poll();
+    await waitUntil(() => stalled.held.length === 1, 'the attempt sent');
+    await a.webhooks.close();
+    expect(await round).toEqual({ nextDueAt: undefined });
+    expect(await a.webhooks.poll()).toEqual({ nextDueAt: undefined });
+    expect(stalled.sent).toHaveLength(1);
+    expect((await port.delivery(d!.id))?.record).toMatchObject({ state: 'sending', attempts: [] });
+    real += 30_000;
+    const b = shared((await openPort(prefix)).port, receiver().transport);
+    await b.webhooks.poll();
+    expect((await port.delivery(d!.id))?.record).toMatchObject({ state: 'delivered', attempts: [{ number: 1 }] });
   });
 });
 

@@ -34,6 +34,7 @@ export const integrationTests = [
   'test/mock/internal/store/redis-failure-state.test.ts',
   'test/mock/internal/store/redis-payment-state.test.ts',
   'test/mock/internal/store/redis-journal-state.test.ts',
+  'test/mock/internal/webhooks/shared-deliveries.test.ts',
   'test/msw/store.test.ts',
   'test/bench/smoke.test.ts',
   'test/bench/shared-store-report.test.ts',

@@ -17,6 +17,7 @@ export {
   recordAttempt,
   restartRound,
   snapshot,
+  storeDeliveryId,
   type WebhookEvent,
 } from '../../../src/mock/internal/webhooks/delivery-record.ts';
 export {
@@ -40,5 +41,10 @@ export {
   inProcessReceivers,
   receiverUrl,
 } from '../../../src/mock/internal/webhooks/in-process.ts';
-export { paymentStatusPayload } from '../../../src/mock/internal/webhooks/payload.ts';
+export { paymentStatusPayload, settledEvent } from '../../../src/mock/internal/webhooks/payload.ts';
+export {
+  createSharedDeliveries,
+  type SharedDeliveries,
+  type SharedDeliveriesDeps,
+} from '../../../src/mock/internal/webhooks/shared-deliveries.ts';
 export { PostError, type WebhookTransport } from '../../../src/mock/internal/webhooks/transport.ts';

@@ -61,6 +61,44 @@ export function attemptReport(d: Delivery, a: DeliveryAttempt): WebhookAttemptRe
   };
 }
 
+/**
+ * What an attempt answered `status` (undefined: no answer came) ends its delivery with, `attemptsInRound` counting
+ * this attempt: `delivered` on a 2xx, `gone` on 410, `exhausted` once the round used `policy.maxAttempts`, else
+ * undefined (a retry follows). The one policy of memory's attempts and a shared store's.
+ *
+ * @example
+ * attemptEnd(policy, 503, policy.maxAttempts); // 'exhausted'
+ */
+export function attemptEnd(
+  policy: Pick<WebhookRetryPolicy, 'maxAttempts'>,
+  status: number | undefined,
+  attemptsInRound: number,
+): 'delivered' | 'gone' | 'exhausted' | undefined {
+  if (status !== undefined && status >= 200 && status < 300) return 'delivered';
+  if (status === 410) return 'gone';
+  if (attemptsInRound >= policy.maxAttempts) return 'exhausted';
+  return undefined;
+}
+
+/**
+ * The delay (ms) before the retry that follows attempt number `attemptsInRound` of a round: the receiver's
+ * `Retry-After` on 429 or 503 (at most `maxDelayMs`, an HTTP date read against `realNow`), else the backoff delay.
+ *
+ * @example
+ * clock.schedule(retryDelayAfter(policy, result, 1, random, Date.now), retry);
+ */
+export function retryDelayAfter(
+  policy: WebhookRetryPolicy,
+  result: PostResult | undefined,
+  attemptsInRound: number,
+  random: () => number,
+  realNow: () => number,
+): number {
+  const status = result?.status;
+  const asked = status === 429 || status === 503 ? retryAfterMs(result?.retryAfter, result?.date, realNow) : undefined;
+  return asked === undefined ? retryDelayMs(policy, attemptsInRound, random) : Math.min(asked, policy.maxDelayMs);
+}
+
 /** What {@link createAttemptRunner} needs. */
 export interface AttemptDeps {
   readonly clock: Clock;
@@ -108,20 +146,16 @@ export function createAttemptRunner(deps: AttemptDeps): (d: Delivery) => void {
       ...{ kind: 'delivery.attempted', deliveryId: d.id, uuid: d.paymentUuid, attempt: logged.number },
       ...{ status, error: logged.error, url: d.url, at: logged.at },
     });
-    if (status !== undefined && status >= 200 && status < 300) lanes.finish(d, 'delivered');
-    else if (status === 410) lanes.retire(d);
-    else if (d.attemptCount - d.roundStart >= policy.maxAttempts) lanes.finish(d, 'failed', 'retries-exhausted');
-    else scheduleRetry(d, status, result);
+    const end = attemptEnd(policy, status, d.attemptCount - d.roundStart);
+    if (end === 'delivered') lanes.finish(d, 'delivered');
+    else if (end === 'gone') lanes.retire(d);
+    else if (end === 'exhausted') lanes.finish(d, 'failed', 'retries-exhausted');
+    else scheduleRetry(d, result);
     deps.onAttempt?.(attemptReport(d, logged));
   }
 
-  function scheduleRetry(d: Delivery, status: number | undefined, result: PostResult | undefined): void {
-    const asked =
-      status === 429 || status === 503 ? retryAfterMs(result?.retryAfter, result?.date, Date.now) : undefined;
-    const delay =
-      asked === undefined
-        ? retryDelayMs(policy, d.attemptCount - d.roundStart, deps.random)
-        : Math.min(asked, policy.maxDelayMs);
+  function scheduleRetry(d: Delivery, result: PostResult | undefined): void {
+    const delay = retryDelayAfter(policy, result, d.attemptCount - d.roundStart, deps.random, Date.now);
     deps.setState(d, 'retry-scheduled');
     d.task = clock.schedule(delay, () => {
       d.task = undefined;

@@ -21,8 +21,16 @@ export interface StandardWebhooksSigning {
  * The three Standard Webhooks headers of one attempt (https://www.standardwebhooks.com, version 1.0.0):
  * `webhook-signature` is `v1,` + base64 HMAC-SHA-256 of `${id}.${timestamp}.${body}` under the secret's key bytes.
  * Made with the platform's HMAC so the mock signs in a browser too; tests check it with `checkStandardWebhookSignature`.
+ *
+ * @example
+ * const signed = standardWebhookHeaders(signing, d.id, Math.floor(Date.now() / 1000), d.body);
  */
-function standardWebhookHeaders(signing: StandardWebhooksSigning, id: string, timestamp: number, body: string) {
+export function standardWebhookHeaders(
+  signing: StandardWebhooksSigning,
+  id: string,
+  timestamp: number,
+  body: string,
+): Record<string, string> {
   const encoded = signing.secret.startsWith('whsec_') ? signing.secret.slice('whsec_'.length) : signing.secret;
   const key = bytesOfBase64(encoded);
   // resolveMockOptions checks the secret; this guards the kit's own callers.
@@ -44,6 +52,26 @@ export interface DeliveryHeaderOptions {
 }
 
 /**
+ * The headers every attempt of `d` repeats: JSON content type, the client's signing key, client id and delivery id.
+ * What a shared store keeps with a delivery; the Standard Webhooks headers are signed afresh per attempt.
+ *
+ * @example
+ * const headers = repeatedDeliveryHeaders(signingKey, names, d);
+ */
+export function repeatedDeliveryHeaders(
+  signingKey: string,
+  names: WebhookHeaderNames,
+  d: Pick<Delivery, 'id' | 'clientId' | 'payload'>,
+): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    'user-agent': 'payment-contract-kit-mock',
+    ...webhookHeaders(names, { signingKey, clientId: d.clientId, deliveryId: d.id, payload: d.payload }),
+  };
+}
+
+/**
  * Makes the header builder of one dispatcher.
  *
  * @example
@@ -53,17 +81,7 @@ export interface DeliveryHeaderOptions {
 export function createDeliveryHeaders(options: DeliveryHeaderOptions): (d: Delivery) => Record<string, string> {
   const { names, standardWebhooks } = options;
   return (d) => {
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json',
-      'user-agent': 'payment-contract-kit-mock',
-      ...webhookHeaders(names, {
-        signingKey: options.signingKey,
-        clientId: d.clientId,
-        deliveryId: d.id,
-        payload: d.payload,
-      }),
-    };
+    const headers = repeatedDeliveryHeaders(options.signingKey, names, d);
     if (standardWebhooks)
       Object.assign(
         headers,

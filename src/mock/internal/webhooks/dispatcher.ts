@@ -41,6 +41,7 @@ import { createDeliveryMirror, type DeliveryMirror, deliveryFields } from './del
 import {
   type Delivery,
   type DeliveryRecord,
+  type DeliveryState,
   newDelivery,
   recordAttempt,
   restartRound,
@@ -70,10 +71,23 @@ export type {
   WebhookDispatcherOptions,
 } from './dispatcher-types.ts';
 
-const DEFAULT_WAIT_MS = 5_000;
+/** Real milliseconds a `waitFor` waits when its options name none. */
+export const DEFAULT_WAIT_MS = 5_000;
 
-/** Why `d` cannot be redelivered now, or undefined when it can. */
-function redeliverProblem(d: Delivery | undefined, id: string, closed: boolean): RedeliverResult | undefined {
+/**
+ * Why delivery `id` (`d`, undefined when unknown) cannot be redelivered now, with the message naming the fix, or
+ * undefined when it can. The pending cap is asked apart (pending-cap.ts).
+ *
+ * @example
+ * const problem = redeliverProblem(store.get(id), id, closed);
+ */
+export function redeliverProblem(
+  d:
+    | { readonly state: DeliveryState; readonly reason?: string | undefined; readonly error?: string | undefined }
+    | undefined,
+  id: string,
+  closed: boolean,
+): RedeliverResult | undefined {
   if (!d)
     return {
       ok: false,
@@ -107,8 +121,13 @@ function redeliverProblem(d: Delivery | undefined, id: string, closed: boolean):
   return undefined;
 }
 
-/** The retry policy checked and the URLs parsed, or a `TypeError`/`RangeError` naming the bad option. */
-function checkedTargets(opts: WebhookDispatcherOptions): URL[] {
+/**
+ * The retry policy checked and the URLs parsed, or a `TypeError`/`RangeError` naming the bad option.
+ *
+ * @example
+ * const targets = checkedTargets({ urls: ['http://127.0.0.1:3000/webhooks'], retry: a.webhook.retry });
+ */
+export function checkedTargets(opts: Pick<WebhookDispatcherOptions, 'urls' | 'retry'>): URL[] {
   const policy = opts.retry;
   if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1)
     throw new RangeError(
@@ -130,8 +149,14 @@ function checkedTargets(opts: WebhookDispatcherOptions): URL[] {
 /**
  * Serialises an event's payload once (every attempt sends and signs the same bytes), or says why it cannot be and
  * reports that for the log.
+ *
+ * @example
+ * const { body, problem } = serialise(event, report);
  */
-function serialise(event: WebhookEvent, report: (line: string) => void): { body: string; problem: string | undefined } {
+export function serialise(
+  event: WebhookEvent,
+  report: (line: string) => void,
+): { body: string; problem: string | undefined } {
   let problem = event.problem;
   if (problem === undefined)
     try {
@@ -152,12 +177,30 @@ const MESSAGE_DELIVERIES = 20;
 
 /** What a wait that timed out says: the latest deliveries and their states, and the likely fix. */
 function noMatchMessage(store: DeliveryStore, timeoutMs: number): string {
+  function* newest() {
+    for (const [, d] of store.sources({})[0]?.newest() ?? []) yield d;
+  }
+  return noDeliveryMatched(newest(), store.counts().kept, timeoutMs);
+}
+
+/**
+ * What a wait that timed out says, from the kept deliveries newest first (only the first few are read) and how many
+ * are kept: the latest deliveries and their states, and the likely fix.
+ *
+ * @example
+ * reject(new Error(noDeliveryMatched(page.items, counts.kept, 5_000)));
+ */
+export function noDeliveryMatched(
+  newest: Iterable<Pick<DeliveryRecord, 'id' | 'paymentUuid' | 'url' | 'state'>>,
+  kept: number,
+  timeoutMs: number,
+): string {
   const latest: string[] = [];
-  for (const [, d] of store.sources({})[0]?.newest() ?? []) {
+  for (const d of newest) {
     if (latest.length === MESSAGE_DELIVERIES) break;
     latest.push(`${d.id} ${d.paymentUuid} → ${d.url}: ${d.state}`);
   }
-  const more = store.counts().kept - latest.length;
+  const more = kept - latest.length;
   const states = latest.join('; ') + (more > 0 ? `; and ${more} older (GET /__pck/deliveries pages them)` : '');
   return kitMessage(
     `no webhook delivery matched within ${timeoutMs} ms. Deliveries: ${states || 'none'}. If retries are scheduled, advance the mock clock (control.advanceClock).`,

@@ -7,7 +7,7 @@
  */
 import type { Assumptions } from '../../../assumptions.ts';
 import { webhookHeaderNamesOf, webhookHeaders } from '../../../contract/webhook-headers.ts';
-import { errorLine, kitMessage } from '../../../internal/messages.ts';
+import { kitMessage } from '../../../internal/messages.ts';
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
@@ -26,7 +26,7 @@ import {
   type RedeliverResult,
   type WebhookDispatcher,
 } from './dispatcher.ts';
-import { paymentStatusPayload } from './payload.ts';
+import { paymentStatusPayload, settledEvent } from './payload.ts';
 import type { WebhookTransport } from './transport.ts';
 
 /** A payment's webhook as a message: the payload and the headers that identify the event. */
@@ -147,18 +147,7 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
         onNoWebhookUrl(payment);
         return;
       }
-      const dispatcher = byClient.get(payment.clientId) ?? shared;
-      let payload: PaymentStatusWebhookPayload;
-      let problem: string | undefined;
-      try {
-        payload = paymentStatusPayload(payment);
-      } catch (error) {
-        // E.g. metadata whose getter throws: record the event as a failed delivery with what is known of it.
-        payload = paymentStatusPayload({ ...payment, metadata: undefined });
-        problem = `the payload could not be built (${errorLine(error)})`;
-      }
-      const event = { clientId: payment.clientId, paymentUuid: payment.uuid, payload };
-      dispatcher.enqueue(problem === undefined ? event : { ...event, problem }, skipUrls);
+      (byClient.get(payment.clientId) ?? shared).enqueue(settledEvent(payment), skipUrls);
     },
     message(payment) {
       // One event stands for every delivery of it, so a Pact message carries no delivery id.

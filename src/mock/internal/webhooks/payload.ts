@@ -4,8 +4,10 @@
  *
  * @module
  */
+import { errorLine } from '../../../internal/messages.ts';
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { StoredPayment } from '../payments/state.ts';
+import type { WebhookEvent } from './delivery-record.ts';
 
 /** The fields of a stored payment the webhook payload is made of; `status` is the final status name. */
 export type PaymentForWebhook = Pick<
@@ -32,4 +34,24 @@ export function paymentStatusPayload(payment: PaymentForWebhook): PaymentStatusW
   };
   if (payment.metadata !== undefined) payload.metadata = { ...payment.metadata };
   return payload;
+}
+
+/**
+ * The webhook event of a settled payment. A payload that cannot be built (metadata whose getter throws) gives the
+ * event without its metadata and the `problem`, so it is recorded as a failed delivery with what is known of it.
+ *
+ * @example
+ * dispatcher.enqueue(settledEvent(payment));
+ */
+export function settledEvent(payment: StoredPayment): WebhookEvent {
+  let payload: PaymentStatusWebhookPayload;
+  let problem: string | undefined;
+  try {
+    payload = paymentStatusPayload(payment);
+  } catch (error) {
+    payload = paymentStatusPayload({ ...payment, metadata: undefined });
+    problem = `the payload could not be built (${errorLine(error)})`;
+  }
+  const event = { clientId: payment.clientId, paymentUuid: payment.uuid, payload };
+  return problem === undefined ? event : { ...event, problem };
 }

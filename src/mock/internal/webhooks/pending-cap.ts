@@ -53,14 +53,7 @@ export function createPendingGuard(
       }
     },
     redeliverProblem(id: string): RedeliverResult | undefined {
-      if (own() < cap) return undefined;
-      return {
-        ok: false,
-        problem: 'at-cap',
-        message: kitMessage(
-          `Webhook delivery "${id}" not redelivered: ${cap} deliveries are pending (history.maxPendingDeliveries). Let them finish (advance the mock clock) or raise the cap, then redeliver.`,
-        ),
-      };
+      return own() < cap ? undefined : atCapRedelivery(id, cap);
     },
     reset() {
       atCap = false;
@@ -75,4 +68,20 @@ export function createPendingGuard(
  */
 export function ownPending(store: DeliveryStore, mirror: DeliveryMirror | undefined): () => number {
   return mirror ? () => store.pending() - mirror.pending() : () => store.pending();
+}
+
+/**
+ * The answer to a redelivery of `id` while `cap` deliveries are pending.
+ *
+ * @example
+ * return atCapRedelivery(id, caps.maxPendingDeliveries);
+ */
+export function atCapRedelivery(id: string, cap: number): RedeliverResult {
+  return {
+    ok: false,
+    problem: 'at-cap',
+    message: kitMessage(
+      `Webhook delivery "${id}" not redelivered: ${cap} deliveries are pending (history.maxPendingDeliveries). Let them finish (advance the mock clock) or raise the cap, then redeliver.`,
+    ),
+  };
 }

@@ -53,6 +53,7 @@ import {
 } from './internal/store/store-wiring.ts';
 import { closeWebhooks, createWebhookFanout } from './internal/webhooks/fanout.ts';
 import { inProcessReceivers, type WebhookReceiver } from './internal/webhooks/in-process.ts';
+import { createSharedDeliveries } from './internal/webhooks/shared-deliveries.ts';
 import { createWebhookProgress, type WebhookProgress } from './internal/webhooks/webhook-progress.ts';
 import { type MockOptions, resolveMockOptions } from './options.ts';
 import type { MockPlatform } from './platform.ts';
@@ -155,12 +156,30 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     ...{ assumptions, clock, state, settled, events, onError: (line: string) => log.line(line) },
     ...(plan ? { once: plan.once, hooksPending: (p: Parameters<typeof settled>[0]) => progress!.pending(p) } : {}),
   });
+  const sharedDeliveries = plan?.payments?.deliveries
+    ? createSharedDeliveries({
+        ...{ assumptions, clock, clients, webhookUrls: opts.webhookUrls, signingKey: opts.webhookSigningKey },
+        port: plan.payments.deliveries,
+        standardWebhooksSecret: opts.standardWebhooksSecret,
+        random: () => webhookRandom.next(),
+        transport: inProcess.createTransport(),
+        realNow: opts.realNow,
+        // The store's lease, as a settlement's: a dead replica's attempts are sent again within it. An attempt slower
+        // than the lease is sent again by another replica too, under its id (at least once); its late outcome is refused.
+        visibilityMs: assumptions.store.leaseMs,
+        ...{ hmacSha256Base64: platform.crypto.hmacSha256Base64, sha256Hex: platform.crypto.sha256Hex },
+        onProblem: (line) => log.line(line),
+        onAttempt: (report) => log.webhookAttempt(report),
+        events,
+      })
+    : undefined;
   const sharedPayments = plan?.payments
     ? createSharedPayments({
         ...{ port: plan.payments.port, background: plan.payments.background, idle: plan.payments.idle },
-        ...{ assumptions, clock, events, realNow: opts.realNow ?? Date.now },
+        ...{ assumptions, clock, events, realNow: opts.realNow, deliveries: sharedDeliveries },
         caps: state.caps,
-        onSettled: settled,
+        // Without the delivery port (a store that has none), this replica sends the webhooks itself.
+        onSettled: sharedDeliveries ? undefined : settled,
         onError: (line) => log.line(line),
       })
     : undefined;
@@ -181,7 +200,19 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   registerServiceRoutes(router, { assumptions, tokens, engine, errors, failures });
   const resettable = [clock, settlement, state, tokens, random, paymentRandom, latencyRandom, webhookRandom, engine];
   const control = createControl({
-    ...{ assumptions, clock, state, tokens, settlement, sharedPayments, webhooks, failures, engine, router },
+    ...{
+      assumptions,
+      clock,
+      state,
+      tokens,
+      settlement,
+      sharedPayments,
+      sharedDeliveries,
+      webhooks,
+      failures,
+      engine,
+      router,
+    },
     ...{ journal: journalReads, journalSize: opts.journalSize },
     resettable: [
       ...resettable,
@@ -234,7 +265,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     flushLog: () => log.flush(),
     logLine: (text) => log.line(text),
     ready: () => (sync ? sync.ready().catch(storeRefusal) : Promise.resolve()),
-    close: () => closeParts(recordRequest, webhooks, sync, clock, log, sharedPayments),
+    close: () => closeParts(recordRequest, webhooks, sync, clock, log, [sharedPayments, sharedDeliveries]),
   };
   return { app, core, onWriteError, events };
 }
@@ -251,10 +282,11 @@ async function closeParts(
   sync: StateSync | undefined,
   clock: { dispose(): void },
   log: { line(text: string): void; close(): void },
-  payments: { close(): Promise<void> } | undefined,
+  shared: readonly ({ close(): Promise<void> } | undefined)[],
 ): Promise<void> {
   journal.close();
-  await payments?.close();
+  // The poller first, so no claim is taken while the senders close.
+  for (const part of shared) await part?.close();
   await closeWebhooks(webhooks, (line) => log.line(line));
   await sync?.close();
   clock.dispose();

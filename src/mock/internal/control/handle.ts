@@ -25,7 +25,9 @@ import type { SharedPayments } from '../payments/shared-payments.ts';
 import type { MockState } from '../payments/state.ts';
 import type { Recorder } from '../store/records.ts';
 import type { SandboxEpoch } from '../store/sandbox-epoch.ts';
+import type { RedeliverResult } from '../webhooks/dispatcher.ts';
 import type { WebhookFanout } from '../webhooks/fanout.ts';
+import type { SharedDeliveries } from '../webhooks/shared-deliveries.ts';
 import type { FailureInjection } from './failure-injection.ts';
 import type { JournalReads } from './journal-reads.ts';
 
@@ -38,6 +40,8 @@ export interface ControlDeps {
   readonly settlement: Settlement;
   /** The payments a shared store holds (Redis): read and settled there instead of in `state` and `settlement`. */
   readonly sharedPayments?: SharedPayments | undefined;
+  /** The webhook deliveries a shared store holds (Redis): read and redelivered there instead of in `webhooks`. */
+  readonly sharedDeliveries?: SharedDeliveries | undefined;
   readonly webhooks: WebhookFanout;
   /** The request journal's reads: this process's ring, or the store's (journal-reads.ts). */
   readonly journal: JournalReads;
@@ -141,6 +145,7 @@ function pageOf(limit?: number, before?: number, after?: number): PageQuery {
 export function createControl(deps: ControlDeps): MockControl {
   const { assumptions, clock, state, tokens, settlement, webhooks, journal, failures, engine, router } = deps;
   const shared = deps.sharedPayments;
+  const sharedHooks = deps.sharedDeliveries;
   const knownClient = (fn: string, clientId: string) => {
     if (!tokens.isClient(clientId))
       throw restError(
@@ -225,24 +230,30 @@ export function createControl(deps: ControlDeps): MockControl {
       const { expiry_month, expiry_year } = card;
       return state.upsertCardAccount(clientId, { card_number: number, expiry_month, expiry_year }).card_account_uid;
     },
-    deliveries: async () => webhooks.deliveries(),
+    deliveries: async () => (sharedHooks ? sharedHooks.deliveries() : webhooks.deliveries()),
     async deliveryPage(query = {}) {
       const { limit, before, after, state: deliveryState, paymentUuid, clientId, url } = query;
-      return webhooks.deliveryPage(pageOf(limit, before, after), { state: deliveryState, paymentUuid, clientId, url });
+      const page = pageOf(limit, before, after);
+      const filter = { state: deliveryState, paymentUuid, clientId, url };
+      return sharedHooks ? sharedHooks.deliveryPage(page, filter) : webhooks.deliveryPage(page, filter);
     },
     async history() {
       const { kept, cursor } = await journal.counts();
       const requests = { kept, capacity: deps.journalSize, cursor };
       const payments = shared ? await shared.counts() : state.paymentCounts();
-      return { payments, deliveries: webhooks.deliveryCounts(), requests };
+      const deliveries = sharedHooks ? await sharedHooks.deliveryCounts() : webhooks.deliveryCounts();
+      return { payments, deliveries, requests };
     },
     ...storeMethods(deps.store, deps.journal),
     coverage: deps.coverage,
-    waitForDelivery: (predicate, o) => webhooks.waitFor(predicate, o),
+    waitForDelivery: (predicate, o) => (sharedHooks ?? webhooks).waitFor(predicate, o),
     redeliver(id) {
       if (typeof id !== 'string' || id === '') throw bad('redeliver needs the id of a delivery (see deliveries()).');
-      const r = webhooks.redeliver(id);
-      if (!r.ok) throw restError(r.problem === 'unknown' ? 404 : 409, r.message);
+      const refused = (r: RedeliverResult) => {
+        if (!r.ok) throw restError(r.problem === 'unknown' ? 404 : 409, r.message);
+      };
+      if (sharedHooks) return sharedHooks.redeliver(id).then(refused);
+      refused(webhooks.redeliver(id));
     },
     failNextRequest(path, status, o = {}) {
       const known = router.match('POST', path);

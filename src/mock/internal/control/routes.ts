@@ -193,7 +193,7 @@ export function registerControlRoutes(
   });
   add('POST', '/__pck/deliveries/redeliver', async (req) => {
     const route = 'POST /__pck/deliveries/redeliver';
-    control.redeliver(requiredString(jsonObject(req, limits, route), 'id', route));
+    await control.redeliver(requiredString(jsonObject(req, limits, route), 'id', route));
     return ok({ ok: true });
   });
   add('POST', '/__pck/tokens', async (req) => {

@@ -215,8 +215,9 @@ export interface MockControl {
    * Sends a finished delivery (`failed`, `gone` or `delivered`) again, with the same delivery id. Throws the 7.1
    * error the HTTP route answers: 404 for an unknown id, 409 while the delivery is still queued, sending or waiting
    * for a retry (wait for it, advancing the clock), when its payload could not be built, or once the mock is closed.
+   * With a shared store (Redis) the delivery is read there: a promise that rejects with that error instead.
    */
-  redeliver(id: string): void;
+  redeliver(id: string): void | Promise<void>;
   /**
    * Makes the next request(s) to `path` (a service path such as the generate-token path, or `/graphql`) fail with
    * `status` and the spec's error body (7.1 on REST paths, 7.2 on /graphql), e.g. to see the 500 body of spec 7.1.

@@ -18,6 +18,7 @@ import { parseGraphqlQueryString } from '../graphql/query-string.ts';
 import { summarizeVariables } from '../graphql/variables-summary.ts';
 import { createKeptAnswers } from '../kept-answers.ts';
 import type { ArmedFailure } from '../store/failure-state.ts';
+import { StoreUnavailableError } from '../store/sandbox-store.ts';
 import { okVerdict, verdictOf } from '../verdict.ts';
 import { type BodyLimits, bodyText, parseJsonBody } from './body.ts';
 import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
@@ -158,6 +159,8 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
   }
 
   function graphqlOutcome(result: GraphqlResult, variables: unknown, method: 'GET' | 'POST'): Outcome {
+    // A resolver's store write that failed (a payment accepted on Redis) is the store's 503, not a bug's 500.
+    if (result.internalError instanceof StoreUnavailableError) throw result.internalError;
     if (result.internalError !== undefined) errors.internal(result.internalError, method, servicePaths.graphql);
     return {
       status: result.status,

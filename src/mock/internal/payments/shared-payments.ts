@@ -57,7 +57,10 @@ export interface SharedPaymentsDeps {
 
 /** The shared payments of one replica. */
 export interface SharedPayments {
-  /** Accepts `payment` (with its due entry); resolves false when refused: the card account it named is gone. */
+  /**
+   * Accepts `payment` (with its due entry); resolves false when refused: the card account it named is gone. Rejects
+   * with the store's error when it is down.
+   */
   accept(payment: StoredPayment, account: CardAccount, byCardAccount: boolean): Promise<boolean>;
   /** Every kept payment of one client or of all, oldest first. */
   payments(clientId?: string): Promise<StoredPayment[]>;
@@ -180,6 +183,7 @@ export function createSharedPayments(deps: SharedPaymentsDeps): SharedPayments {
   return {
     async accept(payment, account, byCardAccount) {
       const dueAt = settlementDueAt(payment, clock.now(), assumptions.settleDelayMs);
+      // A store failure rejects: the resolver's answer becomes the store's 503 (service-routes.ts).
       const accepted = await port.accept(payment, account, dueAt, deps.caps, byCardAccount);
       if (accepted === undefined) return false;
       const { clientId, card_account_uid: cardAccountUid, uuid, guide } = payment;

@@ -36,7 +36,8 @@ import { createRequestLog } from './internal/http/request-log.ts';
 import { createRouter } from './internal/http/router.ts';
 import { registerServiceRoutes } from './internal/http/service-routes.ts';
 import { createSettlement } from './internal/payments/settlement.ts';
-import { createSharedPayments } from './internal/payments/shared-payments.ts';
+import type { SharedPayments } from './internal/payments/shared-payments.ts';
+import type { StoredPayment } from './internal/payments/state.ts';
 import { createMockState } from './internal/payments/state.ts';
 import { createProviderStates } from './internal/provider-states/setup.ts';
 import { createSeededRandom } from './internal/random.ts';
@@ -53,10 +54,10 @@ import {
 } from './internal/store/store-wiring.ts';
 import { closeWebhooks, createWebhookFanout } from './internal/webhooks/fanout.ts';
 import { inProcessReceivers, type WebhookReceiver } from './internal/webhooks/in-process.ts';
-import { createSharedDeliveries } from './internal/webhooks/shared-deliveries.ts';
 import { createWebhookProgress, type WebhookProgress } from './internal/webhooks/webhook-progress.ts';
 import { type MockOptions, resolveMockOptions } from './options.ts';
 import type { MockPlatform } from './platform.ts';
+import type { sharedSandboxParts } from './shared-parts.ts';
 
 export type { MockPlatform } from './platform.ts';
 
@@ -79,6 +80,8 @@ export interface MockAppSeams {
   readonly sharedJournal?: typeof sharedJournal;
   /** Plans a state store and its sync layer (store-wiring.ts): the Node entries pass it; without it, memory only. */
   readonly planStore?: typeof planStore;
+  /** The payments and webhooks over a store that holds them (Redis), passed with `openStore` for the same reason. */
+  readonly sharedParts?: typeof sharedSandboxParts;
 }
 
 /** The built app, with the core the Node entry puts behind its `node:http` listener. */
@@ -121,13 +124,10 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   const paymentRandom = switchable ?? random.fork('graphql');
   const [latencyRandom, webhookRandom] = [random.fork('latency'), random.fork('webhooks')];
   let progress: WebhookProgress | undefined;
+  const sharedAccept = seams.sharedParts &&
+    plan?.payments && { accept: (...a: Parameters<SharedPayments['accept']>) => sharedPayments!.accept(...a) };
   const state = createMockState({
-    ...{
-      record,
-      events,
-      sharedCards: plan?.cards,
-      sharedPayments: plan?.payments && { accept: (...a) => sharedPayments!.accept(...a) },
-    },
+    ...{ record, events, sharedCards: plan?.cards, sharedPayments: sharedAccept },
     assumptions,
     seed,
     now: clock.now,
@@ -151,38 +151,17 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     ...{ record, events },
   });
   if (plan) progress = createWebhookProgress({ state, webhooks, once: () => plan.once, record: plan.record });
-  const settled = (p: Parameters<typeof webhooks.deliver>[0]) => webhooks.deliver(p);
   const settlement = createSettlement({
-    ...{ assumptions, clock, state, settled, events, onError: (line: string) => log.line(line) },
-    ...(plan ? { once: plan.once, hooksPending: (p: Parameters<typeof settled>[0]) => progress!.pending(p) } : {}),
+    ...{ assumptions, clock, state, settled: (p) => webhooks.deliver(p), events, onError: (line) => log.line(line) },
+    ...(plan ? { once: plan.once, hooksPending: (p: StoredPayment) => progress!.pending(p) } : {}),
   });
-  const sharedDeliveries = plan?.payments?.deliveries
-    ? createSharedDeliveries({
-        ...{ assumptions, clock, clients, webhookUrls: opts.webhookUrls, signingKey: opts.webhookSigningKey },
-        port: plan.payments.deliveries,
-        standardWebhooksSecret: opts.standardWebhooksSecret,
-        random: () => webhookRandom.next(),
-        transport: inProcess.createTransport(),
-        realNow: opts.realNow,
-        // The store's lease, as a settlement's: a dead replica's attempts are sent again within it. An attempt slower
-        // than the lease is sent again by another replica too, under its id (at least once); its late outcome is refused.
-        visibilityMs: assumptions.store.leaseMs,
-        ...{ hmacSha256Base64: platform.crypto.hmacSha256Base64, sha256Hex: platform.crypto.sha256Hex },
-        onProblem: (line) => log.line(line),
-        onAttempt: (report) => log.webhookAttempt(report),
-        events,
-      })
-    : undefined;
-  const sharedPayments = plan?.payments
-    ? createSharedPayments({
-        ...{ port: plan.payments.port, background: plan.payments.background, idle: plan.payments.idle },
-        ...{ assumptions, clock, events, realNow: opts.realNow, deliveries: sharedDeliveries },
-        caps: state.caps,
-        // Without the delivery port (a store that has none), this replica sends the webhooks itself.
-        onSettled: sharedDeliveries ? undefined : settled,
-        onError: (line) => log.line(line),
-      })
-    : undefined;
+  const shared =
+    plan?.payments &&
+    seams.sharedParts?.(plan.payments, {
+      ...{ assumptions, clock, events, options: opts, platform, caps: state.caps, log },
+      ...{ random: () => webhookRandom.next(), transport: inProcess.createTransport() },
+    });
+  const [sharedPayments, sharedDeliveries] = [shared?.payments, shared?.deliveries];
   const failures = failuresOf(assumptions, plan, events);
   const engine = createEngineLoader({
     assumptions,
@@ -198,30 +177,13 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   const errors = createErrorMapper(assumptions, (line) => log.line(line));
   const router = createRouter<RouteEntry>();
   registerServiceRoutes(router, { assumptions, tokens, engine, errors, failures });
-  const resettable = [clock, settlement, state, tokens, random, paymentRandom, latencyRandom, webhookRandom, engine];
+  const seeded = [random, paymentRandom, latencyRandom, webhookRandom];
+  const parts = [journal, webhooks, failures, ...[progress, sharedPayments].filter((p) => p !== undefined)];
   const control = createControl({
-    ...{
-      assumptions,
-      clock,
-      state,
-      tokens,
-      settlement,
-      sharedPayments,
-      sharedDeliveries,
-      webhooks,
-      failures,
-      engine,
-      router,
-    },
+    ...{ assumptions, clock, state, tokens, settlement, webhooks, failures, engine, router },
+    ...{ sharedPayments, sharedDeliveries },
     ...{ journal: journalReads, journalSize: opts.journalSize },
-    resettable: [
-      ...resettable,
-      journal,
-      webhooks,
-      failures,
-      ...(progress ? [progress] : []),
-      ...(sharedPayments ? [sharedPayments] : []),
-    ],
+    resettable: [clock, settlement, state, tokens, ...seeded, engine, ...parts],
     ...{ record, events, epoch: plan?.epoch },
     store: plan && (() => sync && { kind: plan.store.kind, ...sync, deferredLost: lostEntries(sync) }),
     coverage: () => coverage.report(),
@@ -229,12 +191,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   const sync = plan
     ? bindStore(plan, {
         ...{ clock, state, tokens, settlement, failures, journal, webhooks, engine, progress: progress! },
-        ...{ opts, log: (line: string) => log.line(line) },
-        onBoot(boot: number) {
-          tokens.setIdBase(boot - 1);
-          // Boot 1 (a fresh store) draws the ids memory does: one process with --seed stays deterministic.
-          if (boot > 1) switchable?.use(random.fork(`graphql\0boot ${boot}`));
-        },
+        ...{ opts, log: (line: string) => log.line(line), switchable, random },
       })
     : undefined;
   // Provider states make their payment through the pipeline itself, as a client would; it exists just below.
@@ -242,11 +199,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   const providerStates = createProviderStates({ control, clients, serve, webhookMessage: webhooks.message });
   registerControlRoutes(router, control, opts.guide, assumptions.limits, providerStates);
   registerPublishedSources(router, opts.guide, platform.readPackageFile);
-  // The pages route group exists only with the pages on (`ui`) and a platform that has them to serve.
-  const registerPages = opts.ui ? platform.registerPages : undefined;
-  const pages = registerPages ? createPageRoutes() : undefined;
-  const controlTokenRequired = opts.controlToken !== undefined;
-  if (pages) registerPages?.(pages, { guide: opts.guide, clients, assumptions, errors, controlTokenRequired });
+  const pages = pagesOf(opts, platform, errors);
   const guard = createBrowserGuard({ options: opts, host: opts.host, errors });
   const controlToken = createControlTokenCheck(opts.controlToken, platform.crypto.secretMatcher, errors);
   const core = createPipeline({
@@ -256,18 +209,46 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     events,
   });
   const fetchHandler = createFetchHandler(core, opts.maxBodyBytes);
-  const onWriteError = (e: unknown) =>
-    log.line(kitMessage(`writing an answer failed (a bug in the mock; please report it): ${errorDetail(e)}`));
+  const onWriteError = writeFailure(log.line);
+  const close = () => closeParts(recordRequest, webhooks, sync, clock, log, [sharedPayments, sharedDeliveries]);
   const app: MockFetchApp = {
     fetch: fetchHandler,
     control,
     options: opts,
-    flushLog: () => log.flush(),
-    logLine: (text) => log.line(text),
-    ready: () => (sync ? sync.ready().catch(storeRefusal) : Promise.resolve()),
-    close: () => closeParts(recordRequest, webhooks, sync, clock, log, [sharedPayments, sharedDeliveries]),
+    ...appLog(log),
+    ready: readyOf(sync),
+    close,
   };
   return { app, core, onWriteError, events };
+}
+
+/** The pages route group: only with the pages on (`ui`) and a platform that has them to serve. */
+function pagesOf(
+  opts: ReturnType<typeof resolveMockOptions>,
+  platform: MockPlatform,
+  errors: ReturnType<typeof createErrorMapper>,
+) {
+  const registerPages = opts.ui ? platform.registerPages : undefined;
+  if (!registerPages) return undefined;
+  const pages = createPageRoutes();
+  const { guide, clients, assumptions } = opts;
+  registerPages(pages, { guide, clients, assumptions, errors, controlTokenRequired: opts.controlToken !== undefined });
+  return pages;
+}
+
+/** The app's log methods. */
+function appLog(log: { flush(): void; line(text: string): void }): Pick<MockFetchApp, 'flushLog' | 'logLine'> {
+  return { flushLog: () => log.flush(), logLine: (text) => log.line(text) };
+}
+
+/** The app's `ready`: the store's, whose refusal says what to fix; at once without one. */
+function readyOf(sync: StateSync | undefined): MockFetchApp['ready'] {
+  return () => (sync ? sync.ready().catch(storeRefusal) : Promise.resolve());
+}
+
+/** A reply that could not be written is logged as the mock's bug. */
+function writeFailure(line: (text: string) => void): (error: unknown) => void {
+  return (e) => line(kitMessage(`writing an answer failed (a bug in the mock; please report it): ${errorDetail(e)}`));
 }
 
 /** A reader's throw must not undo or stop the change it was told about: it is logged as the reader's bug. */
@@ -369,7 +350,9 @@ interface StoreParts {
   readonly progress: WebhookProgress;
   readonly opts: ReturnType<typeof resolveMockOptions>;
   readonly log: (line: string) => void;
-  readonly onBoot: (boot: number) => void;
+  /** The payment id source, which forks by boot number, and the seeded source it forks from. */
+  readonly switchable: ReturnType<typeof switchableRandom> | undefined;
+  readonly random: ReturnType<typeof createSeededRandom>;
 }
 
 /** The sync layer over every part: appliers in dependency order, the view reset a rebuild starts with. */
@@ -399,7 +382,11 @@ function bindStore(plan: StorePlan, p: StoreParts): StateSync {
       resetView();
       plan.epoch?.restoreClock();
     },
-    onBoot: p.onBoot,
+    onBoot(boot: number) {
+      tokens.setIdBase(boot - 1);
+      // Boot 1 (a fresh store) draws the ids memory does: one process with --seed stays deterministic.
+      if (boot > 1) p.switchable?.use(p.random.fork(`graphql\0boot ${boot}`));
+    },
     leaseMs: store.leaseMs,
     followMs: store.followIntervalMs,
     log: p.log,

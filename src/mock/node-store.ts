@@ -15,6 +15,7 @@ import { createRedisStore } from './internal/store/redis-store.ts';
 import type { SandboxStore } from './internal/store/sandbox-store.ts';
 import { parseStoreUrl } from './internal/store/store-url.ts';
 import { planStore } from './internal/store/store-wiring.ts';
+import { sharedSandboxParts } from './shared-parts.ts';
 
 /**
  * Opens the store a URL names (not `memory:`, which has no store object). Nothing is read until `open()`.
@@ -31,15 +32,19 @@ export function openNodeStore(url: string): SandboxStore {
 
 /**
  * What the Node entries pass the composition root for stores: the store planner with its sync layer, the opener,
- * the token operations over a Redis store's shared token state and its journal (kept out of the browser builds,
- * which have none of them).
+ * the token operations over a Redis store's shared token state, its journal, payments and webhooks (kept out of the
+ * browser builds, which have none of them).
  *
  * @example
  * const { app } = buildMockApp(options, { ...nodeStoreSeams, platform: nodePlatform });
  */
-export const nodeStoreSeams: Pick<MockAppSeams, 'openStore' | 'sharedTokenOps' | 'sharedJournal' | 'planStore'> = {
+export const nodeStoreSeams: Pick<
+  MockAppSeams,
+  'openStore' | 'sharedTokenOps' | 'sharedJournal' | 'planStore' | 'sharedParts'
+> = {
   openStore: openNodeStore,
   planStore,
   sharedTokenOps,
   sharedJournal,
+  sharedParts: sharedSandboxParts,
 };

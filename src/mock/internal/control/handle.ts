@@ -22,7 +22,7 @@ import type { Router } from '../http/router.ts';
 import { restError } from '../http-error.ts';
 import type { Settlement } from '../payments/settlement.ts';
 import type { SharedPayments } from '../payments/shared-payments.ts';
-import type { MockState } from '../payments/state.ts';
+import type { CardAccountInput, MockState } from '../payments/state.ts';
 import type { Recorder } from '../store/records.ts';
 import type { SandboxEpoch } from '../store/sandbox-epoch.ts';
 import type { RedeliverResult } from '../webhooks/dispatcher.ts';
@@ -141,11 +141,47 @@ function pageOf(limit?: number, before?: number, after?: number): PageQuery {
   };
 }
 
+/** The card details `registerCardAccount` was given, checked by the rules a fee calculation's input is checked by. */
+function checkedCard(
+  card: Parameters<MockControl['registerCardAccount']>[1],
+  assumptions: Assumptions,
+  now: number,
+): CardAccountInput {
+  const number = card?.card_number;
+  if (typeof number !== 'string') throw bad('registerCardAccount: card_number must be a string of digits.');
+  // The same rule as a fee calculation's input validation, with the same messages.
+  const check = checkCardNumber(number, assumptions);
+  if (!check.ok)
+    throw bad(`registerCardAccount: ${cardNumberMessage(check.problem, 'card_number', assumptions)} See testCards.`);
+  if (
+    typeof card.expiry_month !== 'string' ||
+    typeof card.expiry_year !== 'string' ||
+    expiryProblems(card.expiry_month, card.expiry_year, now).length > 0
+  )
+    throw bad('registerCardAccount: expiry_month and expiry_year must be 2 digits each and not in the past.');
+  return { card_number: number, expiry_month: card.expiry_month, expiry_year: card.expiry_year };
+}
+
+/** The payments kept in this process (memory, the file store), read as a shared store's are. */
+function paymentsInProcess(
+  state: MockState,
+  settlement: Settlement,
+): Pick<SharedPayments, 'payments' | 'page' | 'counts' | 'settleNow'> {
+  return {
+    payments: async (clientId) => state.payments(clientId),
+    page: async (query, filter) => state.paymentPage(query, filter),
+    counts: async () => state.paymentCounts(),
+    settleNow: async (uuid, outcome) => settlement.settleNow(uuid, outcome),
+  };
+}
+
 /** Creates the control handle over `deps`. */
 export function createControl(deps: ControlDeps): MockControl {
   const { assumptions, clock, state, tokens, settlement, webhooks, journal, failures, engine, router } = deps;
   const shared = deps.sharedPayments;
   const sharedHooks = deps.sharedDeliveries;
+  const payments = shared ?? paymentsInProcess(state, settlement);
+  const hooks = sharedHooks ?? webhooks;
   const knownClient = (fn: string, clientId: string) => {
     if (!tokens.isClient(clientId))
       throw restError(
@@ -181,17 +217,15 @@ export function createControl(deps: ControlDeps): MockControl {
       deps.events?.emit({ kind: 'clock.moved', ms });
       return at;
     },
-    payments: async (clientId) => (shared ? shared.payments(clientId) : state.payments(clientId)),
+    payments: (clientId) => payments.payments(clientId),
     async paymentPage(query = {}) {
       const { limit, before, after, clientId, status, uuid } = query;
-      const page = pageOf(limit, before, after);
-      const filter = { clientId, status, uuid };
-      return shared ? shared.page(page, filter) : state.paymentPage(page, filter);
+      return payments.page(pageOf(limit, before, after), { clientId, status, uuid });
     },
     async settlePayment(uuid, outcome) {
       if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure')
         throw bad(`settlePayment outcome must be "success" or "failure"; got ${String(outcome)}.`);
-      const r = shared ? await shared.settleNow(uuid, outcome) : settlement.settleNow(uuid, outcome);
+      const r = await payments.settleNow(uuid, outcome);
       if (r.ok) return r.payment;
       throw r.problem === 'unknown'
         ? restError(404, kitMessage(`No payment with uuid "${uuid}": list them with payments().`))
@@ -213,40 +247,22 @@ export function createControl(deps: ControlDeps): MockControl {
     },
     registerCardAccount(clientId, card) {
       knownClient('registerCardAccount', clientId);
-      const number = card?.card_number;
-      if (typeof number !== 'string') throw bad('registerCardAccount: card_number must be a string of digits.');
-      // The same rule as a fee calculation's input validation, with the same messages.
-      const check = checkCardNumber(number, assumptions);
-      if (!check.ok)
-        throw bad(
-          `registerCardAccount: ${cardNumberMessage(check.problem, 'card_number', assumptions)} See testCards.`,
-        );
-      if (
-        typeof card.expiry_month !== 'string' ||
-        typeof card.expiry_year !== 'string' ||
-        expiryProblems(card.expiry_month, card.expiry_year, clock.now()).length > 0
-      )
-        throw bad('registerCardAccount: expiry_month and expiry_year must be 2 digits each and not in the past.');
-      const { expiry_month, expiry_year } = card;
-      return state.upsertCardAccount(clientId, { card_number: number, expiry_month, expiry_year }).card_account_uid;
+      return state.upsertCardAccount(clientId, checkedCard(card, assumptions, clock.now())).card_account_uid;
     },
-    deliveries: async () => (sharedHooks ? sharedHooks.deliveries() : webhooks.deliveries()),
+    deliveries: async () => hooks.deliveries(),
     async deliveryPage(query = {}) {
       const { limit, before, after, state: deliveryState, paymentUuid, clientId, url } = query;
-      const page = pageOf(limit, before, after);
       const filter = { state: deliveryState, paymentUuid, clientId, url };
-      return sharedHooks ? sharedHooks.deliveryPage(page, filter) : webhooks.deliveryPage(page, filter);
+      return hooks.deliveryPage(pageOf(limit, before, after), filter);
     },
     async history() {
       const { kept, cursor } = await journal.counts();
       const requests = { kept, capacity: deps.journalSize, cursor };
-      const payments = shared ? await shared.counts() : state.paymentCounts();
-      const deliveries = sharedHooks ? await sharedHooks.deliveryCounts() : webhooks.deliveryCounts();
-      return { payments, deliveries, requests };
+      return { payments: await payments.counts(), deliveries: await hooks.deliveryCounts(), requests };
     },
     ...storeMethods(deps.store, deps.journal),
     coverage: deps.coverage,
-    waitForDelivery: (predicate, o) => (sharedHooks ?? webhooks).waitFor(predicate, o),
+    waitForDelivery: (predicate, o) => hooks.waitFor(predicate, o),
     redeliver(id) {
       if (typeof id !== 'string' || id === '') throw bad('redeliver needs the id of a delivery (see deliveries()).');
       const refused = (r: RedeliverResult) => {

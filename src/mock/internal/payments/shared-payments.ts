@@ -45,8 +45,6 @@ export interface SharedPaymentsDeps {
   /** The webhooks' rounds; undefined: settled payments owe none. */
   readonly deliveries?: SharedDeliveryRounds | undefined;
   readonly events?: EventBus | undefined;
-  /** Told of every settlement this replica made (after the store kept it). */
-  readonly onSettled?: ((payment: StoredPayment) => void) | undefined;
   /** Tracks a write the next answer waits for (the store's background writes). */
   readonly background: (write: Promise<unknown>) => void;
   /** Resolves once the background writes in flight are done; undefined when none is. */
@@ -96,8 +94,99 @@ export function settlementDueAt(payment: StoredPayment, now: number, settleDelay
  */
 export function createSharedPayments(deps: SharedPaymentsDeps): SharedPayments {
   const { port, clock, assumptions } = deps;
-  const { statusNames } = assumptions;
-  const visibilityMs = assumptions.store.leaseMs;
+  const settle = settlerOf(deps);
+  const poller = createDuePoller(clock, assumptions.store.followIntervalMs, deps.onError, async (wakeAt) => {
+    for (;;) {
+      const claim = await port.claimDue(claimBatch, assumptions.store.leaseMs, deps.realNow());
+      await Promise.all(
+        claim.uuids.map(async (uuid) => {
+          const p = await port.payment(undefined, uuid);
+          if (p !== undefined && p.settledOutcome === undefined) await settle(p, finalOutcome(p), claim.token);
+        }),
+      );
+      wakeAt(claim.nextDueAt);
+      if (claim.uuids.length < claimBatch) break;
+    }
+    for (let more = deps.deliveries !== undefined; more; ) {
+      const { nextDueAt } = await deps.deliveries!.poll();
+      more = nextDueAt !== undefined && nextDueAt <= clock.now();
+      if (!more) wakeAt(nextDueAt);
+    }
+  });
+
+  return {
+    async accept(payment, account, byCardAccount) {
+      const dueAt = settlementDueAt(payment, clock.now(), assumptions.settleDelayMs);
+      // A store failure rejects: the resolver's answer becomes the store's 503 (service-routes.ts).
+      const accepted = await port.accept(payment, account, dueAt, deps.caps, byCardAccount);
+      if (accepted === undefined) return false;
+      const { clientId, card_account_uid: cardAccountUid, uuid, guide } = payment;
+      if (accepted.accountCreated)
+        deps.events?.emit({ kind: 'card.account-created', clientId, cardAccountUid, account });
+      deps.events?.emit({ kind: 'payment.accepted', clientId, uuid, guide, byCardAccount, payment: { ...payment } });
+      poller.wakeAt(dueAt);
+      return true;
+    },
+    async payments(clientId) {
+      const all: StoredPayment[] = [];
+      for (let after: number | null = 0; after !== null; ) {
+        const page: Page<PagedPayment> = await port.page({ limit: maxPageLimit, after }, { clientId });
+        for (const { seq: _seq, ...p } of page.items) all.push(p);
+        after = page.next;
+      }
+      return all;
+    },
+    page: (query, filter) => port.page(checkPageQuery(query, 'paymentPage'), filter),
+    counts: async () => ({ ...(await port.counts()), capPerClient: deps.caps.paymentsPerClient }),
+    async settleNow(uuid, outcome) {
+      const p = await port.payment(undefined, uuid);
+      if (p === undefined) return { ok: false, problem: 'unknown' };
+      if (p.settledOutcome !== undefined) return { ok: false, problem: 'already-settled', payment: p };
+      const { after, madeNow } = await settle(p, finalOutcome(p, outcome), undefined);
+      if (after === undefined) return { ok: false, problem: 'unknown' };
+      if (!madeNow) return { ok: false, problem: 'already-settled', payment: after };
+      // Its webhooks are due now: sent without waiting for the next poll.
+      void poller.pollAfter();
+      return { ok: true, payment: after };
+    },
+    poll: () => poller.pollAfter(),
+    clockMoved() {
+      deps.background((deps.idle() ?? Promise.resolve()).then(poller.pollAfter));
+    },
+    reset: () => poller.reset(),
+    close: () => poller.close(),
+  };
+}
+
+/** Settles a payment in the store (under `token`, or as the control API without one), telling of one made now. */
+function settlerOf(deps: SharedPaymentsDeps) {
+  const { statusNames } = deps.assumptions;
+  return async (p: StoredPayment, outcome: SettlementOutcome, token: string | undefined) => {
+    const at = deps.clock.now();
+    const status = outcome === 'success' ? statusNames.success : statusNames.failure;
+    const settled: StoredPayment = { ...p, status, settledOutcome: outcome, settledAt: at };
+    const after = await deps.port.settle(
+      p.uuid,
+      { outcome, status, at },
+      token,
+      deps.deliveries?.deliveriesOf(settled),
+    );
+    const madeNow = after?.settledOutcome === outcome && after.settledAt === at;
+    if (madeNow) deps.events?.emit({ kind: 'payment.settled', clientId: p.clientId, uuid: p.uuid, outcome, at });
+    return { after, madeNow };
+  };
+}
+
+/**
+ * Runs `round` (one claim of due work) at the follow interval, at the virtual times it asks to be woken at, and on
+ * demand; rounds never overlap, and a poll asked for while one runs is one more round after it.
+ */
+function createDuePoller(
+  clock: Clock,
+  followIntervalMs: number,
+  onError: (line: string) => void,
+  round: (wakeAt: (dueAt: number | undefined) => void) => Promise<void>,
+) {
   let closed = false;
   let running: Promise<void> | undefined;
   let again = false;
@@ -113,44 +202,6 @@ export function createSharedPayments(deps: SharedPaymentsDeps): SharedPayments {
     });
   }
 
-  async function settleClaimed(uuid: string, token: string): Promise<void> {
-    const p = await port.payment(undefined, uuid);
-    if (p === undefined || p.settledOutcome !== undefined) return;
-    await settle(p, finalOutcome(p), token);
-  }
-
-  /** Settles `p` in the store; answers it as it stands after, and tells of a settlement made now. */
-  async function settle(p: StoredPayment, outcome: SettlementOutcome, token: string | undefined) {
-    const at = clock.now();
-    const status = outcome === 'success' ? statusNames.success : statusNames.failure;
-    const settled: StoredPayment = { ...p, status, settledOutcome: outcome, settledAt: at };
-    const after = await port.settle(p.uuid, { outcome, status, at }, token, deps.deliveries?.deliveriesOf(settled));
-    const madeNow = after?.settledOutcome === outcome && after.settledAt === at;
-    if (madeNow) {
-      deps.events?.emit({ kind: 'payment.settled', clientId: p.clientId, uuid: p.uuid, outcome, at });
-      deps.onSettled?.(after);
-    }
-    return { after, madeNow };
-  }
-
-  async function round(): Promise<void> {
-    for (;;) {
-      const claim = await port.claimDue(claimBatch, visibilityMs, deps.realNow());
-      await Promise.all(claim.uuids.map((u) => settleClaimed(u, claim.token)));
-      wakeAt(claim.nextDueAt);
-      if (claim.uuids.length < claimBatch) break;
-    }
-    if (!deps.deliveries) return;
-    for (;;) {
-      const { nextDueAt } = await deps.deliveries.poll();
-      if (nextDueAt === undefined || nextDueAt > clock.now()) {
-        wakeAt(nextDueAt);
-        break;
-      }
-    }
-  }
-
-  /** Runs one round after any in flight; rounds never overlap. */
   function poll(): Promise<void> {
     if (closed) return Promise.resolve();
     if (running) {
@@ -161,9 +212,9 @@ export function createSharedPayments(deps: SharedPaymentsDeps): SharedPayments {
       do {
         again = false;
         try {
-          await round();
+          await round(wakeAt);
         } catch (error) {
-          deps.onError(kitMessage(`settling due payments in the shared store failed: ${errorLine(error)}`));
+          onError(kitMessage(`settling due payments in the shared store failed: ${errorLine(error)}`));
         }
       } while (again && !closed);
     };
@@ -173,52 +224,14 @@ export function createSharedPayments(deps: SharedPaymentsDeps): SharedPayments {
     return running;
   }
 
-  /** A poll that starts after this call: after the one in flight, if any. */
-  const pollAfter = () => (running ? running.then(poll) : poll());
-
   // Takes over lapsed claims and what other replicas made due; unref'd, so it never keeps a process alive.
-  const follow = setInterval(() => void poll(), assumptions.store.followIntervalMs);
+  const follow = setInterval(() => void poll(), followIntervalMs);
   (follow as { unref?: () => void }).unref?.();
 
   return {
-    async accept(payment, account, byCardAccount) {
-      const dueAt = settlementDueAt(payment, clock.now(), assumptions.settleDelayMs);
-      // A store failure rejects: the resolver's answer becomes the store's 503 (service-routes.ts).
-      const accepted = await port.accept(payment, account, dueAt, deps.caps, byCardAccount);
-      if (accepted === undefined) return false;
-      const { clientId, card_account_uid: cardAccountUid, uuid, guide } = payment;
-      if (accepted.accountCreated)
-        deps.events?.emit({ kind: 'card.account-created', clientId, cardAccountUid, account });
-      deps.events?.emit({ kind: 'payment.accepted', clientId, uuid, guide, byCardAccount, payment: { ...payment } });
-      wakeAt(dueAt);
-      return true;
-    },
-    async payments(clientId) {
-      const all: StoredPayment[] = [];
-      let after = 0;
-      for (;;) {
-        const page = await port.page({ limit: maxPageLimit, after }, { clientId });
-        for (const { seq: _seq, ...p } of page.items) all.push(p);
-        if (page.next === null) return all;
-        after = page.next;
-      }
-    },
-    page: (query, filter) => port.page(checkPageQuery(query, 'paymentPage'), filter),
-    counts: async () => ({ ...(await port.counts()), capPerClient: deps.caps.paymentsPerClient }),
-    async settleNow(uuid, outcome) {
-      const p = await port.payment(undefined, uuid);
-      if (p === undefined) return { ok: false, problem: 'unknown' };
-      if (p.settledOutcome !== undefined) return { ok: false, problem: 'already-settled', payment: p };
-      const { after, madeNow } = await settle(p, finalOutcome(p, outcome), undefined);
-      if (after === undefined) return { ok: false, problem: 'unknown' };
-      if (!madeNow) return { ok: false, problem: 'already-settled', payment: after };
-      void poll();
-      return { ok: true, payment: after };
-    },
-    poll: pollAfter,
-    clockMoved() {
-      deps.background((deps.idle() ?? Promise.resolve()).then(pollAfter));
-    },
+    wakeAt,
+    /** A poll that starts after this call: after the one in flight, if any. */
+    pollAfter: (): Promise<void> => (running ? running.then(poll) : poll()),
     reset() {
       wake?.cancel();
       wake = undefined;

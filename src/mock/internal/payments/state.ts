@@ -30,7 +30,6 @@ import {
   textField,
 } from '../store/records.ts';
 import { type ClientCards, cardAccountOf, cardUid, createCard } from './card-accounts.ts';
-import type { SharedPayments } from './shared-payments.ts';
 
 export type { CardAccount, CardAccountInput, Guide, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
 /** Derived card account uids are defined in card-accounts.ts; tests derive one to compare with. */
@@ -59,8 +58,13 @@ export interface MockStateOptions {
   readonly events?: EventBus | undefined;
   /** The card accounts a shared store holds for every replica (Redis); undefined: they are kept here. */
   readonly sharedCards?: SharedCardAccounts | undefined;
-  /** The payments a shared store holds for every replica (Redis); undefined: they are kept here. */
-  readonly sharedPayments?: Pick<SharedPayments, 'accept'> | undefined;
+  /**
+   * The payments a shared store holds for every replica (Redis; payments/shared-payments.ts): `accept` writes one
+   * there and resolves whether it was kept. Undefined: they are kept here.
+   */
+  readonly sharedPayments?:
+    | { accept(payment: StoredPayment, account: CardAccount, byCardAccount: boolean): Promise<boolean> }
+    | undefined;
 }
 
 export type { PagedPayment, PaymentFilter } from '../store/payment-state.ts';
@@ -222,9 +226,7 @@ export function createMockState(options: MockStateOptions): MockState {
       options.events?.emit({ kind: 'card.account-created', clientId, cardAccountUid: uid, account });
       return account;
     },
-    cardAccount(clientId, cardAccountUid) {
-      return clients.get(clientId)?.cards.get(cardAccountUid);
-    },
+    cardAccount: (clientId, cardAccountUid) => clients.get(clientId)?.cards.get(cardAccountUid),
     readSharedCardAccount: shared && ((clientId, uid) => shared.port.cardAccount(clientId, uid)),
     addPayment(payment, byCardAccount = false, account) {
       if (options.sharedPayments && account) return options.sharedPayments.accept(payment, account, byCardAccount);
@@ -234,9 +236,7 @@ export function createMockState(options: MockStateOptions): MockState {
       if (options.events?.listening) options.events.emit(acceptedEvent(payment, byCardAccount));
       return undefined;
     },
-    payment(clientId, uuid) {
-      return find(clientId, uuid);
-    },
+    payment: find,
     payments: (clientId) => listPayments(clients, clientId),
     paymentPage: (query, filter = {}) => pagePayments(clients, checkPageQuery(query, 'paymentPage'), filter),
     paymentCounts: () => ({ kept: keptOf(clients), processing, evicted, capPerClient: maxPayments, version }),

@@ -143,15 +143,11 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
 
   async function run<T>(work: (redis: ScriptedClient) => Promise<T>): Promise<T> {
     const redis = connected();
-    // As an append's: a script that went out on a ready connection may have run before the connection dropped.
+    // As with an append, a script sent on a ready connection may have run; a misuse (TypeError) is no outage.
     const sent = redis.status === 'ready';
-    try {
-      return await work(redis);
-    } catch (error) {
-      // A caller's misuse (a position this store never gave, a record JSON cannot hold) is not an outage.
-      if (error instanceof TypeError) throw error;
-      throw unavailable(error, sent);
-    }
+    return work(redis).catch((error: unknown) => {
+      throw error instanceof TypeError ? error : unavailable(error, sent);
+    });
   }
 
   /**

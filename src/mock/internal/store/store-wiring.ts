@@ -47,7 +47,7 @@ export interface StorePlan {
   readonly payments:
     | {
         readonly port: PaymentStatePort;
-        readonly deliveries: DeliveryStatePort | undefined;
+        readonly deliveries: DeliveryStatePort;
         readonly background: (write: Promise<unknown>) => void;
         readonly idle: () => Promise<void> | undefined;
       }
@@ -88,6 +88,7 @@ export function planStore(option: string | SandboxStore, openStore: StoreOpener 
   // Failures live in the epoch: without one (a store without the clock) they stay records.
   const failurePort = epoch ? store.failureState?.() : undefined;
   const paymentPort = epoch ? store.paymentState?.() : undefined;
+  const deliveryPort = epoch ? store.deliveryState?.() : undefined;
   const early = () => new Error(kitMessage('a state store record was made before the sync layer was bound (a bug).'));
   return {
     store,
@@ -111,8 +112,8 @@ export function planStore(option: string | SandboxStore, openStore: StoreOpener 
       failurePort && writes ? { port: failurePort, background: writes.background, idle: writes.idle } : undefined,
     cards: paymentPort && writes ? { port: paymentPort, background: writes.background } : undefined,
     payments:
-      paymentPort && writes
-        ? { port: paymentPort, deliveries: store.deliveryState?.(), background: writes.background, idle: writes.idle }
+      paymentPort && deliveryPort && writes
+        ? { port: paymentPort, deliveries: deliveryPort, background: writes.background, idle: writes.idle }
         : undefined,
     journal: epoch ? store.journalState?.() : undefined,
     bind(deps) {

@@ -22,10 +22,10 @@ import type { StoredPayment } from '../payments/state.ts';
 import type { AttemptVerdict, ClaimedDelivery, DeliveryStatePort, NewDelivery } from '../store/delivery-state.ts';
 import type { SettlementDeliveries } from '../store/payment-state.ts';
 import { attemptEnd, retryDelayAfter, type WebhookAttemptReport } from './delivery-attempts.ts';
-import { repeatedDeliveryHeaders, standardWebhookHeaders } from './delivery-headers.ts';
+import { checkedTargets, DEFAULT_WAIT_MS, noDeliveryMatched, redeliverProblem, serialise } from './delivery-checks.ts';
+import { repeatedDeliveryHeaders, type StandardWebhooksSigning, standardWebhookHeaders } from './delivery-headers.ts';
 import { type DeliveryAttempt, type DeliveryRecord, newDelivery, storeDeliveryId } from './delivery-record.ts';
 import type { DeliveryFilter } from './delivery-store.ts';
-import { checkedTargets, DEFAULT_WAIT_MS, noDeliveryMatched, redeliverProblem, serialise } from './dispatcher.ts';
 import type { RedeliverResult, WaitForOptions } from './dispatcher-types.ts';
 import { noWebhookUrlHint, type SandboxDeliveryCounts } from './fanout.ts';
 import { settledEvent } from './payload.ts';
@@ -98,6 +98,17 @@ const CLAIM_MAX = 50;
 /** Real ms between the reads of a pending `waitFor`. */
 const WAIT_READ_MS = 25;
 
+/** What the parts of one replica share: whether it is closed, and what closing aborts, waits for and wakes. */
+interface ReplicaState {
+  closed: boolean;
+  /** The attempts being sent, which closing aborts. */
+  readonly inFlight: Set<AbortController>;
+  /** The rounds being sent, which closing waits for. */
+  readonly sending: Set<Promise<unknown>>;
+  /** Wakes the pending waits to read again: after each poll, and when closing. */
+  readonly polled: Set<() => void>;
+}
+
 /**
  * Creates the webhooks of a Redis replica. Arms no timer until polled or waited on.
  *
@@ -107,33 +118,91 @@ const WAIT_READ_MS = 25;
  * const { nextDueAt } = await webhooks.poll();
  */
 export function createSharedDeliveries(deps: SharedDeliveriesDeps): SharedDeliveries {
-  const { port, clock } = deps;
-  const w = deps.assumptions.webhook;
-  const caps = deps.assumptions.history;
-  const names = webhookHeaderNamesOf(w);
   const report = deps.onProblem ?? (() => {});
-  const onNoWebhookUrl = noWebhookUrlHint(report);
-  const idOf = storeDeliveryId(deps.sha256Hex);
+  const signing = checkedSigning(deps);
+  const state: ReplicaState = { closed: false, inFlight: new Set(), sending: new Set(), polled: new Set() };
+  const reads = createReads(deps, state);
+  return {
+    deliveriesOf: settlementDeliveries(deps, report),
+    poll: claimRounds(deps, state, signing, report),
+    ...reads,
+    waitFor: waitingFor(deps.port, state, reads.deliveries),
+    redeliver: redelivery(deps, state),
+    async close() {
+      if (state.closed) return;
+      state.closed = true;
+      for (const controller of state.inFlight) controller.abort('closed');
+      for (const wake of state.polled) wake();
+      await Promise.allSettled([...state.sending]);
+      deps.transport.release();
+    },
+  };
+}
+
+/**
+ * The Standard Webhooks signing, if any, after checking it, every webhook URL and the retry policy: misuse throws
+ * here, as the dispatcher's options do.
+ */
+function checkedSigning(deps: SharedDeliveriesDeps): StandardWebhooksSigning | undefined {
+  const retry = deps.assumptions.webhook.retry;
   const signing =
     deps.standardWebhooksSecret === undefined
       ? undefined
       : { secret: deps.standardWebhooksSecret, hmacSha256Base64: deps.hmacSha256Base64 };
-  // Misuse throws here, as the dispatcher's options do: then no attempt can fail to build its headers.
+  // Tried once now, so no attempt can fail to build its headers.
   if (signing) standardWebhookHeaders(signing, 'whd_', 0, '');
-  checkedTargets({ urls: deps.webhookUrls, retry: w.retry });
-  for (const c of deps.clients) if (c.webhookUrls) checkedTargets({ urls: c.webhookUrls, retry: w.retry });
-  const inFlight = new Set<AbortController>();
-  /** The rounds being sent, which closing waits for. */
-  const sending = new Set<Promise<unknown>>();
-  /** Wakes the pending waits to read again: after each poll, and when closing. */
-  const polled = new Set<() => void>();
-  let closed = false;
+  checkedTargets({ urls: deps.webhookUrls, retry });
+  for (const c of deps.clients) if (c.webhookUrls) checkedTargets({ urls: c.webhookUrls, retry });
+  return signing;
+}
+
+/** `deliveriesOf`: the deliveries a settled payment enqueues, built as the in-process dispatcher builds them. */
+function settlementDeliveries(
+  deps: SharedDeliveriesDeps,
+  report: (line: string) => void,
+): SharedDeliveries['deliveriesOf'] {
+  const w = deps.assumptions.webhook;
+  const caps = deps.assumptions.history;
+  const names = webhookHeaderNamesOf(w);
+  const onNoWebhookUrl = noWebhookUrlHint(report);
+  const idOf = storeDeliveryId(deps.sha256Hex);
+  return (settled) => {
+    const client = deps.clients.find((c) => c.clientId === settled.clientId);
+    const urls = client?.webhookUrls ?? deps.webhookUrls;
+    if (urls.length === 0) {
+      onNoWebhookUrl(settled);
+      return undefined;
+    }
+    const event = settledEvent(settled);
+    const { body, problem } = serialise(event, report);
+    const signingKey = client?.signingKey ?? deps.signingKey;
+    const now = deps.clock.now();
+    const items = urls.map((url): NewDelivery => {
+      const fields = { id: idOf(event, url), event, url, target: new URL(url), body, problem, now };
+      const d = { ...newDelivery({ ...fields, eventType: w.eventType }), dueAt: now };
+      const { id, clientId, paymentUuid, eventType, payload, enqueuedAt, dueAt } = d;
+      const headers = repeatedDeliveryHeaders(signingKey, names, d);
+      const failed = problem === undefined ? undefined : { reason: 'payload-error' as const, error: problem };
+      return { id, clientId, paymentUuid, url, eventType, payload, body, enqueuedAt, headers, dueAt, failed };
+    });
+    return { items, caps: { maxDeliveries: caps.maxDeliveries, maxPendingDeliveries: caps.maxPendingDeliveries } };
+  };
+}
+
+/** `poll`: one claim round, each claimed attempt sent and its outcome recorded under the claim. */
+function claimRounds(
+  deps: SharedDeliveriesDeps,
+  state: ReplicaState,
+  signing: StandardWebhooksSigning | undefined,
+  report: (line: string) => void,
+): SharedDeliveries['poll'] {
+  const { port, clock } = deps;
 
   /** Sends one claimed attempt and records its outcome; answers the retry's due time, if one was recorded. */
   async function attempt(c: ClaimedDelivery, token: string): Promise<number | undefined> {
     const controller = new AbortController();
-    inFlight.add(controller);
-    const timeout = clock.schedule(w.retry.attemptTimeoutMs, () => controller.abort('timeout'));
+    state.inFlight.add(controller);
+    const timeout = clock.schedule(deps.assumptions.webhook.retry.attemptTimeoutMs, () => controller.abort('timeout'));
     const at = clock.now();
     const started = performance.now();
     const ms = () => Math.round(performance.now() - started);
@@ -147,12 +216,12 @@ export function createSharedDeliveries(deps: SharedDeliveriesDeps): SharedDelive
       logged = { number: c.attempt, at, error: error instanceof PostError ? error.code : String(error), ms: ms() };
     } finally {
       timeout.cancel();
-      inFlight.delete(controller);
+      state.inFlight.delete(controller);
     }
     // Closing aborted it: the claim lapses and the next claimer sends it again.
-    if (closed && controller.signal.aborted) return undefined;
-    const verdict = verdictOf(c, result);
-    const { recorded } = await port.recordAttempt(c.id, token, logged, verdict, caps);
+    if (state.closed && controller.signal.aborted) return undefined;
+    const verdict = verdictOf(deps, c, result);
+    const { recorded } = await port.recordAttempt(c.id, token, logged, verdict, deps.assumptions.history);
     if (!recorded) {
       report(
         kitMessage(
@@ -161,59 +230,8 @@ export function createSharedDeliveries(deps: SharedDeliveriesDeps): SharedDelive
       );
       return undefined;
     }
-    tell(c, logged, verdict);
+    tell(deps, c, logged, verdict);
     return verdict.state === 'retry-scheduled' ? verdict.nextAttemptAt : undefined;
-  }
-
-  function verdictOf(c: ClaimedDelivery, result: PostResult | undefined): AttemptVerdict {
-    const now = clock.now();
-    const inRound = c.attemptsInRound + 1;
-    const end = attemptEnd(w.retry, result?.status, inRound);
-    if (end === 'delivered') return { state: 'delivered', at: now };
-    if (end === 'gone') return { state: 'gone', reason: 'receiver-gone' };
-    if (end === 'exhausted') return { state: 'failed', reason: 'retries-exhausted' };
-    const delay = retryDelayAfter(w.retry, result, inRound, deps.random, deps.realNow);
-    return { state: 'retry-scheduled', nextAttemptAt: now + delay };
-  }
-
-  /** The attempt's events and report, as the dispatcher tells them. */
-  function tell(c: ClaimedDelivery, a: DeliveryAttempt, verdict: AttemptVerdict): void {
-    const { id: deliveryId, paymentUuid: uuid, url } = c;
-    deps.events?.emit({
-      ...{ kind: 'delivery.attempted', deliveryId, uuid, attempt: a.number },
-      ...{ status: a.status, error: a.error, url, at: a.at },
-    });
-    const reason = 'reason' in verdict ? verdict.reason : undefined;
-    if (verdict.state !== 'retry-scheduled') {
-      const end = { deliveryId, uuid, url, state: verdict.state, reason, attempts: c.attempt };
-      deps.events?.emit({ kind: 'delivery.finished', ...end, delivered: verdict.state === 'delivered' });
-    }
-    deps.onAttempt?.({
-      ...{ deliveryId, paymentUuid: uuid, url, attempt: a.number, status: a.status, error: a.error, ms: a.ms },
-      ...{ state: verdict.state, reason, at: a.at },
-      nextAttemptAt: verdict.state === 'retry-scheduled' ? verdict.nextAttemptAt : undefined,
-    });
-  }
-
-  async function poll(): Promise<{ readonly nextDueAt: number | undefined }> {
-    if (closed) return { nextDueAt: undefined };
-    try {
-      const claim = await port.claimDue(CLAIM_MAX, deps.visibilityMs, deps.realNow());
-      const round = Promise.allSettled(claim.deliveries.map((c) => attempt(c, claim.token)));
-      sending.add(round);
-      const ends = await round;
-      sending.delete(round);
-      const failed = ends.find((e) => e.status === 'rejected');
-      if (failed) unreachable(failed.reason);
-      const due = [claim.nextDueAt, ...ends.map((e) => (e.status === 'fulfilled' ? e.value : undefined))];
-      const times = due.filter((t): t is number => t !== undefined);
-      return { nextDueAt: times.length === 0 ? undefined : Math.min(...times) };
-    } catch (error) {
-      unreachable(error);
-      return { nextDueAt: undefined };
-    } finally {
-      for (const wake of polled) wake();
-    }
   }
 
   function unreachable(error: unknown): void {
@@ -224,17 +242,89 @@ export function createSharedDeliveries(deps: SharedDeliveriesDeps): SharedDelive
     );
   }
 
-  async function deliveries(): Promise<DeliveryRecord[]> {
-    const all: DeliveryRecord[] = [];
-    for (let after: number | null = 0; after !== null; ) {
-      const page: Page<DeliveryRecord> = await port.page({ limit: 500, after }, {});
-      all.push(...page.items);
-      after = page.next;
+  return async () => {
+    if (state.closed) return { nextDueAt: undefined };
+    try {
+      const claim = await port.claimDue(CLAIM_MAX, deps.visibilityMs, deps.realNow());
+      const round = Promise.allSettled(claim.deliveries.map((c) => attempt(c, claim.token)));
+      state.sending.add(round);
+      const ends = await round;
+      state.sending.delete(round);
+      const failed = ends.find((e) => e.status === 'rejected');
+      if (failed) unreachable(failed.reason);
+      const due = [claim.nextDueAt, ...ends.map((e) => (e.status === 'fulfilled' ? e.value : undefined))];
+      const times = due.filter((t): t is number => t !== undefined);
+      return { nextDueAt: times.length === 0 ? undefined : Math.min(...times) };
+    } catch (error) {
+      unreachable(error);
+      return { nextDueAt: undefined };
+    } finally {
+      for (const wake of state.polled) wake();
     }
-    return all;
-  }
+  };
+}
 
-  async function waitFor(predicate: (d: DeliveryRecord) => boolean, options: WaitForOptions = {}) {
+/** An attempt's verdict under memory's policy (delivery-attempts.ts), judged now. */
+function verdictOf(deps: SharedDeliveriesDeps, c: ClaimedDelivery, result: PostResult | undefined): AttemptVerdict {
+  const retry = deps.assumptions.webhook.retry;
+  const now = deps.clock.now();
+  const inRound = c.attemptsInRound + 1;
+  const end = attemptEnd(retry, result?.status, inRound);
+  if (end === 'delivered') return { state: 'delivered', at: now };
+  if (end === 'gone') return { state: 'gone', reason: 'receiver-gone' };
+  if (end === 'exhausted') return { state: 'failed', reason: 'retries-exhausted' };
+  const delay = retryDelayAfter(retry, result, inRound, deps.random, deps.realNow);
+  return { state: 'retry-scheduled', nextAttemptAt: now + delay };
+}
+
+/** The attempt's events and report, as the dispatcher tells them. */
+function tell(deps: SharedDeliveriesDeps, c: ClaimedDelivery, a: DeliveryAttempt, verdict: AttemptVerdict): void {
+  const { id: deliveryId, paymentUuid: uuid, url } = c;
+  deps.events?.emit({
+    ...{ kind: 'delivery.attempted', deliveryId, uuid, attempt: a.number },
+    ...{ status: a.status, error: a.error, url, at: a.at },
+  });
+  const reason = 'reason' in verdict ? verdict.reason : undefined;
+  if (verdict.state !== 'retry-scheduled') {
+    const end = { deliveryId, uuid, url, state: verdict.state, reason, attempts: c.attempt };
+    deps.events?.emit({ kind: 'delivery.finished', ...end, delivered: verdict.state === 'delivered' });
+  }
+  deps.onAttempt?.({
+    ...{ deliveryId, paymentUuid: uuid, url, attempt: a.number, status: a.status, error: a.error, ms: a.ms },
+    ...{ state: verdict.state, reason, at: a.at },
+    nextAttemptAt: verdict.state === 'retry-scheduled' ? verdict.nextAttemptAt : undefined,
+  });
+}
+
+/** The reads of the store's deliveries: all of them, a page, the counts. */
+function createReads(
+  deps: SharedDeliveriesDeps,
+  state: ReplicaState,
+): Pick<SharedDeliveries, 'deliveries' | 'deliveryPage' | 'deliveryCounts'> {
+  const { port } = deps;
+  const caps = deps.assumptions.history;
+  return {
+    async deliveries() {
+      const all: DeliveryRecord[] = [];
+      for (let after: number | null = 0; after !== null; ) {
+        const page: Page<DeliveryRecord> = await port.page({ limit: 500, after }, {});
+        all.push(...page.items);
+        after = page.next;
+      }
+      return all;
+    },
+    deliveryPage: async (query, filter) => port.page(checkPageQuery(query, 'deliveryPage'), filter),
+    deliveryCounts: async () => ({ ...(await port.counts()), caps, pendingHere: state.inFlight.size }),
+  };
+}
+
+/** `waitFor`: reads the deliveries now, after each poll of this replica and every few real ms, until one matches. */
+function waitingFor(
+  port: DeliveryStatePort,
+  state: ReplicaState,
+  deliveries: () => Promise<DeliveryRecord[]>,
+): SharedDeliveries['waitFor'] {
+  return async (predicate, options = {}) => {
     const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_MS;
     let wake = () => {};
     let over = false;
@@ -244,10 +334,10 @@ export function createSharedDeliveries(deps: SharedDeliveriesDeps): SharedDelive
       wake();
     }, timeoutMs);
     const onPoll = () => wake();
-    polled.add(onPoll);
+    state.polled.add(onPoll);
     try {
       for (;;) {
-        if (closed) throw new Error(kitMessage('The mock was closed while waiting for a webhook delivery.'));
+        if (state.closed) throw new Error(kitMessage('The mock was closed while waiting for a webhook delivery.'));
         const found = (await deliveries()).find(predicate);
         if (found) return found;
         if (over) {
@@ -263,52 +353,21 @@ export function createSharedDeliveries(deps: SharedDeliveriesDeps): SharedDelive
     } finally {
       clearTimeout(deadline);
       clearTimeout(timer);
-      polled.delete(onPoll);
+      state.polled.delete(onPoll);
     }
-  }
+  };
+}
 
-  return {
-    deliveriesOf(settled) {
-      const client = deps.clients.find((c) => c.clientId === settled.clientId);
-      const urls = client?.webhookUrls ?? deps.webhookUrls;
-      if (urls.length === 0) {
-        onNoWebhookUrl(settled);
-        return undefined;
-      }
-      const event = settledEvent(settled);
-      const { body, problem } = serialise(event, report);
-      const signingKey = client?.signingKey ?? deps.signingKey;
-      const now = clock.now();
-      const items = urls.map((url): NewDelivery => {
-        const fields = { id: idOf(event, url), event, url, target: new URL(url), body, problem, now };
-        const d = { ...newDelivery({ ...fields, eventType: w.eventType }), dueAt: now };
-        const { id, clientId, paymentUuid, eventType, payload, enqueuedAt, dueAt } = d;
-        const headers = repeatedDeliveryHeaders(signingKey, names, d);
-        const failed = problem === undefined ? undefined : { reason: 'payload-error' as const, error: problem };
-        return { id, clientId, paymentUuid, url, eventType, payload, body, enqueuedAt, headers, dueAt, failed };
-      });
-      return { items, caps: { maxDeliveries: caps.maxDeliveries, maxPendingDeliveries: caps.maxPendingDeliveries } };
-    },
-    poll,
-    deliveries,
-    deliveryPage: async (query, filter) => port.page(checkPageQuery(query, 'deliveryPage'), filter),
-    deliveryCounts: async () => ({ ...(await port.counts()), caps, pendingHere: inFlight.size }),
-    waitFor,
-    async redeliver(id) {
-      if (closed) return redeliverProblem({ state: 'failed' }, id, true)!;
-      const answer = await port.redeliver(id, clock.now(), caps);
-      if (answer === 'ok') return { ok: true };
-      if (answer === 'at-cap') return atCapRedelivery(id, caps.maxPendingDeliveries);
-      const record = answer === 'unknown' ? undefined : (await port.delivery(id))?.record;
-      return redeliverProblem(record, id, false) ?? redeliverProblem(undefined, id, false)!;
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      for (const controller of inFlight) controller.abort('closed');
-      for (const wake of polled) wake();
-      await Promise.allSettled([...sending]);
-      deps.transport.release();
-    },
+/** `redeliver`: starts a finished delivery again in the store; a refusal carries the dispatcher's messages. */
+function redelivery(deps: SharedDeliveriesDeps, state: ReplicaState): SharedDeliveries['redeliver'] {
+  const { port, clock } = deps;
+  const caps = deps.assumptions.history;
+  return async (id) => {
+    if (state.closed) return redeliverProblem({ state: 'failed' }, id, true)!;
+    const answer = await port.redeliver(id, clock.now(), caps);
+    if (answer === 'ok') return { ok: true };
+    if (answer === 'at-cap') return atCapRedelivery(id, caps.maxPendingDeliveries);
+    const record = answer === 'unknown' ? undefined : (await port.delivery(id))?.record;
+    return redeliverProblem(record, id, false) ?? redeliverProblem(undefined, id, false)!;
   };
 }

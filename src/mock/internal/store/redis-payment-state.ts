@@ -69,7 +69,8 @@ function pagedOf(reply: readonly string[]): { items: PagedPayment[]; next: numbe
  * const { seq } = await payments.accept(payment, account, dueAt, caps);
  */
 export function redisPaymentState(
-  run: <T>(work: (redis: PaymentScriptClient) => Promise<T>) => Promise<T>,
+  /** A step on the store; `write`: a failure may have come after the script ran (the answer says so). */
+  run: <T>(work: (redis: PaymentScriptClient) => Promise<T>, write?: boolean) => Promise<T>,
   prefix: string,
 ): PaymentStatePort {
   const epochKey = `${prefix}epoch`;
@@ -97,7 +98,7 @@ export function redisPaymentState(
           accountNamed ? '1' : '0',
         );
         return seq === 0 ? undefined : { seq, accountCreated: created === 1, evicted };
-      }),
+      }, true),
     payment: (clientId, uuid) =>
       run(async (r) => {
         const reply = await r.pckPayRead(epochKey, prefix, uuid, given(clientId));

@@ -42,7 +42,7 @@ export interface SandboxStateClient
  * const store = { ...sandboxStatePorts(run, 'pck:'), kind: 'redis', ... };
  */
 export function sandboxStatePorts(
-  run: <T>(work: (redis: SandboxStateClient) => Promise<T>) => Promise<T>,
+  run: <T>(work: (redis: SandboxStateClient) => Promise<T>, write?: boolean) => Promise<T>,
   prefix: string,
 ): Required<
   Pick<SandboxStore, 'tokenState' | 'clockState' | 'failureState' | 'paymentState' | 'deliveryState' | 'journalState'>

@@ -141,10 +141,11 @@ export function createRedisStore(storeUrl: string, options: RedisStoreOptions = 
     return client;
   }
 
-  async function run<T>(work: (redis: ScriptedClient) => Promise<T>): Promise<T> {
+  /** A port's step. `write`: as with an append, a script sent on a ready connection may have run (see `sending`). */
+  async function run<T>(work: (redis: ScriptedClient) => Promise<T>, write = false): Promise<T> {
     const redis = connected();
-    // As with an append, a script sent on a ready connection may have run; a misuse (TypeError) is no outage.
-    const sent = redis.status === 'ready';
+    const sent = write && redis.status === 'ready';
+    // A caller's misuse (a position this store never gave, a record JSON cannot hold) is not an outage.
     return work(redis).catch((error: unknown) => {
       throw error instanceof TypeError ? error : unavailable(error, sent);
     });

@@ -111,10 +111,11 @@ export function createResolvers(deps: ResolverDeps): MockResolvers {
     deps: cards === undefined ? validationDeps : { ...validationDeps, state: cards },
   });
 
-  function accountFor(clientId: string, card: ValidatedCard): CardAccount {
+  /** `carried`: a payment that writes the account itself to a shared store (see `upsertCardAccount`). */
+  function accountFor(clientId: string, card: ValidatedCard, carried = false): CardAccount {
     if (card.account) return card.account;
     // details is set whenever account is not: a passed card holds one or the other.
-    return state.upsertCardAccount(clientId, card.details!);
+    return state.upsertCardAccount(clientId, card.details!, carried);
   }
 
   return {
@@ -139,7 +140,7 @@ export function createResolvers(deps: ResolverDeps): MockResolvers {
         const r = validatePaymentInput(args.input, request(ctx, cards));
         if (!r.ok) throw new GraphqlAnswerError(validationError('processPaymentRequest', r.problems));
         const v = r.value;
-        const account = accountFor(ctx.clientId, v.card);
+        const account = accountFor(ctx.clientId, v.card, true);
         const fee = fees.forCardType(v.amount, v.card.card_type)!.fees;
         const payment: StoredPayment = {
           uuid: random.uuid(),

@@ -79,9 +79,11 @@ export interface PaymentCounts extends StoredPaymentCounts {
 export interface MockState {
   /**
    * Returns the card account for these details, creating it on first use (stable uid per client and card).
-   * Throws when the card type is not detected: callers validate first.
+   * Throws when the card type is not detected: callers validate first. `carried`: a payment carries the account to
+   * the shared store that holds them (its `accept` writes it), so it is not written here; without one it changes
+   * nothing.
    */
-  upsertCardAccount(clientId: string, card: CardAccountInput): CardAccount;
+  upsertCardAccount(clientId: string, card: CardAccountInput, carried?: boolean): CardAccount;
   /** The card account of a uid for this client, or undefined (unknown, or another client's). */
   cardAccount(clientId: string, cardAccountUid: string): CardAccount | undefined;
   /**
@@ -215,10 +217,11 @@ export function createMockState(options: MockStateOptions): MockState {
   }
 
   return {
-    upsertCardAccount(clientId, card) {
+    upsertCardAccount(clientId, card, carried = false) {
       const c = client(clientId);
       const uid = cardUid(c, seed, clientId, card, sha256Hex);
-      if (shared) return keepShared(shared, cardAccountOf(uid, { clientId, card, assumptions }), caps, options.events);
+      if (shared)
+        return keepShared(shared, cardAccountOf(uid, { clientId, card, assumptions }), caps, !carried, options);
       const known = c.cards.get(uid);
       if (known) return known;
       const account = createCard(c, uid, { clientId, card, maxCards, assumptions });
@@ -263,15 +266,18 @@ export function createMockState(options: MockStateOptions): MockState {
 }
 
 /**
- * Writes an account to the shared store in the background (the answer waits for it) and tells of it once the store
- * says it was new there: the uid is the same wherever it is derived, so two replicas write it once.
+ * Writes an account to the shared store in the background (the answer waits for it; not when `write` is false: a
+ * payment carries it) and tells of it once the store says it was new there: the uid is the same wherever it is
+ * derived, so two replicas write it once.
  */
 function keepShared(
   on: SharedCardAccounts,
   account: CardAccount,
   caps: PaymentCaps,
-  events: EventBus | undefined,
+  write: boolean,
+  { events }: Pick<MockStateOptions, 'events'>,
 ): CardAccount {
+  if (!write) return account;
   on.background(
     on.port.registerCard(account, caps).then(({ created }) => {
       const { clientId, card_account_uid: cardAccountUid } = account;

@@ -202,7 +202,10 @@ function claimRounds(
   async function attempt(c: ClaimedDelivery, token: string): Promise<number | undefined> {
     const controller = new AbortController();
     state.inFlight.add(controller);
-    const timeout = clock.schedule(deps.assumptions.webhook.retry.attemptTimeoutMs, () => controller.abort('timeout'));
+    // Real time, not the sandbox clock's: a clock move read from another replica must not abort an attempt on the
+    // wire (it would be sent again, a duplicate). In process a move does time out an attempt in flight.
+    const timeout = setTimeout(() => controller.abort('timeout'), deps.assumptions.webhook.retry.attemptTimeoutMs);
+    (timeout as { unref?: () => void }).unref?.();
     const at = clock.now();
     const started = performance.now();
     const ms = () => Math.round(performance.now() - started);
@@ -215,7 +218,7 @@ function claimRounds(
     } catch (error) {
       logged = { number: c.attempt, at, error: error instanceof PostError ? error.code : String(error), ms: ms() };
     } finally {
-      timeout.cancel();
+      clearTimeout(timeout);
       state.inFlight.delete(controller);
     }
     // Closing aborted it: the claim lapses and the next claimer sends it again.

@@ -261,6 +261,21 @@ describe('createSharedDeliveries: closing', () => {
     await b.webhooks.poll();
     expect((await port.delivery(d!.id))?.record).toMatchObject({ state: 'delivered', attempts: [{ number: 1 }] });
   });
+
+  it('lets an attempt on the wire finish when the sandbox clock moves past its time-out', async () => {
+    const { port } = await openPort();
+    const slow = receiver(undefined, true);
+    const a = shared(port, slow.transport);
+    const [d] = (await settle(a.webhooks, port, 'pay-t')).items;
+    const round = a.webhooks.poll();
+    await waitUntil(() => slow.held.length === 1, 'the attempt sent');
+    // Another replica moved the clock: this one reads the move while its attempt is still on the wire.
+    a.clock.advance(retry.attemptTimeoutMs * 2);
+    slow.held[0]!(204);
+    await round;
+    expect(slow.sent).toHaveLength(1);
+    expect((await port.delivery(d!.id))?.record).toMatchObject({ state: 'delivered', attempts: [{ status: 204 }] });
+  });
 });
 
 describe('createSharedDeliveries: redelivery, waits, counts, outage', () => {

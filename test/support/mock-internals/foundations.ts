@@ -28,7 +28,7 @@ export {
   totalSettlementAmount,
 } from '../../../src/mock/internal/domain/fees.ts';
 export { cardOutcome, testCards } from '../../../src/mock/internal/domain/test-cards.ts';
-export { checkPageQuery, collectPage, parseListQuery } from '../../../src/mock/internal/history/page.ts';
+export { checkPageQuery, collectPage, parseListQuery, readAllPages } from '../../../src/mock/internal/history/page.ts';
 export { SeqList } from '../../../src/mock/internal/history/seq-list.ts';
 export { MockHttpError } from '../../../src/mock/internal/http-error.ts';
 export { createSeededRandom, uuidV4FromHex } from '../../../src/mock/internal/random.ts';

@@ -10,11 +10,7 @@
  * @module
  */
 export { createSettlement } from '../../../src/mock/internal/payments/settlement.ts';
-export {
-  createSharedPayments,
-  type SharedPayments,
-  settlementDueAt,
-} from '../../../src/mock/internal/payments/shared-payments.ts';
+export { createSharedPayments, type SharedPayments } from '../../../src/mock/internal/payments/shared-payments.ts';
 export {
   type CardAccount,
   type CardAccountInput,

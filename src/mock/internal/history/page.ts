@@ -150,3 +150,19 @@ export function parseListQuery(raw: string, filters: readonly string[], route: s
   checkPageQuery(page, route);
   return { page, filters: found };
 }
+
+/**
+ * Every entry of a paged history, oldest first: its pages read one after another, each from the `next` of the last
+ * (a shared store's history, which no process holds whole).
+ */
+export async function readAllPages<T>(
+  read: (query: { readonly limit: number; readonly after: number }) => Promise<Page<T>>,
+): Promise<T[]> {
+  const all: T[] = [];
+  for (let after: number | null = 0; after !== null; ) {
+    const page = await read({ limit: maxPageLimit, after });
+    all.push(...page.items);
+    after = page.next;
+  }
+  return all;
+}

@@ -31,6 +31,11 @@ export function settleClaim(uuid: string): string {
   return `settle:${uuid}`;
 }
 
+/** When a payment accepted now is due to settle, or undefined for one whose card keeps it processing. */
+export function settlementDueAt(payment: StoredPayment, now: number, settleDelayMs: number): number | undefined {
+  return payment.outcome === 'processing' ? undefined : now + Math.max(0, settleDelayMs);
+}
+
 /** Outcome of {@link Settlement.settleNow}. */
 export type SettleResult =
   | { readonly ok: true; readonly payment: StoredPayment }
@@ -143,8 +148,8 @@ export function createSettlement(deps: SettlementDeps): Settlement {
 
   return {
     onPaymentAccepted(payment) {
-      if (payment.outcome === 'processing') return;
-      schedule(payment.uuid, clock.now() + Math.max(0, deps.assumptions.settleDelayMs));
+      const dueAt = settlementDueAt(payment, clock.now(), deps.assumptions.settleDelayMs);
+      if (dueAt !== undefined) schedule(payment.uuid, dueAt);
     },
     apply(r) {
       if (r.t !== 'pay') return;

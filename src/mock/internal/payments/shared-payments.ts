@@ -14,7 +14,7 @@ import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock, ScheduledTask } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
 import type { CardAccount, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
-import { checkPageQuery, maxPageLimit, type Page, type PageQuery } from '../history/page.ts';
+import { checkPageQuery, type Page, type PageQuery, readAllPages } from '../history/page.ts';
 import type {
   PagedPayment,
   PaymentCaps,
@@ -23,7 +23,7 @@ import type {
   SettlementDeliveries,
   StoredPaymentCounts,
 } from '../store/payment-state.ts';
-import type { SettleResult } from './settlement.ts';
+import { type SettleResult, settlementDueAt } from './settlement.ts';
 import { finalOutcome } from './state.ts';
 
 /** The webhook side of the poller: what a settlement enqueues, and one round of due attempts. */
@@ -83,11 +83,6 @@ export interface SharedPayments {
 /** Most settlements one poll claims; more due are claimed by the next poll, at once. */
 const claimBatch = 256;
 
-/** When a payment accepted now is due to settle, or undefined for one whose card keeps it processing. */
-export function settlementDueAt(payment: StoredPayment, now: number, settleDelayMs: number): number | undefined {
-  return payment.outcome === 'processing' ? undefined : now + Math.max(0, settleDelayMs);
-}
-
 /**
  * Creates the shared payments and their poller. The poller runs at the store's follow interval (to take over what a
  * dead replica claimed and what other replicas made due) and at the earliest due time it knows of.
@@ -128,13 +123,8 @@ export function createSharedPayments(deps: SharedPaymentsDeps): SharedPayments {
       return true;
     },
     async payments(clientId) {
-      const all: StoredPayment[] = [];
-      for (let after: number | null = 0; after !== null; ) {
-        const page: Page<PagedPayment> = await port.page({ limit: maxPageLimit, after }, { clientId });
-        for (const { seq: _seq, ...p } of page.items) all.push(p);
-        after = page.next;
-      }
-      return all;
+      const paged = await readAllPages((query) => port.page(query, { clientId }));
+      return paged.map(({ seq: _seq, ...p }) => p);
     },
     page: (query, filter) => port.page(checkPageQuery(query, 'paymentPage'), filter),
     counts: async () => ({ ...(await port.counts()), capPerClient: deps.caps.paymentsPerClient }),

@@ -16,7 +16,7 @@ import { webhookHeaderNamesOf } from '../../../contract/webhook-headers.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
-import { checkPageQuery, type Page, type PageQuery } from '../history/page.ts';
+import { checkPageQuery, type Page, type PageQuery, readAllPages } from '../history/page.ts';
 import type { MockClientConfig } from '../option-types.ts';
 import type { StoredPayment } from '../payments/state.ts';
 import type { AttemptVerdict, ClaimedDelivery, DeliveryStatePort, NewDelivery } from '../store/delivery-state.ts';
@@ -35,7 +35,7 @@ import { PostError, type PostResult, type WebhookTransport } from './transport.t
 /** What {@link createSharedDeliveries} needs. */
 export interface SharedDeliveriesDeps {
   readonly assumptions: Pick<Assumptions, 'webhook' | 'history'>;
-  /** The sandbox's virtual clock: enqueue and attempt times, attempt timeouts. */
+  /** The sandbox's virtual clock: enqueue, attempt and retry times (an attempt's time-out is real time). */
   readonly clock: Clock;
   readonly port: DeliveryStatePort;
   /** Per-client `webhookUrls` and `signingKey` override the defaults, as in the fan-out (fanout.ts). */
@@ -307,15 +307,7 @@ function createReads(
   const { port } = deps;
   const caps = deps.assumptions.history;
   return {
-    async deliveries() {
-      const all: DeliveryRecord[] = [];
-      for (let after: number | null = 0; after !== null; ) {
-        const page: Page<DeliveryRecord> = await port.page({ limit: 500, after }, {});
-        all.push(...page.items);
-        after = page.next;
-      }
-      return all;
-    },
+    deliveries: () => readAllPages((query) => port.page(query, {})),
     deliveryPage: async (query, filter) => port.page(checkPageQuery(query, 'deliveryPage'), filter),
     deliveryCounts: async () => ({ ...(await port.counts()), caps, pendingHere: state.inFlight.size }),
   };

@@ -171,15 +171,18 @@ export interface Assumptions {
   };
   /** Milliseconds between a payment's acceptance and its final outcome in the mock. */
   readonly settleDelayMs: number;
-  /** How processes sharing a state store (a shared sandbox, decision 0015) hand work over and follow each other. */
+  /** How replicas sharing a Redis store hand work over, and how a file store's log is kept short (decision 0040). */
   readonly store: {
-    /** Lease of once-only work (a settlement, a payment's webhooks): a dead holder's work is taken over after it. */
+    /** Redis: how long a replica's claim on due work (a settlement, a webhook attempt) holds; a dead one's lapses. */
     readonly leaseMs: number;
-    /** How often a shared store is read without requests, and a failed store is probed again (ms). */
+    /**
+     * Redis: how often each replica polls for due work and reads the epoch and the clock without requests; a file:
+     * how soon a failed store is probed again (ms).
+     */
     readonly followIntervalMs: number;
     /**
-     * Compaction: once the store holds this many records beyond its last snapshot, a process writes a new snapshot of
-     * the sandbox and drops the records it replaces (a Redis `XTRIM`, a file rewrite). 0 turns compaction by size off.
+     * File store compaction: once the log holds this many records beyond its last snapshot, it is rewritten to a
+     * snapshot of the sandbox (an atomic rename). 0 turns compaction by size off. Redis keeps no log to compact.
      */
     readonly compactAfterRecords: number;
     /** Compaction as {@link Assumptions.store.compactAfterRecords}, by the bytes of those records. 0: off. */

@@ -37,13 +37,11 @@ import { createRouter } from './internal/http/router.ts';
 import { registerServiceRoutes } from './internal/http/service-routes.ts';
 import { createSettlement } from './internal/payments/settlement.ts';
 import type { SharedPayments } from './internal/payments/shared-payments.ts';
-import type { StoredPayment } from './internal/payments/state.ts';
 import { createMockState } from './internal/payments/state.ts';
 import { createProviderStates } from './internal/provider-states/setup.ts';
 import { createSeededRandom } from './internal/random.ts';
-import type { RecordBody } from './internal/store/records.ts';
 import { StoreSetupError } from './internal/store/sandbox-store.ts';
-import type { StateSync } from './internal/store/state-sync.ts';
+import type { StoreSync } from './internal/store/state-sync.ts';
 import { parseStoreUrl } from './internal/store/store-url.ts';
 import {
   controlApplier,
@@ -109,25 +107,24 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   // The log's timestamps read the clock created below; it exists before anything can log a line.
   let now: () => number = Date.now;
   const log = createRequestLog(opts.log, opts.logFormat, () => now(), { requests: opts.requestLog });
-  // Scheduled work (settlement, webhook retries) runs in real timers: a failure there is logged as a bug, not thrown.
-  const onTaskError = (e: unknown) =>
-    log.line(kitMessage(`a scheduled task failed (a bug in the mock; please report it): ${errorDetail(e)}`));
   const events = createEventBus(listenerFailure(log.line));
-  const clock = createClock({ realNow: opts.realNow, onTaskError });
+  const clock = createClock({ realNow: opts.realNow, onTaskError: taskFailure(log.line) });
   now = clock.now;
   const coverage = createCoverageCollector(events, assumptions);
   const random = createSeededRandom(seed, platform.crypto.sha512Hex);
   const plan = storePlanOf(opts.store, seams);
-  const record = plan?.record;
+  const [logPlan, sharedPlan] = plan?.kind === 'file' ? [plan, undefined] : [undefined, plan];
+  const record = logPlan?.record;
   // With a store, payment ids fork by boot number once it is open (no two processes or restarts collide).
   const switchable = plan ? switchableRandom(random.fork('graphql')) : undefined;
   const paymentRandom = switchable ?? random.fork('graphql');
   const [latencyRandom, webhookRandom] = [random.fork('latency'), random.fork('webhooks')];
   let progress: WebhookProgress | undefined;
-  const sharedAccept = seams.sharedParts &&
-    plan?.payments && { accept: (...a: Parameters<SharedPayments['accept']>) => sharedPayments!.accept(...a) };
+  const sharedAccept = sharedPlan && {
+    accept: (...a: Parameters<SharedPayments['accept']>) => sharedPayments!.accept(...a),
+  };
   const state = createMockState({
-    ...{ record, events, sharedCards: plan?.cards, sharedPayments: sharedAccept },
+    ...{ record, events, sharedCards: sharedPlan?.cards, sharedPayments: sharedAccept },
     assumptions,
     seed,
     now: clock.now,
@@ -135,7 +132,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     maxPaymentsPerClient: assumptions.history.maxPaymentsPerClient,
   });
   const tokens = createTokenService({
-    ...{ assumptions, clients, clock, seed, crypto: platform.crypto, record, events, shared: plan?.tokens },
+    ...{ assumptions, clients, clock, seed, crypto: platform.crypto, record, events, shared: sharedPlan?.tokens },
     sharedOps: seams.sharedTokenOps,
   });
   const { journal, journalReads, recordRequest, lostEntries } = journalOf(opts.journalSize, plan, seams, log.line);
@@ -147,21 +144,22 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     onAttempt: (report) => log.webhookAttempt(report),
     createTransport: inProcess.createTransport,
     ...{ hmacSha256Base64: platform.crypto.hmacSha256Base64, sha256Hex: platform.crypto.sha256Hex },
-    onFinished: plan ? (d) => progress?.finished(d) : undefined,
+    onFinished: logPlan ? (d) => progress?.finished(d) : undefined,
     ...{ record, events },
   });
-  if (plan) progress = createWebhookProgress({ state, webhooks, once: () => plan.once, record: plan.record });
+  if (logPlan) progress = createWebhookProgress({ state, webhooks, once: () => logPlan.once, record: logPlan.record });
   const settlement = createSettlement({
     ...{ assumptions, clock, state, settled: (p) => webhooks.deliver(p), events, onError: (line) => log.line(line) },
-    ...(plan ? { once: plan.once, hooksPending: (p: StoredPayment) => progress!.pending(p) } : {}),
+    once: logPlan?.once,
   });
   const shared =
-    plan?.payments &&
-    seams.sharedParts?.(plan.payments, {
+    sharedPlan &&
+    seams.sharedParts?.(sharedPlan.payments, {
       ...{ assumptions, clock, events, options: opts, platform, caps: state.caps, log },
       ...{ random: () => webhookRandom.next(), transport: inProcess.createTransport() },
     });
   const [sharedPayments, sharedDeliveries] = [shared?.payments, shared?.deliveries];
+  const fencedOut = () => sharedDeliveries?.fencedOut() ?? 0;
   const failures = failuresOf(assumptions, plan, events);
   const engine = createEngineLoader({
     assumptions,
@@ -184,16 +182,16 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     ...{ sharedPayments, sharedDeliveries },
     ...{ journal: journalReads, journalSize: opts.journalSize },
     resettable: [clock, settlement, state, tokens, ...seeded, engine, ...parts],
-    ...{ record, events, epoch: plan?.epoch },
-    store: plan && (() => sync && { kind: plan.store.kind, ...sync, deferredLost: lostEntries(sync) }),
+    ...{ record, events, epoch: sharedPlan?.epoch },
+    store: plan && (() => sync && { kind: plan.store.kind, ...sync, deferredLost: lostEntries(sync), fencedOut }),
     coverage: () => coverage.report(),
   });
-  const sync = plan
-    ? bindStore(plan, {
-        ...{ clock, state, tokens, settlement, failures, journal, webhooks, engine, progress: progress! },
-        ...{ opts, log: (line: string) => log.line(line), switchable, random },
-      })
-    : undefined;
+  const sync =
+    plan &&
+    bindStore(plan, {
+      ...{ clock, state, tokens, settlement, failures, journal, webhooks, engine, progress },
+      ...{ opts, log: (line: string) => log.line(line), switchable, random },
+    });
   // Provider states make their payment through the pipeline itself, as a client would; it exists just below.
   const serve = (request: Request) => fetchHandler(request);
   const providerStates = createProviderStates({ control, clients, serve, webhookMessage: webhooks.message });
@@ -242,13 +240,18 @@ function appLog(log: { flush(): void; line(text: string): void }): Pick<MockFetc
 }
 
 /** The app's `ready`: the store's, whose refusal says what to fix; at once without one. */
-function readyOf(sync: StateSync | undefined): MockFetchApp['ready'] {
+function readyOf(sync: StoreSync | undefined): MockFetchApp['ready'] {
   return () => (sync ? sync.ready().catch(storeRefusal) : Promise.resolve());
 }
 
 /** A reply that could not be written is logged as the mock's bug. */
 function writeFailure(line: (text: string) => void): (error: unknown) => void {
   return (e) => line(kitMessage(`writing an answer failed (a bug in the mock; please report it): ${errorDetail(e)}`));
+}
+
+/** Scheduled work (settlement, webhook retries) runs in real timers: a failure there is logged as a bug, not thrown. */
+function taskFailure(line: (text: string) => void): (error: unknown) => void {
+  return (e) => line(kitMessage(`a scheduled task failed (a bug in the mock; please report it): ${errorDetail(e)}`));
 }
 
 /** A reader's throw must not undo or stop the change it was told about: it is logged as the reader's bug. */
@@ -260,7 +263,7 @@ function listenerFailure(line: (text: string) => void): (error: unknown) => void
 async function closeParts(
   journal: { close(): void },
   webhooks: Parameters<typeof closeWebhooks>[0],
-  sync: StateSync | undefined,
+  sync: StoreSync | undefined,
   clock: { dispose(): void },
   log: { line(text: string): void; close(): void },
   shared: readonly ({ close(): Promise<void> } | undefined)[],
@@ -274,41 +277,30 @@ async function closeParts(
   log.close();
 }
 
-/** How long a replica holds a use of an armed failure it claimed (ms): the claim only has to outlive the catch-up. */
-const failureClaimLeaseMs = 600_000;
-
-/**
- * The injected failures: held by the store when it holds them (Redis: no record, no claim); else recorded with a
- * store, and on a shared one each use claimed, for long enough that every replica has read its use.
- */
+/** The injected failures: held by the store when it holds them (Redis), recorded with a file store. */
 function failuresOf(
   assumptions: Parameters<typeof createFailureInjection>[0],
   plan: StorePlan | undefined,
   events: EventBus,
 ) {
-  if (plan?.failures) return createFailureInjection(assumptions, undefined, undefined, events, plan.failures);
-  const claim =
-    plan?.store.shared === true
-      ? (key: string) => plan.store.claim(key, plan.processId, failureClaimLeaseMs)
-      : undefined;
-  return createFailureInjection(assumptions, plan?.record, claim, events);
+  if (plan?.kind === 'redis') return createFailureInjection(assumptions, undefined, events, plan.failures);
+  return createFailureInjection(assumptions, plan?.record, events);
 }
 
 /**
  * The request journal: this process's ring, which the file store records and replays; on Redis, the store's
- * (shared-journal.ts, from the Node entry's seam), which the pipeline appends to and the handle reads. The ring
- * exists either way (a replay of an older kit's `jr` records on Redis lands there, read by nothing).
+ * (shared-journal.ts, from the Node entry's seam), which the pipeline appends to and the handle reads.
  */
 function journalOf(capacity: number, plan: StorePlan | undefined, seams: MockAppSeams, log: (line: string) => void) {
   const onStore = seams.sharedJournal;
-  const shared = plan?.journal && onStore ? onStore({ port: plan.journal, capacity, log }) : undefined;
-  const journal = createJournal(capacity, shared ? undefined : plan?.record);
+  const shared = plan?.kind === 'redis' && onStore ? onStore({ port: plan.journal, capacity, log }) : undefined;
+  const journal = createJournal(capacity, plan?.kind === 'file' ? plan.record : undefined);
   return {
     journal,
     journalReads: shared?.reads ?? localJournalReads(journal),
     recordRequest: shared ?? journal,
     /** Entries lost to failed appends: the sync layer's `jr` records, or the shared journal's. */
-    lostEntries: (sync: StateSync) => () => sync.deferredLost() + (shared?.lost() ?? 0),
+    lostEntries: (sync: StoreSync) => () => sync.deferredLost() + (shared?.lost() ?? 0),
   };
 }
 
@@ -317,7 +309,17 @@ function journalOf(capacity: number, plan: StorePlan | undefined, seams: MockApp
  * layer), and refuse any store but memory.
  */
 function storePlanOf(option: Parameters<typeof planStore>[0], seams: MockAppSeams): StorePlan | undefined {
-  if (seams.planStore) return seams.planStore(option, seams.openStore);
+  if (seams.planStore) {
+    const plan = seams.planStore(option, seams.openStore);
+    // The token operations are checked where they are used (tokens.ts), with the same advice.
+    if (plan?.kind === 'redis' && !(seams.sharedParts && seams.sharedJournal))
+      throw new TypeError(
+        kitMessage(
+          'this store holds the sandbox for every process (Redis), which needs Node: in a browser or worker the mock keeps its state in memory; leave the store option out.',
+        ),
+      );
+    return plan;
+  }
   if (typeof option === 'string' && parseStoreUrl(option).kind === 'memory') return undefined;
   const named = typeof option === 'string' ? `"${option}"` : 'object';
   throw new TypeError(
@@ -337,7 +339,7 @@ function storeRefusal(error: unknown): never {
   });
 }
 
-/** The parts a state store replays into. */
+/** The parts a state store replays into (a file) or empties at a new epoch (Redis). */
 interface StoreParts {
   readonly clock: ReturnType<typeof createClock>;
   readonly state: ReturnType<typeof createMockState>;
@@ -347,7 +349,8 @@ interface StoreParts {
   readonly journal: ReturnType<typeof createJournal>;
   readonly webhooks: ReturnType<typeof createWebhookFanout>;
   readonly engine: { reset(): void };
-  readonly progress: WebhookProgress;
+  /** The webhooks' progress: with a file store only. */
+  readonly progress: WebhookProgress | undefined;
   readonly opts: ReturnType<typeof resolveMockOptions>;
   readonly log: (line: string) => void;
   /** The payment id source, which forks by boot number, and the seeded source it forks from. */
@@ -355,42 +358,38 @@ interface StoreParts {
   readonly random: ReturnType<typeof createSeededRandom>;
 }
 
-/** The sync layer over every part: appliers in dependency order, the view reset a rebuild starts with. */
-function bindStore(plan: StorePlan, p: StoreParts): StateSync {
+/**
+ * The store's layer over every part. A file: appliers in dependency order, the view reset a rebuild starts with,
+ * the snapshot compaction writes. Redis: the view reset a new epoch starts with.
+ */
+function bindStore(plan: StorePlan, p: StoreParts): StoreSync {
   const { clock, state, tokens, settlement, failures, journal, webhooks, engine, progress } = p;
   // Everything reset() empties but the id sources: a replayed reset must not rewind this process's ids.
-  const view = [clock, settlement, state, { reset: tokens.resetView }, engine, journal, webhooks, failures, progress];
+  const view = [clock, settlement, state, { reset: tokens.resetView }, engine, journal, webhooks, failures];
+  if (progress) view.push(progress);
   const resetView = () => {
     for (const part of view) part.reset();
   };
   const store = p.opts.assumptions.store;
-  plan.epoch?.bind({ clock, resetView });
-  // With an epoch (Redis) the clock and the resets live in the store: no control records to apply or write down.
-  const control = plan.epoch ? [] : [controlApplier(clock, resetView)];
-  // Nor failure records when the store holds the failures.
-  const failed = plan.failures ? [] : [failures];
-  // The settlement keeps no state of its own: it reschedules from the payments' records.
-  const snapshots = [...control, tokens, state, ...failed, journal, webhooks, progress];
-  const stamp = (r: RecordBody) => {
-    plan.epoch?.stamp(r);
-    return r;
+  const onBoot = (boot: number) => {
+    tokens.setIdBase(boot - 1);
+    // Boot 1 (a fresh store) draws the ids memory does: one process with --seed stays deterministic.
+    if (boot > 1) p.switchable?.use(p.random.fork(`graphql\0boot ${boot}`));
   };
+  if (plan.kind === 'redis') {
+    plan.epoch.bind({ clock, resetView });
+    return plan.bind({ onBoot, followMs: store.followIntervalMs, log: p.log });
+  }
+  const control = controlApplier(clock, resetView);
+  // The settlement keeps no state of its own: it reschedules from the payments' records.
+  const snapshots = [control, tokens, state, failures, journal, webhooks, progress!];
   return plan.bind({
-    appliers: [...control, tokens, state, settlement, ...failed, journal, webhooks, progress],
-    // A rebuild's reset rewinds the clock too; with an epoch no record brings its moves back, the last reading does.
-    resetView: () => {
-      resetView();
-      plan.epoch?.restoreClock();
-    },
-    onBoot(boot: number) {
-      tokens.setIdBase(boot - 1);
-      // Boot 1 (a fresh store) draws the ids memory does: one process with --seed stays deterministic.
-      if (boot > 1) p.switchable?.use(p.random.fork(`graphql\0boot ${boot}`));
-    },
-    leaseMs: store.leaseMs,
+    appliers: [control, tokens, state, settlement, failures, journal, webhooks, progress!],
+    resetView,
+    onBoot,
     followMs: store.followIntervalMs,
     log: p.log,
-    snapshot: () => snapshots.flatMap((part) => part.snapshot().map(stamp)),
+    snapshot: () => snapshots.flatMap((part) => part.snapshot()),
     compactAfter: { records: store.compactAfterRecords, bytes: store.compactAfterBytes },
   });
 }

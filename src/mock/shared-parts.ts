@@ -11,7 +11,7 @@ import type { Clock } from './internal/clock.ts';
 import type { EventBus } from './internal/domain/events.ts';
 import { createSharedPayments, type SharedPayments } from './internal/payments/shared-payments.ts';
 import type { PaymentCaps } from './internal/store/payment-state.ts';
-import type { StorePlan } from './internal/store/store-wiring.ts';
+import type { SharedStatePlan } from './internal/store/store-wiring.ts';
 import type { WebhookAttemptReport } from './internal/webhooks/delivery-attempts.ts';
 import { createSharedDeliveries, type SharedDeliveries } from './internal/webhooks/shared-deliveries.ts';
 import type { WebhookTransport } from './internal/webhooks/transport.ts';
@@ -42,7 +42,7 @@ export interface SharedPartsDeps {
  * const shared = plan.payments && sharedSandboxParts(plan.payments, { assumptions, clock, events, ... });
  */
 export function sharedSandboxParts(
-  ports: NonNullable<StorePlan['payments']>,
+  ports: SharedStatePlan['payments'],
   deps: SharedPartsDeps,
 ): { readonly payments: SharedPayments; readonly deliveries: SharedDeliveries } {
   const { assumptions, clock, events, options, log } = deps;

@@ -11,11 +11,7 @@ const SRC_DIR = join(ROOT, 'src');
  * The files still over the bound, each with the most lines it may have. A listed file may shrink but not grow; once
  * it is under the bound it leaves the list (the last test fails until it does), so the list only gets shorter.
  */
-const OVER_THE_BOUND: Readonly<Record<string, number>> = {
-  // The replicated log a shared store follows; replaced when the sandbox's state moves into Redis itself.
-  'src/mock/internal/store/state-sync.ts': 811,
-  'src/mock/internal/store/redis-store.ts': 537,
-};
+const OVER_THE_BOUND: Readonly<Record<string, number>> = {};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -260,11 +260,16 @@ describe("a store's shared token state", () => {
   // A store object that holds the token state for every process, as a Redis store does; the calls never reach it.
   const sharedStore = () =>
     ({
-      shared: true,
-      append: async () => '0',
-      tokenState: () => ({}),
-      watch: () => () => {},
+      kind: 'redis',
+      open: async () => {},
+      increment: async () => 1,
       close: async () => {},
+      ...Object.fromEntries(
+        ['tokenState', 'clockState', 'failureState', 'paymentState', 'deliveryState', 'journalState'].map((port) => [
+          port,
+          () => ({}),
+        ]),
+      ),
     }) as unknown as MockOptions['store'];
 
   it('is refused without the store wiring the Node entries pass, as in a browser build', () => {
@@ -273,6 +278,13 @@ describe("a store's shared token state", () => {
         '[payment-contract-kit] store object needs Node (a file or a Redis connection): in a browser or worker the mock keeps its state in memory; leave the store option out.',
       ),
     );
+  });
+
+  it('is refused without the shared parts the Node entries pass', () => {
+    const { sharedParts: _, ...withoutParts } = nodeStoreSeams;
+    expect(() =>
+      buildMockApp({ log: false, store: sharedStore() }, { platform: nodePlatform, ...withoutParts }),
+    ).toThrow(/holds the sandbox for every process \(Redis\), which needs Node/);
   });
 
   it('is refused without the token operations the Node entries pass', () => {

@@ -1,7 +1,7 @@
 /**
  * One mock replica on a test's Redis store, for the tests of what replicas share (tokens, clock, resets): a follow
- * interval far beyond any test, so nothing reaches a replica through the log while the test runs and what it sees
- * of another's change it read from Redis on the request itself; and `fees(token)`, a fee list's reason code (`ok`
+ * interval far beyond any test, so what a replica sees of another's change it read from Redis on the request
+ * itself; and `fees(token)`, a fee list's reason code (`ok`
  * when answered).
  *
  * @module
@@ -39,12 +39,6 @@ export async function redisReplica(suite: RedisSuite, store: SandboxStore, optio
     return answer.body?.errors?.[0]?.extensions?.reason ?? (answer.status === 200 ? 'ok' : `HTTP ${answer.status}`);
   };
   return { app, client, fees, store };
-}
-
-/** A replica's store that follows no log: what it knows of another's change, it read from Redis on the request itself. */
-export function unwatched(store: SandboxStore): SandboxStore {
-  const { watch: _, ...rest } = store;
-  return rest;
 }
 
 /** The types of the records in the sandbox's log under `prefix`, read with `suite`'s probe. */

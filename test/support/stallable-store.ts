@@ -1,32 +1,25 @@
 /**
- * A state store whose every call can be held at a gate (issue 23, fencing tests): a replica that stopped (a GC pause,
- * SIGSTOP), as the store sees it. Its timers still run in the test process; their store calls wait at the gate too,
- * and go on, in order, when it opens.
+ * A Redis store whose every call can be held at a gate: a replica that stopped (a GC pause, SIGSTOP), as Redis sees
+ * it. Its timers still run in the test process; their store calls wait at the gate too, and go on, in order, when it
+ * opens.
  *
  * @module
  */
-import type { SandboxStore, StoreRecord } from './mock-internals/store.ts';
+import type { SandboxStore, SharedStateStore } from './mock-internals/store.ts';
 
 /** A store whose calls can be held at a gate, and let go. */
 export interface Stallable {
-  readonly store: SandboxStore;
-  /** Stalls at the first fenced append that `when` picks (before it reaches Redis). */
-  stallWhen(when: (records: readonly StoreRecord[], fences: readonly (string | undefined)[]) => boolean): void;
+  readonly store: SharedStateStore;
   stallNow(): void;
   stalled(): boolean;
-  /**
-   * Resolves once an append whose records `when` picks reaches this store (held at the gate or passed on): the
-   * signal that the replica produced that change, without waiting a guessed time for it.
-   */
-  arrived(when: (records: readonly StoreRecord[]) => boolean): Promise<void>;
   resume(): void;
 }
 
-/** `base` whose every call can be held at a gate: a replica that stopped, as Redis sees it. */
+/** `base` (a Redis store) whose every call can be held at a gate: a replica that stopped, as Redis sees it. */
 export function stallableStore(base: SandboxStore): Stallable {
+  if (base.kind !== 'redis') throw new TypeError('stallableStore: only a Redis store holds what replicas share');
   let gate: Promise<void> | undefined;
   let open = () => {};
-  let trigger: Parameters<Stallable['stallWhen']>[0] | undefined;
   const stallNow = () => {
     gate ??= new Promise<void>((resolve) => {
       open = () => {
@@ -36,56 +29,21 @@ export function stallableStore(base: SandboxStore): Stallable {
     });
   };
   const held = <T>(call: () => Promise<T>): Promise<T> => (gate ? gate.then(call) : call());
-  const watchers: { when: (records: readonly StoreRecord[]) => boolean; resolve: () => void }[] = [];
-  const seen = (records: readonly StoreRecord[]) => {
-    for (const w of watchers.filter((x) => x.when(records))) {
-      watchers.splice(watchers.indexOf(w), 1);
-      w.resolve();
-    }
-  };
-  const store: SandboxStore = {
-    kind: base.kind,
-    shared: base.shared,
+  // Every part's scripts wait at the gate: the tokens, the clock and the epoch, the failures, payments, deliveries
+  // and the journal.
+  const store: SharedStateStore = {
+    kind: 'redis',
     open: () => base.open(),
-    append(records) {
-      seen(records);
-      return held(() => base.append(records));
-    },
-    appendFenced(records, fences, owner) {
-      seen(records);
-      if (trigger?.(records, fences)) {
-        trigger = undefined;
-        stallNow();
-      }
-      return held(() => base.appendFenced!(records, fences, owner));
-    },
-    readAfter: (position, limit) => held(() => base.readAfter(position, limit)),
-    compact: (snapshot, upTo, options) => held(() => base.compact(snapshot, upTo, options)),
-    backlog: () => base.backlog?.() ?? { records: 0, bytes: 0 },
-    claim: (key, owner, ms) => held(() => base.claim(key, owner, ms)),
-    renew: (key, owner, ms) => held(() => base.renew!(key, owner, ms)),
-    release: (key, owner) => held(() => base.release(key, owner)),
     increment: (name) => held(() => base.increment(name)),
-    watch: (onAppend) => base.watch?.(onAppend) ?? (() => {}),
     close: () => base.close(),
-    // The state Redis holds itself (tokens, the clock and the epoch, armed failures): its scripts wait at the gate too.
-    ...(base.tokenState ? { tokenState: () => heldPort(base.tokenState!(), held) } : {}),
-    ...(base.clockState ? { clockState: () => heldPort(base.clockState!(), held) } : {}),
-    ...(base.failureState ? { failureState: () => heldPort(base.failureState!(), held) } : {}),
-    ...(base.paymentState ? { paymentState: () => heldPort(base.paymentState!(), held) } : {}),
-    ...(base.deliveryState ? { deliveryState: () => heldPort(base.deliveryState!(), held) } : {}),
+    tokenState: () => heldPort(base.tokenState(), held),
+    clockState: () => heldPort(base.clockState(), held),
+    failureState: () => heldPort(base.failureState(), held),
+    paymentState: () => heldPort(base.paymentState(), held),
+    deliveryState: () => heldPort(base.deliveryState(), held),
+    journalState: () => heldPort(base.journalState(), held),
   };
-  const s: Stallable = {
-    store,
-    stallWhen(when) {
-      trigger = when;
-    },
-    stallNow,
-    stalled: () => gate !== undefined,
-    resume: () => open(),
-    arrived: (when) => new Promise<void>((resolve) => watchers.push({ when, resolve })),
-  };
-  return s;
+  return { store, stallNow, stalled: () => gate !== undefined, resume: () => open() };
 }
 
 /** `port` whose every call waits at `held`'s gate. */

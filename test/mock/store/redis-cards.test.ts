@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createRedisStore } from '../../support/mock-internals/store.ts';
-import { loggedTypes, redisReplica, unwatched } from '../../support/redis-replica.ts';
+import { loggedTypes, redisReplica } from '../../support/redis-replica.ts';
 import { redisSuite } from '../../support/redis-suite.ts';
 import { type Answer, paidUuid } from '../../support/sandbox-client.ts';
 import { payInput } from '../helpers.ts';
@@ -14,7 +14,7 @@ const suite = redisSuite();
 async function pairOfReplicas() {
   const prefix = `cards-${randomUUID()}:`;
   const a = await redisReplica(suite, createRedisStore(suite.url, { keyPrefix: prefix }));
-  const b = await redisReplica(suite, unwatched(createRedisStore(suite.url, { keyPrefix: prefix })));
+  const b = await redisReplica(suite, createRedisStore(suite.url, { keyPrefix: prefix }));
   const token = (await a.client.generate()).body.data.token as string;
   return { prefix, a, b, token };
 }

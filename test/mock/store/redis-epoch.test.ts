@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultCredentials, servicePaths } from '../../../src/spec-names.ts';
 import { card, payInput } from '../../mock/helpers.ts';
 import { createRedisStore, type SandboxStore } from '../../support/mock-internals/store.ts';
-import { redisReplica, unwatched } from '../../support/redis-replica.ts';
+import { redisReplica } from '../../support/redis-replica.ts';
 import { redisSuite } from '../../support/redis-suite.ts';
 import { paidUuid } from '../../support/sandbox-client.ts';
 
@@ -31,7 +31,7 @@ async function registered(r: Awaited<ReturnType<typeof replica>>): Promise<strin
 describe('replicas on Redis: one clock, one reset', () => {
   it("a clock move on A expires B's token at B's very next fee list, and a reset on A makes it good again there", async () => {
     const prefix = `ep-${randomUUID()}:`;
-    const [a, b] = [await replica(redisOf(prefix)), await replica(unwatched(redisOf(prefix)))];
+    const [a, b] = [await replica(redisOf(prefix)), await replica(redisOf(prefix))];
     const token = (await a.client.generate()).body.data.token as string;
     // B has checked the token: a fee list of a token it knows reads nothing of the log (and B follows none).
     expect([await b.fees(token), await b.fees(token)]).toEqual(['ok', 'ok']);

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { servicePaths } from '../../../src/spec-names.ts';
 import { createRedisStore, type SandboxStore } from '../../support/mock-internals/store.ts';
-import { loggedTypes, redisReplica, unwatched } from '../../support/redis-replica.ts';
+import { loggedTypes, redisReplica } from '../../support/redis-replica.ts';
 import { redisSuite } from '../../support/redis-suite.ts';
 
 const suite = redisSuite();
@@ -18,7 +18,7 @@ const redisOf = (prefix: string) => createRedisStore(suite.url, { keyPrefix: pre
 /** Two replicas on one sandbox (B follows no log) and a token both have checked once. */
 async function pairOfReplicas() {
   const prefix = `fl-${randomUUID()}:`;
-  const [a, b] = [await replica(redisOf(prefix)), await replica(unwatched(redisOf(prefix)))];
+  const [a, b] = [await replica(redisOf(prefix)), await replica(redisOf(prefix))];
   const token = (await a.client.generate()).body.data.token as string;
   expect([await a.fees(token), await b.fees(token)]).toEqual(['ok', 'ok']);
   return { prefix, a, b, token };
@@ -85,11 +85,7 @@ describe('replicas on Redis: one set of armed failures', () => {
   it('a stalled replica does not use a failure another replica used meanwhile', async () => {
     const prefix = `fl-${randomUUID()}:`;
     const stall = suite.stall(redisOf(prefix));
-    const [a, b, c] = [
-      await replica(redisOf(prefix)),
-      await replica(unwatched(redisOf(prefix))),
-      await replica(stall.store),
-    ];
+    const [a, b, c] = [await replica(redisOf(prefix)), await replica(redisOf(prefix)), await replica(stall.store)];
     const token = (await a.client.generate()).body.data.token as string;
     expect([await b.fees(token), await c.fees(token)]).toEqual(['ok', 'ok']);
     await arm(a, { path: servicePaths.graphql, status: 503 });

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createRedisStore, type SandboxStore, StoreUnavailableError } from '../../support/mock-internals/store.ts';
-import { loggedTypes, redisReplica, unwatched } from '../../support/redis-replica.ts';
+import { loggedTypes, redisReplica } from '../../support/redis-replica.ts';
 import { redisSuite } from '../../support/redis-suite.ts';
 
 const suite = redisSuite();
@@ -12,7 +12,7 @@ const suite = redisSuite();
 async function pairOfReplicas() {
   const prefix = `journal-${randomUUID()}:`;
   const a = await redisReplica(suite, createRedisStore(suite.url, { keyPrefix: prefix }));
-  const b = await redisReplica(suite, unwatched(createRedisStore(suite.url, { keyPrefix: prefix })));
+  const b = await redisReplica(suite, createRedisStore(suite.url, { keyPrefix: prefix }));
   return { prefix, a, b };
 }
 
@@ -55,7 +55,7 @@ describe('replicas on Redis: one request journal', () => {
       }),
     });
     const a = await redisReplica(suite, held);
-    const b = await redisReplica(suite, unwatched(createRedisStore(suite.url, { keyPrefix: prefix })));
+    const b = await redisReplica(suite, createRedisStore(suite.url, { keyPrefix: prefix }));
     const token = (await a.client.generate()).body.data.token as string;
     expect(await a.fees(token)).toBe('ok');
     let durable = false;
@@ -96,7 +96,7 @@ describe('replicas on Redis: one request journal', () => {
 
   it("answers a wait whose reads the store failed with the store's 503, and a wait that gives up with 408", async () => {
     const prefix = `journal-${randomUUID()}:`;
-    const store = unwatched(createRedisStore(suite.url, { keyPrefix: prefix }));
+    const store = createRedisStore(suite.url, { keyPrefix: prefix });
     const port = store.journalState!();
     // The journal's reads fail as a Redis that went away fails them; its appends still land.
     const failing = {
@@ -110,10 +110,7 @@ describe('replicas on Redis: one request journal', () => {
     const wait = await client.control('requests/wait', { path: '/never', timeoutMs: 100 });
     expect(wait.status).toBe(503);
     expect(wait.body).toMatchObject({ status: 'ERROR', message: expect.stringMatching(/connection closed/) });
-    const { client: healthy } = await redisReplica(
-      suite,
-      unwatched(createRedisStore(suite.url, { keyPrefix: prefix })),
-    );
+    const { client: healthy } = await redisReplica(suite, createRedisStore(suite.url, { keyPrefix: prefix }));
     expect((await healthy.control('requests/wait', { path: '/never', timeoutMs: 50 })).status).toBe(408);
   });
 });

@@ -16,6 +16,7 @@ import type { MockApp } from '../../../src/mock/control-types.ts';
 import { createFileStore, lineChecksum, StoreUnavailableError } from '../../support/mock-internals/store.ts';
 import { startRedisServer } from '../../support/redis-server.ts';
 import { paidUuid, sandboxClient } from '../../support/sandbox-client.ts';
+import { waitUntil } from '../../support/wait-until.ts';
 
 let dir: string;
 let app: MockApp | undefined;
@@ -137,7 +138,7 @@ describe('a Redis outage', () => {
   // said by the message that quotes it.
   const redisReason = String.raw`the Redis store at redis://127\.0\.0\.1:\d+ did not answer \(.+\); check that Redis is running and reachable`;
 
-  it('answers 503 quoting the Redis reason once, and logs the outage with one prefix', async () => {
+  it('answers 503 quoting the Redis reason once, logs the outage with one prefix, and its end once', async () => {
     const redis = await startRedisServer();
     try {
       const lines: string[] = [];
@@ -167,16 +168,20 @@ describe('a Redis outage', () => {
       const control = await c.control('fail-next', { path: '/graphql', status: 500 });
       expect(control.status).toBe(503);
       expect(control.body.message).toMatch(answered);
+      // Back: the client reconnects by itself, and the first request that reads the store says so in the log.
+      await redis.start();
+      await waitUntil(async () => (await c.generate()).status === 200, 'a token once Redis is back');
       await app.close();
       app = undefined;
       const logged = lines.join('').split('\n');
       expect(logged.filter((line) => line.includes('the state store failed'))).toEqual([
         expect.stringMatching(
           new RegExp(
-            String.raw`^\[payment-contract-kit\] the state store failed \(${redisReason}\): requests answer 503 until it is back, then the mock rebuilds its state from it by itself\. Changes not yet acknowledged to a caller are dropped\.$`,
+            String.raw`^\[payment-contract-kit\] the state store failed \(${redisReason}\): requests answer 503 until it is back, and the mock goes on by itself then\. Nothing it acknowledged is lost\.$`,
           ),
         ),
       ]);
+      expect(logged.filter((line) => line.includes('the state store answers again'))).toHaveLength(1);
       expect(logged.filter((line) => line.split('[payment-contract-kit]').length > 2)).toEqual([]);
     } finally {
       await app?.close();

@@ -21,7 +21,9 @@ export { createRedisStore, type RedisStoreOptions } from '../../../src/mock/inte
 export { createSandboxEpoch, type SandboxEpoch } from '../../../src/mock/internal/store/sandbox-epoch.ts';
 export {
   type PositionedRecord,
+  type RecordLogStore,
   type SandboxStore,
+  type SharedStateStore,
   type StoreRecord,
   StoreSetupError,
   StoreUnavailableError,

@@ -26,9 +26,8 @@ export interface FailureInjection {
   /** Arms `times` failures of `path` with `status` (already validated). */
   arm(path: string, status: number, message: string | undefined, times: number): void;
   /**
-   * Takes the next failure armed for `path`, as the answer in the route's shape, if any. With a shared state store
-   * the use is claimed first, and when the store holds the failures it is taken there (a promise: undefined when
-   * none was left); rejects when the store fails.
+   * Takes the next failure armed for `path`, as the answer in the route's shape, if any. When the store holds the
+   * failures it is taken there (a promise: undefined when none was left); rejects when the store fails.
    */
   take(path: string, kind: RouteKind): Outcome | Promise<Outcome | undefined> | undefined;
   /** The answer of a failure the store's token check took (`inStore`), in the route's shape. */
@@ -41,33 +40,23 @@ export interface FailureInjection {
   readonly snapshot: RecordSnapshot['snapshot'];
 }
 
-/**
- * How a shared state store hands out the uses of an armed failure: `claim(key)` is true for exactly one
- * process per key. Each use is key `fail:<arm id>:<use number>`.
- */
-export type FailureClaim = (key: string) => Promise<boolean>;
-
 interface Armed {
   status: number;
   message: string | undefined;
   remaining: number;
-  /** With a store: the arm's id (uses are claimed under it), and how many uses were taken. */
+  /** With a file store: the arm's id (its uses' records name it), and how many uses were taken. */
   readonly id?: string;
   readonly times: number;
   used: number;
-  /** The highest use this process asked the store for: requests of one process at once ask for different uses. */
-  asked: number;
 }
 
 /**
- * Creates an empty set of injected failures. With a state store, `record` tells it every arm and use; with a shared
- * one, `claim` makes each use one process's, so two replicas answering at once never both use one failure. With
- * `stored` (a Redis store) the store holds them instead, and `record` and `claim` are not used.
+ * Creates an empty set of injected failures. With a file store, `record` tells it every arm and use. With `stored`
+ * (a Redis store) the store holds them instead, and `record` is not used.
  */
 export function createFailureInjection(
   assumptions: Assumptions,
   record?: Recorder,
-  claim?: FailureClaim,
   events?: EventBus,
   stored?: SharedFailureState,
 ): FailureInjection {
@@ -86,35 +75,19 @@ export function createFailureInjection(
     f.remaining = f.times - f.used;
     if (f.remaining <= 0 && failures.get(path) === f) failures.delete(path);
   };
-  // The uses after those already taken, one claim each, until one is won or none is left.
-  async function claimed(path: string, f: Armed, kind: RouteKind, ask: FailureClaim): Promise<Outcome | undefined> {
-    for (;;) {
-      const n = Math.max(f.used, f.asked) + 1;
-      if (n > f.times || failures.get(path) !== f) return undefined;
-      f.asked = n;
-      const won = await ask(`fail:${f.id}:${n}`);
-      if (won) {
-        use(path, f, n);
-        record?.({ t: 'take', p: path, i: f.id, k: n });
-        return answerOf(f, kind);
-      }
-      use(path, f, n);
-    }
-  }
   return {
     pending: () => failures.size > 0,
     inStore: false,
     answer: answerOf,
     arm(path, status, message, times) {
       const id = record ? globalThis.crypto.randomUUID() : undefined;
-      failures.set(path, { status, message, remaining: times, times, used: 0, asked: 0, ...(id ? { id } : {}) });
+      failures.set(path, { status, message, remaining: times, times, used: 0, ...(id ? { id } : {}) });
       if (record) record({ t: 'fail', p: path, s: status, m: message ?? null, n: times, i: id });
       events?.emit({ kind: 'failure.armed', target: path, status, message, times });
     },
     take(path, kind) {
       const f = failures.get(path);
       if (!f) return undefined;
-      if (claim && f.id !== undefined) return claimed(path, f, kind, claim);
       use(path, f, f.used + 1);
       if (record) record({ t: 'take', p: path, i: f.id ?? null, k: f.used });
       return answerOf(f, kind);
@@ -140,7 +113,6 @@ export function createFailureInjection(
           remaining: times,
           times,
           used: 0,
-          asked: 0,
           ...(id ? { id } : {}),
         });
       } else if (r.t === 'take') {

@@ -60,14 +60,17 @@ export interface MockStoreStatus {
    */
   readonly lostJournalEntries: number;
   /**
-   * Settlements and webhook deliveries whose outcome the store refused from this process because it no longer held
-   * their claim: it stalled past `store.leaseMs` and another replica took the work over (fencing). Each is logged
-   * once.
+   * Webhook attempts whose outcome the store refused from this process because it no longer held their claim: the
+   * attempt outlived `store.leaseMs` and another replica took the delivery over (Redis; each is logged). 0 on a file.
    */
   readonly fencedOut: number;
-  /** Compactions this process made. */
+  /** Compactions this process made (a file store; 0 on Redis, which keeps no log to compact). */
   readonly compactions: number;
-  /** Times this process rebuilt its state from a snapshot because a compaction passed its position. */
+  /**
+   * Always 0: no replica keeps a view a compaction could pass any more (Redis holds the state, a file has one
+   * process). Kept so readers of the status do not break.
+   * @deprecated Read nothing from it; it goes in the next minor version.
+   */
   readonly rebuiltFromSnapshot: number;
 }
 
@@ -201,9 +204,9 @@ export interface MockControl {
    */
   durable(): Promise<void>;
   /**
-   * Compacts the state store now (a snapshot of this process's view replaces the records it covers), whatever the
-   * `store.compactAfter*` thresholds say: resolves true when this process compacted, false when it did not
-   * (`memory:`, another replica is compacting, or the store is down). An operator's or a test's switch.
+   * Compacts the file store now (a snapshot of this process's state replaces the records it covers), whatever the
+   * `store.compactAfter*` thresholds say: resolves true when it compacted, false when it did not (`memory:`, Redis,
+   * which keeps no log, or the store is down). An operator's or a test's switch.
    */
   compactNow(): Promise<boolean>;
   /** Resolves with the first delivery matching, now or later. */

@@ -16,8 +16,7 @@ import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
 import type { MockLatency } from '../option-types.ts';
 import type { SeededRandom } from '../random.ts';
-import { StoreUnavailableError } from '../store/sandbox-store.ts';
-import { asUnavailable } from '../store/state-sync.ts';
+import { asUnavailable, StoreUnavailableError } from '../store/sandbox-store.ts';
 import type { BrowserGuard } from './browser-guard.ts';
 import type { ControlTokenCheck } from './control-token.ts';
 import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
@@ -30,8 +29,8 @@ import type { RouteKind, RouteMatch, Router } from './router.ts';
 /** What the pipeline asks of a state store's sync layer (absent with memory). */
 export interface PipelineSync {
   /**
-   * Open, rebuild or catch up before the request runs; undefined when nothing to wait for. `readsShared` false skips
-   * the catch-up (a request that reads only configuration).
+   * Open, rebuild or read the store before the request runs; undefined when nothing to wait for. `readsShared` false
+   * skips the read (a request that reads only configuration).
    */
   before(readsShared?: boolean): Promise<void> | undefined;
   /** The request's records made durable before its answer goes out; undefined when none is pending. */
@@ -42,8 +41,6 @@ export interface PipelineSync {
 export interface PipelineFailures {
   /** Whether any failure is pending: one size check on the hot path. */
   pending(): boolean;
-  /** True when a shared store holds them (Redis): a pending one needs no catch-up with the store's log. */
-  readonly inStore?: boolean;
   /** The next failure armed for `path`, in the route's shape; a promise with a shared store (claimed or taken there). */
   take(path: string, kind: RouteKind): Outcome | Promise<Outcome | undefined> | undefined;
 }
@@ -156,10 +153,10 @@ export function createPipeline(deps: PipelineDeps): MockCore {
     function controlTokenCheck(x) {
       return x.page === undefined ? controlToken?.(x.request) : undefined;
     },
-    // With a store: open, rebuild or catch up first (a page shell reads no state); a store fault is its 503.
-    ...(sync === undefined ? [] : [storeCatchUp(sync, failures, storeDown, elapsedMs)]),
-    // Injected failures (failNextRequest) answer before anything runs, as a failing service would; with a shared
-    // store an armed failure is claimed or taken there first (one replica uses each). A route whose credentials check
+    // With a store: open, rebuild or read the store first (a page shell reads no state); a store fault is its 503.
+    ...(sync === undefined ? [] : [storeCatchUp(sync, storeDown, elapsedMs)]),
+    // Injected failures (failNextRequest) answer before anything runs, as a failing service would; on Redis an armed
+    // failure is taken there first (one replica uses each). A route whose credentials check
     // takes it in its own round trip (/graphql on Redis) leaves it to that check.
     function injectedFailure(x) {
       if (x.match.found !== 'handler' || x.kind === 'control' || !failures.pending()) return undefined;
@@ -260,20 +257,17 @@ export function createPipeline(deps: PipelineDeps): MockCore {
 }
 
 /**
- * The store's catch-up step: waits for the store to open, rebuild or catch up with other processes, unless the
- * request reads nothing they change. A page shell reads no state and is served even when the store is down.
+ * The store's step before a route: waits for the store to open or rebuild, and on Redis for its reading of the epoch
+ * and the clock, unless the request reads nothing other replicas change. A page shell reads no state and is served
+ * even when the store is down.
  */
 function storeCatchUp(
   sync: PipelineSync,
-  failures: PipelineFailures,
   storeDown: (x: Exchange, error: unknown) => Outcome,
   elapsedMs: () => number,
 ): AskStep {
-  // A pending injected failure is shared state for any route, unless the store holds it rather than its log.
   const readsShared = (x: Exchange) =>
-    (failures.inStore !== true && failures.pending()) ||
-    x.match.found !== 'handler' ||
-    (x.match.handler.readsShared?.(x.request) ?? true);
+    x.match.found !== 'handler' || (x.match.handler.readsShared?.(x.request) ?? true);
   return function storeCatchUpStep(x) {
     if (x.page !== undefined) return undefined;
     const gate = sync.before(readsShared(x));

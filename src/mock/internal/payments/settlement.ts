@@ -62,11 +62,9 @@ export interface SettlementDeps {
   settled(payment: StoredPayment): void;
   /** Receives a log line when `settled` throws (a bug in the mock); the payment stays settled. */
   onError?(message: string): void;
-  /** With a state store: settle each payment in one process only. Undefined with memory (settle at once). */
+  /** With a file store: the settlement's outcome durable before it changes the view. Undefined with memory. */
   readonly once?: OnceOnly | undefined;
-  /** With a state store: whether the payment's webhooks are still being delivered (the settler holds its claim). */
-  readonly hooksPending?: ((payment: StoredPayment) => boolean) | undefined;
-  /** Where a settlement this process made under its claim is told (`payment.settled`; the state tells the others). */
+  /** Where a settlement this process made is told (`payment.settled`; the state tells the others). */
   readonly events?: EventBus | undefined;
 }
 
@@ -90,7 +88,7 @@ export function createSettlement(deps: SettlementDeps): Settlement {
   let epoch = 0;
 
   const once = deps.once;
-  /** A due payment: settled here, or (with a store) by whichever process wins its claim. */
+  /** A due payment: settled at once, or (with a file store) once its outcome is durable. */
   function due(uuid: string): void {
     if (!once) {
       finish(uuid, undefined, undefined);
@@ -104,10 +102,6 @@ export function createSettlement(deps: SettlementDeps): Settlement {
     once.run(settleClaim(uuid), {
       needed: unsettled,
       work: () => fencedSettlement(state, payment, clock.now(), (p) => handOverSettled(deps, p), deps.events),
-      holdWhile: () => {
-        const p = state.payment(undefined, uuid);
-        return p !== undefined && deps.hooksPending?.(p) === true;
-      },
     });
   }
 

@@ -14,7 +14,7 @@
  * - Compaction writes the snapshot, the counters and the records after `upTo` to a new file, syncs it and renames
  *   it over the log (atomic on POSIX), so a crash during compaction leaves the old log or the new one.
  * - One process at a time: a `<path>.lock` file names the owner's pid; a live owner makes `open` refuse, a dead one
- *   (SIGKILL) is taken over. Claims are that process's own (the store is not shared): kept in memory.
+ *   (SIGKILL) is taken over.
  *
  * @module
  */
@@ -22,7 +22,12 @@
 // a file store opens, not at every start of the mock (a start that never opens one pays nothing).
 import { constants as fsConstants, promises as fsp } from 'node:fs';
 import { errorLine } from '../../../internal/messages.ts';
-import { type PositionedRecord, type SandboxStore, type StoreRecord, StoreUnavailableError } from './sandbox-store.ts';
+import {
+  type PositionedRecord,
+  type RecordLogStore,
+  type StoreRecord,
+  StoreUnavailableError,
+} from './sandbox-store.ts';
 
 /** The parts of `node:fs/promises` the store uses for writing; a test passes a failing one (disk full, read-only). */
 export interface FileStoreIo {
@@ -35,8 +40,6 @@ export interface FileStoreOptions {
   readonly sync?: boolean;
   /** Writing I/O (default `node:fs/promises`). */
   readonly io?: FileStoreIo;
-  /** Real time for claim leases (default `Date.now`). */
-  readonly now?: () => number;
 }
 
 /** 32-bit FNV-1a over UTF-16 code units, as 8 hex digits: detects a torn or damaged line, cheaply. */
@@ -146,10 +149,9 @@ function alive(pid: number): boolean {
  * const store = createFileStore('/var/lib/sandbox/state.log');
  * await store.open();
  */
-export function createFileStore(path: string, options: FileStoreOptions = {}): SandboxStore {
+export function createFileStore(path: string, options: FileStoreOptions = {}): RecordLogStore {
   const io = options.io ?? fsp;
   const sync = options.sync ?? true;
-  const now = options.now ?? Date.now;
   let handle: fsp.FileHandle | undefined;
   let goodBytes = 0;
   /** A failed write may have left part of a line: cut the file back to `goodBytes` before the next write. */
@@ -158,7 +160,6 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): S
   /** Position of the last record, and the records and bytes beyond the last snapshot (compaction by size). */
   let last = 0;
   let backlog = { records: 0, bytes: 0 };
-  const claims = new Map<string, { owner: string; until: number }>();
   /** Every operation runs after the one before: appends, compaction and counters never interleave. */
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(op: () => Promise<T>): Promise<T> => {
@@ -189,7 +190,6 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): S
 
   return {
     kind: 'file',
-    shared: false,
     open: () =>
       serial(async () => {
         await lock(path);
@@ -203,7 +203,7 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): S
       }),
     append: (records) =>
       serial(async () => {
-        if (records.length === 0) return;
+        if (records.length === 0) return undefined;
         let text = '';
         for (const r of records) text += line(r);
         await writeLines(text);
@@ -232,20 +232,8 @@ export function createFileStore(path: string, options: FileStoreOptions = {}): S
         mustCut = false;
         last = done.last;
         backlog = done.backlog;
-        return true;
       }),
     backlog: () => backlog,
-    claim(key, owner, leaseMs) {
-      const t = now();
-      const held = claims.get(key);
-      if (held && held.owner !== owner && held.until > t) return Promise.resolve(false);
-      claims.set(key, { owner, until: t + leaseMs });
-      return Promise.resolve(true);
-    },
-    release(key, owner) {
-      if (claims.get(key)?.owner === owner) claims.delete(key);
-      return Promise.resolve();
-    },
     increment: (name) =>
       serial(async () => {
         const v = (counters.get(name) ?? 0) + 1;

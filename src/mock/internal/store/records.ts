@@ -1,9 +1,10 @@
 /**
- * The change records of the mock's state (decision 0015): what each module that owns state tells a
- * state store, and how it takes back the records of other processes (or of its own past, at a restart).
+ * The change records of the mock's state with a file store (decision 0015): what each module that owns state
+ * tells the store, and how it takes back the records of its own past at a restart. A Redis store holds the state
+ * itself (decision 0040): no module records there.
  *
  * Record types, by owner (`t`, then the fields):
- * - tokens (a file store; on Redis the tokens live in Redis itself and make no record, decision 0040): `tk.i` issued (client `c`, refresh number `n`, token id number `j`, `g` when generate-token set the
+ * - tokens: `tk.i` issued (client `c`, refresh number `n`, token id number `j`, `g` when generate-token set the
  *   generate-once flag), `tk.u` refresh token used (`c`, `n`), `tk.ra` revoke-all (`c`, the generation `v` it moved
  *   to), `tk.r` one token revoked (token id `j`, expiry `e` in seconds), `tk.h` the highest revocation generation `v`
  *   of client `c`, which a reset keeps (written after `rst`, and in a snapshot);
@@ -12,16 +13,14 @@
  * - settlement: reads `pay` (schedules it) and `set`;
  * - webhooks: `hk` a delivery finished (payment uuid `u`, `url`, final `s`; it also ends a mirror of that delivery
  *   still unfinished, should the `dv` with its end be missing); `dv` a delivery changed (`d`, its
- *   fields: id, state, attempts; webhooks/delivery-mirror.ts), so every replica lists it and a survivor takes it over
- *   with its id and attempt numbering;
+ *   fields: id, state, attempts; webhooks/delivery-mirror.ts), so a restart lists it and takes it over with its id
+ *   and attempt numbering;
  * - tokens, in a snapshot only: `tk.m` the highest refresh number `n` of client `c` and token id number `j` a boot
  *   handed out (so a process rebuilt from a snapshot never hands them out again);
  * - clock: `clk` moved forward (`ms`); failures: `fail` armed (`p`, status `s`, message `m`, times `n`), `take`
- *   one consumed (`p`); journal: `jr` a request answered (`a`, the journal's arguments); control: `rst` reset. On
- *   Redis the clock, the resets (sandbox-epoch.ts) and the armed failures (failure-state.ts) live in Redis itself: no
- *   `clk`, `rst`, `fail` or `take` is made there, and every record carries the epoch its change was made in (`ep`).
+ *   one consumed (`p`); journal: `jr` a request answered (`a`, the journal's arguments); control: `rst` reset.
  *
- * With the memory store no module has a recorder: nothing here runs and no record object is built.
+ * With the memory or Redis store no module has a recorder: nothing here runs and no record object is built.
  *
  * @module
  */
@@ -33,11 +32,8 @@ export interface RecordBody {
   readonly [field: string]: unknown;
 }
 
-/**
- * Where a module hands the records of its changes (only when a state store is configured). `claim`: the once-only
- * work the record is an outcome of (`settle:<uuid>`), so its append is fenced by that claim (decision 0033).
- */
-export type Recorder = (record: RecordBody, claim?: string) => void;
+/** Where a module hands the records of its changes (only with a file store). */
+export type Recorder = (record: RecordBody) => void;
 
 /** A module that takes back records: performs exactly the change a record describes, with no side effect beyond it. */
 export interface RecordApplier {

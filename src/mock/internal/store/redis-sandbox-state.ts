@@ -14,7 +14,7 @@ import { type JournalScriptClient, journalScripts, redisJournalState } from './r
 import { type PaymentScriptClient, paymentScripts } from './redis-payment-scripts.ts';
 import { redisPaymentState } from './redis-payment-state.ts';
 import { redisTokenState, type TokenScriptClient, tokenScripts } from './redis-token-state.ts';
-import type { SandboxStore } from './sandbox-store.ts';
+import type { SharedStateStore } from './sandbox-store.ts';
 
 /** Every part's scripts as ioredis `defineCommand`s. */
 export const sandboxStateScripts = {
@@ -44,9 +44,7 @@ export interface SandboxStateClient
 export function sandboxStatePorts(
   run: <T>(work: (redis: SandboxStateClient) => Promise<T>, write?: boolean) => Promise<T>,
   prefix: string,
-): Required<
-  Pick<SandboxStore, 'tokenState' | 'clockState' | 'failureState' | 'paymentState' | 'deliveryState' | 'journalState'>
-> {
+): Omit<SharedStateStore, 'kind' | 'open' | 'increment' | 'close'> {
   return {
     tokenState: () => redisTokenState(run, prefix),
     clockState: () => redisClockState(run, prefix),

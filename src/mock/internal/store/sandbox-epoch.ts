@@ -1,20 +1,13 @@
 /**
  * The sandbox's epoch and clock as one replica follows them on a Redis store (decision 0040, step 2). The clock
- * lives in Redis (`P<e>:clock`) and a reset is a new epoch (`P`epoch), so neither travels through the log: every
- * request reads both in the round trip it already makes (the token check, or the catch-up's), and this process
- * applies the reading before the request runs. A newer epoch empties the view at once, as a reset does.
- *
- * The parts still replicated through the log (cards, payments, settlement, deliveries, the journal) are
- * emptied by that reset too, on every replica: each record carries the epoch its change was made in (`ep`), and a
- * record of an epoch older than the view's is not applied, whenever it is read (a replica that had not seen the reset
- * yet appends its record under the old epoch). A record of a newer epoch moves the view there first: its writer saw
- * the reset before this process did.
+ * lives in Redis (`P<e>:clock`) and a reset is a new epoch (`P`epoch): every request reads both in the round trip
+ * it already makes (the token check, or the store layer's read), and this process applies the reading before the
+ * request runs. A newer epoch empties what this process holds at once, as a reset does; every other part of the
+ * sandbox lives under the epoch's keys, so the new epoch starts empty for every replica.
  *
  * @module
  */
 import type { ClockStatePort, SandboxReading } from './clock-state.ts';
-import type { RecordBody } from './records.ts';
-import type { StoreRecord } from './sandbox-store.ts';
 import type { TokenStatePort } from './token-state.ts';
 
 /** What the epoch drives in this process: its clock and its view (bound once every part exists). */
@@ -30,21 +23,12 @@ export interface SandboxEpoch {
   current(): number;
   /** A reading of the store: a newer epoch empties the view first; the clock moves up to the reading's. */
   seen(reading: SandboxReading): void;
-  /** Whether a record read from the log is applied: not when of an older epoch; a newer one empties the view first. */
-  admits(record: StoreRecord): boolean;
-  /** Marks a record of this process with the epoch its change was made in. */
-  stamp(body: RecordBody): void;
   /** Reads the store in one round trip (after this process's background writes) and applies it as {@link seen}. */
   read(): Promise<void>;
   /** This process's control reset (its view is emptied already): a new epoch, made in the store in the background. */
   reset(): void;
   /** This process's clock move of `ms` (applied here already), made in the store in the background. */
   advanced(ms: number): void;
-  /**
-   * Moves the clock back up to the last reading of this epoch: after a view reset that is no new epoch (a rebuild,
-   * a replay meeting a snapshot), which rewinds the clock too, and no record brings the moves back.
-   */
-  restoreClock(): void;
   bind(view: EpochView): void;
 }
 
@@ -100,19 +84,9 @@ export function createSandboxEpoch(deps: SandboxEpochDeps): SandboxEpoch {
   return {
     current: () => known,
     seen,
-    admits(record) {
-      const ep = record.ep;
-      // A compaction's markers (`snap.*`) and the records of a kit before epochs belong to none.
-      if (typeof ep !== 'number' || ep < known) return false;
-      if (ep > known) moveTo(ep);
-      return true;
-    },
-    stamp(body) {
-      (body as { ep?: number }).ep = known;
-    },
     read: () => afterOwn(() => deps.clock.read()).then(seen),
     reset() {
-      // The records made from now on belong to the epoch the reset starts. Should another replica reset at the same
+      // The changes made from now on belong to the epoch the reset starts. Should another replica reset at the same
       // time, the store answers a later epoch: the view goes once more, with what this process made in between.
       known += 1;
       clockMs = 0;
@@ -125,7 +99,6 @@ export function createSandboxEpoch(deps: SandboxEpochDeps): SandboxEpoch {
     advanced(ms) {
       deps.background(afterOwn(() => deps.clock.advance(ms)).then(seen));
     },
-    restoreClock,
     bind(v) {
       view = v;
     },

@@ -15,7 +15,8 @@ export const storeKind: ValueKind<string | SandboxStore> = parsedBy('url', (valu
     parseStoreUrl(value);
     return value.trim();
   }
-  if (typeof value === 'object' && value !== null && typeof (value as SandboxStore).append === 'function') return value;
+  const kind = typeof value === 'object' && value !== null ? (value as { kind?: unknown }).kind : undefined;
+  if (kind === 'file' || kind === 'redis') return value;
   throw new TypeError(
     kitMessage('mock option "store" must be a store URL (memory:, file:<path>, redis://…) or a SandboxStore object.'),
   );

@@ -1,8 +1,8 @@
 /**
- * How the composition root plugs a state store in: the recorder every module gets (late-bound: the sync
- * layer needs the modules it applies records to), the once-only runner, the payment id source that forks by boot
- * number, and the sync layer itself. With `memory:` there is nothing to plug: {@link planStore} returns undefined
- * and every module runs without a recorder.
+ * How the composition root plugs a state store in. A file store is a record log: every module gets the recorder
+ * (late-bound: the sync layer needs the modules it applies records to) and the settlement the once-only runner. A
+ * Redis store holds the state itself: each part gets its port, and nothing is recorded. With `memory:` there is
+ * nothing to plug: {@link planStore} returns undefined and every module runs without a store.
  *
  * @module
  */
@@ -15,48 +15,53 @@ import type { OnceOnly } from './once-only.ts';
 import type { PaymentStatePort, SharedCardAccounts } from './payment-state.ts';
 import type { RecordApplier, Recorder, RecordSnapshot } from './records.ts';
 import { createSandboxEpoch, type SandboxEpoch } from './sandbox-epoch.ts';
-import type { SandboxStore } from './sandbox-store.ts';
-import { createStateSync, type StateSync, type StateSyncDeps } from './state-sync.ts';
+import type { RecordLogStore, SandboxStore, SharedStateStore } from './sandbox-store.ts';
+import { backgroundWrites, createSharedSync } from './shared-sync.ts';
+import { createStateSync, type StateSync, type StateSyncDeps, type StoreSync } from './state-sync.ts';
 import { parseStoreUrl } from './store-url.ts';
 import type { SharedTokenState } from './token-state.ts';
 
 /** Opens a `file:` or `redis://` store by URL: the Node entry's seam (the core stays isomorphic). */
 export type StoreOpener = (url: string) => SandboxStore;
 
-/** A store planned for the app being built. */
-export interface StorePlan {
-  readonly store: SandboxStore;
-  /** This process's id (`o` of its records). */
-  readonly processId: string;
+/** A file store planned for the app being built. */
+export interface RecordLogPlan {
+  readonly kind: 'file';
+  readonly store: RecordLogStore;
   /** The modules' recorder. */
   readonly record: Recorder;
   /** The settlement's once-only runner. */
   readonly once: OnceOnly;
-  /** The token state the store holds for every process (Redis); undefined when the token service records (file). */
-  readonly tokens: SharedTokenState | undefined;
-  /** The epoch and clock the store holds (Redis; sandbox-epoch.ts); undefined when resets and moves are records. */
-  readonly epoch: SandboxEpoch | undefined;
-  /** The armed failures the store holds in its epoch (Redis); undefined when arms and uses are records. */
-  readonly failures: SharedFailureState | undefined;
-  /** The card accounts the store holds in its epoch (Redis); undefined when they are records. */
-  readonly cards: SharedCardAccounts | undefined;
-  /**
-   * The payments, settlements and deliveries the store holds in its epoch (Redis), with the background writes the
-   * answers wait for; undefined when they are records.
-   */
-  readonly payments:
-    | {
-        readonly port: PaymentStatePort;
-        readonly deliveries: DeliveryStatePort;
-        readonly background: (write: Promise<unknown>) => void;
-        readonly idle: () => Promise<void> | undefined;
-      }
-    | undefined;
-  /** The request journal the store holds in its epoch (Redis); undefined when its entries are records. */
-  readonly journal: JournalStatePort | undefined;
   /** Builds the sync layer once every module exists. */
   bind(deps: Omit<StateSyncDeps, 'store' | 'processId'>): StateSync;
 }
+
+/** A Redis store planned for the app being built: the ports of the parts it holds. */
+export interface SharedStatePlan {
+  readonly kind: 'redis';
+  readonly store: SharedStateStore;
+  readonly tokens: SharedTokenState;
+  readonly epoch: SandboxEpoch;
+  readonly failures: SharedFailureState;
+  readonly cards: SharedCardAccounts;
+  /** The payments, settlements and deliveries, with the background writes the answers wait for. */
+  readonly payments: {
+    readonly port: PaymentStatePort;
+    readonly deliveries: DeliveryStatePort;
+    readonly background: (write: Promise<unknown>) => void;
+    readonly idle: () => Promise<void> | undefined;
+  };
+  readonly journal: JournalStatePort;
+  /** Builds the store's layer (open, the epoch read before each request, the writes each answer waits for). */
+  bind(deps: {
+    readonly onBoot: (boot: number) => void;
+    readonly followMs: number;
+    readonly log: (line: string) => void;
+  }): StoreSync;
+}
+
+/** A store planned for the app being built. */
+export type StorePlan = RecordLogPlan | SharedStatePlan;
 
 /**
  * The store of `option`, or undefined for memory. A URL other than `memory:` needs `openStore` (the Node entry's);
@@ -77,25 +82,21 @@ export function planStore(option: string | SandboxStore, openStore: StoreOpener 
       );
     store = openStore(option);
   } else store = option;
+  return store.kind === 'redis' ? sharedPlan(store) : logPlan(store);
+}
+
+function logPlan(store: RecordLogStore): RecordLogPlan {
   const bytes = new Uint8Array(4);
   globalThis.crypto.getRandomValues(bytes);
   const processId = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
   let sync: StateSync | undefined;
-  const port = store.tokenState?.();
-  const writes = port ? backgroundWrites() : undefined;
-  const clock = store.clockState?.();
-  const epoch = port && clock && writes ? createSandboxEpoch({ clock, tokens: port, ...writes }) : undefined;
-  // Failures live in the epoch: without one (a store without the clock) they stay records.
-  const failurePort = epoch ? store.failureState?.() : undefined;
-  const paymentPort = epoch ? store.paymentState?.() : undefined;
-  const deliveryPort = epoch ? store.deliveryState?.() : undefined;
   const early = () => new Error(kitMessage('a state store record was made before the sync layer was bound (a bug).'));
   return {
+    kind: 'file',
     store,
-    processId,
-    record: (r, claim) => {
+    record(r) {
       if (!sync) throw early();
-      sync.record(r, claim);
+      sync.record(r);
     },
     once: {
       run(key, job) {
@@ -103,65 +104,29 @@ export function planStore(option: string | SandboxStore, openStore: StoreOpener 
         sync.once.run(key, job);
       },
     },
-    tokens:
-      port && writes
-        ? { port, background: writes.background, idle: writes.idle, seen: (r) => epoch?.seen(r) }
-        : undefined,
-    epoch,
-    failures:
-      failurePort && writes ? { port: failurePort, background: writes.background, idle: writes.idle } : undefined,
-    cards: paymentPort && writes ? { port: paymentPort, background: writes.background } : undefined,
-    payments:
-      paymentPort && deliveryPort && writes
-        ? { port: paymentPort, deliveries: deliveryPort, background: writes.background, idle: writes.idle }
-        : undefined,
-    journal: epoch ? store.journalState?.() : undefined,
     bind(deps) {
-      sync = createStateSync({ ...deps, store, processId, epoch });
-      return writes ? withWrites(sync, writes) : sync;
+      sync = createStateSync({ ...deps, store, processId });
+      return sync;
     },
   };
 }
 
-/** Writes no answer waited for, which the next answer and `durable()` wait for (their failure included). */
-function backgroundWrites() {
-  const inFlight = new Set<Promise<void>>();
-  let failed: unknown;
-  const idle = () => (inFlight.size === 0 ? undefined : Promise.all(inFlight).then(() => undefined));
+function sharedPlan(store: SharedStateStore): SharedStatePlan {
+  const writes = backgroundWrites();
+  const { background, idle } = writes;
+  const port = store.tokenState();
+  const epoch = createSandboxEpoch({ clock: store.clockState(), tokens: port, background, idle });
+  const payments = store.paymentState();
   return {
-    background(write: Promise<unknown>) {
-      const tracked: Promise<void> = write
-        .then(
-          () => undefined,
-          (error: unknown) => {
-            failed ??= error;
-          },
-        )
-        .finally(() => inFlight.delete(tracked));
-      inFlight.add(tracked);
-    },
-    idle,
-    /** Like `idle`, then rejects with the first failure since the last call (once). */
-    settled(): Promise<void> | undefined {
-      const wait = idle();
-      if (wait === undefined && failed === undefined) return undefined;
-      return (wait ?? Promise.resolve()).then(() => {
-        const error = failed;
-        failed = undefined;
-        if (error !== undefined) throw error;
-      });
-    },
-  };
-}
-
-/** `sync` whose answers and flushes also wait for the background writes. */
-function withWrites(sync: StateSync, writes: ReturnType<typeof backgroundWrites>): StateSync {
-  const both = (a: Promise<void> | undefined, b: Promise<void> | undefined) =>
-    a === undefined ? b : b === undefined ? a : Promise.all([a, b]).then(() => undefined);
-  return {
-    ...sync,
-    after: () => both(writes.settled(), sync.after()),
-    flush: () => both(writes.settled(), sync.flush()) ?? Promise.resolve(),
+    kind: 'redis',
+    store,
+    tokens: { port, background, idle, seen: (r) => epoch.seen(r) },
+    epoch,
+    failures: { port: store.failureState(), background, idle },
+    cards: { port: payments, background },
+    payments: { port: payments, deliveries: store.deliveryState(), background, idle },
+    journal: store.journalState(),
+    bind: (deps) => createSharedSync({ ...deps, store, epoch, writes }),
   };
 }
 
@@ -190,9 +155,8 @@ export function switchableRandom(initial: SeededRandom): SwitchableRandom {
 }
 
 /**
- * The control records: `clk` moves the clock, `rst` empties the view (as reset does; the id sources keep going). Its
- * snapshot is one `clk`: how far the clock was moved since the last reset. Not with an epoch (Redis): the clock and
- * the resets live in the store there, and no such record is made.
+ * The control records of a file store: `clk` moves the clock, `rst` empties the view (as reset does; the id sources
+ * keep going). Its snapshot is one `clk`: how far the clock was moved since the last reset.
  */
 export function controlApplier(
   clock: { advance(ms: number): number; advanced(): number },

@@ -13,7 +13,6 @@ import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import type { MockClientConfig } from '../option-types.ts';
-import { settleClaim } from '../payments/settlement.ts';
 import type { StoredPayment } from '../payments/state.ts';
 import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../store/records.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
@@ -285,7 +284,7 @@ function deliveryRecorder(record: Recorder): (d: Delivery) => void {
   const dirty = new Set<Delivery>();
   // Fenced by the payment's settle claim while this process holds it (decision 0033).
   const write = (d: Delivery) => {
-    if (d.reason !== 'closed') record({ t: 'dv', d: deliveryFields(d) }, settleClaim(d.paymentUuid));
+    if (d.reason !== 'closed') record({ t: 'dv', d: deliveryFields(d) });
   };
   const flush = () => {
     for (const d of dirty) write(d);

@@ -89,6 +89,8 @@ export interface SharedDeliveries {
   waitFor(predicate: (d: DeliveryRecord) => boolean, options?: WaitForOptions): Promise<DeliveryRecord>;
   /** Starts a finished delivery again under its id; a refusal is a value with the dispatcher's messages. */
   redeliver(id: string): Promise<RedeliverResult>;
+  /** Attempts whose outcome the store refused because this replica's claim had lapsed (each logged). */
+  fencedOut(): number;
   /** Claims nothing more and aborts the attempts in flight; their claims lapse and another replica sends them. */
   close(): Promise<void>;
 }
@@ -107,6 +109,8 @@ interface ReplicaState {
   readonly sending: Set<Promise<unknown>>;
   /** Wakes the pending waits to read again: after each poll, and when closing. */
   readonly polled: Set<() => void>;
+  /** Outcomes refused because the claim had lapsed. */
+  fencedOut: number;
 }
 
 /**
@@ -120,9 +124,16 @@ interface ReplicaState {
 export function createSharedDeliveries(deps: SharedDeliveriesDeps): SharedDeliveries {
   const report = deps.onProblem ?? (() => {});
   const signing = checkedSigning(deps);
-  const state: ReplicaState = { closed: false, inFlight: new Set(), sending: new Set(), polled: new Set() };
+  const state: ReplicaState = {
+    closed: false,
+    inFlight: new Set(),
+    sending: new Set(),
+    polled: new Set(),
+    fencedOut: 0,
+  };
   const reads = createReads(deps, state);
   return {
+    fencedOut: () => state.fencedOut,
     deliveriesOf: settlementDeliveries(deps, report),
     poll: claimRounds(deps, state, signing, report),
     ...reads,
@@ -226,6 +237,7 @@ function claimRounds(
     const verdict = verdictOf(deps, c, result);
     const { recorded } = await port.recordAttempt(c.id, token, logged, verdict, deps.assumptions.history);
     if (!recorded) {
+      state.fencedOut += 1;
       report(
         kitMessage(
           `webhook delivery ${c.id}: attempt ${c.attempt} ended after its claim lapsed (more than ${deps.visibilityMs} ms), so its outcome was not recorded; the delivery is sent again under the same id.`,

@@ -1,7 +1,6 @@
 /**
- * Which settled payments still have webhooks to deliver, as far as the state store says: a delivery that
- * ends is recorded (`hk`), so a restart or a replica delivers only what was not finished, and a survivor takes over
- * the deliveries of a process that died (its claim on the payment runs out).
+ * Which settled payments still have webhooks to deliver, as far as the file store says: a delivery that ends is
+ * recorded (`hk`), so a restart delivers only what was not finished.
  *
  * @module
  */
@@ -65,19 +64,18 @@ export function createWebhookProgress(deps: WebhookProgressDeps): WebhookProgres
     }
   }
 
-  /** Another process settled `p` (or did before a restart): deliver what it has not, once its claim runs out. */
+  /** `p` was settled before a restart: deliver what was not finished then. */
   function takeOver(p: StoredPayment): void {
     deps.once().run(settleClaim(p.uuid), {
       needed: () => state.payment(undefined, p.uuid) === p && pending(p),
       work: () => webhooks.deliver(p, partial.get(p.uuid)),
-      holdWhile: () => pending(p),
     });
   }
 
   return {
     pending,
     finished(d) {
-      deps.record({ t: 'hk', u: d.paymentUuid, url: d.url, s: d.state }, settleClaim(d.paymentUuid));
+      deps.record({ t: 'hk', u: d.paymentUuid, url: d.url, s: d.state });
       mark(d.paymentUuid, d.url);
     },
     apply(r) {

@@ -1,10 +1,9 @@
 // The epoch a Redis replica follows (decision 0040, step 2): readings move its clock up and a newer epoch empties its
-// view; records of an older epoch are never applied, one of a newer epoch empties the view first; a view reset that
-// is no new epoch gets its clock back from the last reading; a reset here is the next epoch at once, and a later one
-// the store answers (another replica reset at the same time) empties the view once more.
+// view; a reset here is the next epoch at once, and a later one the store answers (another replica reset at the same
+// time) empties the view once more.
 import { describe, expect, it } from 'vitest';
 import { createClock } from '../../../support/mock-internals/foundations.ts';
-import { createSandboxEpoch, type StoreRecord } from '../../../support/mock-internals/store.ts';
+import { createSandboxEpoch } from '../../../support/mock-internals/store.ts';
 
 function epochOver(store: { epoch: number; clockMs: number }) {
   const clock = createClock({ realNow: () => 0 });
@@ -38,12 +37,6 @@ function epochOver(store: { epoch: number; clockMs: number }) {
   return { epoch, clock, resets: () => resets, idle: () => Promise.all(writes.splice(0)) };
 }
 
-const record = (ep: number | undefined): StoreRecord => ({
-  t: 'card',
-  o: 'other',
-  ...(ep === undefined ? {} : { ep }),
-});
-
 describe('sandbox epoch', () => {
   it('moves the clock up to each reading, never back within an epoch, and empties the view on a newer one', async () => {
     const store = { epoch: 0, clockMs: 5_000 };
@@ -59,28 +52,6 @@ describe('sandbox epoch', () => {
     expect([epoch.current(), clock.now(), resets()]).toEqual([2, 700, 1]);
   });
 
-  it('applies no record of an older epoch; one of a newer epoch empties the view first; stamps its own', async () => {
-    const { epoch, resets } = epochOver({ epoch: 3, clockMs: 0 });
-    await epoch.read();
-    expect([record(2), record(undefined), record(3)].map((r) => epoch.admits(r))).toEqual([false, false, true]);
-    expect(resets()).toBe(0);
-    expect(epoch.admits(record(4))).toBe(true);
-    expect([epoch.current(), resets()]).toEqual([4, 1]);
-    expect(epoch.admits(record(3))).toBe(false);
-    const mine = { t: 'pay' };
-    epoch.stamp(mine);
-    expect(mine).toEqual({ t: 'pay', ep: 4 });
-  });
-
-  it('gives a view reset that is no new epoch its clock back from the last reading', async () => {
-    const { epoch, clock } = epochOver({ epoch: 0, clockMs: 60_000 });
-    await epoch.read();
-    clock.reset();
-    expect(clock.now()).toBe(0);
-    epoch.restoreClock();
-    expect(clock.now()).toBe(60_000);
-  });
-
   it('a reset here is the next epoch at once; a later one from the store empties the view once more', async () => {
     const store = { epoch: 0, clockMs: 0 };
     const { epoch, clock, resets, idle } = epochOver(store);
@@ -94,9 +65,8 @@ describe('sandbox epoch', () => {
     expect(epoch.current()).toBe(1);
     await idle();
     expect([store.epoch, epoch.current(), resets()]).toEqual([1, 1, 0]);
-    // The old epoch's clock is not brought back: neither by a reading of the new one nor by a rebuild.
+    // The old epoch's clock is not brought back by a reading of the new one.
     await epoch.read();
-    epoch.restoreClock();
     expect(clock.now()).toBe(0);
     // Another replica resets first: this one's reset is answered epoch 3, not the 2 it took.
     store.epoch += 1;

@@ -26,11 +26,6 @@ import type { FencedWork, OnceOnly } from '../store/once-only.ts';
 import type { RecordApplier } from '../store/records.ts';
 import { finalOutcome, type MockState, type SettlementOutcome, type StoredPayment } from './state.ts';
 
-/** The claim under which a payment is settled and its webhooks delivered, once in the sandbox. */
-export function settleClaim(uuid: string): string {
-  return `settle:${uuid}`;
-}
-
 /** When a payment accepted now is due to settle, or undefined for one whose card keeps it processing. */
 export function settlementDueAt(payment: StoredPayment, now: number, settleDelayMs: number): number | undefined {
   return payment.outcome === 'processing' ? undefined : now + Math.max(0, settleDelayMs);
@@ -99,7 +94,7 @@ export function createSettlement(deps: SettlementDeps): Settlement {
     const payment = state.payment(undefined, uuid);
     if (!payment) return;
     const unsettled = () => state.payment(undefined, uuid) === payment && payment.settledOutcome === undefined;
-    once.run(settleClaim(uuid), {
+    once.run({
       needed: unsettled,
       work: () => fencedSettlement(state, payment, clock.now(), (p) => handOverSettled(deps, p), deps.events),
     });

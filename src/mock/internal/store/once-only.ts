@@ -8,11 +8,11 @@ import type { RecordBody } from './records.ts';
 
 /**
  * Once-only work with a file store: `work` runs after the log's replay (at once when it is done), when `needed`
- * still says so; a store fault tries it again later. `key` names the work (`settle:<uuid>`).
+ * still says so; a store fault tries it again later.
  */
 export interface OnceOnly {
   // biome-ignore lint/suspicious/noConfusingVoidType: work with no outcome to make durable returns nothing.
-  run(key: string, job: { needed(): boolean; work(): FencedWork | undefined | void }): void;
+  run(job: { needed(): boolean; work(): FencedWork | undefined | void }): void;
 }
 
 /**

@@ -338,7 +338,7 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
 
   return {
     record: (body) => appender.record(body),
-    once: { run: (_key, job) => once.run(job) },
+    once: { run: once.run },
     ready,
     before() {
       if (!opened) return ready();

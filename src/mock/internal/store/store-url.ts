@@ -12,9 +12,6 @@ export type StoreUrl =
   | { readonly kind: 'file'; readonly path: string }
   | { readonly kind: 'redis'; readonly url: string };
 
-/** The default store: today's in-process memory. */
-export const defaultStoreUrl = 'memory:';
-
 /**
  * Parses a store URL; throws a `TypeError` saying which forms exist.
  *

@@ -99,9 +99,9 @@ function logPlan(store: RecordLogStore): RecordLogPlan {
       sync.record(r);
     },
     once: {
-      run(key, job) {
+      run(job) {
         if (!sync) throw early();
-        sync.once.run(key, job);
+        sync.once.run(job);
       },
     },
     bind(deps) {

@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { settleClaim } from '../payments/settlement.ts';
 import type { MockState, StoredPayment } from '../payments/state.ts';
 import type { OnceOnly } from '../store/once-only.ts';
 import {
@@ -66,7 +65,7 @@ export function createWebhookProgress(deps: WebhookProgressDeps): WebhookProgres
 
   /** `p` was settled before a restart: deliver what was not finished then. */
   function takeOver(p: StoredPayment): void {
-    deps.once().run(settleClaim(p.uuid), {
+    deps.once().run({
       needed: () => state.payment(undefined, p.uuid) === p && pending(p),
       work: () => webhooks.deliver(p, partial.get(p.uuid)),
     });

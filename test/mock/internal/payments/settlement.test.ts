@@ -61,13 +61,13 @@ describe('createSettlement with a state store', () => {
       sha256Hex: nodeCrypto.sha256Hex,
     });
     // As while a store is replayed at a restart: once-only work waits until the replay is over.
-    const held: Parameters<NonNullable<Parameters<typeof createSettlement>[0]['once']>['run']>[1][] = [];
+    const held: Parameters<NonNullable<Parameters<typeof createSettlement>[0]['once']>['run']>[0][] = [];
     const settlement = createSettlement({
       assumptions: { settleDelayMs: 1000 },
       clock,
       state,
       settled: () => undefined,
-      once: { run: (_key, job) => held.push(job) },
+      once: { run: (job) => void held.push(job) },
     });
     const before = payment('a', clock.now());
     state.addPayment(before);

@@ -240,6 +240,8 @@ describe('createSharedDeliveries: claims between replicas', () => {
     const { record } = (await port.delivery(d!.id))!;
     expect(record).toMatchObject({ state: 'delivered', attempts: [{ number: 1, status: 200 }] });
     expect(a.problems.join('\n')).toContain(`webhook delivery ${d!.id}: attempt 1 ended after its claim lapsed`);
+    // Counted for the health's store.fencedOut: the stalled replica's refused outcome, none of the other's.
+    expect([a.webhooks.fencedOut(), b.webhooks.fencedOut()]).toEqual([1, 0]);
   });
 });
 

@@ -11,7 +11,6 @@ import type { SandboxStore, SharedStateStore } from './mock-internals/store.ts';
 export interface Stallable {
   readonly store: SharedStateStore;
   stallNow(): void;
-  stalled(): boolean;
   resume(): void;
 }
 
@@ -43,7 +42,7 @@ export function stallableStore(base: SandboxStore): Stallable {
     deliveryState: () => heldPort(base.deliveryState(), held),
     journalState: () => heldPort(base.journalState(), held),
   };
-  return { store, stallNow, stalled: () => gate !== undefined, resume: () => open() };
+  return { store, stallNow, resume: () => open() };
 }
 
 /** `port` whose every call waits at `held`'s gate. */

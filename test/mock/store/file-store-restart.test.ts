@@ -169,6 +169,36 @@ describe('file store over a restart', () => {
     expect(hooks).toEqual([uuid]);
   });
 
+  it('a redelivery unfinished at the stop is resumed by the next process, under its id, attempts numbered on', async () => {
+    const file = join(dir, 'redelivery.log');
+    let answered = 0;
+    // Answers the first attempt; the redelivery's attempt hangs until the process stops.
+    const first = buildNodeMockApp(
+      { log: false, store: `file:${file}`, settleDelayMs: 5_000 },
+      { webhookReceivers: [() => (answered++ === 0 ? new Response(null, { status: 204 }) : new Promise(() => {}))] },
+    );
+    apps.push(first);
+    await first.ready();
+    const client = sandboxClient((r) => first.fetch(r));
+    const uuid = paidUuid(await client.pay((await client.generate()).body.data.token))!;
+    await client.control('payments/settle', { uuid, outcome: 'success' });
+    const { id } = await first.control.waitForDelivery((d) => d.paymentUuid === uuid && d.state === 'delivered');
+    await first.control.redeliver(id);
+    await first.control.waitForDelivery((d) => d.id === id && d.redeliveries === 1 && d.state === 'sending');
+    // An answer with a record of its own comes after every record before it is on disk.
+    await client.control('clock/advance', { ms: 0 });
+    await first.close();
+    apps = [];
+    const hooks: string[] = [];
+    const second = await start(file, hooks);
+    const resumed = await second.app.control.waitForDelivery(
+      (d) => d.id === id && d.redeliveries === 1 && d.state === 'delivered',
+    );
+    expect(resumed.attempts.map((a) => a.number)).toEqual([1, 2]);
+    expect(hooks).toEqual([uuid]);
+    expect((await second.app.control.deliveries()).map((d) => d.id)).toEqual([id]);
+  });
+
   it('refuses a file another live process holds, and says how to fix it', async () => {
     const file = join(dir, 'held.log');
     await start(file, []);

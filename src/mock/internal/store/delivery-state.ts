@@ -2,8 +2,7 @@
  * The webhook deliveries a shared store holds for every replica (decision 0040, step 6): what the dispatcher asks of
  * it when the sandbox's deliveries live in Redis rather than in each process's history. Memory and the file store
  * have no such port: the dispatcher keeps its history in process (webhooks/delivery-store.ts), and the file store
- * journals its records. On Redis the port replaces the delivery mirror (webhooks/delivery-mirror.ts): no replica
- * keeps a copy of another's deliveries, every one reads the same history.
+ * journals its records. No replica keeps a copy of another's deliveries: every one reads the same history.
  *
  * Every method is one atomic step on the store, in the current epoch. An attempt is claimed before it is sent: a claim
  * moves due deliveries to an in-flight set with a real-time deadline and a claim token; only the holder of that token

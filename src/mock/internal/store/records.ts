@@ -11,9 +11,9 @@
  * - state: `card` card account created (`a`, the account: never the card number), `pay` payment accepted (`p`, the
  *   stored payment), `set` payment settled (`c`, uuid `u`, outcome `x`, virtual time `at`);
  * - settlement: reads `pay` (schedules it) and `set`;
- * - webhooks: `hk` a delivery finished (payment uuid `u`, `url`, final `s`; it also ends a mirror of that delivery
- *   still unfinished, should the `dv` with its end be missing); `dv` a delivery changed (`d`, its
- *   fields: id, state, attempts; webhooks/delivery-mirror.ts), so a restart lists it and takes it over with its id
+ * - webhooks: `hk` a delivery finished (payment uuid `u`, `url`, final `s`; it also ends that delivery if its
+ *   restored state is unfinished, should the `dv` with its end be missing); `dv` a delivery changed (`d`, its
+ *   fields: id, state, attempts; webhooks/delivery-fields.ts), so a restart lists it and resumes it with its id
  *   and attempt numbering;
  * - tokens, in a snapshot only: `tk.m` the highest refresh number `n` of client `c` and token id number `j` a boot
  *   handed out (so a process rebuilt from a snapshot never hands them out again);
@@ -39,6 +39,8 @@ export type Recorder = (record: RecordBody) => void;
 export interface RecordApplier {
   /** Applies `record` when it is one of this module's types; ignores any other. */
   apply(record: StoreRecord): void;
+  /** Told once the whole log is replayed (a start, a rebuild): work the records left unfinished goes on now. */
+  replayed?(): void;
 }
 
 /**

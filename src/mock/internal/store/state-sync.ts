@@ -290,6 +290,7 @@ export function createStateSync(deps: StateSyncDeps): StateSync {
     const read = await replayLog(store, deps.appliers).catch((error: unknown) => {
       throw asUnavailable(error);
     });
+    for (const a of deps.appliers) a.replayed?.();
     compactor.readTo(read.position);
     once.hold(false);
     return read.lastReset;

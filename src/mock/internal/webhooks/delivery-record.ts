@@ -78,6 +78,11 @@ export function storeDeliveryId(sha256Hex: (text: string) => string): (event: We
   return (event, url) => `whd_${sha256Hex(`${event.paymentUuid}\0${event.payload.paid_at}\0${url}`).slice(0, 32)}`;
 }
 
+/** The ordering key of a delivery: its payment and URL (one lane each). */
+export function deliveryKey(paymentUuid: string, url: string): string {
+  return `${paymentUuid}\u0000${url}`;
+}
+
 /** States a delivery does not leave on its own; only a redelivery restarts it. */
 export const TERMINAL: ReadonlySet<DeliveryState> = new Set(['delivered', 'failed', 'gone']);
 
@@ -116,7 +121,7 @@ export function newDelivery(fields: {
     paymentUuid: event.paymentUuid,
     url,
     target: fields.target,
-    key: `${event.paymentUuid}\u0000${url}`,
+    key: deliveryKey(event.paymentUuid, url),
     eventType: fields.eventType,
     payload: problem === undefined ? event.payload : withoutMetadata(event.payload),
     body: fields.body,

@@ -11,8 +11,8 @@ import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
 import type { DeliveryCaps } from '../domain/stored.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
+import type { DeliveryFields } from './delivery-fields.ts';
 import type { StandardWebhooksSigning } from './delivery-headers.ts';
-import type { DeliveryFields } from './delivery-mirror.ts';
 import type { Delivery, DeliveryRecord, DeliveryState, WebhookEvent } from './delivery-record.ts';
 import type { DeliveryStore } from './delivery-store.ts';
 import type { WebhookTransport } from './transport.ts';
@@ -67,13 +67,13 @@ export interface WebhookDispatcherOptions {
   /** Sequence numbers of deliveries, shared by the dispatchers of one mock; defaults to a counter of its own. */
   readonly nextSeq?: () => number;
   /**
-   * Told when a delivery ends (delivered, failed or gone), except when closing the mock ends it: a state store
-   * records it, so a restart or another replica does not deliver it again.
+   * Told when a delivery ends (delivered, failed or gone), except when closing the mock ends it: a file store
+   * records it, so a restart does not deliver it again.
    */
   readonly onFinished?: ((delivery: Delivery) => void) | undefined;
   /**
-   * Told after every change of a delivery this process sends (a state store records it, so every replica lists it
-   * and a survivor takes it over with its id and attempts). Undefined with memory: nothing is told.
+   * Told after every change of a delivery (a file store records it, so a restart lists it and resumes it with its id
+   * and attempts). Undefined with memory: nothing is told.
    */
   readonly onChange?: ((delivery: Delivery) => void) | undefined;
   /** Where each attempt (`delivery.attempted`) and each end but by closing (`delivery.finished`) is told. */
@@ -89,25 +89,29 @@ export interface WaitForOptions {
 /** The delivery engine, driven by the mock server and its control handle. */
 export interface WebhookDispatcher {
   /**
-   * Queues one event for every registered URL but those in `skipUrls` (already delivered before a restart or by
-   * another replica). Never throws for receiver trouble; see `deliveries()`.
+   * Queues one event for every registered URL but those in `skipUrls` (already delivered before a restart). Never
+   * throws for receiver trouble; see `deliveries()`.
    */
   enqueue(event: WebhookEvent, skipUrls?: ReadonlySet<string>): void;
   /** Snapshot of every delivery kept, oldest first. */
   deliveries(): readonly DeliveryRecord[];
   /** The bounded, indexed history (pages and counters). */
   readonly store: DeliveryStore;
-  /** Unfinished deliveries this process sends (other replicas' mirrors left out): what the pending cap counts. */
-  ownPending(): number;
   /** Resolves with the first delivery (now or later) matching `predicate`; rejects after `timeoutMs`. */
   waitFor(predicate: (delivery: DeliveryRecord) => boolean, options?: WaitForOptions): Promise<DeliveryRecord>;
   /** Sends a finished delivery (`failed`, `gone` or `delivered`) again, with the same delivery id. */
   redeliver(id: string): RedeliverResult;
-  /** Takes in another process's delivery as recorded by its `onChange` (a `dv` record of a state store). */
-  mirror(fields: DeliveryFields): void;
-  /** Ends an unfinished mirror of `paymentUuid` to `url` as the webhooks' progress says it ended (delivery-mirror.ts). */
-  mirrorEnded(paymentUuid: string, url: string, state: DeliveryState): void;
-  /** Every kept delivery as the fields of a `dv` record, oldest first, for a state store's compaction. */
+  /** Restores a delivery of this sandbox's past as its `onChange` recorded it (a `dv` record of a file store). */
+  restore(fields: DeliveryFields): void;
+  /**
+   * Ends the unfinished restored delivery of `paymentUuid` to `url` in `state` (terminal; else nothing), as the end
+   * of its webhook was recorded (`hk`). Its own `dv` with the end normally follows in the same batch; a log cut
+   * between the two has only the `hk`, and the delivery would otherwise be sent again.
+   */
+  endRestored(paymentUuid: string, url: string, state: DeliveryState): void;
+  /** Sends on every unfinished restored delivery, once the log is replayed: same id, attempts numbered on. */
+  resume(): void;
+  /** Every kept delivery as the fields of a `dv` record, oldest first, for a file store's compaction. */
   fields(): DeliveryFields[];
   /** Aborts everything in flight and forgets every delivery. */
   reset(): void;

@@ -36,9 +36,9 @@ import type { EventBus } from '../domain/events.ts';
 import { createWaiters } from '../waiters.ts';
 import { createAttemptRunner } from './delivery-attempts.ts';
 import { checkedTargets, DEFAULT_WAIT_MS, noDeliveryMatched, redeliverProblem, serialise } from './delivery-checks.ts';
+import { createRestored, deliveryFields } from './delivery-fields.ts';
 import { createDeliveryHeaders } from './delivery-headers.ts';
 import { createDeliveryLanes } from './delivery-lanes.ts';
-import { createDeliveryMirror, type DeliveryMirror, deliveryFields } from './delivery-mirror.ts';
 import {
   type Delivery,
   type DeliveryRecord,
@@ -50,7 +50,7 @@ import {
 } from './delivery-record.ts';
 import { createDeliveryStore, type DeliveryStore } from './delivery-store.ts';
 import type { WebhookDispatcher, WebhookDispatcherOptions } from './dispatcher-types.ts';
-import { createPendingGuard, ownPending } from './pending-cap.ts';
+import { createPendingGuard } from './pending-cap.ts';
 
 /** The delivery record types, defined in delivery-record.ts. */
 export type {
@@ -111,10 +111,8 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   const transport = opts.transport;
   const waiters = createWaiters<DeliveryRecord>();
   let closed = false;
-  const onChange = opts.onChange;
-  const { offer, changed } = changeListeners(waiters, onChange);
-  const mirror = createDeliveryMirror(store, offer);
-  const guard = createPendingGuard(store, ownPending(store, onChange && mirror), caps.maxPendingDeliveries, report);
+  const { offer, changed } = changeListeners(waiters, opts.onChange);
+  const guard = createPendingGuard(store, caps.maxPendingDeliveries, report);
   const setState = telling(guard.setState, finishedTeller(opts.onFinished, opts.events));
   const lanes = createDeliveryLanes({
     clock,
@@ -124,6 +122,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
     changed,
     isClosed: () => closed,
   });
+  const restored = createRestored(store, lanes.admit, offer);
   const attempt = createAttemptRunner({
     clock,
     policy,
@@ -145,7 +144,6 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
 
   return {
     store,
-    ownPending: guard.own,
     enqueue(event, skipUrls) {
       if (targets.length === 0) return;
       // A payload that cannot be serialised is a failed delivery, not an exception in the caller (settlement runs
@@ -154,12 +152,10 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       targets.forEach((target, i) => {
         const url = opts.urls[i]!;
         if (skipUrls?.has(url)) return;
-        // Taking over another process's unfinished delivery: same id, attempts numbered on from its last one.
-        const adopted = onChange ? mirror.adopt(event.paymentUuid, url, target) : undefined;
-        if (adopted) lanes.admit(adopted);
-        // A store's ids are the payment's: one already here is this delivery, ended or under way elsewhere.
-        const id = adopted ? '' : newId(event, url);
-        if (adopted || store.get(id) !== undefined) return;
+        // A store's ids are the payment's: one already here is this delivery, restored from the log (resume() sends
+        // it on if it is unfinished).
+        const id = newId(event, url);
+        if (store.get(id) !== undefined) return;
         const d = newDelivery({ id, event, url, target, eventType, body, problem, now: clock.now() });
         admitNew(d, { store, lanes, guard, closed });
       });
@@ -179,15 +175,14 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
       const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_MS;
       return waiters.wait(predicate, timeoutMs, () => noMatchMessage(store, timeoutMs));
     },
-    mirror: (fields) => mirror.apply(fields),
-    mirrorEnded: (paymentUuid, url, state) => mirror.ended(paymentUuid, url, state),
+    restore: restored.restore,
+    endRestored: restored.ended,
+    resume: restored.resume,
     fields: () => Array.from(store.all(), deliveryFields),
     redeliver(id) {
       const d = store.get(id);
       const problem = redeliverProblem(d, id, closed) ?? guard.redeliverProblem(id);
       if (problem !== undefined || d === undefined) return problem!;
-      // Another process's finished delivery, redelivered from here: this process sends it from now on.
-      mirror.own(d);
       restartRound(d);
       lanes.revive(d.url);
       // Behind anything of the same payment already waiting for this URL.
@@ -200,7 +195,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
         abortInFlight(d, 'reset');
       }
       store.clear();
-      mirror.clear();
+      restored.clear();
       guard.reset();
       lanes.clear();
       transport.release();
@@ -208,7 +203,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
     async close() {
       if (closed) return [];
       closed = true;
-      const ended = endPending(store, lanes, mirror, clock.now(), caps.maxAttemptsPerDelivery);
+      const ended = endPending(store, lanes, clock.now(), caps.maxAttemptsPerDelivery);
       transport.release();
       // As the journal does: a wait still pending when the mock closes fails now instead of at its timeout.
       waiters.close(kitMessage('The mock was closed while waiting for a webhook delivery.'));
@@ -217,7 +212,7 @@ export function createWebhookDispatcher(opts: WebhookDispatcherOptions): Webhook
   };
 }
 
-/** `offer` tells the waiters about a change; `changed` also tells `onChange` (a state store's recorder), if any. */
+/** `offer` tells the waiters about a change; `changed` also tells `onChange` (a file store's recorder), if any. */
 function changeListeners(
   waiters: ReturnType<typeof createWaiters<DeliveryRecord>>,
   onChange: ((d: Delivery) => void) | undefined,
@@ -261,15 +256,13 @@ function admitNew(
 function endPending(
   store: DeliveryStore,
   lanes: ReturnType<typeof createDeliveryLanes>,
-  mirror: DeliveryMirror,
   now: number,
   maxAttemptsKept: number,
 ): DeliveryRecord[] {
   const ended: DeliveryRecord[] = [];
   // A copy: finishing may evict older finished deliveries from the store being walked.
   for (const d of [...store.all()]) {
-    // Another process's delivery is not this one's to end.
-    if (TERMINAL.has(d.state) || mirror.isMirror(d)) continue;
+    if (TERMINAL.has(d.state)) continue;
     if (abortInFlight(d, 'closed'))
       recordAttempt(d, { number: d.attemptCount + 1, at: now, error: 'closed', ms: 0 }, maxAttemptsKept);
     lanes.finish(d, 'failed', 'closed');

@@ -16,7 +16,7 @@ import type { MockClientConfig } from '../option-types.ts';
 import type { StoredPayment } from '../payments/state.ts';
 import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../store/records.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
-import { type DeliveryFields, deliveryFields } from './delivery-mirror.ts';
+import { type DeliveryFields, deliveryFields } from './delivery-fields.ts';
 import { type Delivery, type DeliveryState, snapshot, storeDeliveryId, TERMINAL } from './delivery-record.ts';
 import { type DeliveryCounts, type DeliveryFilter, deliveryMatches } from './delivery-store.ts';
 import {
@@ -35,10 +35,10 @@ export interface WebhookMessage {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** The delivery counters of one mock: the sandbox's, this process's own pending ones, and the caps. */
+/** The delivery counters of one mock, and the caps. */
 export type SandboxDeliveryCounts = DeliveryCounts & {
   readonly caps: Assumptions['history'];
-  /** Unfinished deliveries this process sends (what its pending cap counts); `pending` adds other replicas'. */
+  /** Unfinished deliveries this process sends (what its pending cap counts): all of them, in one process. */
   readonly pendingHere: number;
 };
 
@@ -64,9 +64,11 @@ export interface WebhookFanout {
   /** Redelivers by id; a value says why not (unknown id, still in progress, closed). */
   redeliver(id: string): RedeliverResult;
   reset(): void;
-  /** Takes back a `dv` record of a shared state store: another process's delivery joins this one's history. */
+  /** Takes back a file store's `dv` record (a delivery of the run before joins the history) or `hk` (its end). */
   readonly apply: RecordApplier['apply'];
-  /** A `dv` record per kept delivery of every dispatcher, so a state store's compaction keeps the deliveries. */
+  /** Once the log is replayed: sends on the unfinished deliveries it restored. */
+  replayed(): void;
+  /** A `dv` record per kept delivery of every dispatcher, so a file store's compaction keeps the deliveries. */
   readonly snapshot: RecordSnapshot['snapshot'];
   /** Closes every dispatcher; resolves with the deliveries that closing ended undelivered. */
   close(): Promise<readonly DeliveryRecord[]>;
@@ -101,8 +103,8 @@ export interface WebhookFanoutDeps {
     | ((delivery: { readonly paymentUuid: string; readonly url: string; readonly state: string }) => void)
     | undefined;
   /**
-   * A state store's recorder: every delivery change becomes a `dv` record, which every replica lists. Undefined
-   * with memory.
+   * A file store's recorder: every delivery change becomes a `dv` record, which a restart lists and resumes.
+   * Undefined with memory or Redis.
    */
   readonly record?: Recorder | undefined;
   /** Where every dispatcher tells its deliveries' attempts and ends (`delivery.attempted`, `delivery.finished`). */
@@ -169,13 +171,13 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
       const sources = all.flatMap((d) => d.store.sources(filter));
       return collectPage(sources, q, (d) => deliveryMatches(d, filter), snapshot);
     },
-    deliveryCounts: () => ({
-      ...sumCounts(
+    deliveryCounts() {
+      const counts = sumCounts(
         all.map((d) => d.store.counts()),
         caps,
-      ),
-      pendingHere: all.reduce((n, d) => n + d.ownPending(), 0),
-    }),
+      );
+      return { ...counts, pendingHere: counts.pending };
+    },
     waitFor(predicate, options) {
       if (all.length === 1) return shared.waitFor(predicate, options);
       // The first dispatcher to match wins; the others' waits time out later and are silenced here.
@@ -198,14 +200,17 @@ export function createWebhookFanout(deps: WebhookFanoutDeps): WebhookFanout {
     },
     apply(r) {
       if (r.t === 'hk' && typeof r.u === 'string' && typeof r.url === 'string' && typeof r.s === 'string') {
-        for (const d of all) d.mirrorEnded(r.u, r.url, r.s as DeliveryState);
+        for (const d of all) d.endRestored(r.u, r.url, r.s as DeliveryState);
         return;
       }
       if (r.t !== 'dv' || r.d === null || typeof r.d !== 'object') return;
       const fields = r.d as DeliveryFields;
-      (byClient.get(fields.c) ?? shared).mirror(fields);
+      (byClient.get(fields.c) ?? shared).restore(fields);
     },
-    // A delivery ended by closing is not recorded (another process takes it over), so neither is it here.
+    replayed() {
+      for (const d of all) d.resume();
+    },
+    // A delivery ended by closing is not recorded (the next start resumes it), so neither is it here.
     snapshot: () =>
       all.flatMap((d) => d.fields().flatMap((f): RecordBody[] => (f.r === 'closed' ? [] : [{ t: 'dv', d: f }]))),
     async close() {
@@ -277,12 +282,11 @@ export async function closeWebhooks(webhooks: WebhookFanout, logLine: (line: str
 }
 
 /**
- * The dispatchers' `onChange` with a state store: the deliveries changed within one task are recorded once each, in
- * a microtask (queued, then sending, is one record). An end by closing is not recorded: another process takes over.
+ * The dispatchers' `onChange` with a file store: the deliveries changed within one task are recorded once each, in
+ * a microtask (queued, then sending, is one record). An end by closing is not recorded: the next start resumes it.
  */
 function deliveryRecorder(record: Recorder): (d: Delivery) => void {
   const dirty = new Set<Delivery>();
-  // Fenced by the payment's settle claim while this process holds it (decision 0033).
   const write = (d: Delivery) => {
     if (d.reason !== 'closed') record({ t: 'dv', d: deliveryFields(d) });
   };
@@ -332,7 +336,7 @@ function makeDispatcher(
     ...(deps.onProblem === undefined ? {} : { onProblem: deps.onProblem }),
     ...(deps.onAttempt === undefined ? {} : { onAttempt: deps.onAttempt }),
     transport: deps.createTransport(),
-    // With a store another process may deliver the payment again (a takeover, a restart): the same id then.
+    // With a store a restart may deliver the payment again: the same id then.
     ...(onChange === undefined ? {} : { idFactory: storeDeliveryId(deps.sha256Hex) }),
   });
 }

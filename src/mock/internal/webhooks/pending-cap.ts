@@ -1,13 +1,11 @@
 /**
  * The pending cap of a webhook dispatcher (`history.maxPendingDeliveries`): pending work is never evicted, so once
  * this process has that many unfinished deliveries a new one is refused (recorded as `failed`, reason `pending-cap`)
- * and a redelivery is turned down, each said once per episode in the log instead of once per refusal. Only this
- * process's own deliveries count: with a state store, other replicas' mirrored deliveries are theirs to cap.
+ * and a redelivery is turned down, each said once per episode in the log instead of once per refusal.
  *
  * @module
  */
 import { kitMessage } from '../../../internal/messages.ts';
-import type { DeliveryMirror } from './delivery-mirror.ts';
 import type { Delivery } from './delivery-record.ts';
 import type { DeliveryStore } from './delivery-store.ts';
 import type { RedeliverResult } from './dispatcher-types.ts';
@@ -17,18 +15,12 @@ import type { RedeliverResult } from './dispatcher-types.ts';
  * refusal count. The line is written once per episode, not once per refusal (an outage refuses thousands); an
  * episode ends when pending work is a tenth below the cap, so a queue hovering at the cap does not log every change.
  */
-export function createPendingGuard(
-  store: DeliveryStore,
-  own: () => number,
-  cap: number,
-  report: (line: string) => void,
-) {
+export function createPendingGuard(store: DeliveryStore, cap: number, report: (line: string) => void) {
   const clearsAt = cap - Math.max(1, Math.floor(cap / 10));
   let atCap = false;
   let refusedThisEpisode = 0;
   return {
-    own,
-    full: () => own() >= cap,
+    full: () => store.pending() >= cap,
     refuse(d: Delivery) {
       store.refused();
       refusedThisEpisode += 1;
@@ -42,32 +34,24 @@ export function createPendingGuard(
     },
     setState(d: Delivery, state: Delivery['state']) {
       store.setState(d, state);
-      if (atCap && own() <= clearsAt) {
+      if (atCap && store.pending() <= clearsAt) {
         atCap = false;
         report(
           kitMessage(
-            `webhook deliveries: ${own()} are pending, below the cap of ${cap} again; ${refusedThisEpisode} were refused meanwhile (failed, pending-cap): list them with GET /__pck/deliveries?state=failed and redeliver them.`,
+            `webhook deliveries: ${store.pending()} are pending, below the cap of ${cap} again; ${refusedThisEpisode} were refused meanwhile (failed, pending-cap): list them with GET /__pck/deliveries?state=failed and redeliver them.`,
           ),
         );
         refusedThisEpisode = 0;
       }
     },
     redeliverProblem(id: string): RedeliverResult | undefined {
-      return own() < cap ? undefined : atCapRedelivery(id, cap);
+      return store.pending() < cap ? undefined : atCapRedelivery(id, cap);
     },
     reset() {
       atCap = false;
       refusedThisEpisode = 0;
     },
   };
-}
-
-/**
- * What the pending cap counts: this process's own unfinished deliveries. Other replicas' (mirrors, with a state
- * store) are theirs to send and to cap.
- */
-export function ownPending(store: DeliveryStore, mirror: DeliveryMirror | undefined): () => number {
-  return mirror ? () => store.pending() - mirror.pending() : () => store.pending();
 }
 
 /**

@@ -63,7 +63,10 @@ export function createWebhookProgress(deps: WebhookProgressDeps): WebhookProgres
     }
   }
 
-  /** `p` was settled before a restart: deliver what was not finished then. */
+  /**
+   * `p` was settled before a restart: deliver what was not finished then. A delivery the log restored is already in
+   * the history (the dispatcher resumes it when unfinished), so only URLs whose delivery left no record are sent.
+   */
   function takeOver(p: StoredPayment): void {
     deps.once().run({
       needed: () => state.payment(undefined, p.uuid) === p && pending(p),

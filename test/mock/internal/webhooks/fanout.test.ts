@@ -1,4 +1,4 @@
-// The fan-out's records for a state store: what a delivery's end leaves in the log, and how a restart reads it back.
+// The fan-out's records for a file store: what a delivery's end leaves in the log, and how a restart reads it back.
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import { type Clock, createClock } from '../../../support/mock-internals/foundations.ts';
@@ -21,11 +21,12 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-/** A fan-out to one in-process receiver answering 204, recording into `records` as a state store's recorder would. */
+/** A fan-out to in-process receivers answering `status`, recording into `records` as a file store's recorder would. */
 function fanout(
   records: { t: string; [k: string]: unknown }[] | undefined,
   onFinished?: (d: { paymentUuid: string }) => void,
   urls = [receiverUrl(0)],
+  status = 204,
 ) {
   const clock: Clock = createClock();
   const f = createWebhookFanout({
@@ -35,7 +36,7 @@ function fanout(
     webhookUrls: urls,
     signingKey: 'k',
     random: () => 0.5,
-    createTransport: () => createInProcessTransport([() => new Response(null, { status: 204 })], noNetwork),
+    createTransport: () => createInProcessTransport([() => new Response(null, { status })], noNetwork),
     hmacSha256Base64: nodeCrypto.hmacSha256Base64,
     sha256Hex: nodeCrypto.sha256Hex,
     onFinished,
@@ -50,7 +51,7 @@ function fanout(
 
 const settled = storedPayment('p-1', { status: 'success', settledOutcome: 'success' });
 
-describe('webhook fan-out with a state store', () => {
+describe('webhook fan-out with a file store', () => {
   it("records a delivery's end in the same turn as the progress's hk, so one batch holds both", async () => {
     const records: { t: string; [k: string]: unknown }[] = [];
     let batch: { t: string }[] | undefined;
@@ -68,7 +69,7 @@ describe('webhook fan-out with a state store', () => {
     expect(batch?.length).toBeGreaterThan(end);
   });
 
-  it("ends a mirror still sending when the log's hk says its webhook finished; without one it stays to be taken over", async () => {
+  it("ends a restored delivery still sending when the log's hk says its webhook finished, so it is not resumed", async () => {
     const records: { t: string; [k: string]: unknown }[] = [];
     const first = fanout(records);
     first.deliver(settled);
@@ -87,11 +88,13 @@ describe('webhook fan-out with a state store', () => {
     await expect(restarted.waitFor((d) => d.state === 'delivered', { timeoutMs: 100 })).resolves.toMatchObject({
       id: (sending!.d as { id: string }).id,
     });
-    // Its own end record coming after all the same (a replica reading on) fills in the attempt.
+    // Its own end record coming after all the same (the next line of the batch) fills in the attempt.
     const end = records.find((r) => r.t === 'dv' && (r.d as { s: string }).s === 'delivered');
     restarted.apply({ ...end!, o: 'p' });
     expect(restarted.deliveries().map((d) => [d.state, d.attempts.length])).toEqual([['delivered', 1]]);
     expect(restarted.deliveryCounts().byState).toMatchObject({ sending: 0, delivered: 1 });
+    restarted.replayed();
+    expect(restarted.deliveries().map((d) => [d.state, d.attempts.length])).toEqual([['delivered', 1]]);
   });
 
   it('gives a payment the same delivery id in every process, so a takeover re-sends under the id the receiver saw', async () => {
@@ -126,32 +129,41 @@ describe('webhook fan-out with a state store', () => {
     expect(ids[0]).not.toBe(ids[1]);
   });
 
-  it("keeps a delivery's end when a dead writer's last record of it lands after the survivor's; a redelivery reopens it", async () => {
+  it('resumes an unfinished restored delivery once the log is replayed: same id, attempts numbered on, sent once', async () => {
     const records: { t: string; [k: string]: unknown }[] = [];
-    const first = fanout(records);
+    const first = fanout(records, undefined, [receiverUrl(0)], 503);
     first.deliver(settled);
-    await first.waitFor((d) => d.state === 'delivered');
-    const dv = (s: string) => records.find((r) => r.t === 'dv' && (r.d as { s: string }).s === s)!;
-    const [sending, delivered] = [dv('sending'), dv('delivered')];
-    // A third replica reads the survivor's end first, then the dead replica's "sending" of the same delivery id.
-    const third = fanout([]);
-    third.apply({ ...delivered, o: 'p' });
-    third.apply({ ...sending, o: 'q' });
-    expect(third.deliveries().map((d) => d.state)).toEqual(['delivered']);
-    const redelivered = { ...sending, d: { ...(sending.d as object), rd: 1 } };
-    third.apply({ ...redelivered, o: 'p' });
-    expect(third.deliveries().map((d) => d.state)).toEqual(['sending']);
+    const waiting = await first.waitFor((d) => d.state === 'retry-scheduled');
+    await Promise.resolve();
+    const restarted = fanout([]);
+    for (const r of records) restarted.apply({ ...r, o: 'p' });
+    // Nothing is sent while the log is read; the settled payment's takeover finds its delivery here.
+    restarted.deliver(settled);
+    expect(restarted.deliveries().map((d) => [d.id, d.state, d.attempts.length])).toEqual([
+      [waiting.id, 'retry-scheduled', 1],
+    ]);
+    restarted.replayed();
+    const delivered = await restarted.waitFor((d) => d.state === 'delivered', { timeoutMs: 1_000 });
+    expect(delivered.id).toBe(waiting.id);
+    expect(delivered.attempts.map((a) => [a.number, a.status])).toEqual([
+      [1, 503],
+      [2, 204],
+    ]);
+    expect(restarted.deliveries()).toHaveLength(1);
+    // A second replay's end (a rebuild) finds nothing left to resume.
+    restarted.replayed();
+    expect(restarted.deliveries().map((d) => d.attempts.length)).toEqual([2]);
   });
 
-  it('sends nothing for a payment whose delivery of that id is already here, ended by another process', async () => {
+  it('sends nothing for a payment whose delivery of that id is already here, ended before the restart', async () => {
     const records: { t: string; [k: string]: unknown }[] = [];
     const first = fanout(records);
     first.deliver(settled);
     await first.waitFor((d) => d.state === 'delivered');
     const end = records.find((r) => r.t === 'dv' && (r.d as { s: string }).s === 'delivered')!;
-    const survivor = fanout([]);
-    survivor.apply({ ...end, o: 'p' });
-    survivor.deliver(settled);
-    expect(survivor.deliveries().map((d) => [d.id, d.state])).toEqual([[(end.d as { id: string }).id, 'delivered']]);
+    const restarted = fanout([]);
+    restarted.apply({ ...end, o: 'p' });
+    restarted.deliver(settled);
+    expect(restarted.deliveries().map((d) => [d.id, d.state])).toEqual([[(end.d as { id: string }).id, 'delivered']]);
   });
 });

@@ -3,6 +3,7 @@
  * card accounts, payments and pending settlements, and delivers the webhooks the first did not; ids do not repeat.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -199,6 +200,28 @@ describe('file store over a restart', () => {
     expect((await second.app.control.deliveries()).map((d) => d.id)).toEqual([id]);
   });
 
+  it('resumes an unfinished delivery to the URL it was made for when the next process lists other URLs', async () => {
+    const file = join(dir, 'urls.log');
+    // A port nothing listens on: each attempt to it is refused at once, so its delivery waits for a retry.
+    const refused = `http://127.0.0.1:${await closedPort()}/hook`;
+    const first = await start(file, [], { webhookUrls: [refused] });
+    const uuid = paidUuid(await first.client.pay((await first.client.generate()).body.data.token))!;
+    await first.client.control('payments/settle', { uuid, outcome: 'success' });
+    const { id } = await first.app.control.waitForDelivery(
+      (d) => d.url === refused && d.state === 'retry-scheduled' && d.attempts.length === 1,
+    );
+    await first.app.close();
+    apps = [];
+    const hooks: string[] = [];
+    const second = await start(file, hooks);
+    await second.client.control('clock/advance', { ms: 60_000 });
+    const resumed = await second.app.control.waitForDelivery((d) => d.id === id && d.attempts.length === 2);
+    expect(resumed.url).toBe(refused);
+    expect(resumed.attempts.map((a) => a.number)).toEqual([1, 2]);
+    // The receiver both processes list had this payment's webhook from the first; nothing is sent to it again.
+    expect(hooks).toEqual([]);
+  });
+
   it('refuses a file another live process holds, and says how to fix it', async () => {
     const file = join(dir, 'held.log');
     await start(file, []);
@@ -207,3 +230,12 @@ describe('file store over a restart', () => {
     await expect(second.ready()).rejects.toThrow(/in use by process .*another file/);
   });
 });
+
+/** A loopback port free a moment ago: bound, then closed, so a connection to it is refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

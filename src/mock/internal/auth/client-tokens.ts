@@ -26,11 +26,45 @@ export interface ClientTokens {
   readonly subJson: string;
 }
 
+/**
+ * The seed-derived heads of one instance's token ids (uuid-shaped, a counter follows) and refresh tokens: unique per
+ * instance and repeatable after a reset.
+ */
+export function tokenHeads(
+  seed: string,
+  sha256Hex: (text: string) => string,
+): { jtiHead: string; refreshHead: string } {
+  const p = sha256Hex(`payment-contract-kit jti\0${seed}`);
+  const jtiHead = `${p.slice(0, 8)}-${p.slice(8, 12)}-4${p.slice(13, 16)}-8${p.slice(17, 20)}-`;
+  return { jtiHead, refreshHead: `rt_${sha256Hex(`payment-contract-kit rt\0${seed}`).slice(0, 16)}` };
+}
+
+/**
+ * The per-client table of a token service, and `state`, which makes a client's entry on first use. With a store
+ * (`stored`) every process must give a client the same ordinal: its place in `clients`.
+ */
+export function clientTable(
+  clients: readonly { readonly clientId: string }[],
+  stored: boolean,
+): { perClient: Map<string, ClientTokens>; state: (clientId: string) => ClientTokens } {
+  const perClient = new Map<string, ClientTokens>();
+  const state = (clientId: string) => {
+    let s = perClient.get(clientId);
+    if (!s) {
+      const configured = stored ? clients.findIndex((c) => c.clientId === clientId) : -1;
+      s = newClientTokens(clientId, configured >= 0 ? configured : perClient.size + (stored ? clients.length : 0));
+      perClient.set(clientId, s);
+    }
+    return s;
+  };
+  return { perClient, state };
+}
+
 /** Hex digits of the issue number in a refresh token (`rt_` + 16 prefix + 4 client + 12 number = a uuid's 32). */
 const ISSUE_DIGITS = 12;
 
 /** Fresh state for the `index`-th client the service has seen. */
-export function newClientTokens(clientId: string, index: number): ClientTokens {
+function newClientTokens(clientId: string, index: number): ClientTokens {
   return {
     generated: false,
     gen: 0,
@@ -42,18 +76,6 @@ export function newClientTokens(clientId: string, index: number): ClientTokens {
   };
 }
 
-/**
- * Records a new refresh token of `s` and returns it, forgetting the oldest unused ones beyond `maxRefresh`.
- *
- * @example
- * const refreshToken = issueRefresh(state, 'rt_0123456789abcdef', 1000);
- */
-export function issueRefresh(s: ClientTokens, refreshHead: string, maxRefresh: number, base = 0): string {
-  const n = base + s.issued++;
-  keepRefresh(s, n, maxRefresh);
-  return refreshTokenText(s, refreshHead, n);
-}
-
 /** The refresh token string of issue number `n` of `s` (what {@link refreshNumber} reads back). */
 export function refreshTokenText(s: ClientTokens, refreshHead: string, n: number): string {
   return refreshHead + s.ordinal + n.toString(16).padStart(ISSUE_DIGITS, '0');
@@ -61,7 +83,7 @@ export function refreshTokenText(s: ClientTokens, refreshHead: string, n: number
 
 /**
  * Keeps issue number `n` of `s` as an unused refresh token of the current generation, forgetting the oldest unused
- * ones beyond `maxRefresh`: the part of {@link issueRefresh} a state store replays.
+ * ones beyond `maxRefresh`: at issue, and when a file store replays an issue.
  */
 export function keepRefresh(s: ClientTokens, n: number, maxRefresh: number): void {
   // Forget the oldest unused refresh token; used ones left in the queue are skipped.

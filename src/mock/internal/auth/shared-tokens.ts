@@ -16,16 +16,11 @@
  *
  * @module
  */
-import { kitMessage } from '../../../internal/messages.ts';
-import { serviceHeaders } from '../../../spec-names.ts';
-import type { TokenPair } from '../../../types/rest.ts';
 import type { TokenIssued } from '../domain/events.ts';
-import { restError } from '../http-error.ts';
 import { checkAccessToken } from './access-token-check.ts';
-import { type ClientTokens, refreshNumber, refreshTokenText } from './client-tokens.ts';
-import type { SharedTokenContext, SharedTokenOps } from './shared-token-ops.ts';
-import { generatedAlready, refreshRevoked, refreshUnknown } from './token-messages.ts';
-import { revocationKey, tokenIdKey, tokenJti } from './token-records.ts';
+import { type ClientTokens, refreshNumber } from './client-tokens.ts';
+import { type SharedTokenContext, type SharedTokenOps, tokenRefusals } from './shared-token-ops.ts';
+import { revocationKey, tokenIdKey } from './token-records.ts';
 
 /** The key of one token in the store: client, jti and exp (see {@link revocationKey}). */
 const tokenKey = (clientId: string, jti: string, exp: number) => revocationKey(tokenIdKey(clientId, jti), exp);
@@ -34,7 +29,7 @@ const tokenKey = (clientId: string, jti: string, exp: number) => revocationKey(t
  * The shared operations over `c`.
  *
  * @example
- * const ops = sharedTokenOps({ shared, codec, clock, ... });
+ * const ops = sharedTokenOps({ shared, codec, clock, signed, ... });
  * const answer = await ops.generate('test-client');
  */
 export function sharedTokenOps(c: SharedTokenContext): SharedTokenOps {
@@ -44,7 +39,6 @@ export function sharedTokenOps(c: SharedTokenContext): SharedTokenOps {
     const wait = c.shared.idle();
     return wait === undefined ? work() : wait.then(work);
   };
-  const jtiOf = (j: number) => tokenJti(c.jtiHead, j);
   const nextNumber = (s: ClientTokens) => c.ids.base + s.issued++;
   // A number the store refused goes back when nothing took the next one, so one process draws what memory draws.
   const giveBack = (s: ClientTokens, n: number) => {
@@ -54,19 +48,9 @@ export function sharedTokenOps(c: SharedTokenContext): SharedTokenOps {
   const ttl = c.assumptions.tokenTtlSeconds;
   const expiryNow = () => Math.floor(c.clock.now() / 1000) + ttl;
 
-  function signed(clientId: string, via: TokenIssued['via'], gen: number, n: number, exp = expiryNow()): TokenPair {
-    const s = c.state(clientId);
-    s.gen = gen;
-    const iat = exp - ttl;
-    const j = c.ids.base + c.ids.next++;
-    const token = c.codec.sign(s.subJson, jtiOf(j), gen, iat, exp);
-    if (c.events?.listening) c.events.emit({ kind: 'token.issued', clientId, via, refreshNumber: n, tokenNumber: j });
-    return {
-      token,
-      refresh_token: refreshTokenText(s, c.refreshHead, n),
-      expiration: c.assumptions.expirationUnit === 'milliseconds' ? exp * 1000 : exp,
-    };
-  }
+  // Expiring from the time of signing: after the store's answer, as with memory right away.
+  const signed = (clientId: string, via: TokenIssued['via'], gen: number, n: number, exp = expiryNow()) =>
+    c.signed(clientId, via, gen, n, exp);
 
   return {
     generate(clientId) {
@@ -80,7 +64,7 @@ export function sharedTokenOps(c: SharedTokenContext): SharedTokenOps {
       return afterOwn(() => port.issue(clientId, n, how)).then((gen) => {
         if (gen < 0) {
           giveBack(s, n);
-          throw restError(401, kitMessage(generatedAlready));
+          throw tokenRefusals.generatedAlready();
         }
         s.generated = true;
         return { status: 'SUCCESS', data: signed(clientId, 'generate', gen, n) };
@@ -89,13 +73,13 @@ export function sharedTokenOps(c: SharedTokenContext): SharedTokenOps {
     refresh(clientId, refreshToken) {
       const s = c.state(clientId);
       const spent = refreshNumber(s, c.refreshHead, refreshToken);
-      if (spent < 0) return Promise.reject(restError(401, kitMessage(refreshUnknown)));
+      if (spent < 0) return Promise.reject(tokenRefusals.refreshUnknown());
       const n = nextNumber(s);
       return afterOwn(() => port.refresh(clientId, spent, n, c.maxRefresh)).then((gen) => {
         if (gen !== -1) c.events?.emit({ kind: 'token.refreshed', clientId, refreshNumber: spent });
         if (gen < 0) giveBack(s, n);
-        if (gen === -1) throw restError(401, kitMessage(refreshUnknown));
-        if (gen === -2) throw restError(401, kitMessage(refreshRevoked));
+        if (gen === -1) throw tokenRefusals.refreshUnknown();
+        if (gen === -2) throw tokenRefusals.refreshRevoked();
         return { status: 'SUCCESS', data: signed(clientId, 'refresh', gen, n) };
       });
     },
@@ -107,15 +91,7 @@ export function sharedTokenOps(c: SharedTokenContext): SharedTokenOps {
           return { revoked: 'client' as const, refresh_tokens: unused };
         });
       const claims = c.codec.decode(token);
-      if (!claims || claims.sub !== clientId)
-        return Promise.reject(
-          restError(
-            401,
-            kitMessage(
-              `${serviceHeaders.jwt} is not a token issued to client "${clientId}": send one of its access tokens, or leave the header out to revoke all of them.`,
-            ),
-          ),
-        );
+      if (!claims || claims.sub !== clientId) return Promise.reject(tokenRefusals.notClientToken(clientId));
       const nowSec = c.clock.now() / 1000;
       return afterOwn(() => port.revokeOne(tokenKey(clientId, claims.jti, claims.exp), claims.exp, nowSec)).then(() => {
         c.events?.emit({ kind: 'token.revoked', clientId, tokenId: claims.jti, expiresAt: claims.exp });
@@ -127,7 +103,7 @@ export function sharedTokenOps(c: SharedTokenContext): SharedTokenOps {
       const s = c.state(clientId);
       const n = nextNumber(s);
       const exp = expiryNow();
-      const key = tokenKey(clientId, jtiOf(c.ids.base + c.ids.next), exp);
+      const key = tokenKey(clientId, c.jti(c.ids.base + c.ids.next), exp);
       const how = { tokenKey: key, via: 'control', signedGeneration: s.gen, maxRefresh: c.maxRefresh } as const;
       const pair = signed(clientId, 'control', s.gen, n, exp);
       c.shared.background(afterOwn(() => port.issue(clientId, n, how)));

@@ -1,13 +1,14 @@
 /**
- * The token service's side of a state store: replaying `tk.*` records, and writing its view down as a
- * snapshot for compaction. Split from tokens.ts, whose hot paths never run any of this (with `memory:` nothing is
- * recorded or replayed).
+ * The token service's side of a file store: replaying `tk.*` records, and writing its view down as a snapshot for
+ * compaction. Split from tokens.ts, whose hot paths never run any of this (with `memory:` nothing is recorded or
+ * replayed).
  *
  * A snapshot says per client its generate-once flag, its revocation generation and its unused refresh tokens
  * (`tk.s`), its highest revocation generation, which a reset keeps (`tk.h`; a control reset writes these after its
- * `rst` too), the singly revoked tokens not yet expired (`tk.r`), and per boot the highest refresh and token id numbers
- * handed out (`tk.m`): a process rebuilt from a snapshot moves its counters past its own marks, so it never hands out
- * a refresh token or token id twice, even once the records that issued them are compacted away.
+ * `rst` too), the singly revoked tokens not yet expired (`tk.r`), and the highest refresh and token id numbers this
+ * boot handed out (`tk.m`): a process rebuilt from a snapshot moves its counters past them, so it never hands out a
+ * refresh token or token id twice, even once the records that issued them are compacted away. Numbers of earlier
+ * boots need no mark: the store's boot counter only grows, so no later boot draws from their range.
  *
  * @module
  */
@@ -42,41 +43,22 @@ export interface TokenRecordState {
   readonly ids: { next: number; readonly base: number };
   /** The jti of token number `j` ({@link tokenJti} under this service's head). */
   readonly jti: (j: number) => string;
-  /** Highest numbers other boots handed out, by boot base: token id `j`, refresh number `n` per client. */
-  readonly marks: Map<number, { j: number; readonly n: Map<string, number> }>;
 }
 
-/** An empty mark table for {@link TokenRecordState.marks}. */
-export function newTokenMarks(): TokenRecordState['marks'] {
-  return new Map();
-}
-
-function mark(t: TokenRecordState, clientId: string, n: number, j: number): void {
-  for (const [value, isToken] of [
-    [n, false],
-    [j, true],
-  ] as const) {
-    if (!Number.isFinite(value) || value < 0) continue;
-    const base = Math.floor(value / BOOT_SPAN) * BOOT_SPAN;
-    let m = t.marks.get(base);
-    if (!m) {
-      m = { j: -1, n: new Map() };
-      t.marks.set(base, m);
-    }
-    if (isToken) m.j = Math.max(m.j, value);
-    else m.n.set(clientId, Math.max(m.n.get(clientId) ?? -1, value));
-  }
-}
-
-/** Replays token records; numbers of this process's own boot move its counters past them (a rebuild). */
-export function tokenApplier(t: TokenRecordState): RecordApplier['apply'] {
-  return (r) => {
+/**
+ * The token service's `apply` and `snapshot` over `t`; `nowSec` tells the virtual time in seconds. A replayed number
+ * of this process's own boot moves its counters past it (a rebuild).
+ */
+export function tokenRecords(
+  t: TokenRecordState,
+  nowSec: () => number,
+): { apply: RecordApplier['apply']; snapshot: () => RecordBody[] } {
+  const apply: RecordApplier['apply'] = (r) => {
     const base = t.ids.base;
     const own = (n: number) => n >= base && n < base + BOOT_SPAN;
     const passOwn = (s: ClientTokens | undefined, n: number, j: number) => {
       if (s && own(n)) s.issued = Math.max(s.issued, n - base + 1);
       if (own(j)) t.ids.next = Math.max(t.ids.next, j - base + 1);
-      mark(t, textField(r, 'c'), n, j);
     };
     if (r.t === 'tk.i') {
       const s = t.state(textField(r, 'c'));
@@ -99,6 +81,7 @@ export function tokenApplier(t: TokenRecordState): RecordApplier['apply'] {
       passOwn(c === '' ? undefined : t.state(c), numberField(r, 'n'), numberField(r, 'j'));
     } else if (r.t === 'tk.s') applyClientSnapshot(t, r);
   };
+  return { apply, snapshot: () => tokenSnapshot(t, nowSec()) };
 }
 
 function raiseHighest(t: TokenRecordState, clientId: string, gen: number): void {
@@ -106,8 +89,8 @@ function raiseHighest(t: TokenRecordState, clientId: string, gen: number): void 
 }
 
 /**
- * A revoke-all record: the generation it names (`v`), never lower than the one this view has, so replicas that
- * revoked at once end on the same generation. A record without one (written by an older kit) takes the next.
+ * A revoke-all record: the generation it names (`v`), never lower than the one this view has. A record without one
+ * (written by an older kit) takes the next.
  */
 function applyRevokeAll(t: TokenRecordState, clientId: string, v: number): void {
   const s = t.state(clientId);
@@ -140,34 +123,20 @@ function applyClientSnapshot(t: TokenRecordState, r: Parameters<RecordApplier['a
   }
 }
 
-/** The token service's `apply` and `snapshot` over `t`; `nowSec` tells the virtual time in seconds. */
-export function tokenRecords(
-  t: TokenRecordState,
-  nowSec: () => number,
-): { apply: RecordApplier['apply']; snapshot: () => RecordBody[] } {
-  return { apply: tokenApplier(t), snapshot: () => tokenSnapshot(t, nowSec()) };
-}
-
 /** The records that rebuild the token service's view (see the module comment); `nowSec` prunes expired revocations. */
-export function tokenSnapshot(t: TokenRecordState, nowSec: number): RecordBody[] {
+function tokenSnapshot(t: TokenRecordState, nowSec: number): RecordBody[] {
   const out: RecordBody[] = [];
   for (const [c, s] of t.perClient) {
     out.push({ t: 'tk.s', c, g: s.generated ? 1 : 0, v: s.gen, r: Array.from(s.refresh) });
   }
   out.push(...highestRecords(t));
   for (const [key, e] of t.revoked) if (e > nowSec) out.push({ t: 'tk.r', j: key.slice(0, key.lastIndexOf('@')), e });
-  const ownJ = t.ids.next > 0 ? t.ids.base + t.ids.next - 1 : -1;
-  const marks = new Map(t.marks);
-  const own = { j: Math.max(ownJ, marks.get(t.ids.base)?.j ?? -1), n: new Map(marks.get(t.ids.base)?.n) };
+  // One mark per client that drew refresh numbers; the token id mark rides on the first (or on `` when none did).
+  const j = t.ids.next > 0 ? t.ids.base + t.ids.next - 1 : -1;
+  const marks: RecordBody[] = [];
   for (const [c, s] of t.perClient)
-    if (s.issued > 0) own.n.set(c, Math.max(own.n.get(c) ?? -1, t.ids.base + s.issued - 1));
-  if (own.j >= 0 || own.n.size > 0) marks.set(t.ids.base, own);
-  for (const m of marks.values()) {
-    // One record per client of the boot; the token id mark rides on the first (a boot that only issued ids: on ``).
-    const clients = m.n.size > 0 ? Array.from(m.n) : [['', -1] as [string, number]];
-    clients.forEach(([c, n], i) => {
-      out.push({ t: 'tk.m', c, n, j: i === 0 ? m.j : -1 });
-    });
-  }
+    if (s.issued > 0) marks.push({ t: 'tk.m', c, n: t.ids.base + s.issued - 1, j: marks.length === 0 ? j : -1 });
+  if (marks.length === 0 && j >= 0) marks.push({ t: 'tk.m', c: '', n: -1, j });
+  out.push(...marks);
   return out;
 }

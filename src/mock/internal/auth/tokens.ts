@@ -32,38 +32,33 @@
  */
 import type { Assumptions } from '../../../assumptions.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import { serviceHeaders } from '../../../spec-names.ts';
 import type { RevokeTokenResponse, TokenPair, TokenPairResponse } from '../../../types/rest.ts';
 import type { MockClientConfig } from '../../options.ts';
 import type { Clock } from '../clock.ts';
 import type { EventBus, TokenIssued } from '../domain/events.ts';
-import { restError } from '../http-error.ts';
 import type { CryptoPrimitives } from '../platform/crypto-primitives.ts';
 import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../store/records.ts';
 import type { SharedTokenState } from '../store/token-state.ts';
 import { type AccessTokenContext, checkAccessToken, type TokenCheck } from './access-token-check.ts';
-import { createAccessTokenCodec } from './access-token-codec.ts';
+import { type AccessTokenCodec, createAccessTokenCodec } from './access-token-codec.ts';
 import {
-  type ClientTokens,
+  clientTable,
   consumeRefresh,
-  issueRefresh,
-  newClientTokens,
+  keepRefresh,
   nextGeneration,
   refreshNumber,
+  refreshTokenText,
   revokeAll,
+  tokenHeads,
 } from './client-tokens.ts';
 import { createCredentialCheck } from './credentials.ts';
-import type { SharedTokenContext, SharedTokenOpsFactory, StoreTokenCheck } from './shared-token-ops.ts';
-import { generatedAlready, refreshRevoked, refreshUnknown } from './token-messages.ts';
 import {
-  BOOT_SPAN,
-  highestRecords,
-  newTokenMarks,
-  revocationKey,
-  tokenIdKey,
-  tokenJti,
-  tokenRecords,
-} from './token-records.ts';
+  type SharedTokenContext,
+  type SharedTokenOpsFactory,
+  type StoreTokenCheck,
+  tokenRefusals,
+} from './shared-token-ops.ts';
+import { BOOT_SPAN, highestRecords, revocationKey, tokenIdKey, tokenJti, tokenRecords } from './token-records.ts';
 
 /** Why a token was not accepted (re-exported from access-token-check.ts, where the checks are). */
 export type { TokenCheck, TokenRejection } from './access-token-check.ts';
@@ -171,42 +166,6 @@ export interface TokenServiceDeps {
   readonly sharedOps?: SharedTokenOpsFactory | undefined;
 }
 
-/** What {@link revokeOne} needs of its token service. */
-interface RevokeOneContext {
-  readonly codec: ReturnType<typeof createAccessTokenCodec>;
-  readonly clock: TokenServiceDeps['clock'];
-  /** {@link revocationKey} → exp (seconds) of singly revoked tokens. */
-  readonly revoked: Map<string, number>;
-  readonly record: TokenServiceDeps['record'];
-  readonly events: TokenServiceDeps['events'];
-}
-
-/** Revokes the one access token sent in x-jwt-token; its refresh token stays usable (the ledger row). */
-function revokeOne(context: RevokeOneContext, clientId: string, token: string) {
-  const { codec, clock, revoked, record, events } = context;
-  const claims = codec.decode(token);
-  if (!claims || claims.sub !== clientId)
-    throw restError(
-      401,
-      kitMessage(
-        `${serviceHeaders.jwt} is not a token issued to client "${clientId}": send one of its access tokens, or leave the header out to revoke all of them.`,
-      ),
-    );
-  const nowSec = clock.now() / 1000;
-  // Pruned of tokens that expired anyway, so a long run cannot grow it without bound.
-  if (revoked.size >= 10_000) for (const [key, exp] of revoked) if (exp <= nowSec) revoked.delete(key);
-  revoked.set(revocationKey(tokenIdKey(clientId, claims.jti), claims.exp), claims.exp);
-  if (record) record({ t: 'tk.r', j: tokenIdKey(clientId, claims.jti), e: claims.exp });
-  events?.emit({ kind: 'token.revoked', clientId, tokenId: claims.jti, expiresAt: claims.exp });
-  return { revoked: 'token' as const, refresh_tokens: 0 };
-}
-
-/** Tells the store and the bus that refresh token number `n` of `clientId` was spent. */
-function spent(deps: Pick<TokenServiceDeps, 'record' | 'events'>, clientId: string, n: number): void {
-  deps.record?.({ t: 'tk.u', c: clientId, n });
-  deps.events?.emit({ kind: 'token.refreshed', clientId, refreshNumber: n });
-}
-
 /**
  * Creates the token service of one mock instance.
  *
@@ -224,53 +183,48 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   const { crypto } = deps;
   const credentials = createCredentialCheck(deps.clients, crypto.secretMatcher);
   const codec = createAccessTokenCodec(deps.seed, crypto);
-  // Token ids: a seed-derived prefix and a counter, uuid-shaped. Unique per instance and repeatable after a reset.
-  const jtiPrefix = crypto.sha256Hex(`payment-contract-kit jti\0${deps.seed}`);
-  const refreshHead = `rt_${crypto.sha256Hex(`payment-contract-kit rt\0${deps.seed}`).slice(0, 16)}`;
-  const jtiHead = `${jtiPrefix.slice(0, 8)}-${jtiPrefix.slice(8, 12)}-4${jtiPrefix.slice(13, 16)}-8${jtiPrefix.slice(17, 20)}-`;
+  const { jtiHead, refreshHead } = tokenHeads(deps.seed, crypto.sha256Hex);
   /** Token id counter, and its base: 0 with memory, `boot × 2³²` with a state store (setIdBase). */
   const ids = { next: 0, base: 0 };
   const record = deps.record;
   const events = deps.events;
-  const perClient = new Map<string, ClientTokens>();
-  const stored = record !== undefined || deps.shared !== undefined;
+  const { perClient, state } = clientTable(deps.clients, record !== undefined || deps.shared !== undefined);
   // revocationKey → exp (seconds) of singly revoked tokens; pruned of tokens that expired anyway.
   const revoked = new Map<string, number>();
   // client → the highest generation it has issued tokens in; a reset keeps it (see the module comment).
   const highest = new Map<string, number>();
 
-  function state(clientId: string): ClientTokens {
-    let s = perClient.get(clientId);
-    if (!s) {
-      // With a store every process must give a client the same ordinal: its place in the configuration.
-      const configured = stored ? deps.clients.findIndex((c) => c.clientId === clientId) : -1;
-      s = newClientTokens(clientId, configured >= 0 ? configured : perClient.size + (stored ? deps.clients.length : 0));
-      perClient.set(clientId, s);
-    }
-    return s;
+  const jti = (j: number) => tokenJti(jtiHead, j);
+
+  /**
+   * Signs the next token id of `clientId` in generation `gen`, with refresh number `n`, expiring at `exp` (seconds),
+   * and tells it: the pair both token implementations hand out.
+   */
+  function signed(clientId: string, via: TokenIssued['via'], gen: number, n: number, exp: number): TokenPair {
+    const s = state(clientId);
+    s.gen = gen;
+    const j = ids.base + ids.next++;
+    const token = codec.sign(s.subJson, jti(j), gen, exp - ttl, exp);
+    // generate-token is the hottest path: no event object when nobody listens.
+    if (events?.listening) events.emit({ kind: 'token.issued', clientId, via, refreshNumber: n, tokenNumber: j });
+    // The JWT keeps `exp` in seconds (RFC 7519); only the answer's `expiration` follows the ledger's unit.
+    const expiration = assumptions.expirationUnit === 'milliseconds' ? exp * 1000 : exp;
+    return { token, refresh_token: refreshTokenText(s, refreshHead, n), expiration };
   }
 
   function issue(clientId: string, via: TokenIssued['via']): TokenPair {
     const s = state(clientId);
-    const iat = Math.floor(clock.now() / 1000);
-    const exp = iat + ttl;
-    const j = ids.base + ids.next++;
-    const jti = tokenJti(jtiHead, j);
-    const token = codec.sign(s.subJson, jti, s.gen, iat, exp);
+    const exp = Math.floor(clock.now() / 1000) + ttl;
+    const j = ids.base + ids.next;
     // The same jti and exp as a token revoked before a reset is the same token string again: issued now, it works.
-    revoked.delete(revocationKey(tokenIdKey(clientId, jti), exp));
-    // The JWT keeps `exp` in seconds (RFC 7519); only the answer's `expiration` follows the ledger's unit.
-    const expiration = assumptions.expirationUnit === 'milliseconds' ? exp * 1000 : exp;
-    const refresh_token = issueRefresh(s, refreshHead, maxRefresh, ids.base);
-    const n = ids.base + s.issued - 1;
+    revoked.delete(revocationKey(tokenIdKey(clientId, jti(j)), exp));
+    const n = ids.base + s.issued++;
+    keepRefresh(s, n, maxRefresh);
     if (record) record({ t: 'tk.i', c: clientId, n, j, e: exp, ...(via === 'generate' ? { g: 1 } : {}) });
-    // generate-token is the hottest path: no event object when nobody listens.
-    if (events?.listening) events.emit({ kind: 'token.issued', clientId, via, refreshNumber: n, tokenNumber: j });
-    return { token, refresh_token, expiration };
+    return signed(clientId, via, s.gen, n, exp);
   }
 
-  const jti = (j: number) => tokenJti(jtiHead, j);
-  const recordState = { state, perClient, revoked, highest, maxRefresh, ids, jti, marks: newTokenMarks() };
+  const recordState = { state, perClient, revoked, highest, maxRefresh, ids, jti };
 
   const tokenContext: AccessTokenContext = {
     decode: (token) => codec.decode(token),
@@ -283,7 +237,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
 
   function reset(): void {
     // Not `highest`: tokens issued before the reset stay out there, and a revoke-all after it must still reach them.
-    for (const map of [perClient, revoked, recordState.marks]) map.clear();
+    perClient.clear();
+    revoked.clear();
     codec.reset();
     ids.next = 0;
   }
@@ -294,8 +249,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     isClient: credentials.isClient,
     generate(clientId) {
       const s = state(clientId);
-      if (s.generated && assumptions.repeatGenerateToken === 'reject')
-        throw restError(401, kitMessage(generatedAlready));
+      if (s.generated && assumptions.repeatGenerateToken === 'reject') throw tokenRefusals.generatedAlready();
       s.generated = true;
       return { status: 'SUCCESS', data: issue(clientId, 'generate') };
     },
@@ -304,8 +258,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       const gen = s ? consumeRefresh(s, refreshHead, refreshToken) : -1;
       if (s && gen >= 0 && (record || events?.listening))
         spent(deps, clientId, refreshNumber(s, refreshHead, refreshToken));
-      if (!s || gen < 0) throw restError(401, kitMessage(refreshUnknown));
-      if (gen < s.gen) throw restError(401, kitMessage(refreshRevoked));
+      if (!s || gen < 0) throw tokenRefusals.refreshUnknown();
+      if (gen < s.gen) throw tokenRefusals.refreshRevoked();
       return { status: 'SUCCESS', data: issue(clientId, 'refresh') };
     },
     revoke(clientId, token) {
@@ -317,7 +271,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
         events?.emit({ kind: 'token.revoked', clientId, tokenId: undefined, expiresAt: undefined });
         return { revoked: 'client', refresh_tokens: revokeAll(s, gen) };
       }
-      return revokeOne({ codec, clock, revoked, record, events }, clientId, token);
+      return revokeOne(deps, codec, revoked, clientId, token);
     },
     issue: (clientId) => issue(clientId, 'control'),
     ...tokenRecords(recordState, () => clock.now() / 1000),
@@ -332,33 +286,61 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   };
   if (deps.shared === undefined) return service;
   if (deps.sharedOps === undefined) throw new TypeError(kitMessage(sharedNeedsNode));
-  const shared = { shared: deps.shared, codec, clock, assumptions, maxRefresh, state, ids, jtiHead, refreshHead };
-  return overSharedState(service, deps.sharedOps, { ...shared, events, local: tokenContext, resetLocal: reset });
+  const context = { shared: deps.shared, codec, clock, assumptions, maxRefresh, state, ids, signed, jti };
+  return overSharedState(service, deps.sharedOps, {
+    ...context,
+    refreshHead,
+    events,
+    local: tokenContext,
+    resetLocal: reset,
+  });
 }
-
-/** Why a shared token state came without its operations: a Redis store object given to a browser build. */
-const sharedNeedsNode =
-  'this store holds the token state for every process (Redis), which needs Node: in a browser or worker the mock keeps its state in memory; leave the store option out.';
 
 /**
  * `service` over a shared token state: the operations that read or change tokens go to the store (shared-tokens.ts);
  * nothing is recorded, replayed or snapshotted, and a replayed reset or rebuild leaves the tokens alone (the store
  * has them, and its reset came from the replica that was asked for it).
  */
-function overSharedState(
-  service: TokenService,
-  sharedTokenOps: SharedTokenOpsFactory,
-  context: SharedTokenContext,
-): TokenService {
+function overSharedState(service: TokenService, ops: SharedTokenOpsFactory, context: SharedTokenContext): TokenService {
+  const nothing = () => undefined;
   return {
     ...service,
-    ...sharedTokenOps(context),
-    resetView: () => undefined,
-    apply: () => undefined,
+    ...ops(context),
+    resetView: nothing,
+    apply: nothing,
     snapshot: () => [],
     keptOverReset: () => [],
   };
 }
+
+/** Revokes the one access token sent in x-jwt-token; its refresh token stays usable (the ledger row). */
+function revokeOne(
+  deps: Pick<TokenServiceDeps, 'clock' | 'record' | 'events'>,
+  codec: AccessTokenCodec,
+  revoked: Map<string, number>,
+  clientId: string,
+  token: string,
+): RevokeTokenData {
+  const claims = codec.decode(token);
+  if (!claims || claims.sub !== clientId) throw tokenRefusals.notClientToken(clientId);
+  const nowSec = deps.clock.now() / 1000;
+  // Pruned of tokens that expired anyway, so a long run cannot grow it without bound.
+  if (revoked.size >= 10_000) for (const [key, exp] of revoked) if (exp <= nowSec) revoked.delete(key);
+  revoked.set(revocationKey(tokenIdKey(clientId, claims.jti), claims.exp), claims.exp);
+  deps.record?.({ t: 'tk.r', j: tokenIdKey(clientId, claims.jti), e: claims.exp });
+  deps.events?.emit({ kind: 'token.revoked', clientId, tokenId: claims.jti, expiresAt: claims.exp });
+  return { revoked: 'token', refresh_tokens: 0 };
+}
+
+/** Tells the store and the bus that refresh token number `n` of `clientId` was spent. */
+function spent(deps: Pick<TokenServiceDeps, 'record' | 'events'>, clientId: string, n: number): void {
+  deps.record?.({ t: 'tk.u', c: clientId, n });
+  deps.events?.emit({ kind: 'token.refreshed', clientId, refreshNumber: n });
+}
+
+/** Why a shared token state came without its operations: a Redis store object given to a browser build. */
+const sharedNeedsNode =
+  'this store holds the token state for every process (Redis), which needs Node: in a browser or worker the mock keeps its state in memory; leave the store option out.';
 
 /**
  * Serializes a token pair answer without `JSON.stringify`: the tokens are base64url / hex and the expiry an integer,

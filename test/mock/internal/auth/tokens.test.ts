@@ -165,4 +165,39 @@ describe('token service', () => {
     older.apply({ t: 'tk.ra', c: 'a', o: 'p' });
     expect(older.keptOverReset()).toEqual([{ t: 'tk.h', c: 'a', v: 2 }]);
   });
+
+  it('a view rebuilt from its own snapshot never hands out a refresh token or token id of its boot again', () => {
+    const withStore = () => {
+      const service = createTokenService({
+        assumptions: { tokenTtlSeconds: 600, repeatGenerateToken: 'reissue' },
+        clients: [
+          { clientId: 'a', apiKey: 'ka' },
+          { clientId: 'b', apiKey: 'kb' },
+        ],
+        clock: createClock({ realNow: () => 1_700_000_000_000 }),
+        seed: 's',
+        crypto: nodeCrypto,
+        record: () => undefined,
+      });
+      service.setIdBase(2);
+      return service;
+    };
+    const first = withStore();
+    const handedOut = [first.issue('a'), first.issue('a'), first.issue('b')];
+    // Both refresh tokens of `a` spent: only the marks say how far its numbers went.
+    handedOut.push(first.refresh('a', handedOut[0]!.refresh_token).data);
+    const marks = first.snapshot().filter((r) => r.t === 'tk.m');
+    expect(marks).toEqual([
+      { t: 'tk.m', c: 'a', n: 2 * 2 ** 32 + 2, j: 2 * 2 ** 32 + 3 },
+      { t: 'tk.m', c: 'b', n: 2 * 2 ** 32, j: -1 },
+    ]);
+    const rebuilt = withStore();
+    for (const r of first.snapshot()) rebuilt.apply({ ...r, o: 'p' });
+    const next = [rebuilt.issue('a'), rebuilt.issue('b')];
+    const seen = new Set(handedOut.flatMap((p) => [p.token, p.refresh_token]));
+    for (const pair of next) {
+      expect(seen.has(pair.refresh_token)).toBe(false);
+      expect(seen.has(pair.token)).toBe(false);
+    }
+  });
 });

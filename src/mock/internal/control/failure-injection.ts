@@ -43,7 +43,6 @@ export interface FailureInjection {
 interface Armed {
   status: number;
   message: string | undefined;
-  remaining: number;
   /** With a file store: the arm's id (its uses' records name it), and how many uses were taken. */
   readonly id?: string;
   readonly times: number;
@@ -72,8 +71,7 @@ export function createFailureInjection(
   /** Marks use `n` of `f` (at `path`) taken; the failure goes once its last use is. */
   const use = (path: string, f: Armed, n: number) => {
     f.used = Math.max(f.used, n);
-    f.remaining = f.times - f.used;
-    if (f.remaining <= 0 && failures.get(path) === f) failures.delete(path);
+    if (f.used >= f.times && failures.get(path) === f) failures.delete(path);
   };
   return {
     pending: () => failures.size > 0,
@@ -81,7 +79,7 @@ export function createFailureInjection(
     answer: answerOf,
     arm(path, status, message, times) {
       const id = record ? globalThis.crypto.randomUUID() : undefined;
-      failures.set(path, { status, message, remaining: times, times, used: 0, ...(id ? { id } : {}) });
+      failures.set(path, { status, message, times, used: 0, ...(id ? { id } : {}) });
       if (record) record({ t: 'fail', p: path, s: status, m: message ?? null, n: times, i: id });
       events?.emit({ kind: 'failure.armed', target: path, status, message, times });
     },
@@ -107,14 +105,7 @@ export function createFailureInjection(
         const message = typeof r.m === 'string' ? r.m : undefined;
         const times = numberField(r, 'n');
         const id = typeof r.i === 'string' ? r.i : undefined;
-        failures.set(path, {
-          status: numberField(r, 's'),
-          message,
-          remaining: times,
-          times,
-          used: 0,
-          ...(id ? { id } : {}),
-        });
+        failures.set(path, { status: numberField(r, 's'), message, times, used: 0, ...(id ? { id } : {}) });
       } else if (r.t === 'take') {
         const f = failures.get(path);
         // A use of an earlier arm of the path (replaced since) changes nothing.

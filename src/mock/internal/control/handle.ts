@@ -78,12 +78,11 @@ export interface StoreControl {
 
 /** The store's counters, all 0 with memory. */
 function storeStatus(store: StoreControl | undefined): MockStoreStatus {
-  if (!store) return { kind: 'memory', lostJournalEntries: 0, fencedOut: 0, compactions: 0, rebuiltFromSnapshot: 0 };
   return {
-    kind: store.kind,
-    lostJournalEntries: store.deferredLost(),
-    fencedOut: store.fencedOut(),
-    compactions: store.compactions(),
+    kind: store?.kind ?? 'memory',
+    lostJournalEntries: store?.deferredLost() ?? 0,
+    fencedOut: store?.fencedOut() ?? 0,
+    compactions: store?.compactions() ?? 0,
     rebuiltFromSnapshot: 0,
   };
 }

@@ -64,7 +64,7 @@ export interface Journal {
   reset(): void;
   /** Rejects every pending wait (the mock is closing). */
   close(): void;
-  /** Takes back a `jr` record of a state store: another process's request joins this journal. */
+  /** Takes back a `jr` record of a file store: a request answered before a restart or a rebuild. */
   readonly apply: RecordApplier['apply'];
   /** A `jr` record per kept entry, oldest first (a state store's compaction). */
   readonly snapshot: RecordSnapshot['snapshot'];
@@ -188,14 +188,10 @@ export function createJournal(capacity: number, recorder?: Recorder): Journal {
   };
   // A replayed `jr` record is appended as it is; with a store, `record` also hands one over.
   const add = journal.record;
-  if (recorder) journal.record = recording(recorder, add);
+  if (recorder)
+    journal.record = (e) => {
+      recorder({ t: 'jr', a: journalArray(e) });
+      add(e);
+    };
   return journal;
-}
-
-/** `add` that first hands a `jr` record to a state store. */
-function recording(recorder: Recorder, add: Journal['record']): Journal['record'] {
-  return (e) => {
-    recorder({ t: 'jr', a: journalArray(e) });
-    add(e);
-  };
 }

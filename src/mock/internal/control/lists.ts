@@ -1,6 +1,7 @@
 /**
- * The control API's read side: `GET /__pck/health` with the counters of every history, and the three paged lists
- * (`/__pck/payments`, `/__pck/deliveries`, `/__pck/requests`). Each list takes `limit`, a `before` or `after`
+ * The control API's read side: `GET /__pck/health` with the counters of every history, `GET /__pck/coverage` (the
+ * coverage report of the sandbox as JSON, or as text or JUnit with `?format=text` / `?format=junit`), and the three
+ * paged lists (`/__pck/payments`, `/__pck/deliveries`, `/__pck/requests`). Each list takes `limit`, a `before` or `after`
  * cursor and its filters, answers one page newest first (default 20 entries), and costs that page rather than
  * the history, so a dashboard polling it does not slow the service paths however long the mock has run.
  *
@@ -12,6 +13,7 @@
  *
  * @module
  */
+import { coverageJunit, coverageText } from '../../../contract/coverage/report-formats.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import type { MockControl, MockHistory } from '../handle/control-handle.ts';
 import { parseListQuery } from '../history/page.ts';
@@ -21,6 +23,11 @@ import { restError } from '../http-error.ts';
 import { deliveryFilterStates } from '../webhooks/delivery-store.ts';
 
 type Add = (method: string, path: string, handle: (request: MockRequest) => Outcome | Promise<Outcome>) => void;
+
+/** The path of the coverage route. */
+export const coveragePath = '/__pck/coverage';
+
+const coverageFormats = ['json', 'text', 'junit'] as const;
 
 const ok = (body: unknown): Outcome => ({ status: 200, body });
 
@@ -68,7 +75,7 @@ function httpStatus(raw: string | undefined, route: string): number | undefined 
 }
 
 /**
- * Adds health and the paged lists.
+ * Adds health, coverage and the paged lists.
  *
  * @example
  * registerListRoutes(add, control, 'current');
@@ -109,5 +116,15 @@ export function registerListRoutes(add: Add, control: MockControl, guide: string
     const { since: _since, status, ...rest } = f;
     const result = await control.requestPage({ ...query, ...rest, status: httpStatus(status, route) });
     return ok({ requests: result.items, order: result.order, next: result.next, cursor: await control.cursor() });
+  });
+  add('GET', coveragePath, (request) => {
+    const format = new URLSearchParams(request.query).get('format') ?? 'json';
+    if (!(coverageFormats as readonly string[]).includes(format))
+      throw restError(400, kitMessage(`GET ${coveragePath}: "format" must be json, text or junit; got "${format}".`));
+    const report = control.coverage();
+    if (format === 'json') return ok(report);
+    const text = format === 'text' ? coverageText(report) : coverageJunit(report);
+    const type = format === 'text' ? 'text/plain; charset=utf-8' : 'application/xml; charset=utf-8';
+    return { status: 200, text, headers: { 'content-type': type } };
   });
 }

@@ -20,7 +20,7 @@
  * | POST | /__pck/tokens | `{ clientId }` | `{ status: "SUCCESS", data: { token, refresh_token, expiration } }` |
  * | POST | /__pck/card-accounts | `{ clientId, card: { card_number, expiry_month, expiry_year } }` | `{ card_account_uid }` |
  * | POST | /__pck/fail-next | `{ path, status, message?, times? }` | `{ ok }` |
- * | GET | /__pck/coverage | `?format=json\|text\|junit` | the coverage report (see `coverage-route.ts`) |
+ * | GET | /__pck/coverage | `?format=json\|text\|junit` | the coverage report (see lists.ts) |
  * | POST | /__pck/provider-states | Pact state change | state values (see `provider-states/routes.ts`) |
  * | POST | /__pck/messages | `{ description, providerStates }` | a webhook as a Pact message (see `provider-states/routes.ts`) |
  *
@@ -38,8 +38,7 @@ import { restError } from '../http-error.ts';
 import { pactRoutes, registerPactRoutes } from '../provider-states/routes.ts';
 import type { ProviderStateService } from '../provider-states/setup.ts';
 import { StoreUnavailableError } from '../store/sandbox-store.ts';
-import { coveragePath, registerCoverageRoute } from './coverage-route.ts';
-import { registerListRoutes } from './lists.ts';
+import { coveragePath, registerListRoutes } from './lists.ts';
 
 type ControlHandler = (request: MockRequest) => Outcome | Promise<Outcome>;
 
@@ -131,7 +130,6 @@ export function registerControlRoutes(
   const clockAnswer = (now: number) => ok({ now, iso: new Date(now).toISOString() });
 
   registerListRoutes(add, control, guide);
-  registerCoverageRoute(add, control);
   add('POST', '/__pck/reset', () => {
     control.reset();
     return ok({ ok: true });

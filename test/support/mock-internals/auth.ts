@@ -9,5 +9,5 @@
  *
  * @module
  */
-export { jwtHeaderSegment, verifyHs256 } from '../../../src/mock/internal/auth/hs256.ts';
+export { jwtHeaderSegment, verifyHs256 } from '../../../src/mock/internal/auth/access-tokens.ts';
 export { createTokenService, tokenPairJson } from '../../../src/mock/internal/auth/tokens.ts';

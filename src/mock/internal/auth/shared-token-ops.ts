@@ -14,8 +14,7 @@ import type { Clock } from '../clock.ts';
 import type { EventBus, TokenIssued } from '../domain/events.ts';
 import { restError } from '../http-error.ts';
 import type { SharedTokenState, TokenStanding } from '../store/token-state.ts';
-import type { AccessTokenContext, TokenCheck } from './access-token-check.ts';
-import type { AccessTokenCodec } from './access-token-codec.ts';
+import type { AccessTokenCodec, AccessTokenContext, TokenCheck } from './access-tokens.ts';
 import type { ClientTokens } from './client-tokens.ts';
 
 /** The 401 refusals of the token calls, in the kit's voice: what went wrong and what to call instead. */

@@ -17,7 +17,7 @@
  * @module
  */
 import type { TokenIssued } from '../domain/events.ts';
-import { checkAccessToken } from './access-token-check.ts';
+import { checkAccessToken } from './access-tokens.ts';
 import { type ClientTokens, refreshNumber } from './client-tokens.ts';
 import { type SharedTokenContext, type SharedTokenOps, tokenRefusals } from './shared-token-ops.ts';
 import { revocationKey, tokenIdKey } from './token-records.ts';

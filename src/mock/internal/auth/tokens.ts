@@ -3,27 +3,20 @@
  * generate-once policy and the verification the GraphQL endpoint runs before the engine.
  *
  * Access tokens are real HS256 JWTs signed with a per-instance secret derived from the seed, so a client can decode
- * them like the service's. Signing and checking are in hs256.ts (generate-token is the benchmarked hot path, and a
- * JWT library cost start-up time for no gain: the mock only checks tokens it signed); the tests check every issued
+ * them like the service's; signing, decoding and the checks are in access-tokens.ts, and the tests check every issued
  * token with fast-jwt, a JWT library of the field. Expiry is judged on the mock's virtual clock, so advancing the
  * clock expires tokens without waiting. Token ids and refresh tokens are a seed-derived prefix and a counter: after a
  * reset the same calls give the same tokens, apart from the time claims (and the generation, once a revoke-all
  * after the reset moved it above those handed out before).
  *
  * Refresh tokens are single-use; a client keeps at most `maxRefreshTokensPerClient` unused ones, and issuing one
- * more forgets its oldest unused one. A refresh token names its client (by ordinal) and its issue number, so the
- * service keeps small integers per token (issue number → generation, and the issue order), never the token string:
- * a Map of 1,000 token strings per client was most of generate-token's garbage collection (profiled: the strings
- * outlive young-generation GCs; small integers are stored inline).
+ * more forgets its oldest unused one (client-tokens.ts keeps them as small integers, never the token strings).
  *
  * Revoking every token of a client bumps that client's generation (a claim in each token), which is O(1) and needs
  * no list of issued tokens; revoking one token records its id until it would have expired anyway. A reset rewinds
  * the generation to 0, so tokens issued before it work again (the ledger's "Reset and tokens"), but the next
  * revoke-all still moves above the highest generation ever handed out: those tokens are the client's too, and a
  * generation that started over at 0 would reach theirs again and let them through.
- *
- * Signing, decoding and the verified-claims cache are in access-token-codec.ts: revocation, expiry on the virtual
- * clock and the client checks here run on every request.
  *
  * With a Redis store the state above lives in Redis instead, for every replica at once (shared-tokens.ts, decision
  * 0040): the same rules, one script per change and one read per check; this module then signs and numbers only.
@@ -39,8 +32,13 @@ import type { EventBus, TokenIssued } from '../domain/events.ts';
 import type { CryptoPrimitives } from '../platform/crypto-primitives.ts';
 import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../store/records.ts';
 import type { SharedTokenState } from '../store/token-state.ts';
-import { type AccessTokenContext, checkAccessToken, type TokenCheck } from './access-token-check.ts';
-import { type AccessTokenCodec, createAccessTokenCodec } from './access-token-codec.ts';
+import {
+  type AccessTokenCodec,
+  type AccessTokenContext,
+  checkAccessToken,
+  createAccessTokenCodec,
+  type TokenCheck,
+} from './access-tokens.ts';
 import {
   clientTable,
   consumeRefresh,
@@ -60,8 +58,8 @@ import {
 } from './shared-token-ops.ts';
 import { BOOT_SPAN, highestRecords, revocationKey, tokenIdKey, tokenJti, tokenRecords } from './token-records.ts';
 
-/** Why a token was not accepted (re-exported from access-token-check.ts, where the checks are). */
-export type { TokenCheck, TokenRejection } from './access-token-check.ts';
+/** Why a token was not accepted (re-exported from access-tokens.ts, where the checks are). */
+export type { TokenCheck, TokenRejection } from './access-tokens.ts';
 
 /** What a revoke-token call revoked: the `data` of its answer (openapi.yaml `RevokeTokenResponse`). */
 export type RevokeTokenData = NonNullable<RevokeTokenResponse['data']>;

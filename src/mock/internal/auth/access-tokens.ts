@@ -1,0 +1,208 @@
+/**
+ * The mock's access tokens: HS256 JWTs signed with a per-instance secret, decoded with a verified-claims cache, and
+ * the checks a token passes before the GraphQL engine runs. Policy (who may have a token, revocation) stays in
+ * tokens.ts; this module answers "is this a token of this instance, what does it claim, and does it pass".
+ *
+ * Checking is done here, not with a JWT library: the mock accepts only tokens it signed, with its one fixed header,
+ * so a check is "same header segment, same signature, JSON payload". Loading a general JWT library cost the mock's
+ * start-up more than the rest of its token code (decision 0001); tests check interoperability with one. Signing is
+ * the platform's (platform/node-crypto.ts under Node, platform/web-crypto.ts in a browser).
+ *
+ * Verified claims are cached by token string (bounded), because every GraphQL request carries the same few tokens
+ * and checking a signature was a fifth of a fee-list request's CPU (profiled).
+ *
+ * @module
+ */
+import { kitMessage } from '../../../internal/messages.ts';
+import { bytesOfHex, constantTimeTextEqual } from '../../../internal/text-bytes.ts';
+import { serviceHeaders } from '../../../spec-names.ts';
+import type { CryptoPrimitives } from '../platform/crypto-primitives.ts';
+
+/** A non-empty base64url segment without padding. */
+const base64urlText = /^[\w-]+$/;
+
+/** Signs a JWT signing input (`header.payload`, ASCII) and returns the base64url signature. */
+export type Hs256Signer = (signingInput: string) => string;
+
+/** The base64url JOSE header of every token the mock issues: `{"alg":"HS256","typ":"JWT"}`. */
+export const jwtHeaderSegment = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9';
+
+/**
+ * Checks a compact JWT against `sign` and returns its decoded payload, or `undefined` when it is not a token signed
+ * with that key under {@link jwtHeaderSegment}: wrong segment count, another header (so another algorithm, `none`
+ * included), a payload segment that is not base64url text, a signature that does not match, or a payload that is not
+ * a JSON object.
+ *
+ * @example
+ * const claims = verifyHs256(token, sign, platform.crypto.textOfBase64url); // { sub, jti, ... } or undefined
+ */
+export function verifyHs256(
+  token: string,
+  sign: Hs256Signer,
+  textOfBase64url: (segment: string) => string,
+): Record<string, unknown> | undefined {
+  const firstDot = jwtHeaderSegment.length;
+  if (token.length <= firstDot || token.charCodeAt(firstDot) !== 0x2e || !token.startsWith(jwtHeaderSegment))
+    return undefined;
+  const secondDot = token.indexOf('.', firstDot + 1);
+  if (secondDot === -1 || token.indexOf('.', secondDot + 1) !== -1) return undefined;
+  // The signer writes its input as latin1, one byte per UTF-16 unit: a character above U+00FF would be signed as its
+  // low byte, so a payload with such a character would pass as the ASCII token it aliases, yet decode differently.
+  // Only base64url text can be a payload the mock signed.
+  if (!base64urlText.test(token.slice(firstDot + 1, secondDot))) return undefined;
+  // Constant time, as a real verifier would be; the lengths are public (always 43 characters when valid).
+  if (!constantTimeTextEqual(token.slice(secondDot + 1), sign(token.slice(0, secondDot)))) return undefined;
+  try {
+    const payload: unknown = JSON.parse(textOfBase64url(token.slice(firstDot + 1, secondDot)));
+    return typeof payload === 'object' && payload !== null && !Array.isArray(payload)
+      ? (payload as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Claims of an access token issued by the mock. */
+export interface AccessClaims {
+  sub: string;
+  typ: 'access';
+  jti: string;
+  /** Revocation generation of the client at issue time. */
+  gen: number;
+  iat: number;
+  exp: number;
+}
+
+/** Signs and decodes one instance's access tokens. */
+export interface AccessTokenCodec {
+  /** Signs a token; `subJson` is the client id already JSON-escaped. */
+  sign(subJson: string, jti: string, gen: number, iat: number, exp: number): string;
+  /** The claims of a token this instance signed, or `undefined` for anything else. */
+  decode(token: string): AccessClaims | undefined;
+  /** Forgets the verified-claims cache. */
+  reset(): void;
+}
+
+/** Most verified tokens whose claims are kept; the cache is dropped whole when full (a miss costs one verify). */
+const verifiedCacheSize = 1024;
+
+/** Creates the codec with the platform's `crypto`; the signing secret is derived from `seed`. */
+export function createAccessTokenCodec(seed: string, crypto: CryptoPrimitives): AccessTokenCodec {
+  const signature = crypto.hs256Signer(bytesOfHex(crypto.sha256Hex(`payment-contract-kit jwt\0${seed}`)));
+  const { base64urlOfText, textOfBase64url } = crypto;
+  // The payload is written as a template, not JSON.stringify'd: every claim but `sub` is a number or a hex/uuid
+  // string, and `sub` is JSON-escaped once per client.
+  // token string → its verified claims (signature and shape checked).
+  const verified = new Map<string, AccessClaims>();
+  // The latest verified token: a client sends the same one request after request, and comparing two strings is
+  // cheaper than hashing the new (300-character) header string for the Map lookup.
+  let recentToken: string | undefined;
+  let recentClaims: AccessClaims | undefined;
+
+  function decodeUncached(token: string): AccessClaims | undefined {
+    // Malformed, another header or algorithm, or a bad signature: all mean "not a token of this mock".
+    const claims = verifyHs256(token, signature, textOfBase64url) as Partial<AccessClaims> | undefined;
+    if (
+      claims === undefined ||
+      claims.typ !== 'access' ||
+      typeof claims.sub !== 'string' ||
+      typeof claims.jti !== 'string' ||
+      typeof claims.gen !== 'number' ||
+      typeof claims.exp !== 'number'
+    )
+      return undefined;
+    return claims as AccessClaims;
+  }
+
+  return {
+    sign(subJson, jti, gen, iat, exp) {
+      const payload = `{"sub":${subJson},"typ":"access","jti":"${jti}","gen":${gen},"iat":${iat},"exp":${exp}}`;
+      const signed = `${jwtHeaderSegment}.${base64urlOfText(payload)}`;
+      return `${signed}.${signature(signed)}`;
+    },
+    decode(token) {
+      if (token === recentToken) return recentClaims;
+      let claims = verified.get(token);
+      if (claims === undefined) {
+        claims = decodeUncached(token);
+        if (claims === undefined) return undefined;
+        if (verified.size >= verifiedCacheSize) verified.clear();
+        verified.set(token, claims);
+      }
+      recentToken = token;
+      recentClaims = claims;
+      return claims;
+    },
+    reset() {
+      verified.clear();
+      recentToken = undefined;
+      recentClaims = undefined;
+    },
+  };
+}
+
+/** Why a token was not accepted; keys of `Assumptions.reasonCodes`. */
+export type TokenRejection = 'missingToken' | 'invalidToken' | 'expiredToken' | 'revokedToken' | 'clientMismatch';
+
+/** Outcome of a token check: the token's client, or why it was refused and a message that says so. */
+export type TokenCheck =
+  | { readonly ok: true; readonly clientId: string }
+  | { readonly ok: false; readonly reason: TokenRejection; readonly message: string };
+
+/** What {@link checkAccessToken} asks of the token service. */
+export interface AccessTokenContext {
+  /** The verified claims of a token this mock signed, or undefined. */
+  decode(token: string): AccessClaims | undefined;
+  isRevoked(claims: AccessClaims): boolean;
+  /** Virtual-clock time in ms. */
+  now(): number;
+  isClient(clientId: string): boolean;
+}
+
+function refuse(reason: TokenRejection, text: string): TokenCheck {
+  return { ok: false, reason, message: kitMessage(text) };
+}
+
+/**
+ * Checks `token` (from x-jwt-token); `clientIdHeader` is x-client-id when the request sent one.
+ *
+ * @example
+ * const check = checkAccessToken(headers['x-jwt-token'], headers['x-client-id'], context);
+ * if (!check.ok) return graphqlFailure(401, check.message, reasons[check.reason]);
+ */
+export function checkAccessToken(
+  token: string | undefined,
+  clientIdHeader: string | undefined,
+  context: AccessTokenContext,
+): TokenCheck {
+  const jwt = serviceHeaders.jwt;
+  if (!token)
+    return refuse('missingToken', `Missing header ${jwt}: send the token from generate-token or refresh-token.`);
+  const claims = context.decode(token);
+  if (!claims)
+    return refuse(
+      'invalidToken',
+      `${jwt} is not a valid token of this mock (malformed or bad signature): send the token from generate-token or refresh-token.`,
+    );
+  if (context.isRevoked(claims))
+    return refuse(
+      'revokedToken',
+      `The token in ${jwt} was revoked: call refresh-token or generate-token for a new one.`,
+    );
+  if (context.now() >= claims.exp * 1000)
+    return refuse(
+      'expiredToken',
+      `The token in ${jwt} has expired: call refresh-token with your refresh_token for a new one.`,
+    );
+  if (!context.isClient(claims.sub))
+    return refuse(
+      'clientMismatch',
+      `The token in ${jwt} belongs to client "${claims.sub}", which is not configured on this mock.`,
+    );
+  if (clientIdHeader !== undefined && clientIdHeader !== claims.sub)
+    return refuse(
+      'clientMismatch',
+      `The token in ${jwt} was issued to another client than the one in ${serviceHeaders.clientId}: use a token generated with the same client id.`,
+    );
+  return { ok: true, clientId: claims.sub };
+}

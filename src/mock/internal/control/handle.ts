@@ -29,7 +29,7 @@ import type { RedeliverResult } from '../webhooks/dispatcher.ts';
 import type { WebhookFanout } from '../webhooks/fanout.ts';
 import type { SharedDeliveries } from '../webhooks/shared-deliveries.ts';
 import type { FailureInjection } from './failure-injection.ts';
-import type { JournalReads } from './journal-reads.ts';
+import type { JournalReads } from './journal.ts';
 
 /** The parts the handle drives. */
 export interface ControlDeps {
@@ -43,7 +43,7 @@ export interface ControlDeps {
   /** The webhook deliveries a shared store holds (Redis): read and redelivered there instead of in `webhooks`. */
   readonly sharedDeliveries?: SharedDeliveries | undefined;
   readonly webhooks: WebhookFanout;
-  /** The request journal's reads: this process's ring, or the store's (journal-reads.ts). */
+  /** The request journal's reads: this process's ring, or the store's (journal.ts). */
   readonly journal: JournalReads;
   readonly failures: FailureInjection;
   readonly engine: EngineLoader;

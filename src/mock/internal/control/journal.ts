@@ -9,6 +9,10 @@
  * object is built only when someone reads it or waits for one: an object per request that lives for the next
  * thousand requests is copied by every young-generation GC it survives, which under load is most of them.
  *
+ * The control handle reads it through {@link JournalReads}, promises on every store: with a Redis store it reads the
+ * journal Redis holds for every replica instead (shared-journal.ts), so a request answered by any replica is in the
+ * very next read through any other.
+ *
  * @module
  */
 
@@ -194,4 +198,29 @@ export function createJournal(capacity: number, recorder?: Recorder): Journal {
       add(e);
     };
   return journal;
+}
+
+/** The journal's reads, as promises on every store. */
+export interface JournalReads {
+  entries(since?: number): Promise<JournalEntry[]>;
+  page(query: PageQuery | undefined, filter: JournalFilter): Promise<Page<JournalEntry>>;
+  /** Entries kept, and the latest sequence number (0 when none since the reset). */
+  counts(): Promise<{ readonly kept: number; readonly cursor: number }>;
+  waitFor(predicate: (entry: JournalEntry) => boolean, options?: WaitOptions): Promise<JournalEntry>;
+  /**
+   * Resolves once every entry this process recorded so far is in the journal every reader reads (at once for the
+   * ring; on Redis, once this replica's appends settled: a failed one is counted as lost, not rejected).
+   */
+  written(): Promise<void>;
+}
+
+/** The reads of this process's own ring. */
+export function localJournalReads(journal: Journal): JournalReads {
+  return {
+    entries: async (since) => journal.entries(since),
+    page: async (query, filter) => journal.page(query, filter),
+    counts: async () => ({ kept: journal.size(), cursor: journal.cursor() }),
+    waitFor: (predicate, options) => journal.waitFor(predicate, options),
+    written: async () => undefined,
+  };
 }

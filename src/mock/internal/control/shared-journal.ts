@@ -14,8 +14,7 @@ import type { JournalRecord } from '../history/journal-entry.ts';
 import { checkPageQuery } from '../history/page.ts';
 import type { JournalStatePort } from '../store/journal-state.ts';
 import { lossCounter } from '../store/sync-losses.ts';
-import { requestWaitMessages } from './journal.ts';
-import type { JournalReads } from './journal-reads.ts';
+import { type JournalReads, requestWaitMessages } from './journal.ts';
 
 /** What {@link sharedJournal} needs. */
 export interface SharedJournalDeps {

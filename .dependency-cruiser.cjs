@@ -54,20 +54,13 @@ const mockUpwardRules = [
  * - A subfolder never imports its parent folder (graphql/validation/ from graphql/): the parent imports the
  *   subfolder, so the pair would import each other; what both need lives in the subfolder.
  */
-const mockNoUpwardExceptions = [
-  // The token service and the credential check still take the accepted clients' type from options.ts; it lives in
-  // internal/option-types.ts too, and importing it from there empties this list. No other module may join it.
-  '^src/mock/internal/auth/credentials[.]ts$',
-  '^src/mock/internal/auth/tokens[.]ts$',
-];
-
 const mockNoImportUpRules = [
   {
     name: 'mock-internals-import-no-mock-module',
     comment:
       'src/mock/internal imports no module of src/mock itself (options.ts, control-types.ts, the entries): they import the internals, so the pair would import each other. Take the type from internal/option-types.ts or internal/handle/, or move the shared piece down beside them.',
     severity: 'error',
-    from: { path: '^src/mock/internal/', pathNot: mockNoUpwardExceptions },
+    from: { path: '^src/mock/internal/' },
     to: { path: '^src/mock/[^/]+[.]ts$' },
   },
   {

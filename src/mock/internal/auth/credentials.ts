@@ -7,14 +7,17 @@
  */
 import { kitMessage } from '../../../internal/messages.ts';
 import { serviceHeaders } from '../../../spec-names.ts';
-import type { MockClientConfig } from '../../options.ts';
 import { restError } from '../http-error.ts';
+import type { MockClientConfig } from '../option-types.ts';
 
 /** Credential checks against the configured clients of one mock instance. */
 export interface CredentialCheck {
   /** Returns the client id, or throws a 401 `MockHttpError` (7.1 body) naming the missing or wrong header. */
   authenticate(clientIdHeader: string | undefined, apiKeyHeader: string | undefined): string;
-  /** Whether `apiKey` is the key of `clientId`, compared in constant time; false for an unknown client. */
+  /**
+   * Whether `apiKey` is the key of `clientId`, compared in constant time; false for an unknown client. For checks
+   * outside {@link CredentialCheck.authenticate}, such as the GraphQL endpoint's optional client-header check.
+   */
   apiKeyMatches(clientId: string, apiKey: string): boolean;
   /** True when `clientId` is a configured client. */
   isClient(clientId: string): boolean;

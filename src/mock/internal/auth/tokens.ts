@@ -26,9 +26,9 @@
 import type { Assumptions } from '../../../assumptions.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import type { RevokeTokenResponse, TokenPair, TokenPairResponse } from '../../../types/rest.ts';
-import type { MockClientConfig } from '../../options.ts';
 import type { Clock } from '../clock.ts';
 import type { EventBus, TokenIssued } from '../domain/events.ts';
+import type { MockClientConfig } from '../option-types.ts';
 import type { CryptoPrimitives } from '../platform/crypto-primitives.ts';
 import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../store/records.ts';
 import type { SharedTokenState } from '../store/token-state.ts';
@@ -49,7 +49,7 @@ import {
   revokeAll,
   tokenHeads,
 } from './client-tokens.ts';
-import { createCredentialCheck } from './credentials.ts';
+import { type CredentialCheck, createCredentialCheck } from './credentials.ts';
 import {
   type SharedTokenContext,
   type SharedTokenOpsFactory,
@@ -68,18 +68,7 @@ export type RevokeTokenData = NonNullable<RevokeTokenResponse['data']>;
  * Token operations of one mock instance. The answers of generate, refresh, revoke and verify are promises over a
  * shared token state (Redis, decision 0040) and plain values otherwise ({@link InProcessTokenService}).
  */
-export interface TokenService {
-  /**
-   * Checks `x-client-id` and `x-api-key` against the configured clients and returns the client id. Throws a 401
-   * `MockHttpError` (7.1 body) naming the missing or wrong header.
-   */
-  authenticate(clientIdHeader: string | undefined, apiKeyHeader: string | undefined): string;
-  /**
-   * Whether `apiKey` is the API key configured for `clientId`, compared in constant time (the platform's secretMatcher); false
-   * for an unknown client. For checks outside {@link TokenService.authenticate}, such as the GraphQL endpoint's
-   * optional client-header check.
-   */
-  apiKeyMatches(clientId: string, apiKey: string): boolean;
+export interface TokenService extends CredentialCheck {
   /** generate-token for an authenticated client, applying `Assumptions.repeatGenerateToken`. */
   generate(clientId: string): TokenPairResponse | Promise<TokenPairResponse>;
   /** refresh-token: exchanges an unused refresh token of this client for a new pair; 401 otherwise. */
@@ -100,8 +89,6 @@ export interface TokenService {
     clientIdHeader: string | undefined,
     failPath?: string,
   ): TokenCheck | Promise<StoreTokenCheck>;
-  /** True when `clientId` is a configured client. */
-  isClient(clientId: string): boolean;
   /**
    * Forgets generate-once records, refresh tokens and revocations, and rewinds the token id sequence. Keeps each
    * client's highest revocation generation, which {@link TokenService.keptOverReset} writes down.
@@ -242,9 +229,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   }
 
   const service: InProcessTokenService = {
-    authenticate: credentials.authenticate,
-    apiKeyMatches: credentials.apiKeyMatches,
-    isClient: credentials.isClient,
+    ...credentials,
     generate(clientId) {
       const s = state(clientId);
       if (s.generated && assumptions.repeatGenerateToken === 'reject') throw tokenRefusals.generatedAlready();

@@ -8,6 +8,7 @@
  * @module
  */
 import { restErrorBody } from '../../contract/error-shapes.ts';
+import { kitMessage } from '../../internal/messages.ts';
 
 /**
  * An error that carries its complete HTTP answer. Handlers throw it; the top-level handler sends `status` and `body`
@@ -33,4 +34,9 @@ export class MockHttpError extends Error {
 /** A REST error (spec 7.1 shape) with the given HTTP status. */
 export function restError(status: number, message: string, headers?: Record<string, string>): MockHttpError {
   return new MockHttpError(status, restErrorBody(message), headers);
+}
+
+/** A 400 (spec 7.1 shape) for a mistake in a control or list call, with `message` in the kit's voice. */
+export function badRequest(message: string): MockHttpError {
+  return restError(400, kitMessage(message));
 }

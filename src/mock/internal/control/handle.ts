@@ -19,7 +19,7 @@ import type { MockControl, MockRequestMatcher, MockRequestRecord, MockStoreStatu
 import type { PageQuery } from '../history/page.ts';
 import type { RouteEntry } from '../http/outcome.ts';
 import type { Router } from '../http/router.ts';
-import { restError } from '../http-error.ts';
+import { badRequest, restError } from '../http-error.ts';
 import type { Settlement } from '../payments/settlement.ts';
 import type { SharedPayments } from '../payments/shared-payments.ts';
 import type { CardAccountInput, MockState } from '../payments/state.ts';
@@ -129,8 +129,6 @@ function toPredicate(
   return (r) => entries.every(([k, v]) => r[k] === v);
 }
 
-const bad = (message: string) => restError(400, kitMessage(message));
-
 /** The page part of a query, without keys left undefined. */
 function pageOf(limit?: number, before?: number, after?: number): PageQuery {
   return {
@@ -147,17 +145,19 @@ function checkedCard(
   now: number,
 ): CardAccountInput {
   const number = card?.card_number;
-  if (typeof number !== 'string') throw bad('registerCardAccount: card_number must be a string of digits.');
+  if (typeof number !== 'string') throw badRequest('registerCardAccount: card_number must be a string of digits.');
   // The same rule as a fee calculation's input validation, with the same messages.
   const check = checkCardNumber(number, assumptions);
   if (!check.ok)
-    throw bad(`registerCardAccount: ${cardNumberMessage(check.problem, 'card_number', assumptions)} See testCards.`);
+    throw badRequest(
+      `registerCardAccount: ${cardNumberMessage(check.problem, 'card_number', assumptions)} See testCards.`,
+    );
   if (
     typeof card.expiry_month !== 'string' ||
     typeof card.expiry_year !== 'string' ||
     expiryProblems(card.expiry_month, card.expiry_year, now).length > 0
   )
-    throw bad('registerCardAccount: expiry_month and expiry_year must be 2 digits each and not in the past.');
+    throw badRequest('registerCardAccount: expiry_month and expiry_year must be 2 digits each and not in the past.');
   return { card_number: number, expiry_month: card.expiry_month, expiry_year: card.expiry_year };
 }
 
@@ -203,9 +203,9 @@ export function createControl(deps: ControlDeps): MockControl {
     now: () => clock.now(),
     advanceClock(ms) {
       if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
-        throw bad(`advanceClock needs a finite, non-negative number of milliseconds; got ${String(ms)}.`);
+        throw badRequest(`advanceClock needs a finite, non-negative number of milliseconds; got ${String(ms)}.`);
       if (clock.now() + ms > maxClockTime)
-        throw bad(
+        throw badRequest(
           `advanceClock(${ms}) would move the clock past the latest date JavaScript can hold (${new Date(maxClockTime).toISOString()}); advance by less.`,
         );
       const at = clock.advance(ms);
@@ -223,7 +223,7 @@ export function createControl(deps: ControlDeps): MockControl {
     },
     async settlePayment(uuid, outcome) {
       if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure')
-        throw bad(`settlePayment outcome must be "success" or "failure"; got ${String(outcome)}.`);
+        throw badRequest(`settlePayment outcome must be "success" or "failure"; got ${String(outcome)}.`);
       const r = await payments.settleNow(uuid, outcome);
       if (r.ok) return r.payment;
       throw r.problem === 'unknown'
@@ -263,7 +263,8 @@ export function createControl(deps: ControlDeps): MockControl {
     coverage: deps.coverage,
     waitForDelivery: (predicate, o) => hooks.waitFor(predicate, o),
     redeliver(id) {
-      if (typeof id !== 'string' || id === '') throw bad('redeliver needs the id of a delivery (see deliveries()).');
+      if (typeof id !== 'string' || id === '')
+        throw badRequest('redeliver needs the id of a delivery (see deliveries()).');
       const refused = (r: RedeliverResult) => {
         if (!r.ok) throw restError(r.problem === 'unknown' ? 404 : 409, r.message);
       };
@@ -273,14 +274,16 @@ export function createControl(deps: ControlDeps): MockControl {
     failNextRequest(path, status, o = {}) {
       const known = router.match('POST', path);
       if (known.found === 'none' || known.route.kind === 'control')
-        throw bad(
+        throw badRequest(
           `failNextRequest: "${path}" is not a service path; use one of ${Object.values(servicePaths).join(', ')}.`,
         );
       if (!Number.isInteger(status) || status < 400 || status > 599)
-        throw bad(`failNextRequest: status must be an HTTP error status from 400 to 599; got ${String(status)}.`);
+        throw badRequest(
+          `failNextRequest: status must be an HTTP error status from 400 to 599; got ${String(status)}.`,
+        );
       const times = o.times ?? 1;
       if (!Number.isInteger(times) || times < 1)
-        throw bad(`failNextRequest: times must be a positive integer; got ${String(times)}.`);
+        throw badRequest(`failNextRequest: times must be a positive integer; got ${String(times)}.`);
       failures.arm(path, status, o.message, times);
     },
     async warmUp(options) {

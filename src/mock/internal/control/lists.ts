@@ -19,7 +19,7 @@ import type { MockControl, MockHistory } from '../handle/control-handle.ts';
 import { parseListQuery } from '../history/page.ts';
 import type { MockRequest } from '../http/exchange.ts';
 import type { Outcome } from '../http/outcome.ts';
-import { restError } from '../http-error.ts';
+import { badRequest } from '../http-error.ts';
 import { deliveryFilterStates } from '../webhooks/delivery-store.ts';
 
 type Add = (method: string, path: string, handle: (request: MockRequest) => Outcome | Promise<Outcome>) => void;
@@ -56,10 +56,7 @@ function deliveryState(raw: string | undefined, route: string) {
   if (raw === undefined) return undefined;
   const state = deliveryFilterStates.find((s) => s === raw);
   if (state === undefined)
-    throw restError(
-      400,
-      kitMessage(`${route}: "state" must be one of ${deliveryFilterStates.join(', ')}; got "${raw.slice(0, 40)}".`),
-    );
+    throw badRequest(`${route}: "state" must be one of ${deliveryFilterStates.join(', ')}; got "${raw.slice(0, 40)}".`);
   return state;
 }
 
@@ -67,10 +64,7 @@ function deliveryState(raw: string | undefined, route: string) {
 function httpStatus(raw: string | undefined, route: string): number | undefined {
   if (raw === undefined) return undefined;
   if (!/^[1-5]\d\d$/.test(raw))
-    throw restError(
-      400,
-      kitMessage(`${route}: "status" must be an HTTP status such as 200; got "${raw.slice(0, 40)}".`),
-    );
+    throw badRequest(`${route}: "status" must be an HTTP status such as 200; got "${raw.slice(0, 40)}".`);
   return Number(raw);
 }
 
@@ -106,11 +100,8 @@ export function registerListRoutes(add: Add, control: MockControl, guide: string
     const { page, filters: f } = parseListQuery(req.query, filters, route);
     const since = f.since === undefined ? undefined : Number(f.since);
     if (since !== undefined && (!/^\d{1,15}$/.test(f.since!) || page.after !== undefined || page.before !== undefined))
-      throw restError(
-        400,
-        kitMessage(
-          `${route}: "since" is a sequence number and another name for "after"; give one of since, after, before.`,
-        ),
+      throw badRequest(
+        `${route}: "since" is a sequence number and another name for "after"; give one of since, after, before.`,
       );
     const query = { ...page, ...(since === undefined ? {} : { after: since }) };
     const { since: _since, status, ...rest } = f;
@@ -120,7 +111,7 @@ export function registerListRoutes(add: Add, control: MockControl, guide: string
   add('GET', coveragePath, (request) => {
     const format = new URLSearchParams(request.query).get('format') ?? 'json';
     if (!(coverageFormats as readonly string[]).includes(format))
-      throw restError(400, kitMessage(`GET ${coveragePath}: "format" must be json, text or junit; got "${format}".`));
+      throw badRequest(`GET ${coveragePath}: "format" must be json, text or junit; got "${format}".`);
     const report = control.coverage();
     if (format === 'json') return ok(report);
     const text = format === 'text' ? coverageText(report) : coverageJunit(report);

@@ -27,14 +27,13 @@
  * @module
  */
 
-import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import type { MockControl, MockRequestMatcher } from '../handle/control-handle.ts';
 import { type BodyLimits, jsonObject } from '../http/body.ts';
 import type { MockRequest } from '../http/exchange.ts';
 import type { Outcome, RouteEntry } from '../http/outcome.ts';
 import type { Router } from '../http/router.ts';
-import { restError } from '../http-error.ts';
+import { badRequest, restError } from '../http-error.ts';
 import { pactRoutes, registerPactRoutes } from '../provider-states/routes.ts';
 import type { ProviderStateService } from '../provider-states/setup.ts';
 import { StoreUnavailableError } from '../store/sandbox-store.ts';
@@ -67,21 +66,20 @@ const ok = (body: unknown): Outcome => ({ status: 200, body });
 function optionalString(body: Record<string, unknown>, key: string, route: string): string | undefined {
   const v = body[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw restError(400, kitMessage(`${route}: "${key}" must be a string.`));
+  if (typeof v !== 'string') throw badRequest(`${route}: "${key}" must be a string.`);
   return v;
 }
 
 function requiredString(body: Record<string, unknown>, key: string, route: string): string {
   const v = optionalString(body, key, route);
-  if (v === undefined || v === '') throw restError(400, kitMessage(`${route}: "${key}" is required.`));
+  if (v === undefined || v === '') throw badRequest(`${route}: "${key}" is required.`);
   return v;
 }
 
 function optionalNumber(body: Record<string, unknown>, key: string, route: string): number | undefined {
   const v = body[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v))
-    throw restError(400, kitMessage(`${route}: "${key}" must be a number.`));
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw badRequest(`${route}: "${key}" must be a number.`);
   return v;
 }
 
@@ -91,10 +89,7 @@ const MAX_WAIT_MS = 2_147_483_647;
 function optionalTimeout(body: Record<string, unknown>, route: string): number | undefined {
   const v = optionalNumber(body, 'timeoutMs', route);
   if (v !== undefined && (!Number.isInteger(v) || v < 0 || v > MAX_WAIT_MS))
-    throw restError(
-      400,
-      kitMessage(`${route}: "timeoutMs" must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}.`),
-    );
+    throw badRequest(`${route}: "timeoutMs" must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}.`);
   return v;
 }
 
@@ -138,8 +133,7 @@ export function registerControlRoutes(
   add('POST', '/__pck/clock/advance', async (req) => {
     const route = 'POST /__pck/clock/advance';
     const ms = optionalNumber(jsonObject(req, limits, route), 'ms', route);
-    if (ms === undefined || ms < 0)
-      throw restError(400, kitMessage(`${route} needs { "ms": <non-negative milliseconds> }.`));
+    if (ms === undefined || ms < 0) throw badRequest(`${route} needs { "ms": <non-negative milliseconds> }.`);
     return clockAnswer(control.advanceClock(ms));
   });
   add('POST', '/__pck/payments/settle', async (req) => {
@@ -147,7 +141,7 @@ export function registerControlRoutes(
     const body = jsonObject(req, limits, route);
     const outcome = optionalString(body, 'outcome', route);
     if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure')
-      throw restError(400, kitMessage(`${route}: "outcome" must be "success" or "failure".`));
+      throw badRequest(`${route}: "outcome" must be "success" or "failure".`);
     return ok({ payment: await control.settlePayment(requiredString(body, 'uuid', route), outcome) });
   });
   add('POST', '/__pck/requests/wait', async (req) => {
@@ -155,7 +149,7 @@ export function registerControlRoutes(
     const body = jsonObject(req, limits, route);
     const guideValue = optionalString(body, 'guide', route);
     if (guideValue !== undefined && guideValue !== 'current' && guideValue !== 'legacy')
-      throw restError(400, kitMessage(`${route}: "guide" must be "current" or "legacy".`));
+      throw badRequest(`${route}: "guide" must be "current" or "legacy".`);
     const matcher: MockRequestMatcher = {
       method: optionalString(body, 'method', route),
       path: optionalString(body, 'path', route),
@@ -205,7 +199,7 @@ export function registerControlRoutes(
     const clientId = requiredString(body, 'clientId', route);
     const card = body.card;
     if (!isPlainObject(card))
-      throw restError(400, kitMessage(`${route}: "card" must be { "card_number", "expiry_month", "expiry_year" }.`));
+      throw badRequest(`${route}: "card" must be { "card_number", "expiry_month", "expiry_year" }.`);
     const c = card;
     const uid = control.registerCardAccount(clientId, {
       card_number: requiredString(c, 'card_number', `${route} card`),
@@ -218,7 +212,7 @@ export function registerControlRoutes(
     const route = 'POST /__pck/fail-next';
     const body = jsonObject(req, limits, route);
     const status = optionalNumber(body, 'status', route);
-    if (status === undefined) throw restError(400, kitMessage(`${route}: "status" is required.`));
+    if (status === undefined) throw badRequest(`${route}: "status" is required.`);
     const message = optionalString(body, 'message', route);
     const times = optionalNumber(body, 'times', route);
     control.failNextRequest(requiredString(body, 'path', route), status, {

@@ -1,13 +1,4 @@
-/**
- * Pages of a history: the query every paged control list takes (`limit`, and a `before` or `after` cursor), its
- * checks, and the walk that fills a page from one or more {@link SeqList}s (one per client or per dispatcher)
- * merged by sequence number. A page costs the entries it returns plus the entries a filter skips: never a scan and
- * sort of the whole history, and never more than the history's cap.
- *
- * @module
- */
-import { kitMessage } from '../../../internal/messages.ts';
-import { restError } from '../http-error.ts';
+import { badRequest } from '../http-error.ts';
 
 /** Entries on a page when the caller gives no `limit`: what a person reads at a glance. */
 export const defaultPageLimit = 20;
@@ -61,20 +52,14 @@ export function checkPageQuery(
   const q = query ?? {};
   const limit = q.limit ?? defaultPageLimit;
   if (!isCount(limit) || limit < 1 || limit > maxPageLimit)
-    throw restError(
-      400,
-      kitMessage(`${where}: "limit" must be a whole number from 1 to ${maxPageLimit}; got ${String(limit)}.`),
-    );
+    throw badRequest(`${where}: "limit" must be a whole number from 1 to ${maxPageLimit}; got ${String(limit)}.`);
   for (const key of ['before', 'after'] as const)
     if (q[key] !== undefined && !isCount(q[key]))
-      throw restError(
-        400,
-        kitMessage(
-          `${where}: "${key}" must be a sequence number (a whole number from 0), such as the "next" of the previous page.`,
-        ),
+      throw badRequest(
+        `${where}: "${key}" must be a sequence number (a whole number from 0), such as the "next" of the previous page.`,
       );
   if (q.before !== undefined && q.after !== undefined)
-    throw restError(400, kitMessage(`${where}: give "before" (older entries) or "after" (newer entries), not both.`));
+    throw badRequest(`${where}: give "before" (older entries) or "after" (newer entries), not both.`);
   return { ...q, limit };
 }
 
@@ -137,13 +122,12 @@ export function parseListQuery(raw: string, filters: readonly string[], route: s
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
     if (!accepted.includes(key))
-      throw restError(400, kitMessage(`${route}: unknown query parameter "${key}"; it takes ${accepted.join(', ')}.`));
-    if (values.length > 1 || values[0] === '')
-      throw restError(400, kitMessage(`${route}: give "${key}" once, with a value.`));
+      throw badRequest(`${route}: unknown query parameter "${key}"; it takes ${accepted.join(', ')}.`);
+    if (values.length > 1 || values[0] === '') throw badRequest(`${route}: give "${key}" once, with a value.`);
     const value = values[0]!;
     if (key === 'limit' || key === 'before' || key === 'after') {
       if (!/^\d{1,15}$/.test(value))
-        throw restError(400, kitMessage(`${route}: "${key}" must be a whole number; got "${value.slice(0, 40)}".`));
+        throw badRequest(`${route}: "${key}" must be a whole number; got "${value.slice(0, 40)}".`);
       page[key] = Number(value);
     } else found[key] = value;
   }

@@ -310,8 +310,7 @@ function journalOf(capacity: number, plan: StorePlan | undefined, seams: MockApp
 function storePlanOf(option: Parameters<typeof planStore>[0], seams: MockAppSeams): StorePlan | undefined {
   if (seams.planStore) {
     const plan = seams.planStore(option, seams.openStore);
-    // The token operations are checked where they are used (tokens.ts), with the same advice.
-    if (plan?.kind === 'redis' && !(seams.sharedParts && seams.sharedJournal))
+    if (plan?.kind === 'redis' && !(seams.sharedParts && seams.sharedJournal && seams.sharedTokenOps))
       throw new TypeError(
         kitMessage(
           'this store holds the sandbox for every process (Redis), which needs Node: in a browser or worker the mock keeps its state in memory; leave the store option out.',

@@ -280,19 +280,15 @@ describe("a store's shared token state", () => {
     );
   });
 
-  it('is refused without the shared parts the Node entries pass', () => {
-    const { sharedParts: _, ...withoutParts } = nodeStoreSeams;
-    expect(() =>
-      buildMockApp({ log: false, store: sharedStore() }, { platform: nodePlatform, ...withoutParts }),
-    ).toThrow(/holds the sandbox for every process \(Redis\), which needs Node/);
-  });
-
-  it('is refused without the token operations the Node entries pass', () => {
-    const { sharedTokenOps: _, ...withoutOps } = nodeStoreSeams;
-    expect(() => buildMockApp({ log: false, store: sharedStore() }, { platform: nodePlatform, ...withoutOps })).toThrow(
-      /holds the token state for every process \(Redis\), which needs Node/,
-    );
-  });
+  it.each(['sharedParts', 'sharedJournal', 'sharedTokenOps'] as const)(
+    'is refused without the %s the Node entries pass',
+    (seam) => {
+      const { [seam]: _, ...without } = nodeStoreSeams;
+      expect(() => buildMockApp({ log: false, store: sharedStore() }, { platform: nodePlatform, ...without })).toThrow(
+        /holds the sandbox for every process \(Redis\), which needs Node/,
+      );
+    },
+  );
 
   it('gets them from the Node entry', () => {
     const built = buildMockApp({ log: false, store: sharedStore() }, { platform: nodePlatform, ...nodeStoreSeams });

@@ -24,7 +24,6 @@
  * @module
  */
 import type { Assumptions } from '../../../assumptions.ts';
-import { kitMessage } from '../../../internal/messages.ts';
 import type { RevokeTokenResponse, TokenPair, TokenPairResponse } from '../../../types/rest.ts';
 import type { Clock } from '../clock.ts';
 import type { EventBus, TokenIssued } from '../domain/events.ts';
@@ -146,7 +145,7 @@ export interface TokenServiceDeps {
   readonly shared?: SharedTokenState | undefined;
   /**
    * The operations over {@link TokenServiceDeps.shared} (shared-tokens.ts): passed in by the Node entries, so the
-   * browser builds, which never have a shared token state, leave them out. Needed when `shared` is given.
+   * browser builds, which never have a shared token state, leave them out (the composition root refuses `shared` without them).
    */
   readonly sharedOps?: SharedTokenOpsFactory | undefined;
 }
@@ -267,8 +266,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     reset,
     resetView: reset,
   };
-  if (deps.shared === undefined) return service;
-  if (deps.sharedOps === undefined) throw new TypeError(kitMessage(sharedNeedsNode));
+  // The composition root refuses a shared token state without its operations (a browser build given a Redis store).
+  if (deps.shared === undefined || deps.sharedOps === undefined) return service;
   const context = { shared: deps.shared, codec, clock, assumptions, maxRefresh, state, ids, signed, jti };
   return overSharedState(service, deps.sharedOps, {
     ...context,
@@ -320,10 +319,6 @@ function spent(deps: Pick<TokenServiceDeps, 'record' | 'events'>, clientId: stri
   deps.record?.({ t: 'tk.u', c: clientId, n });
   deps.events?.emit({ kind: 'token.refreshed', clientId, refreshNumber: n });
 }
-
-/** Why a shared token state came without its operations: a Redis store object given to a browser build. */
-const sharedNeedsNode =
-  'this store holds the token state for every process (Redis), which needs Node: in a browser or worker the mock keeps its state in memory; leave the store option out.';
 
 /**
  * Serializes a token pair answer without `JSON.stringify`: the tokens are base64url / hex and the expiry an integer,

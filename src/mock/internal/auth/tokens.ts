@@ -145,7 +145,8 @@ export interface TokenServiceDeps {
   readonly shared?: SharedTokenState | undefined;
   /**
    * The operations over {@link TokenServiceDeps.shared} (shared-tokens.ts): passed in by the Node entries, so the
-   * browser builds, which never have a shared token state, leave them out (the composition root refuses `shared` without them).
+   * browser builds, which never have a shared token state, leave them out (the composition root refuses `shared`
+   * without them).
    */
   readonly sharedOps?: SharedTokenOpsFactory | undefined;
 }

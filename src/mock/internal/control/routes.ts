@@ -122,6 +122,9 @@ export function registerControlRoutes(
   providerStates?: ProviderStateService,
 ): void {
   const add = (method: string, path: string, handle: ControlHandler) => router.add('control', method, path, { handle });
+  // A POST route reads a JSON object body; its errors name the route.
+  const post = (path: string, handle: (body: Record<string, unknown>, route: string) => Outcome | Promise<Outcome>) =>
+    add('POST', path, async (req) => handle(jsonObject(req, limits, `POST ${path}`), `POST ${path}`));
   const clockAnswer = (now: number) => ok({ now, iso: new Date(now).toISOString() });
 
   registerListRoutes(add, control, guide);
@@ -130,23 +133,18 @@ export function registerControlRoutes(
     return ok({ ok: true });
   });
   add('GET', '/__pck/clock', () => clockAnswer(control.now()));
-  add('POST', '/__pck/clock/advance', async (req) => {
-    const route = 'POST /__pck/clock/advance';
-    const ms = optionalNumber(jsonObject(req, limits, route), 'ms', route);
+  post('/__pck/clock/advance', async (body, route) => {
+    const ms = optionalNumber(body, 'ms', route);
     if (ms === undefined || ms < 0) throw badRequest(`${route} needs { "ms": <non-negative milliseconds> }.`);
     return clockAnswer(control.advanceClock(ms));
   });
-  add('POST', '/__pck/payments/settle', async (req) => {
-    const route = 'POST /__pck/payments/settle';
-    const body = jsonObject(req, limits, route);
+  post('/__pck/payments/settle', async (body, route) => {
     const outcome = optionalString(body, 'outcome', route);
     if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure')
       throw badRequest(`${route}: "outcome" must be "success" or "failure".`);
     return ok({ payment: await control.settlePayment(requiredString(body, 'uuid', route), outcome) });
   });
-  add('POST', '/__pck/requests/wait', async (req) => {
-    const route = 'POST /__pck/requests/wait';
-    const body = jsonObject(req, limits, route);
+  post('/__pck/requests/wait', async (body, route) => {
     const guideValue = optionalString(body, 'guide', route);
     if (guideValue !== undefined && guideValue !== 'current' && guideValue !== 'legacy')
       throw badRequest(`${route}: "guide" must be "current" or "legacy".`);
@@ -168,9 +166,7 @@ export function registerControlRoutes(
     );
     return ok({ request });
   });
-  add('POST', '/__pck/deliveries/wait', async (req) => {
-    const route = 'POST /__pck/deliveries/wait';
-    const body = jsonObject(req, limits, route);
+  post('/__pck/deliveries/wait', async (body, route) => {
     const fields = (['paymentUuid', 'state', 'url', 'clientId'] as const)
       .map((k) => [k, optionalString(body, k, route)] as const)
       .filter(([, v]) => v !== undefined);
@@ -183,34 +179,27 @@ export function registerControlRoutes(
     );
     return ok({ delivery });
   });
-  add('POST', '/__pck/deliveries/redeliver', async (req) => {
-    const route = 'POST /__pck/deliveries/redeliver';
-    await control.redeliver(requiredString(jsonObject(req, limits, route), 'id', route));
+  post('/__pck/deliveries/redeliver', async (body, route) => {
+    await control.redeliver(requiredString(body, 'id', route));
     return ok({ ok: true });
   });
-  add('POST', '/__pck/tokens', async (req) => {
-    const route = 'POST /__pck/tokens';
-    const clientId = requiredString(jsonObject(req, limits, route), 'clientId', route);
+  post('/__pck/tokens', async (body, route) => {
+    const clientId = requiredString(body, 'clientId', route);
     return ok({ status: 'SUCCESS', data: control.issueToken(clientId) });
   });
-  add('POST', '/__pck/card-accounts', async (req) => {
-    const route = 'POST /__pck/card-accounts';
-    const body = jsonObject(req, limits, route);
+  post('/__pck/card-accounts', async (body, route) => {
     const clientId = requiredString(body, 'clientId', route);
     const card = body.card;
     if (!isPlainObject(card))
       throw badRequest(`${route}: "card" must be { "card_number", "expiry_month", "expiry_year" }.`);
-    const c = card;
     const uid = control.registerCardAccount(clientId, {
-      card_number: requiredString(c, 'card_number', `${route} card`),
-      expiry_month: requiredString(c, 'expiry_month', `${route} card`),
-      expiry_year: requiredString(c, 'expiry_year', `${route} card`),
+      card_number: requiredString(card, 'card_number', `${route} card`),
+      expiry_month: requiredString(card, 'expiry_month', `${route} card`),
+      expiry_year: requiredString(card, 'expiry_year', `${route} card`),
     });
     return ok({ card_account_uid: uid });
   });
-  add('POST', '/__pck/fail-next', async (req) => {
-    const route = 'POST /__pck/fail-next';
-    const body = jsonObject(req, limits, route);
+  post('/__pck/fail-next', async (body, route) => {
     const status = optionalNumber(body, 'status', route);
     if (status === undefined) throw badRequest(`${route}: "status" is required.`);
     const message = optionalString(body, 'message', route);

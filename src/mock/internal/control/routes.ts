@@ -158,12 +158,8 @@ export function registerControlRoutes(
     };
     const timeoutMs = optionalTimeout(body, route);
     const since = optionalNumber(body, 'since', route);
-    const request = await orTimeout(
-      control.waitForRequest(matcher, {
-        ...(timeoutMs === undefined ? {} : { timeoutMs }),
-        ...(since === undefined ? {} : { since }),
-      }),
-    );
+    // Options left out and options given as undefined mean the same to every wait: the defaults.
+    const request = await orTimeout(control.waitForRequest(matcher, { timeoutMs, since }));
     return ok({ request });
   });
   post('/__pck/deliveries/wait', async (body, route) => {
@@ -172,10 +168,7 @@ export function registerControlRoutes(
       .filter(([, v]) => v !== undefined);
     const timeoutMs = optionalTimeout(body, route);
     const delivery = await orTimeout(
-      control.waitForDelivery(
-        (d) => fields.every(([k, v]) => d[k] === v),
-        timeoutMs === undefined ? {} : { timeoutMs },
-      ),
+      control.waitForDelivery((d) => fields.every(([k, v]) => d[k] === v), { timeoutMs }),
     );
     return ok({ delivery });
   });
@@ -204,10 +197,7 @@ export function registerControlRoutes(
     if (status === undefined) throw badRequest(`${route}: "status" is required.`);
     const message = optionalString(body, 'message', route);
     const times = optionalNumber(body, 'times', route);
-    control.failNextRequest(requiredString(body, 'path', route), status, {
-      ...(message === undefined ? {} : { message }),
-      ...(times === undefined ? {} : { times }),
-    });
+    control.failNextRequest(requiredString(body, 'path', route), status, { message, times });
     return ok({ ok: true });
   });
   if (providerStates) registerPactRoutes(router, providerStates, limits);

@@ -16,7 +16,6 @@ import type { EventBus } from '../domain/events.ts';
 import type { EngineLoader } from '../graphql/engine-loader.ts';
 import { cardNumberMessage } from '../graphql/validation/index.ts';
 import type { MockControl, MockRequestMatcher, MockRequestRecord, MockStoreStatus } from '../handle/control-handle.ts';
-import type { PageQuery } from '../history/page.ts';
 import type { RouteEntry } from '../http/outcome.ts';
 import type { Router } from '../http/router.ts';
 import { badRequest, restError } from '../http-error.ts';
@@ -129,15 +128,6 @@ function toPredicate(
   return (r) => entries.every(([k, v]) => r[k] === v);
 }
 
-/** The page part of a query, without keys left undefined. */
-function pageOf(limit?: number, before?: number, after?: number): PageQuery {
-  return {
-    ...(limit === undefined ? {} : { limit }),
-    ...(before === undefined ? {} : { before }),
-    ...(after === undefined ? {} : { after }),
-  };
-}
-
 /** The card details `registerCardAccount` was given, checked by the rules a fee calculation's input is checked by. */
 function checkedCard(
   card: Parameters<MockControl['registerCardAccount']>[1],
@@ -219,7 +209,7 @@ export function createControl(deps: ControlDeps): MockControl {
     payments: (clientId) => payments.payments(clientId),
     async paymentPage(query = {}) {
       const { limit, before, after, clientId, status, uuid } = query;
-      return payments.page(pageOf(limit, before, after), { clientId, status, uuid });
+      return payments.page({ limit, before, after }, { clientId, status, uuid });
     },
     async settlePayment(uuid, outcome) {
       if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure')
@@ -236,7 +226,7 @@ export function createControl(deps: ControlDeps): MockControl {
     requests: (o) => journal.entries(o?.since),
     async requestPage(query = {}) {
       const { limit, before, after, method, path, operationName, status, clientId } = query;
-      return journal.page(pageOf(limit, before, after), { method, path, operationName, status, clientId });
+      return journal.page({ limit, before, after }, { method, path, operationName, status, clientId });
     },
     cursor: async () => (await journal.counts()).cursor,
     waitForRequest: (match, o) => journal.waitFor(toPredicate(match), o),
@@ -252,7 +242,7 @@ export function createControl(deps: ControlDeps): MockControl {
     async deliveryPage(query = {}) {
       const { limit, before, after, state: deliveryState, paymentUuid, clientId, url } = query;
       const filter = { state: deliveryState, paymentUuid, clientId, url };
-      return hooks.deliveryPage(pageOf(limit, before, after), filter);
+      return hooks.deliveryPage({ limit, before, after }, filter);
     },
     async history() {
       const { kept, cursor } = await journal.counts();

@@ -10,11 +10,10 @@ import type { Assumptions } from '../../../assumptions.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { serviceHeaders } from '../../../spec-names.ts';
 import type { TokenPair, TokenPairResponse } from '../../../types/rest.ts';
-import type { Clock } from '../clock.ts';
 import type { EventBus, TokenIssued } from '../domain/events.ts';
 import { restError } from '../http-error.ts';
 import type { SharedTokenState, TokenStanding } from '../store/token-state.ts';
-import type { AccessTokenCodec, AccessTokenContext, TokenCheck } from './access-tokens.ts';
+import type { AccessTokenContext, TokenCheck } from './access-tokens.ts';
 import type { ClientTokens } from './client-tokens.ts';
 
 /** The 401 refusals of the token calls, in the kit's voice: what went wrong and what to call instead. */
@@ -51,8 +50,6 @@ export const tokenRefusals = {
 /** What the shared operations need of their token service. */
 export interface SharedTokenContext {
   readonly shared: SharedTokenState;
-  readonly codec: AccessTokenCodec;
-  readonly clock: Clock;
   readonly assumptions: Pick<Assumptions, 'tokenTtlSeconds' | 'repeatGenerateToken'> &
     Partial<Pick<Assumptions, 'expirationUnit'>>;
   readonly maxRefresh: number;
@@ -65,7 +62,7 @@ export interface SharedTokenContext {
   readonly signed: (clientId: string, via: TokenIssued['via'], gen: number, n: number, exp: number) => TokenPair;
   readonly refreshHead: string;
   readonly events: EventBus | undefined;
-  /** The checks of a token that need no store (signature, clock, client). */
+  /** The checks of a token that need no store (decoding, the virtual clock, the clients). */
   readonly local: Omit<AccessTokenContext, 'isRevoked'>;
   /** Empties what the process keeps (its counters and the codec's cache), as a control reset does with memory. */
   readonly resetLocal: () => void;

@@ -29,7 +29,7 @@ const tokenKey = (clientId: string, jti: string, exp: number) => revocationKey(t
  * The shared operations over `c`.
  *
  * @example
- * const ops = sharedTokenOps({ shared, codec, clock, signed, ... });
+ * const ops = sharedTokenOps({ shared, signed, local, ... });
  * const answer = await ops.generate('test-client');
  */
 export function sharedTokenOps(c: SharedTokenContext): SharedTokenOps {
@@ -46,7 +46,7 @@ export function sharedTokenOps(c: SharedTokenContext): SharedTokenOps {
   };
 
   const ttl = c.assumptions.tokenTtlSeconds;
-  const expiryNow = () => Math.floor(c.clock.now() / 1000) + ttl;
+  const expiryNow = () => Math.floor(c.local.now() / 1000) + ttl;
 
   // Expiring from the time of signing: after the store's answer, as with memory right away.
   const signed = (clientId: string, via: TokenIssued['via'], gen: number, n: number, exp = expiryNow()) =>
@@ -90,9 +90,9 @@ export function sharedTokenOps(c: SharedTokenContext): SharedTokenOps {
           c.events?.emit({ kind: 'token.revoked', clientId, tokenId: undefined, expiresAt: undefined });
           return { revoked: 'client' as const, refresh_tokens: unused };
         });
-      const claims = c.codec.decode(token);
+      const claims = c.local.decode(token);
       if (!claims || claims.sub !== clientId) return Promise.reject(tokenRefusals.notClientToken(clientId));
-      const nowSec = c.clock.now() / 1000;
+      const nowSec = c.local.now() / 1000;
       return afterOwn(() => port.revokeOne(tokenKey(clientId, claims.jti, claims.exp), claims.exp, nowSec)).then(() => {
         c.events?.emit({ kind: 'token.revoked', clientId, tokenId: claims.jti, expiresAt: claims.exp });
         return { revoked: 'token' as const, refresh_tokens: 0 };

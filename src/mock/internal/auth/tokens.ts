@@ -269,7 +269,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   };
   // The composition root refuses a shared token state without its operations (a browser build given a Redis store).
   if (deps.shared === undefined || deps.sharedOps === undefined) return service;
-  const context = { shared: deps.shared, codec, clock, assumptions, maxRefresh, state, ids, signed, jti };
+  const context = { shared: deps.shared, assumptions, maxRefresh, state, ids, signed, jti };
   return overSharedState(service, deps.sharedOps, {
     ...context,
     refreshHead,

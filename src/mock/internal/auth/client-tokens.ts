@@ -99,22 +99,6 @@ export function keepRefresh(s: ClientTokens, n: number, maxRefresh: number): voi
   if (s.order.length > 2 * maxRefresh) s.order.retain((k) => s.refresh.has(k));
 }
 
-/**
- * Takes a refresh token of `s` out of use and returns the client generation it was issued in, or -1 when it is
- * not a usable refresh token of this client (unknown, another client's, used, forgotten or revoked by revoke-all).
- *
- * @example
- * if (consumeRefresh(state, 'rt_0123456789abcdef', body.refresh_token) < 0) refuse();
- */
-export function consumeRefresh(s: ClientTokens, refreshHead: string, refreshToken: string): number {
-  const n = refreshNumber(s, refreshHead, refreshToken);
-  if (n < 0) return -1;
-  const gen = s.refresh.get(n);
-  if (gen === undefined) return -1;
-  s.refresh.delete(n);
-  return gen;
-}
-
 /** The issue number a refresh token of `s` carries, or -1 when it is not shaped as one of this client's. */
 export function refreshNumber(s: ClientTokens, refreshHead: string, refreshToken: string): number {
   const head = refreshHead.length + s.ordinal.length;

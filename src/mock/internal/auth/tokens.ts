@@ -40,7 +40,6 @@ import {
 } from './access-tokens.ts';
 import {
   clientTable,
-  consumeRefresh,
   keepRefresh,
   nextGeneration,
   refreshNumber,
@@ -237,11 +236,13 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       return { status: 'SUCCESS', data: issue(clientId, 'generate') };
     },
     refresh(clientId, refreshToken) {
+      // Unknown, another client's, used, forgotten or revoked by revoke-all: none is an unused refresh token here.
       const s = perClient.get(clientId);
-      const gen = s ? consumeRefresh(s, refreshHead, refreshToken) : -1;
-      if (s && gen >= 0 && (record || events?.listening))
-        spent(deps, clientId, refreshNumber(s, refreshHead, refreshToken));
-      if (!s || gen < 0) throw tokenRefusals.refreshUnknown();
+      const n = s ? refreshNumber(s, refreshHead, refreshToken) : -1;
+      const gen = n < 0 ? undefined : s?.refresh.get(n);
+      if (!s || gen === undefined) throw tokenRefusals.refreshUnknown();
+      s.refresh.delete(n);
+      if (record || events?.listening) spent(deps, clientId, n);
       if (gen < s.gen) throw tokenRefusals.refreshRevoked();
       return { status: 'SUCCESS', data: issue(clientId, 'refresh') };
     },

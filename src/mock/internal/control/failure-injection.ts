@@ -73,29 +73,39 @@ export function createFailureInjection(
     f.used = Math.max(f.used, n);
     if (f.used >= f.times && failures.get(path) === f) failures.delete(path);
   };
+  // The records of an arm and of its uses so far: as arming and taking write them, and as a snapshot does.
+  const failRecord = (p: string, f: Armed) => ({
+    t: 'fail',
+    p,
+    s: f.status,
+    m: f.message ?? null,
+    n: f.times,
+    i: f.id,
+  });
+  const takeRecord = (p: string, f: Armed) => ({ t: 'take', p, i: f.id ?? null, k: f.used });
   return {
     pending: () => failures.size > 0,
     inStore: false,
     answer: answerOf,
     arm(path, status, message, times) {
-      const id = record ? globalThis.crypto.randomUUID() : undefined;
-      failures.set(path, { status, message, times, used: 0, ...(id ? { id } : {}) });
-      if (record) record({ t: 'fail', p: path, s: status, m: message ?? null, n: times, i: id });
+      const f: Armed = { status, message, times, used: 0, id: record ? globalThis.crypto.randomUUID() : undefined };
+      failures.set(path, f);
+      record?.(failRecord(path, f));
       events?.emit({ kind: 'failure.armed', target: path, status, message, times });
     },
     take(path, kind) {
       const f = failures.get(path);
       if (!f) return undefined;
       use(path, f, f.used + 1);
-      if (record) record({ t: 'take', p: path, i: f.id ?? null, k: f.used });
+      record?.(takeRecord(path, f));
       return answerOf(f, kind);
     },
     reset: () => failures.clear(),
     snapshot() {
       const out: ReturnType<RecordSnapshot['snapshot']> = [];
       for (const [p, f] of failures) {
-        out.push({ t: 'fail', p, s: f.status, m: f.message ?? null, n: f.times, i: f.id });
-        if (f.used > 0) out.push({ t: 'take', p, i: f.id ?? null, k: f.used });
+        out.push(failRecord(p, f));
+        if (f.used > 0) out.push(takeRecord(p, f));
       }
       return out;
     },
@@ -105,7 +115,7 @@ export function createFailureInjection(
         const message = typeof r.m === 'string' ? r.m : undefined;
         const times = numberField(r, 'n');
         const id = typeof r.i === 'string' ? r.i : undefined;
-        failures.set(path, { status: numberField(r, 's'), message, times, used: 0, ...(id ? { id } : {}) });
+        failures.set(path, { status: numberField(r, 's'), message, times, used: 0, id });
       } else if (r.t === 'take') {
         const f = failures.get(path);
         // A use of an earlier arm of the path (replaced since) changes nothing.

@@ -74,15 +74,8 @@ export function createFailureInjection(
     if (f.used >= f.times && failures.get(path) === f) failures.delete(path);
   };
   // The records of an arm and of its uses so far: as arming and taking write them, and as a snapshot does.
-  const failRecord = (p: string, f: Armed) => ({
-    t: 'fail',
-    p,
-    s: f.status,
-    m: f.message ?? null,
-    n: f.times,
-    i: f.id,
-  });
-  const takeRecord = (p: string, f: Armed) => ({ t: 'take', p, i: f.id ?? null, k: f.used });
+  const failOf = (p: string, f: Armed) => ({ t: 'fail', p, s: f.status, m: f.message ?? null, n: f.times, i: f.id });
+  const takeOf = (p: string, f: Armed) => ({ t: 'take', p, i: f.id ?? null, k: f.used });
   return {
     pending: () => failures.size > 0,
     inStore: false,
@@ -90,22 +83,22 @@ export function createFailureInjection(
     arm(path, status, message, times) {
       const f: Armed = { status, message, times, used: 0, id: record ? globalThis.crypto.randomUUID() : undefined };
       failures.set(path, f);
-      record?.(failRecord(path, f));
+      record?.(failOf(path, f));
       events?.emit({ kind: 'failure.armed', target: path, status, message, times });
     },
     take(path, kind) {
       const f = failures.get(path);
       if (!f) return undefined;
       use(path, f, f.used + 1);
-      record?.(takeRecord(path, f));
+      record?.(takeOf(path, f));
       return answerOf(f, kind);
     },
     reset: () => failures.clear(),
     snapshot() {
       const out: ReturnType<RecordSnapshot['snapshot']> = [];
       for (const [p, f] of failures) {
-        out.push(failRecord(p, f));
-        if (f.used > 0) out.push(takeRecord(p, f));
+        out.push(failOf(p, f));
+        if (f.used > 0) out.push(takeOf(p, f));
       }
       return out;
     },

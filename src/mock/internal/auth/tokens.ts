@@ -48,12 +48,7 @@ import {
   tokenHeads,
 } from './client-tokens.ts';
 import { type CredentialCheck, createCredentialCheck } from './credentials.ts';
-import {
-  type SharedTokenContext,
-  type SharedTokenOpsFactory,
-  type StoreTokenCheck,
-  tokenRefusals,
-} from './shared-token-ops.ts';
+import { type SharedTokenOpsFactory, type StoreTokenCheck, tokenRefusals } from './shared-token-ops.ts';
 import { BOOT_SPAN, highestRecords, revocationKey, tokenIdKey, tokenJti, tokenRecords } from './token-records.ts';
 
 /** Why a token was not accepted (re-exported from access-tokens.ts, where the checks are). */
@@ -270,31 +265,11 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
   };
   // The composition root refuses a shared token state without its operations (a browser build given a Redis store).
   if (deps.shared === undefined || deps.sharedOps === undefined) return service;
-  const context = { shared: deps.shared, assumptions, maxRefresh, state, ids, signed, jti };
-  return overSharedState(service, deps.sharedOps, {
-    ...context,
-    refreshHead,
-    events,
-    local: tokenContext,
-    resetLocal: reset,
-  });
-}
-
-/**
- * `service` over a shared token state: the operations that read or change tokens go to the store (shared-tokens.ts);
- * nothing is recorded, replayed or snapshotted, and a replayed reset or rebuild leaves the tokens alone (the store
- * has them, and its reset came from the replica that was asked for it).
- */
-function overSharedState(service: TokenService, ops: SharedTokenOpsFactory, context: SharedTokenContext): TokenService {
-  const nothing = () => undefined;
-  return {
-    ...service,
-    ...ops(context),
-    resetView: nothing,
-    apply: nothing,
-    snapshot: () => [],
-    keptOverReset: () => [],
-  };
+  // The operations that read or change tokens go to the store (shared-tokens.ts), and a replayed reset leaves the
+  // tokens alone: the store has them. Nothing records, replays or snapshots tokens over it (no file store is there).
+  const context = { shared: deps.shared, assumptions, maxRefresh, state, ids, signed, jti, refreshHead, events };
+  const ops = deps.sharedOps({ ...context, local: tokenContext, resetLocal: reset });
+  return { ...service, ...ops, resetView: () => undefined };
 }
 
 /** Revokes the one access token sent in x-jwt-token; its refresh token stays usable (the ledger row). */

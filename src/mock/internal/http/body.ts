@@ -10,7 +10,7 @@ import type { RequestLimits } from '../../../assumptions.ts';
 import { jsonDepthWithin, tooDeepJsonMessage } from '../../../internal/json-depth.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
-import { restError } from '../http-error.ts';
+import { badRequest, restError } from '../http-error.ts';
 import { bodyAborted, bodyOverLimit, type MockRequest, type MockRequestBody } from './exchange.ts';
 
 /** What parsing the body gave. */
@@ -84,6 +84,6 @@ export function jsonObject(request: MockRequest, limits: BodyLimits, route: stri
   const body = parseJsonBody(request.body, limits);
   if (!body.ok) throw restError(body.problem === 'too-large' ? 413 : 400, body.message);
   if (body.empty) return {};
-  if (!isPlainObject(body.value)) throw restError(400, kitMessage(`${route} needs a JSON object body.`));
+  if (!isPlainObject(body.value)) throw badRequest(`${route} needs a JSON object body.`);
   return body.value;
 }

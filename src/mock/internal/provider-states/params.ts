@@ -4,16 +4,15 @@
  *
  * @module
  */
-import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
-import { restError } from '../http-error.ts';
+import { badRequest } from '../http-error.ts';
 
 /** A state's parameters, as the verifier sent them. */
 export type Params = Readonly<Record<string, unknown>>;
 
 /** A 400 naming the state and what is wrong with it. */
 export function bad(state: string, problem: string): Error {
-  return restError(400, kitMessage(`provider state "${state}": ${problem}`));
+  return badRequest(`provider state "${state}": ${problem}`);
 }
 
 /** Reads a string parameter. */

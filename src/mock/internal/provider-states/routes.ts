@@ -13,7 +13,6 @@
  *
  * @module
  */
-import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import { base64OfBytes, utf8Bytes } from '../../../internal/text-bytes.ts';
 import { pactControlPaths } from '../../../spec-names.ts';
@@ -21,7 +20,7 @@ import { type BodyLimits, jsonObject } from '../http/body.ts';
 import type { MockRequest } from '../http/exchange.ts';
 import type { Outcome, RouteEntry } from '../http/outcome.ts';
 import type { Router } from '../http/router.ts';
-import { restError } from '../http-error.ts';
+import { badRequest } from '../http-error.ts';
 import type { ProviderStateCall, ProviderStateService } from './setup.ts';
 
 /** Routes of this module, for the control API's list. */
@@ -35,7 +34,7 @@ export const messageMetadataHeader = 'Pact-Message-Metadata';
 
 function paramsOf(value: unknown, route: string, key: string): Record<string, unknown> {
   if (value === undefined || value === null) return {};
-  if (!isPlainObject(value)) throw restError(400, kitMessage(`${route}: "${key}" must be an object of parameters.`));
+  if (!isPlainObject(value)) throw badRequest(`${route}: "${key}" must be an object of parameters.`);
   return value;
 }
 
@@ -52,21 +51,18 @@ function stateChange(request: MockRequest, limits: BodyLimits): StateChange {
   const fromQuery = Object.keys(body).length === 0 && query.has('state');
   const action = fromQuery ? (query.get('action') ?? 'setup') : (body.action ?? 'setup');
   if (action !== 'setup' && action !== 'teardown')
-    throw restError(
-      400,
-      kitMessage(`${route}: "action" must be "setup" or "teardown", got ${JSON.stringify(action)}.`),
-    );
+    throw badRequest(`${route}: "action" must be "setup" or "teardown", got ${JSON.stringify(action)}.`);
   if (fromQuery) {
     const params: Record<string, unknown> = {};
     for (const [k, v] of query) if (k !== 'state' && k !== 'action') params[k] = v;
     return { action, states: [{ name: query.get('state') ?? '', params }] };
   }
   const state = body.state ?? '';
-  if (typeof state !== 'string') throw restError(400, kitMessage(`${route}: "state" must be a string.`));
+  if (typeof state !== 'string') throw badRequest(`${route}: "state" must be a string.`);
   const params = paramsOf(body.params, route, 'params');
   if (body.states !== undefined) {
     if (!Array.isArray(body.states) || !body.states.every((s) => typeof s === 'string'))
-      throw restError(400, kitMessage(`${route}: "states" must be a list of state names.`));
+      throw badRequest(`${route}: "states" must be a list of state names.`);
     const names = body.states.length > 0 ? (body.states as string[]) : [state];
     return { action, states: names.map((name) => ({ name, params })) };
   }
@@ -75,11 +71,10 @@ function stateChange(request: MockRequest, limits: BodyLimits): StateChange {
 
 function messageStates(value: unknown, route: string): ProviderStateCall[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value))
-    throw restError(400, kitMessage(`${route}: "providerStates" must be a list of { name, params }.`));
+  if (!Array.isArray(value)) throw badRequest(`${route}: "providerStates" must be a list of { name, params }.`);
   return value.map((s, i) => {
     if (!isPlainObject(s) || typeof s.name !== 'string')
-      throw restError(400, kitMessage(`${route}: providerStates[${i}] must be { "name": string, "params"?: object }.`));
+      throw badRequest(`${route}: providerStates[${i}] must be { "name": string, "params"?: object }.`);
     return { name: s.name, params: paramsOf(s.params, route, `providerStates[${i}].params`) };
   });
 }
@@ -108,10 +103,7 @@ export function registerPactRoutes(router: Router<RouteEntry>, states: ProviderS
       const body = jsonObject(request, limits, route);
       const description = body.description;
       if (typeof description !== 'string' || description === '')
-        throw restError(
-          400,
-          kitMessage(`${route}: "description" (the message interaction's description) is required.`),
-        );
+        throw badRequest(`${route}: "description" (the message interaction's description) is required.`);
       const message = await states.message(description, messageStates(body.providerStates, route));
       const metadata = base64OfBytes(utf8Bytes(JSON.stringify(message.metadata)));
       return { status: 200, body: message.payload, headers: { [messageMetadataHeader]: metadata } };

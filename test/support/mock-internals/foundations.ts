@@ -10,6 +10,7 @@
  * @module
  */
 
+export { afterIdle, backgroundWrites } from '../../../src/mock/internal/background-writes.ts';
 export { type Clock, createClock, maxClockTime } from '../../../src/mock/internal/clock.ts';
 export { checkCardNumber } from '../../../src/mock/internal/domain/card-number.ts';
 export {

@@ -16,6 +16,8 @@
  *
  * @module
  */
+
+import { afterIdle } from '../background-writes.ts';
 import type { TokenIssued } from '../domain/events.ts';
 import { checkAccessToken } from './access-tokens.ts';
 import { type ClientTokens, refreshNumber } from './client-tokens.ts';
@@ -34,11 +36,7 @@ const tokenKey = (clientId: string, jti: string, exp: number) => revocationKey(t
  */
 export function sharedTokenOps(c: SharedTokenContext): SharedTokenOps {
   const { port } = c.shared;
-  // A background write of this process (a control issue or reset) comes first: its caller has been answered.
-  const afterOwn = <T>(work: () => Promise<T>): Promise<T> => {
-    const wait = c.shared.idle();
-    return wait === undefined ? work() : wait.then(work);
-  };
+  const afterOwn = <T>(work: () => Promise<T>): Promise<T> => afterIdle(c.shared.idle, work);
   const nextNumber = (s: ClientTokens) => c.ids.base + s.issued++;
   // A number the store refused goes back when nothing took the next one, so one process draws what memory draws.
   const giveBack = (s: ClientTokens, n: number) => {

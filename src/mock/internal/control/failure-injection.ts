@@ -10,6 +10,7 @@
 import type { Assumptions } from '../../../assumptions.ts';
 import { restErrorBody } from '../../../contract/error-shapes.ts';
 import { kitMessage } from '../../../internal/messages.ts';
+import { afterIdle } from '../background-writes.ts';
 import type { EventBus } from '../domain/events.ts';
 import { graphqlFailure } from '../http/error-mapping.ts';
 import type { Outcome } from '../http/outcome.ts';
@@ -129,10 +130,7 @@ function storedFailures(
   answerOf: (f: ArmedFailure, kind: RouteKind) => Outcome,
   events: EventBus | undefined,
 ): FailureInjection {
-  const afterOwn = <T>(work: () => Promise<T>): Promise<T> => {
-    const wait = stored.idle();
-    return wait === undefined ? work() : wait.then(work);
-  };
+  const afterOwn = <T>(work: () => Promise<T>): Promise<T> => afterIdle(stored.idle, work);
   return {
     pending: () => true,
     inStore: true,

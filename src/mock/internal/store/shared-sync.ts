@@ -8,49 +8,10 @@
  * @module
  */
 import { kitMessage } from '../../../internal/messages.ts';
+import type { BackgroundWrites } from '../background-writes.ts';
 import type { SandboxEpoch } from './sandbox-epoch.ts';
 import { asUnavailable, type SharedStateStore } from './sandbox-store.ts';
 import type { StoreSync } from './state-sync.ts';
-
-/** Writes no answer waited for, which the next answer and `flush()` wait for (their failure included). */
-export interface BackgroundWrites {
-  /** Tracks `write`. */
-  background(write: Promise<unknown>): void;
-  /** Resolves when every tracked write settled; undefined when none is in flight. */
-  idle(): Promise<void> | undefined;
-  /** Like `idle`, then rejects with the first failure since the last call (once). */
-  settled(): Promise<void> | undefined;
-}
-
-/** Creates an empty set of background writes. */
-export function backgroundWrites(): BackgroundWrites {
-  const inFlight = new Set<Promise<void>>();
-  let failed: unknown;
-  const idle = () => (inFlight.size === 0 ? undefined : Promise.all(inFlight).then(() => undefined));
-  return {
-    background(write) {
-      const tracked: Promise<void> = write
-        .then(
-          () => undefined,
-          (error: unknown) => {
-            failed ??= error;
-          },
-        )
-        .finally(() => inFlight.delete(tracked));
-      inFlight.add(tracked);
-    },
-    idle,
-    settled() {
-      const wait = idle();
-      if (wait === undefined && failed === undefined) return undefined;
-      return (wait ?? Promise.resolve()).then(() => {
-        const error = failed;
-        failed = undefined;
-        if (error !== undefined) throw error;
-      });
-    },
-  };
-}
 
 /** What {@link createSharedSync} drives. */
 export interface SharedSyncDeps {

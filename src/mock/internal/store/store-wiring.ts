@@ -7,6 +7,7 @@
  * @module
  */
 import { kitMessage } from '../../../internal/messages.ts';
+import { backgroundWrites } from '../background-writes.ts';
 import type { SeededRandom } from '../random.ts';
 import type { DeliveryStatePort } from './delivery-state.ts';
 import type { SharedFailureState } from './failure-state.ts';
@@ -16,7 +17,7 @@ import type { PaymentStatePort, SharedCardAccounts } from './payment-state.ts';
 import type { RecordApplier, Recorder, RecordSnapshot } from './records.ts';
 import { createSandboxEpoch, type SandboxEpoch } from './sandbox-epoch.ts';
 import type { RecordLogStore, SandboxStore, SharedStateStore } from './sandbox-store.ts';
-import { backgroundWrites, createSharedSync } from './shared-sync.ts';
+import { createSharedSync } from './shared-sync.ts';
 import { createStateSync, type StateSync, type StateSyncDeps, type StoreSync } from './state-sync.ts';
 import { parseStoreUrl } from './store-url.ts';
 import type { SharedTokenState } from './token-state.ts';

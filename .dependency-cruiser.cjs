@@ -51,7 +51,7 @@ const mockUpwardRules = [
  *   entries, the composition root): those import the internals, so each such import closes a loop between the entry
  *   layer and a part. What a part needs of them lives below: the option types in internal/option-types.ts, the
  *   control handle's types in internal/handle/.
- * - A subfolder never imports its parent folder (graphql/validation/ from graphql/): the parent imports the
+ * - A subfolder never imports its parent folder (a graphql/<sub>/ from graphql/): the parent imports the
  *   subfolder, so the pair would import each other; what both need lives in the subfolder.
  */
 const mockNoImportUpRules = [
@@ -66,7 +66,7 @@ const mockNoImportUpRules = [
   {
     name: 'mock-subfolders-import-no-parent',
     comment:
-      'A subfolder of a mock part (graphql/validation/) imports nothing from the folder above it, which imports the subfolder: move what both need into the subfolder.',
+      'A subfolder of a mock part (such as a graphql/<sub>/) imports nothing from the folder above it, which imports the subfolder: move what both need into the subfolder.',
     severity: 'error',
     from: { path: '^src/mock/internal/([^/]+)/[^/]+/' },
     to: { path: '^src/mock/internal/$1/[^/]+[.]ts$' },

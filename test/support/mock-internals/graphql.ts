@@ -34,25 +34,29 @@ export { createCompleter } from '../../../src/mock/internal/graphql/mock-fallbac
 export { isPureOperation } from '../../../src/mock/internal/graphql/pure-answers.ts';
 export { redactDocument, redactVariables, scrubMessage } from '../../../src/mock/internal/graphql/redact.ts';
 export type { MockResolvers } from '../../../src/mock/internal/graphql/resolvers.ts';
-export type { Walk } from '../../../src/mock/internal/graphql/validation/collector.ts';
 export {
-  cardFeeCalcRules,
-  cardNumberMessage,
-  cardRules,
-  cardValidationRules,
-  feesCalcRules,
-  type InputRule,
-  type Problems,
-  paymentRules,
-  ruleMessages,
-  rules,
+  compileRules,
   type ValidationRequest,
   validateCardFeeCalcArgs,
   validateCardForValidation,
   validateFeesCalcAmount,
   validatePaymentInput,
+} from '../../../src/mock/internal/graphql/validation.ts';
+export {
+  cardNumberMessage,
+  type Problems,
+  ruleMessages,
   validationMessages,
-} from '../../../src/mock/internal/graphql/validation/index.ts';
-export { compileRules } from '../../../src/mock/internal/graphql/validation/walk.ts';
-export type { WirePaymentInput } from '../../../src/mock/internal/graphql/validation/wire-types.ts';
+  type Walk,
+  type WirePaymentInput,
+} from '../../../src/mock/internal/graphql/validation-messages.ts';
+export {
+  cardFeeCalcRules,
+  cardRules,
+  cardValidationRules,
+  feesCalcRules,
+  type InputRule,
+  paymentRules,
+  rules,
+} from '../../../src/mock/internal/graphql/validation-rules.ts';
 export { buildWireSchema, type WireRequirements } from '../../../src/mock/internal/graphql/wire-schema.ts';

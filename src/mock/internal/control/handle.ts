@@ -14,7 +14,7 @@ import { checkCardNumber } from '../domain/card-number.ts';
 import { expiryProblems } from '../domain/cards.ts';
 import type { EventBus } from '../domain/events.ts';
 import type { EngineLoader } from '../graphql/engine-loader.ts';
-import { cardNumberMessage } from '../graphql/validation/index.ts';
+import { cardNumberMessage } from '../graphql/validation-messages.ts';
 import type { MockControl, MockRequestMatcher, MockRequestRecord, MockStoreStatus } from '../handle/control-handle.ts';
 import type { RouteEntry } from '../http/outcome.ts';
 import type { Router } from '../http/router.ts';

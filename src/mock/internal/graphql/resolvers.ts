@@ -13,17 +13,15 @@ import type { Clock } from '../clock.ts';
 import type { FeeCalculator } from '../domain/fees.ts';
 import type { CardAccount, Guide, MockState, StoredPayment } from '../payments/state.ts';
 import type { SeededRandom } from '../random.ts';
-import type { CardLookup } from './validation/collector.ts';
 import {
-  type ValidatedCard,
-  type ValidationDeps,
   type ValidationRequest,
   validateCardFeeCalcArgs,
   validateCardForValidation,
   validateFeesCalcAmount,
   validatePaymentInput,
-} from './validation/index.ts';
-import type { Wire, WireArgOverrides, WireResultOverrides } from './validation/wire-types.ts';
+} from './validation.ts';
+import type { CardLookup, ValidationDeps, Wire, WireArgOverrides, WireResultOverrides } from './validation-messages.ts';
+import type { ValidatedCard } from './validation-rules.ts';
 import type { WireRequirements } from './wire-schema.ts';
 
 /**

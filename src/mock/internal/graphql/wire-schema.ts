@@ -19,7 +19,7 @@ import {
   parse,
   type TypeNode,
 } from 'graphql/index.js';
-import type { InputRequirements, NestedInput, Requirement, WireRequirements } from './validation/requirements.ts';
+import type { InputRequirements, NestedInput, Requirement, WireRequirements } from './validation-messages.ts';
 
 export type { InputRequirements, NestedInput, Requirement, WireRequirements };
 

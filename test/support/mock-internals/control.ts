@@ -12,4 +12,4 @@
 export { createJournal } from '../../../src/mock/internal/control/journal.ts';
 export { controlRoutes } from '../../../src/mock/internal/control/routes.ts';
 export { sharedJournal } from '../../../src/mock/internal/control/shared-journal.ts';
-export { summarizeVariables } from '../../../src/mock/internal/graphql/variables-summary.ts';
+export { summarizeVariables } from '../../../src/mock/internal/graphql/engine-loader.ts';

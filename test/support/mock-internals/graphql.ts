@@ -16,7 +16,11 @@ export {
   type GraphqlRequest,
   type GraphqlResult,
 } from '../../../src/mock/internal/graphql/engine.ts';
-export { wireSchemaOf } from '../../../src/mock/internal/graphql/executable-schema.ts';
+export { createCompleter, wireSchemaOf } from '../../../src/mock/internal/graphql/executable-schema.ts';
+export { guideSchemaSource as parsedGuideSchema } from '../../../src/mock/internal/graphql/guide-schema-document.ts';
+export { guideSchemaSource } from '../../../src/mock/internal/graphql/guide-schema-source.ts';
+export { nodeJitLoader } from '../../../src/mock/internal/graphql/jit-loader.ts';
+export { limitMessage, tooDeepMessage } from '../../../src/mock/internal/graphql/limits.ts';
 export {
   conflictMessage,
   decideGuide,
@@ -25,12 +29,8 @@ export {
   mismatchMessage,
   variableBindings,
   variableSignals,
-} from '../../../src/mock/internal/graphql/guide-detection.ts';
-export { guideSchemaSource as parsedGuideSchema } from '../../../src/mock/internal/graphql/guide-schema-document.ts';
-export { guideSchemaSource } from '../../../src/mock/internal/graphql/guide-schema-source.ts';
-export { nodeJitLoader } from '../../../src/mock/internal/graphql/jit-loader.ts';
-export { limitMessage, tooDeepMessage } from '../../../src/mock/internal/graphql/limits.ts';
-export { createCompleter } from '../../../src/mock/internal/graphql/mock-fallback.ts';
+} from '../../../src/mock/internal/graphql/operation-plans.ts';
+
 export { isPureOperation } from '../../../src/mock/internal/graphql/pure-answers.ts';
 export { redactDocument, redactVariables, scrubMessage } from '../../../src/mock/internal/graphql/redact.ts';
 export type { MockResolvers } from '../../../src/mock/internal/graphql/resolvers.ts';

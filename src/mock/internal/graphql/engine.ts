@@ -5,10 +5,13 @@
  *
  * Built once per mock instance: each guide's wire schema (see wire-schema.ts) is made executable, the first time a
  * request in that guide comes, with the kit's resolvers as the source of truth and a `@graphql-tools/mock` MockStore
- * (seeded scalar mocks) filling any field they leave undefined (mock-fallback.ts); requests run through graphql-jit. Per distinct (query text,
+ * (seeded scalar mocks) filling any field they leave undefined (executable-schema.ts); requests run through graphql-jit. Per distinct (query text,
  * operationName) the document is parsed, validated against the guide's wire schema and compiled once, then kept in
  * a bounded LRU; the hot path is a cache lookup, a few property reads for guide detection, the compiled function and
  * its precompiled JSON serializer.
+ *
+ * The LRU compares the most recent entry first: a client usually repeats one query, and that spares hashing the
+ * (new, kilobyte-long) query string and the delete + set that marks recency on every request of that client.
  *
  * The document limits (limits.ts) are checked on that first parse, so a cached query pays nothing for them and a
  * refused one stays refused. Messages graphql-js words from the request's values are worded from a redacted copy
@@ -32,14 +35,21 @@ import { createFeeCalculator } from '../domain/fees.ts';
 import type { Guide, MockState, StoredPayment } from '../payments/state.ts';
 import type { SeededRandom } from '../random.ts';
 import { answer, type GraphqlResult, readOnlyRefusal } from './answers.ts';
-import { createDocumentCache } from './document-cache.ts';
-import { createExecutableSchemas, wireSchemaOf } from './executable-schema.ts';
-import { decideGuide, type GuideMode, variableSignals } from './guide-detection.ts';
+import { createExecutableSchemas, runOperation, wireSchemaOf } from './executable-schema.ts';
+
 import type { JitLoader } from './jit-loader.ts';
-import { createOperationPlanner, type OperationEntry, type RunnablePlan } from './operation-plans.ts';
+import {
+  createOperationPlanner,
+  decideGuide,
+  type GuideMode,
+  guideFailure,
+  type OperationEntry,
+  type RunnablePlan,
+  variableSignals,
+} from './operation-plans.ts';
 import { markingPure } from './pure-answers.ts';
 import { createResolvers, type ResolverContext } from './resolvers.ts';
-import { guideFailure, runOperation } from './result-mapping.ts';
+
 import type { WireRequirements } from './wire-schema.ts';
 
 /** One GraphQL-over-HTTP request body, as parsed JSON (not yet checked). */
@@ -266,4 +276,65 @@ export function createGraphqlEngine(deps: GraphqlEngineDeps): GraphqlEngine<Grap
 function internalAnswer(error: unknown, reason: string): GraphqlResult {
   const body = { errors: [graphqlError('Internal server error', reason)] };
   return { status: 500, body, json: JSON.stringify(body), internalError: error };
+}
+
+// Longer query texts are answered but not kept: a cache of 1,000 one-megabyte keys would hold a gigabyte. Parsing
+// such a text again is bounded by the token limit.
+const maxCachedQueryLength = 64 * 1024;
+
+/** The cache of one engine. */
+interface DocumentCache<Entry> {
+  /** The entry of `query`, built with the cache's builder on a miss. */
+  get(query: string): Entry;
+  /** Counters, for tests and benchmarks. */
+  stats(): { size: number; hits: number; misses: number };
+}
+
+/**
+ * Creates a cache of at most `size` entries (at least 1), each made by `build` on first sight of its text.
+ *
+ * @example
+ * const cache = createDocumentCache(1000, (query) => parse(query));
+ * const doc = cache.get('{ ping }');
+ */
+function createDocumentCache<Entry>(size: number, build: (query: string) => Entry): DocumentCache<Entry> {
+  const capacity = Math.max(1, size);
+  const cache = new Map<string, Entry>();
+  let hits = 0;
+  let misses = 0;
+  let recentQuery: string | undefined;
+  let recentEntry: Entry | undefined;
+
+  function remember(query: string, entry: Entry): Entry {
+    recentQuery = query;
+    recentEntry = entry;
+    return entry;
+  }
+
+  return {
+    get(query) {
+      if (query === recentQuery && recentEntry !== undefined) {
+        hits++;
+        return recentEntry;
+      }
+      const cached = cache.get(query);
+      if (cached !== undefined) {
+        hits++;
+        // Re-insert to mark as most recently used; Map keeps insertion order, so the first key is the LRU victim.
+        cache.delete(query);
+        cache.set(query, cached);
+        return remember(query, cached);
+      }
+      misses++;
+      const entry = build(query);
+      if (query.length > maxCachedQueryLength) return entry;
+      if (cache.size >= capacity) {
+        const oldest = cache.keys().next().value;
+        if (oldest !== undefined) cache.delete(oldest);
+      }
+      cache.set(query, entry);
+      return remember(query, entry);
+    },
+    stats: () => ({ size: cache.size, hits, misses }),
+  };
 }

@@ -4,6 +4,9 @@
  * the compiled query. Limits are checked on the first parse, so a cached query pays nothing for them and a refused
  * one stays refused; validation messages are worded from a redacted copy (redact.ts), so no card data is echoed.
  *
+ * Also the mock's answers to a request in the wrong guide: the detection itself lives in the contract layer
+ * (`src/contract/guide-detection.ts`, shared with the checker); this module words the refusal and its fix.
+ *
  * @module
  */
 import {
@@ -18,11 +21,25 @@ import {
   validate,
 } from 'graphql/index.js';
 import type { RequestLimits } from '../../../assumptions.ts';
-import { graphqlError } from '../../../contract/error-shapes.ts';
+import { graphqlError, validationError } from '../../../contract/error-shapes.ts';
+import {
+  type decideGuide,
+  documentSignals,
+  type GuideSignal,
+  type VariableBinding,
+  variableBindings,
+} from '../../../contract/guide-detection.ts';
+import { legacyGuideNames as n } from '../../../contract/guides.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import type { Guide } from '../payments/state.ts';
-import { type Answer, answer, type ReasonCodes, validationFailure, withinStack } from './answers.ts';
-import { documentSignals, type GuideSignal, type VariableBinding, variableBindings } from './guide-detection.ts';
+import {
+  type Answer,
+  answer,
+  type GraphqlResult,
+  type ReasonCodes,
+  validationFailure,
+  withinStack,
+} from './answers.ts';
 import type { CompiledQuery } from './jit.ts';
 import { checkLimits, KnownOperationTypesRule, limitRules, parseWithinLimits } from './limits.ts';
 import { isIntrospectionOnly, publishedSchemaOf } from './published-schema.ts';
@@ -182,4 +199,91 @@ function rootFieldNames(operation: OperationDefinitionNode): readonly string[] {
   for (const selection of operation.selectionSet.selections)
     if (selection.kind === Kind.FIELD && !names.includes(selection.name.value)) names.push(selection.name.value);
   return names;
+}
+
+export {
+  decideGuide,
+  documentSignals,
+  type GuideMode,
+  type GuideSignal,
+  variableBindings,
+  variableSignals,
+} from '../../../contract/guide-detection.ts';
+
+function fix(signal: GuideSignal): string {
+  switch (signal.kind) {
+    case 'cardNumber':
+      return signal.guide === 'legacy'
+        ? `"${n.legacyCardNumberField}" is the legacy guide's name for the card number; the current guide calls it "${n.currentCardNumberField}". Send ${n.currentCardNumberField}`
+        : `"${n.currentCardNumberField}" is the current guide's name for the card number; the legacy guide calls it "${n.legacyCardNumberField}". Send ${n.legacyCardNumberField}`;
+    case 'reference':
+      return signal.guide === 'legacy'
+        ? `"${signal.name}" belongs to the legacy guide, which puts description and reference_no in the contact; the current guide takes them in "${n.paymentReferenceField}". Send ${n.paymentReferenceField} { description, reference_no }`
+        : `"${signal.name}" belongs to the current guide; the legacy guide takes description and reference_no in the contact. Send contact.description and contact.reference_no`;
+    case 'inputType':
+      return signal.guide === 'legacy'
+        ? `"${signal.name}" is the legacy guide's name for the payment input type; the current guide calls it "${n.currentPaymentInputType}". Declare $input: ${n.currentPaymentInputType}!`
+        : signal.name === n.paymentReferenceType
+          ? `"${signal.name}" exists only in the current guide; the legacy guide takes description and reference_no in the contact. Send contact.description and contact.reference_no`
+          : `"${signal.name}" is the current guide's name for the payment input type; the legacy guide calls it "${n.legacyPaymentInputType}". Declare $input: ${n.legacyPaymentInputType}!`;
+    case 'feeTotal':
+      return signal.guide === 'legacy'
+        ? `"${n.legacyTotalField}" is the legacy guide's fee list field; the current guide calls it "${n.currentTotalField}". Select ${n.currentTotalField}`
+        : `"${n.currentTotalField}" is the current guide's fee list field; the legacy guide calls it "${n.legacyTotalField}". Select ${n.legacyTotalField}`;
+    case 'feeLocation':
+      return `"${n.legacyLocationField}" exists only in the legacy guide's fee list; the current guide has no such field. Leave it out`;
+  }
+}
+
+/**
+ * The message for a request in the other guide's shape: that it is a guide mismatch (both guides named, so it is not
+ * read as a problem with the card or the data), what the name is, what this guide calls it, and the two fixes.
+ *
+ * @example
+ * // kit prefix, then: Guide mismatch: this mock serves the current guide and the request is written in the legacy
+ * // guide. "number" is the legacy guide's name for the card number; the current guide calls it "card_number".
+ * // Send card_number, or start the mock with --guide legacy or --guide both.
+ */
+export function mismatchMessage(signal: GuideSignal): string {
+  const served: Guide = signal.guide === 'legacy' ? 'current' : 'legacy';
+  return kitMessage(
+    `Guide mismatch: this mock serves the ${served} guide and the request is written in the ${signal.guide} guide. ${fix(signal)}, or start the mock with --guide ${signal.guide} or --guide both.`,
+  );
+}
+
+/** The message for a request that mixes names of both guides. */
+export function conflictMessage(a: GuideSignal, b: GuideSignal): string {
+  const where = (s: GuideSignal) => (s.path ? `"${s.name}" (at ${s.path})` : `"${s.name}"`);
+  return kitMessage(
+    `The request mixes the two guides: ${where(a)} is the ${a.guide} guide's name and ${where(b)} is the ${b.guide} guide's. Use the names of one guide throughout.`,
+  );
+}
+
+/** A guide decision that refused the request. */
+export type GuideRefusal = Exclude<ReturnType<typeof decideGuide>, { ok: true }>;
+
+/**
+ * The answer for a request in the other guide's shape (or mixing both): a 7.3 validation entry at the offending
+ * path when there is one, else a 7.2 error; either carries the reason `guideMismatch`, so a client tells a guide
+ * mismatch from a refused card or a bad value at the same path.
+ *
+ * @example
+ * if (!decision.ok) return guideFailure(decision, op, errorStatus, reasons);
+ */
+export function guideFailure(
+  decision: GuideRefusal,
+  op: OperationEntry,
+  errorStatus: number,
+  reasons: ReasonCodes,
+): GraphqlResult {
+  const signal = decision.kind === 'mismatch' ? decision.signal : decision.a;
+  const message =
+    decision.kind === 'mismatch' ? mismatchMessage(decision.signal) : conflictMessage(decision.a, decision.b);
+  const base =
+    signal.path !== undefined && signal.rootField !== undefined
+      ? answer(errorStatus, {
+          errors: [validationError(signal.rootField, { [signal.path]: [message] }, reasons.guideMismatch)],
+        })
+      : answer(errorStatus, { errors: [graphqlError(message, reasons.guideMismatch)] });
+  return op.operationName === undefined ? base : { ...base, operationName: op.operationName };
 }

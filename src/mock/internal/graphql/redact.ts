@@ -6,7 +6,7 @@
  * log does), CVVs are replaced whole. The copy keeps every value's kind (a string stays a string, a number a
  * number), so graphql-js finds the same problems in it. This runs only for requests that already failed.
  *
- * The journal's summary of a request's variables (`summarizeVariables`, in variables-summary.ts) masks the same way,
+ * The journal's summary of a request's variables (`summarizeVariables`, in engine-loader.ts) masks the same way,
  * on every request, without graphql-js.
  *
  * @module

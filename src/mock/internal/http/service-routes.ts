@@ -13,9 +13,9 @@ import type { TokenPairResponse } from '../../../types/rest.ts';
 import { wrongApiKeyMessage } from '../auth/credentials.ts';
 import { type RevokeTokenData, type TokenCheck, type TokenService, tokenPairJson } from '../auth/tokens.ts';
 import type { GraphqlRequest, GraphqlResult } from '../graphql/engine.ts';
-import type { EngineLoader } from '../graphql/engine-loader.ts';
+import { type EngineLoader, summarizeVariables } from '../graphql/engine-loader.ts';
 import { parseGraphqlQueryString } from '../graphql/query-string.ts';
-import { summarizeVariables } from '../graphql/variables-summary.ts';
+
 import { createKeptAnswers } from '../kept-answers.ts';
 import type { ArmedFailure } from '../store/failure-state.ts';
 import { StoreUnavailableError } from '../store/sandbox-store.ts';

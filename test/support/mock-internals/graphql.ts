@@ -48,7 +48,6 @@ export {
   ruleMessages,
   validationMessages,
   type Walk,
-  type WirePaymentInput,
 } from '../../../src/mock/internal/graphql/validation-messages.ts';
 export {
   cardFeeCalcRules,
@@ -59,4 +58,8 @@ export {
   paymentRules,
   rules,
 } from '../../../src/mock/internal/graphql/validation-rules.ts';
-export { buildWireSchema, type WireRequirements } from '../../../src/mock/internal/graphql/wire-schema.ts';
+export {
+  buildWireSchema,
+  type WirePaymentInput,
+  type WireRequirements,
+} from '../../../src/mock/internal/graphql/wire-schema.ts';

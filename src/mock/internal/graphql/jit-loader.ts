@@ -22,7 +22,7 @@ let jit: JitModule | undefined;
 let jitLoading: Promise<void> | undefined;
 
 /** The compiler if it has loaded, else undefined (and nothing is started). */
-export function loadedJit(): JitModule | undefined {
+function loadedJit(): JitModule | undefined {
   return jit;
 }
 
@@ -33,7 +33,7 @@ export function loadedJit(): JitModule | undefined {
  * @example
  * if (loadedJit() === undefined) void loadJit();
  */
-export function loadJit(): Promise<void> {
+function loadJit(): Promise<void> {
   jitLoading ??= import('./jit.ts').then(
     (m) => {
       jit = m;

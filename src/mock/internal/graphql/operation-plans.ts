@@ -4,12 +4,18 @@
  * the compiled query. Limits are checked on the first parse, so a cached query pays nothing for them and a refused
  * one stays refused; validation messages are worded from a redacted copy (redact.ts), so no card data is echoed.
  *
+ * An operation that selects only introspection fields (`__schema`, `__type`, `__typename`) at its root is planned
+ * on the published schema (the SDL as written: `@serverRequired` positions non-null), so a client generating types
+ * from the mock's URL gets the types of `schema.graphql`, not the wire schema's relaxed inputs (decisions/0006).
+ * Output types are the same in both, so nothing a data query sees differs.
+ *
  * Also the mock's answers to a request in the wrong guide: the detection itself lives in the contract layer
  * (`src/contract/guide-detection.ts`, shared with the checker); this module words the refusal and its fix.
  *
  * @module
  */
 import {
+  buildSchema,
   type DocumentNode,
   type GraphQLError,
   type GraphQLSchema,
@@ -20,6 +26,7 @@ import {
   type ValidationRule,
   validate,
 } from 'graphql/index.js';
+import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
 import type { RequestLimits } from '../../../assumptions.ts';
 import { graphqlError, validationError } from '../../../contract/error-shapes.ts';
 import {
@@ -42,7 +49,6 @@ import {
 } from './answers.ts';
 import type { CompiledQuery } from './jit.ts';
 import { checkLimits, KnownOperationTypesRule, limitRules, parseWithinLimits } from './limits.ts';
-import { isIntrospectionOnly, publishedSchemaOf } from './published-schema.ts';
 import { redactDocument, scrubMessage } from './redact.ts';
 
 /** One operation of a cached document. */
@@ -286,4 +292,31 @@ export function guideFailure(
         })
       : answer(errorStatus, { errors: [graphqlError(message, reasons.guideMismatch)] });
   return op.operationName === undefined ? base : { ...base, operationName: op.operationName };
+}
+
+const metaFields = new Set(['__schema', '__type', '__typename']);
+
+/**
+ * Whether `operation` reads the schema: it selects `__schema` or `__type` at its root and nothing but introspection
+ * fields there (fragments at the root do not count). A plain `{ __typename }` is a data query like any other.
+ */
+function isIntrospectionOnly(operation: OperationDefinitionNode): boolean {
+  if (operation.operation !== 'query') return false;
+  let readsSchema = false;
+  for (const s of operation.selectionSet.selections) {
+    if (s.kind !== Kind.FIELD || !metaFields.has(s.name.value)) return false;
+    if (s.name.value !== '__typename') readsSchema = true;
+  }
+  return readsSchema;
+}
+
+const published: Partial<Record<Guide, GraphQLSchema>> = {};
+
+/** The guide's published schema, built once per process (no resolvers: introspection needs none). */
+function publishedSchemaOf(guide: Guide): GraphQLSchema {
+  published[guide] ??= buildSchema(guide === 'current' ? currentSchemaSdl : legacySchemaSdl, {
+    assumeValidSDL: true,
+    assumeValid: true,
+  });
+  return published[guide];
 }

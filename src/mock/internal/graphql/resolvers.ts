@@ -20,9 +20,9 @@ import {
   validateFeesCalcAmount,
   validatePaymentInput,
 } from './validation.ts';
-import type { CardLookup, ValidationDeps, Wire, WireArgOverrides, WireResultOverrides } from './validation-messages.ts';
+import type { CardLookup, ValidationDeps } from './validation-messages.ts';
 import type { ValidatedCard } from './validation-rules.ts';
-import type { WireRequirements } from './wire-schema.ts';
+import type { Wire, WireArgOverrides, WireRequirements, WireResultOverrides } from './wire-schema.ts';
 
 /**
  * An error a resolver throws to answer with a prepared GraphQL error entry (7.2 or 7.3 shape). Its `extensions`

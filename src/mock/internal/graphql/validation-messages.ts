@@ -1,18 +1,15 @@
 /**
  * The vocabulary of the 7.3 validation: the problems and the walk that collects them, the message catalogue (every
- * message names the path and the rule, never the card number or CVV), the format predicates of more than one
- * comparison, the requiredness the wire schema takes out of the types, and the argument types as the wire delivers
- * them. It imports nothing else of graphql/, so the wire schema and the resolvers can build on it.
+ * message names the path and the rule, never the card number or CVV) and the format predicates of more than one
+ * comparison. Free of graphql-js, so the control handle words a card number's problem with it at no load cost.
  *
  * @module
  */
-import type * as Current from '../../../../generated/current/graphql.ts';
-import type * as Legacy from '../../../../generated/legacy/graphql.ts';
 import type { Assumptions } from '../../../assumptions.ts';
 import { requiredMessage } from '../../../contract/error-shapes.ts';
 import { utf8ByteLength } from '../../../internal/text-bytes.ts';
 import type { CardNumberProblem } from '../domain/card-number.ts';
-import type { FeeCalculator, FeeListEntry } from '../domain/fees.ts';
+import type { FeeCalculator } from '../domain/fees.ts';
 import type { CardAccount, Guide, MockState } from '../payments/state.ts';
 
 /** Dotted input path → messages (the `extensions.validation` object of spec 7.3). */
@@ -261,83 +258,4 @@ export function cardNumberMessage(problem: CardNumberProblem, path: string, assu
   if (problem === 'length') return m.digitCount(path, min, max);
   if (problem === 'luhn') return m.invalidCard(path);
   return m.unsupportedCard(path, supportedCardTypes(assumptions));
-}
-
-/** One input position the service requires, checked by the validator instead of the type system. */
-export interface Requirement {
-  /** Field or argument name. */
-  readonly name: string;
-  /** Sibling field whose presence lifts the requirement (from `@serverRequired(unlessPresent:)`). */
-  readonly unlessPresent: string | undefined;
-}
-
-/** An input position holding an input object, which the validator descends into. */
-export interface NestedInput {
-  /** Field or argument name. */
-  readonly name: string;
-  /** Name of the input object type. */
-  readonly type: string;
-}
-
-/** What the validator checks for the fields of one input object type, or the arguments of one root field. */
-export interface InputRequirements {
-  readonly required: readonly Requirement[];
-  readonly nested: readonly NestedInput[];
-}
-
-/** Requirement metadata of one wire schema. */
-export interface WireRequirements {
-  /** Input object type name → its required and nested fields. */
-  readonly inputTypes: ReadonlyMap<string, InputRequirements>;
-  /** `Type.field` of a root field (for example `Mutation.processPaymentRequest`) → its arguments. */
-  readonly fieldArguments: ReadonlyMap<string, InputRequirements>;
-}
-
-/** A generated input type as it may arrive on the wire: any field missing or null, recursively. */
-export type Wire<T> = {
-  [K in keyof T]?: (NonNullable<T[K]> extends Record<string, unknown> ? Wire<NonNullable<T[K]>> : T[K]) | null;
-};
-
-/** Card input of either guide on the wire (`card_number` in the current guide, `number` in the legacy one). */
-export type WireCreditCardInput = Wire<Current.CreditCardInput> & Wire<Pick<Legacy.CreditCardInput, 'number'>>;
-
-/** Contact input of either guide on the wire (the legacy contact also holds description and reference_no). */
-type WireContactInput = Wire<Legacy.ContactInput>;
-
-/**
- * Payment input of either guide on the wire. `metadata` is the JSON scalar, which accepts any JSON value on the
- * wire (the validator insists on an object), hence unknown.
- */
-export type WirePaymentInput = Omit<
-  Wire<Current.ProcessPaymentRequestInput>,
-  'credit_card' | 'contact' | 'metadata'
-> & {
-  credit_card?: WireCreditCardInput | null;
-  contact?: WireContactInput | null;
-  metadata?: unknown;
-};
-
-/** Arguments of `paymentCreditCardFeeCalc` on the wire. */
-export type WireCardFeeCalcArgs = Omit<Wire<Current.QueryPaymentCreditCardFeeCalcArgs>, 'credit_card' | 'contact'> & {
-  credit_card?: WireCreditCardInput | null;
-  contact?: WireContactInput | null;
-};
-
-/**
- * Root fields whose arguments arrive in another shape than `Wire<generated arguments>` (the resolver table's
- * default): both guides' card and contact fields, the JSON metadata, and a required amount the schema enforces.
- */
-export interface WireArgOverrides {
-  readonly paymentGatewayFeesCalc: Current.QueryPaymentGatewayFeesCalcArgs;
-  readonly paymentCreditCardFeeCalc: WireCardFeeCalcArgs;
-  readonly processPaymentRequest: { input?: WirePaymentInput | null };
-  readonly creditCardValidation: { input?: { credit_card?: WireCreditCardInput | null } | null };
-}
-
-/**
- * Root fields whose answer is wider than the current guide's type (the default): one answer serves both guides, and
- * the engine's result mapping keeps the fields of the requesting guide.
- */
-export interface WireResultOverrides {
-  readonly paymentGatewayFeesCalc: readonly FeeListEntry[];
 }

@@ -13,7 +13,6 @@ import { isPlainObject } from '../../../internal/plain-object.ts';
 import type { Guide } from '../payments/state.ts';
 import {
   addProblem,
-  type InputRequirements,
   isGivenText,
   isPresent,
   validationMessages as m,
@@ -22,10 +21,6 @@ import {
   startWalk,
   type ValidationDeps,
   type Walk,
-  type WireCardFeeCalcArgs,
-  type WireCreditCardInput,
-  type WirePaymentInput,
-  type WireRequirements,
 } from './validation-messages.ts';
 import {
   type Condition,
@@ -40,6 +35,13 @@ import {
   rules,
   type ValidatedCard,
 } from './validation-rules.ts';
+import type {
+  InputRequirements,
+  WireCardFeeCalcArgs,
+  WireCreditCardInput,
+  WirePaymentInput,
+  WireRequirements,
+} from './wire-schema.ts';
 
 /** A row ready to run: where its value is, its full path, its rule, message and conditions. */
 interface CompiledRule {

@@ -2,7 +2,8 @@
  * The wire schema the mock serves, derived from a guide's SDL: every `@serverRequired` input field and argument is
  * made nullable, so that a missing value reaches the validator and is answered in the service's 7.3 shape instead
  * of as a GraphQL coercion error. The requirements removed from the types are collected here, in one place, for
- * the validator. Used for both guides.
+ * the validator, with the types of argument values as the wire schema delivers them to resolvers. Used for both
+ * guides.
  *
  * @module
  */
@@ -19,9 +20,88 @@ import {
   parse,
   type TypeNode,
 } from 'graphql/index.js';
-import type { InputRequirements, NestedInput, Requirement, WireRequirements } from './validation-messages.ts';
+import type * as Current from '../../../../generated/current/graphql.ts';
+import type * as Legacy from '../../../../generated/legacy/graphql.ts';
+import type { FeeListEntry } from '../domain/fees.ts';
 
-export type { InputRequirements, NestedInput, Requirement, WireRequirements };
+/** One input position the service requires, checked by the validator instead of the type system. */
+export interface Requirement {
+  /** Field or argument name. */
+  readonly name: string;
+  /** Sibling field whose presence lifts the requirement (from `@serverRequired(unlessPresent:)`). */
+  readonly unlessPresent: string | undefined;
+}
+
+/** An input position holding an input object, which the validator descends into. */
+export interface NestedInput {
+  /** Field or argument name. */
+  readonly name: string;
+  /** Name of the input object type. */
+  readonly type: string;
+}
+
+/** What the validator checks for the fields of one input object type, or the arguments of one root field. */
+export interface InputRequirements {
+  readonly required: readonly Requirement[];
+  readonly nested: readonly NestedInput[];
+}
+
+/** Requirement metadata of one wire schema. */
+export interface WireRequirements {
+  /** Input object type name → its required and nested fields. */
+  readonly inputTypes: ReadonlyMap<string, InputRequirements>;
+  /** `Type.field` of a root field (for example `Mutation.processPaymentRequest`) → its arguments. */
+  readonly fieldArguments: ReadonlyMap<string, InputRequirements>;
+}
+
+/** A generated input type as it may arrive on the wire: any field missing or null, recursively. */
+export type Wire<T> = {
+  [K in keyof T]?: (NonNullable<T[K]> extends Record<string, unknown> ? Wire<NonNullable<T[K]>> : T[K]) | null;
+};
+
+/** Card input of either guide on the wire (`card_number` in the current guide, `number` in the legacy one). */
+export type WireCreditCardInput = Wire<Current.CreditCardInput> & Wire<Pick<Legacy.CreditCardInput, 'number'>>;
+
+/** Contact input of either guide on the wire (the legacy contact also holds description and reference_no). */
+type WireContactInput = Wire<Legacy.ContactInput>;
+
+/**
+ * Payment input of either guide on the wire. `metadata` is the JSON scalar, which accepts any JSON value on the
+ * wire (the validator insists on an object), hence unknown.
+ */
+export type WirePaymentInput = Omit<
+  Wire<Current.ProcessPaymentRequestInput>,
+  'credit_card' | 'contact' | 'metadata'
+> & {
+  credit_card?: WireCreditCardInput | null;
+  contact?: WireContactInput | null;
+  metadata?: unknown;
+};
+
+/** Arguments of `paymentCreditCardFeeCalc` on the wire. */
+export type WireCardFeeCalcArgs = Omit<Wire<Current.QueryPaymentCreditCardFeeCalcArgs>, 'credit_card' | 'contact'> & {
+  credit_card?: WireCreditCardInput | null;
+  contact?: WireContactInput | null;
+};
+
+/**
+ * Root fields whose arguments arrive in another shape than `Wire<generated arguments>` (the resolver table's
+ * default): both guides' card and contact fields, the JSON metadata, and a required amount the schema enforces.
+ */
+export interface WireArgOverrides {
+  readonly paymentGatewayFeesCalc: Current.QueryPaymentGatewayFeesCalcArgs;
+  readonly paymentCreditCardFeeCalc: WireCardFeeCalcArgs;
+  readonly processPaymentRequest: { input?: WirePaymentInput | null };
+  readonly creditCardValidation: { input?: { credit_card?: WireCreditCardInput | null } | null };
+}
+
+/**
+ * Root fields whose answer is wider than the current guide's type (the default): one answer serves both guides, and
+ * the engine's result mapping keeps the fields of the requesting guide.
+ */
+export interface WireResultOverrides {
+  readonly paymentGatewayFeesCalc: readonly FeeListEntry[];
+}
 
 /** A guide's wire schema with its requirement metadata. */
 export interface WireSchema {

@@ -218,8 +218,8 @@ export interface InputRule {
    * differ (the card number), or `parent.*` for every field of that object.
    */
   readonly field: string | Readonly<Record<GuideName, string>>;
-  /** The guide the row applies in. */
-  readonly guide: GuideName | 'both';
+  /** The guide the row applies in; both when absent. */
+  readonly guide?: GuideName;
   /** The rule the value must pass ({@link rules}). */
   readonly rule: RuleName;
   /** The message when it does not ({@link ruleMessages}). */
@@ -232,78 +232,46 @@ const details = ['cardDetails'] as const;
 
 /** The rules of a card input (`CreditCardInput`), relative to the card. */
 export const cardRules: readonly InputRule[] = [
-  { field: 'card_account_uid', guide: 'both', rule: 'text', message: 'tooLong', when: ['cardAccount'] },
+  { field: 'card_account_uid', rule: 'text', message: 'tooLong', when: ['cardAccount'] },
+  { field: 'card_account_uid', rule: 'knownCardAccount', message: 'unknownCardAccount', when: ['cardAccount'] },
+  { field: 'card_account_uid', rule: 'cardAccountNotExpired', message: 'cardAccountExpired', when: ['cardAccount'] },
   {
     field: 'card_account_uid',
-    guide: 'both',
-    rule: 'knownCardAccount',
-    message: 'unknownCardAccount',
-    when: ['cardAccount'],
-  },
-  {
-    field: 'card_account_uid',
-    guide: 'both',
-    rule: 'cardAccountNotExpired',
-    message: 'cardAccountExpired',
-    when: ['cardAccount'],
-  },
-  {
-    field: 'card_account_uid',
-    guide: 'both',
     rule: 'cardAccountNotRejected',
     message: 'rejectedCard',
     when: ['cardAccount', 'rejectsTestCards'],
   },
-  { field: 'full_name', guide: 'both', rule: 'text', message: 'tooLong', when: details },
-  { field: cardNumberField, guide: 'both', rule: 'digits', message: 'digitsOnly', when: details },
-  { field: cardNumberField, guide: 'both', rule: 'cardNumberLength', message: 'cardNumberDigitCount', when: details },
-  { field: cardNumberField, guide: 'both', rule: 'luhn', message: 'invalidCard', when: details },
-  { field: cardNumberField, guide: 'both', rule: 'supportedCardType', message: 'unsupportedCard', when: details },
+  { field: 'full_name', rule: 'text', message: 'tooLong', when: details },
+  { field: cardNumberField, rule: 'digits', message: 'digitsOnly', when: details },
+  { field: cardNumberField, rule: 'cardNumberLength', message: 'cardNumberDigitCount', when: details },
+  { field: cardNumberField, rule: 'luhn', message: 'invalidCard', when: details },
+  { field: cardNumberField, rule: 'supportedCardType', message: 'unsupportedCard', when: details },
   {
     field: cardNumberField,
-    guide: 'both',
     rule: 'notRejectedTestCard',
     message: 'rejectedCard',
     when: ['cardDetails', 'rejectsTestCards'],
   },
-  { field: 'expiry_month', guide: 'both', rule: 'twoDigits', message: 'twoDigits', when: details },
-  {
-    field: 'expiry_month',
-    guide: 'both',
-    rule: 'monthOfYear',
-    message: 'monthRange',
-    when: ['cardDetails', 'expiryGiven'],
-  },
-  { field: 'expiry_year', guide: 'both', rule: 'twoDigits', message: 'twoDigits', when: details },
-  {
-    field: 'expiry_year',
-    guide: 'both',
-    rule: 'yearNotPast',
-    message: 'yearPast',
-    when: ['cardDetails', 'expiryWellFormed'],
-  },
-  {
-    field: 'expiry_month',
-    guide: 'both',
-    rule: 'monthNotPast',
-    message: 'monthPast',
-    when: ['cardDetails', 'expiryWellFormed'],
-  },
-  { field: 'cvv', guide: 'both', rule: 'digits', message: 'digitsOnly', when: details },
-  { field: 'cvv', guide: 'both', rule: 'cvvLength', message: 'cvvDigitCount', when: details },
+  { field: 'expiry_month', rule: 'twoDigits', message: 'twoDigits', when: details },
+  { field: 'expiry_month', rule: 'monthOfYear', message: 'monthRange', when: ['cardDetails', 'expiryGiven'] },
+  { field: 'expiry_year', rule: 'twoDigits', message: 'twoDigits', when: details },
+  { field: 'expiry_year', rule: 'yearNotPast', message: 'yearPast', when: ['cardDetails', 'expiryWellFormed'] },
+  { field: 'expiry_month', rule: 'monthNotPast', message: 'monthPast', when: ['cardDetails', 'expiryWellFormed'] },
+  { field: 'cvv', rule: 'digits', message: 'digitsOnly', when: details },
+  { field: 'cvv', rule: 'cvvLength', message: 'cvvDigitCount', when: details },
 ];
 
 /** The rules of an `amount` (payment, card fee, fee list). */
 const amountRules: readonly InputRule[] = [
-  { field: 'amount', guide: 'both', rule: 'number', message: 'notANumber' },
-  { field: 'amount', guide: 'both', rule: 'positive', message: 'amountPositive' },
-  { field: 'amount', guide: 'both', rule: 'atMostMaxAmount', message: 'amountMax' },
+  { field: 'amount', rule: 'number', message: 'notANumber' },
+  { field: 'amount', rule: 'positive', message: 'amountPositive' },
+  { field: 'amount', rule: 'atMostMaxAmount', message: 'amountMax' },
 ];
 
 /** The rules of a contact (`ContactInput`; the legacy one also holds the payment reference). */
 const contactRules: readonly InputRule[] = [
-  { field: '*', guide: 'both', rule: 'text', message: 'tooLong' },
-  { field: 'email', guide: 'both', rule: 'email', message: 'email' },
+  { field: '*', rule: 'text', message: 'tooLong' },
+  { field: 'email', rule: 'email', message: 'email' },
 ];
 
 /**
@@ -327,20 +295,20 @@ export function under(parent: string, rows: readonly InputRule[]): InputRule[] {
 /** The rules of `processPaymentRequest`'s `input`, after requiredness. */
 export const paymentRules: readonly InputRule[] = [
   ...amountRules,
-  { field: 'fees', guide: 'both', rule: 'number', message: 'notANumber' },
-  { field: 'fees', guide: 'both', rule: 'notNegative', message: 'feesNegative' },
-  { field: 'fees', guide: 'both', rule: 'atMostMaxAmount', message: 'amountMax' },
+  { field: 'fees', rule: 'number', message: 'notANumber' },
+  { field: 'fees', rule: 'notNegative', message: 'feesNegative' },
+  { field: 'fees', rule: 'atMostMaxAmount', message: 'amountMax' },
   ...under('credit_card', cardRules),
   ...under('contact', contactRules),
   { field: 'payment_reference.*', guide: 'current', rule: 'text', message: 'tooLong' },
-  { field: 'metadata', guide: 'both', rule: 'jsonObject', message: 'notAnObject' },
-  { field: 'metadata', guide: 'both', rule: 'metadataDepth', message: 'metadataDepth' },
-  { field: 'metadata', guide: 'both', rule: 'metadataSize', message: 'metadataBytes' },
-  { field: 'vendor_device_id', guide: 'both', rule: 'text', message: 'tooLong' },
-  { field: 'ip_address', guide: 'both', rule: 'text', message: 'tooLong' },
-  { field: 'ip_address', guide: 'both', rule: 'ipAddress', message: 'ip' },
+  { field: 'metadata', rule: 'jsonObject', message: 'notAnObject' },
+  { field: 'metadata', rule: 'metadataDepth', message: 'metadataDepth' },
+  { field: 'metadata', rule: 'metadataSize', message: 'metadataBytes' },
+  { field: 'vendor_device_id', rule: 'text', message: 'tooLong' },
+  { field: 'ip_address', rule: 'text', message: 'tooLong' },
+  { field: 'ip_address', rule: 'ipAddress', message: 'ip' },
   // Last, and only on an otherwise valid input: the comparison needs a valid amount and card.
-  { field: 'fees', guide: 'both', rule: 'matchesCalculatedFee', message: 'feeMismatch', when: ['nothingElseFailed'] },
+  { field: 'fees', rule: 'matchesCalculatedFee', message: 'feeMismatch', when: ['nothingElseFailed'] },
 ];
 
 /** The rules of `paymentCreditCardFeeCalc`'s arguments, after requiredness (walked without `rejectsTestCards`: it prices that card). */

@@ -70,7 +70,7 @@ function compileFor(table: readonly InputRule[], pathPrefix: string, guide: Guid
   const parents = new Map<string, readonly string[]>();
   const out: CompiledRule[] = [];
   for (const row of table) {
-    if (row.guide !== 'both' && row.guide !== guide) continue;
+    if (row.guide !== undefined && row.guide !== guide) continue;
     const field = typeof row.field === 'string' ? row.field : row.field[guide];
     const names = field.split('.');
     const key = names.pop()!;

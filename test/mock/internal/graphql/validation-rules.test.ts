@@ -96,7 +96,7 @@ function problemsOf(r: { ok: true } | { ok: false; problems: Problems }): Proble
 
 const fieldOf = (row: InputRule, guide: GuideName) => (typeof row.field === 'string' ? row.field : row.field[guide]);
 const rowsOf = (table: readonly InputRule[], guide: GuideName) =>
-  table.filter((r) => r.guide === 'both' || r.guide === guide);
+  table.filter((r) => r.guide === undefined || r.guide === guide);
 
 /** `body` with the digit appended that makes it pass the Luhn check. */
 function withLuhnDigit(body: string): string {
@@ -184,7 +184,7 @@ describe('the rule tables', () => {
   );
 
   it('refuses at load a table with more fields than the walk has bits for', () => {
-    const row = (i: number): InputRule => ({ field: `f${i}`, guide: 'both', rule: 'text', message: 'tooLong' });
+    const row = (i: number): InputRule => ({ field: `f${i}`, rule: 'text', message: 'tooLong' });
     expect(() =>
       compileRules(
         Array.from({ length: 31 }, (_, i) => row(i)),

@@ -15,6 +15,7 @@ export {
   type GraphqlEngineDeps,
   type GraphqlRequest,
   type GraphqlResult,
+  isPureOperation,
 } from '../../../src/mock/internal/graphql/engine.ts';
 export { createCompleter, wireSchemaOf } from '../../../src/mock/internal/graphql/executable-schema.ts';
 export { guideSchemaSource as parsedGuideSchema } from '../../../src/mock/internal/graphql/guide-schema-document.ts';
@@ -31,7 +32,6 @@ export {
   variableSignals,
 } from '../../../src/mock/internal/graphql/operation-plans.ts';
 
-export { isPureOperation } from '../../../src/mock/internal/graphql/pure-answers.ts';
 export { redactDocument, redactVariables, scrubMessage } from '../../../src/mock/internal/graphql/redact.ts';
 export type { MockResolvers } from '../../../src/mock/internal/graphql/resolvers.ts';
 export {

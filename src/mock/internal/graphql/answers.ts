@@ -37,7 +37,7 @@ export interface GraphqlResult {
   /** Set on the 405 of a mutation sent with `readOnly` (GET); the answer must say `Allow: POST`. */
   methodNotAllowed?: true;
   /**
-   * Set on a compiled success of a configuration-only query (pure-answers.ts): until the engine's next reset, the
+   * Set on a compiled success of a configuration-only query (engine.ts): until the engine's next reset, the
    * same request gets the same answer, so the /graphql route may keep it by the request's body.
    */
   kept?: true;

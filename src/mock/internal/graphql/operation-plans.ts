@@ -73,7 +73,7 @@ export type Plan =
       /** The graphql-jit function, once compiled; `null` when graphql-jit cannot compile it (graphql-js runs it). */
       compiled: CompiledQuery | null | undefined;
       /**
-       * Whether the operation reads configuration alone, so its compiled success may be kept (pure-answers.ts);
+       * Whether the operation reads configuration alone, so its compiled success may be kept (engine.ts);
        * learnt on its first compiled run.
        */
       pure?: boolean | undefined;

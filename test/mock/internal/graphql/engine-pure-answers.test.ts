@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isPureOperation } from '../../../support/mock-internals/graphql.ts';
 import { card, contact, q, testEngine } from './engine-fixtures.ts';
 
-// The fee list is a pure function of its request: the engine marks its compiled success `kept` (pure-answers.ts),
+// The fee list is a pure function of its request: the engine marks its compiled success `kept` (engine.ts),
 // and the /graphql route keeps it by body text (kept-graphql-answers.test.ts). The engine itself keeps no answer.
 
 const ctx = { clientId: 'test-client', ip: '203.0.113.7' };

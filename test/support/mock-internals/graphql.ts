@@ -51,7 +51,6 @@ export {
 } from '../../../src/mock/internal/graphql/validation-messages.ts';
 export {
   cardFeeCalcRules,
-  cardRules,
   cardValidationRules,
   feesCalcRules,
   type InputRule,

@@ -370,7 +370,7 @@ function isCompiledSuccess(result: GraphqlResult): boolean {
  * @example
  * return markingPure(plan, op.operation, runOperation(...));
  */
-export function markingPure(
+function markingPure(
   holder: { pure?: boolean | undefined },
   operation: OperationDefinitionNode | undefined,
   result: GraphqlResult,

@@ -21,27 +21,22 @@ export interface JitLoader {
 let jit: JitModule | undefined;
 let jitLoading: Promise<void> | undefined;
 
-/** The compiler if it has loaded, else undefined (and nothing is started). */
-function loadedJit(): JitModule | undefined {
-  return jit;
-}
-
 /**
- * Starts loading the compiler (once) and resolves when it has loaded or failed to; a compiler that does not load
- * leaves every operation on graphql-js: slower, same answers.
+ * The loader as the engine takes it (`GraphqlEngineDeps.jit`). A compiler that does not load leaves every operation
+ * on graphql-js: slower, same answers.
  *
  * @example
- * if (loadedJit() === undefined) void loadJit();
+ * if (nodeJitLoader.loaded() === undefined) void nodeJitLoader.load();
  */
-function loadJit(): Promise<void> {
-  jitLoading ??= import('./jit.ts').then(
-    (m) => {
-      jit = m;
-    },
-    () => undefined,
-  );
-  return jitLoading;
-}
-
-/** The loader as the engine takes it (`GraphqlEngineDeps.jit`). */
-export const nodeJitLoader = { loaded: loadedJit, load: loadJit } as const;
+export const nodeJitLoader = {
+  loaded: (): JitModule | undefined => jit,
+  load(): Promise<void> {
+    jitLoading ??= import('./jit.ts').then(
+      (m) => {
+        jit = m;
+      },
+      () => undefined,
+    );
+    return jitLoading;
+  },
+} as const satisfies JitLoader;

@@ -231,7 +231,7 @@ export interface InputRule {
 const details = ['cardDetails'] as const;
 
 /** The rules of a card input (`CreditCardInput`), relative to the card. */
-export const cardRules: readonly InputRule[] = [
+const cardRules: readonly InputRule[] = [
   { field: 'card_account_uid', rule: 'text', message: 'tooLong', when: ['cardAccount'] },
   { field: 'card_account_uid', rule: 'knownCardAccount', message: 'unknownCardAccount', when: ['cardAccount'] },
   { field: 'card_account_uid', rule: 'cardAccountNotExpired', message: 'cardAccountExpired', when: ['cardAccount'] },

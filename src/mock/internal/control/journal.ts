@@ -3,7 +3,7 @@
  * processPaymentRequest call arrived" instead of sleeping.
  *
  * Entries hold no bodies. The only request data kept is a masked summary of GraphQL variables (card numbers shown as
- * first 6 / last 4, CVVs dropped), built by `summarizeVariables` (graphql/variables-summary.ts).
+ * first 6 / last 4, CVVs dropped), built by `summarizeVariables` (graphql/engine-loader.ts).
  *
  * The ring is kept in columns (typed arrays for the numbers, arrays of references for the strings), and an entry
  * object is built only when someone reads it or waits for one: an object per request that lives for the next

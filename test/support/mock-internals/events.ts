@@ -4,7 +4,7 @@
  *
  * @module
  */
-export { createCoverageCollector } from '../../../src/mock/internal/coverage/collector.ts';
+export { createCoverageCollector } from '../../../src/mock/internal/control/coverage.ts';
 export {
   createEventBus,
   type EventBus,

@@ -1,7 +1,7 @@
 /**
  * The composition root (STYLE habit 10): {@link buildMockApp} builds each part once and wires them together. It
  * opens no socket and arms no timer; timers start only when work is scheduled. A request's life is in
- * `internal/http/pipeline.ts`; the routes are in `internal/http/service-routes.ts` and `internal/control/routes.ts`.
+ * `internal/http/pipeline.ts`; the routes are in `internal/http/routes.ts` and `internal/control/routes.ts`.
  *
  * Isomorphic: this module and everything it imports use only what browsers, workers and Node share. The
  * runtime's own pieces (hashing, webhook transport, package files, pages, graphql-jit) come in as a
@@ -22,18 +22,15 @@ import { registerControlRoutes } from './internal/control/routes.ts';
 import type { sharedJournal } from './internal/control/shared-journal.ts';
 import { createEventBus, type EventBus } from './internal/domain/events.ts';
 import { createEngineLoader } from './internal/graphql/engine-loader.ts';
-import { createBrowserGuard } from './internal/http/browser-guard.ts';
-import { createControlTokenCheck } from './internal/http/control-token.ts';
 import { createErrorMapper, errorDetail } from './internal/http/error-mapping.ts';
-import type { MockCore } from './internal/http/exchange.ts';
+import type { MockCore, RouteEntry } from './internal/http/exchange.ts';
 import { createFetchHandler } from './internal/http/fetch-adapter.ts';
-import type { RouteEntry } from './internal/http/outcome.ts';
+import { createBrowserGuard, createControlTokenCheck } from './internal/http/guards.ts';
 import { createPageRoutes } from './internal/http/pages.ts';
 import { createPipeline } from './internal/http/pipeline.ts';
 import { registerPublishedSources } from './internal/http/published-sources.ts';
 import { createRequestLog } from './internal/http/request-log.ts';
-import { createRouter } from './internal/http/router.ts';
-import { registerServiceRoutes } from './internal/http/service-routes.ts';
+import { createRouter, registerServiceRoutes } from './internal/http/routes.ts';
 import { createSettlement } from './internal/payments/settlement.ts';
 import type { SharedPayments } from './internal/payments/shared-payments.ts';
 import { createMockState } from './internal/payments/state.ts';

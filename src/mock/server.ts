@@ -12,7 +12,7 @@ import { restErrorBody } from '../contract/error-shapes.ts';
 import { kitMessage } from '../internal/messages.ts';
 import { createMockApp } from './app.ts';
 import type { MockServer } from './control-types.ts';
-import { controlTokenRefusal } from './internal/http/control-token.ts';
+import { controlTokenRefusal } from './internal/http/guards.ts';
 import { defaultMockOptions, type MockOptions } from './options.ts';
 
 export type { MockServer } from './control-types.ts';

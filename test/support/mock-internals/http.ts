@@ -15,12 +15,16 @@ export {
   parseCorsOrigins,
   resolveBrowserOptions,
 } from '../../../src/mock/internal/http/browser-options.ts';
-export { bearerToken, controlTokenRefusal, isLoopbackHost } from '../../../src/mock/internal/http/control-token.ts';
 export { createErrorMapper } from '../../../src/mock/internal/http/error-mapping.ts';
-export type { MockRequest } from '../../../src/mock/internal/http/exchange.ts';
+export type { MockRequest, RouteEntry } from '../../../src/mock/internal/http/exchange.ts';
 export { inProcessAddress } from '../../../src/mock/internal/http/fetch-adapter.ts';
-export { createHostCheck, hostName } from '../../../src/mock/internal/http/host-check.ts';
-export type { RouteEntry } from '../../../src/mock/internal/http/outcome.ts';
+export {
+  bearerToken,
+  controlTokenRefusal,
+  createHostCheck,
+  hostName,
+  isLoopbackHost,
+} from '../../../src/mock/internal/http/guards.ts';
 export { createPageRoutes } from '../../../src/mock/internal/http/pages.ts';
 export {
   type AnsweredRequest,
@@ -30,6 +34,5 @@ export {
 } from '../../../src/mock/internal/http/pipeline.ts';
 export { publishedSourcePaths } from '../../../src/mock/internal/http/published-sources.ts';
 export { createRequestLog, type RequestLogEntry, safeUrl } from '../../../src/mock/internal/http/request-log.ts';
-export { createRouter } from '../../../src/mock/internal/http/router.ts';
-export { maxKeptBodyBytes } from '../../../src/mock/internal/http/service-routes.ts';
+export { createRouter, maxKeptBodyBytes } from '../../../src/mock/internal/http/routes.ts';
 export type { WebhookAttemptReport } from '../../../src/mock/internal/webhooks/delivery-attempts.ts';

@@ -17,8 +17,7 @@ import { coverageJunit, coverageText } from '../../../contract/coverage/report-f
 import { kitMessage } from '../../../internal/messages.ts';
 import type { MockControl, MockHistory } from '../handle/control-handle.ts';
 import { parseListQuery } from '../history/page.ts';
-import type { MockRequest } from '../http/exchange.ts';
-import type { Outcome } from '../http/outcome.ts';
+import type { MockRequest, Outcome } from '../http/exchange.ts';
 import { badRequest } from '../http-error.ts';
 import { deliveryFilterStates } from '../webhooks/delivery-store.ts';
 

@@ -29,10 +29,8 @@
 
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import type { MockControl, MockRequestMatcher } from '../handle/control-handle.ts';
-import { type BodyLimits, jsonObject } from '../http/body.ts';
-import type { MockRequest } from '../http/exchange.ts';
-import type { Outcome, RouteEntry } from '../http/outcome.ts';
-import type { Router } from '../http/router.ts';
+import { type BodyLimits, jsonObject, type MockRequest, type Outcome, type RouteEntry } from '../http/exchange.ts';
+import type { Router } from '../http/routes.ts';
 import { badRequest, restError } from '../http-error.ts';
 import { pactRoutes, registerPactRoutes } from '../provider-states/routes.ts';
 import type { ProviderStateService } from '../provider-states/setup.ts';

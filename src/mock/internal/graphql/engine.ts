@@ -26,7 +26,7 @@
  * The fee list (`paymentGatewayFeesCalc`) reads nothing but the instance's fee table, which never changes while it
  * runs, so its answer is a pure function of the request: the engine marks a compiled success of such a query `kept`,
  * and the route keeps the whole answer by the request's body text until the engine's reset
- * (http/service-routes.ts). The engine keeps no answer of its own: one cache, keyed where a repeated request costs
+ * (http/routes.ts). The engine keeps no answer of its own: one cache, keyed where a repeated request costs
  * least to recognise. Only compiled successes are marked: an error answer is worded for its request, an internal
  * error must reach the log each time, and graphql-js's answers (before graphql-jit has loaded) must give way.
  *

@@ -9,8 +9,7 @@ import type { Assumptions } from '../../../assumptions.ts';
 import { graphqlError, restErrorBody } from '../../../contract/error-shapes.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { MockHttpError } from '../http-error.ts';
-import type { Outcome } from './outcome.ts';
-import type { RouteKind } from './router.ts';
+import type { Outcome, RouteKind } from './exchange.ts';
 
 /** Maps errors to answers. */
 export interface ErrorMapper {

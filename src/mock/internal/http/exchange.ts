@@ -1,11 +1,19 @@
 /**
- * The transport-neutral exchange the mock's core answers: a request already read (method, path, raw query, lower-cased
- * headers, body bytes) and a reply ready to write (status, headers, body). The `node:http` listener and the Fetch API
- * entry are thin adapters that build a {@link MockRequest} and write a {@link MockReply}; nothing in the core knows
- * which one called it.
+ * One request's life in the core, as types: a request already read (method, path, raw query, lower-cased headers,
+ * body bytes), what a route answers ({@link Outcome}) and the reply ready to write (status, headers, body). The
+ * `node:http` listener and the Fetch API entry are thin adapters that build a {@link MockRequest} and write a
+ * {@link MockReply}; nothing in the core knows which one called it. Here too: parsing the body the transport read
+ * (decoded once, parsed once; failures are values the route turns into its own error shape, so no client mistake
+ * becomes a 500), and an outcome's mapping to its reply and its verdict.
  *
  * @module
  */
+import type { RequestLimits } from '../../../assumptions.ts';
+import { jsonDepthWithin, tooDeepJsonMessage } from '../../../internal/json-depth.ts';
+import { kitMessage } from '../../../internal/messages.ts';
+import { isPlainObject } from '../../../internal/plain-object.ts';
+import { badRequest, restError } from '../http-error.ts';
+import { type RequestVerdict, verdictOf } from '../verdict.ts';
 
 /** Marker body: the request body was larger than `maxBodyBytes`, so the adapter stopped reading it. */
 export const bodyOverLimit: unique symbol = Symbol('body over maxBodyBytes');
@@ -51,3 +59,153 @@ export function requestHeader(request: MockRequest, name: string): string | unde
 
 /** The core as the adapters (node:http, Fetch) call it. */
 export type MockCore = (request: MockRequest) => MockReply | Promise<MockReply>;
+
+/** What parsing the body gave: a failure carries its status (413 over the limit, else 400) for the route's shape. */
+type BodyResult =
+  | { readonly ok: true; readonly empty: boolean; readonly value: unknown }
+  | { readonly ok: false; readonly status: 413 | 400; readonly message: string };
+
+/** The limits a JSON body is read within: its size (checked by the transport too) and its nesting. */
+export type BodyLimits = Pick<RequestLimits, 'maxBodyBytes' | 'maxJsonDepth'>;
+
+const aborted: BodyResult = {
+  ok: false,
+  status: 400,
+  message: kitMessage('The request body was cut off before it ended.'),
+};
+const emptyBody: BodyResult = { ok: true, empty: true, value: undefined };
+const decoder = new TextDecoder();
+
+/** The text of body bytes (UTF-8; what {@link parseJsonBody} parses). */
+export const bodyText = (bytes: Uint8Array): string => decoder.decode(bytes);
+
+/**
+ * Parses a JSON body; an empty body is `{ ok: true, empty: true }`. `text`, when given, is the body's
+ * {@link bodyText} the caller already decoded. A body nested deeper than `limits.maxJsonDepth` is malformed for the
+ * mock: what reads the value afterwards (variable coercion, the answer keys, the journal's summary) walks it.
+ */
+export function parseJsonBody(body: MockRequestBody, limits: BodyLimits, text?: string): BodyResult {
+  if (body === bodyOverLimit)
+    return {
+      ok: false,
+      status: 413,
+      message: kitMessage(
+        `Request body larger than the mock's limit of ${limits.maxBodyBytes} bytes (maxBodyBytes): send a smaller body, or raise the limit with --max-body-bytes or the mock option maxBodyBytes.`,
+      ),
+    };
+  if (body === bodyAborted) return aborted;
+  if (body.length === 0) return emptyBody;
+  const json = text ?? decoder.decode(body);
+  if (!jsonDepthWithin(json, limits.maxJsonDepth)) {
+    const flags = '--max-json-depth or the mock option assumptions.limits.maxJsonDepth';
+    return {
+      ok: false,
+      status: 400,
+      message: kitMessage(tooDeepJsonMessage('Request body', limits.maxJsonDepth, flags)),
+    };
+  }
+  try {
+    return { ok: true, empty: false, value: JSON.parse(json) };
+  } catch (error) {
+    return {
+      ok: false,
+      status: 400,
+      message: kitMessage(
+        `Request body is not valid JSON (${(error as Error).message}): send a JSON object with Content-Type: application/json.`,
+      ),
+    };
+  }
+}
+
+/**
+ * The JSON object body of a control route (`{}` when empty); a body too large, malformed or not an object throws the
+ * control API's 413/400.
+ *
+ * @example
+ * const { path, status } = jsonObject(request, assumptions.limits, 'POST /__pck/fail-next');
+ */
+export function jsonObject(request: MockRequest, limits: BodyLimits, route: string): Record<string, unknown> {
+  const body = parseJsonBody(request.body, limits);
+  if (!body.ok) throw restError(body.status, body.message);
+  if (body.empty) return {};
+  if (!isPlainObject(body.value)) throw badRequest(`${route} needs a JSON object body.`);
+  return body.value;
+}
+
+/** Which error shape a route answers in: 7.1 on REST and control paths, 7.2 on /graphql. */
+export type RouteKind = 'rest' | 'graphql' | 'control';
+
+/**
+ * A route's answer. `text` (a page, a published file, an empty preflight answer; its `content-type` given in
+ * `headers`) wins over `json`, which wins over `body`.
+ */
+export interface Outcome {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly json?: string;
+  readonly text?: string | Uint8Array;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly operationName?: string | undefined;
+  readonly guide?: 'current' | 'legacy' | undefined;
+  /** The GraphQL root fields the request selected (the coverage report reads them off the answered event). */
+  readonly rootFields?: readonly string[] | undefined;
+  readonly summary?: unknown;
+  /**
+   * What came of the request, for the log and the journal ({@link verdictOf}), when the route knows it cheaply (the
+   * GraphQL route reads its answer object); otherwise the pipeline works it out from the status and `body`.
+   */
+  readonly verdict?: RequestVerdict | undefined;
+  /**
+   * Set by the /graphql route on the outcome of an answer the engine kept (a configuration-only query): the same
+   * body may be answered with this outcome again until the engine's reset (routes.ts).
+   */
+  readonly kept?: true | undefined;
+}
+
+/**
+ * Checks a request's credentials before its handler runs: answers the caller's client id, the failure to send (in
+ * the route's own error shape), or `undefined` when this request needs no credentials (a browser asking for a page).
+ */
+export type Authenticator = (
+  request: MockRequest,
+) => string | Outcome | undefined | Promise<string | Outcome | undefined>;
+
+/** One route of the core: an optional credentials check, then the handler. */
+export interface RouteEntry {
+  readonly auth?: Authenticator | undefined;
+  readonly handle: (request: MockRequest, clientId: string | undefined) => Outcome | Promise<Outcome>;
+  /**
+   * With a shared state store: false when this request reads only configuration and what its token check
+   * keeps locally, so it runs without first catching up with other processes. Absent: it reads shared state.
+   */
+  readonly readsShared?: ((request: MockRequest) => boolean) | undefined;
+  /** True when `auth` takes the request's injected failure in its own store round trip (/graphql on Redis). */
+  readonly takesFailure?: boolean | undefined;
+}
+
+/** Serializes `outcome` as a reply (JSON unless it is `text`); throws when its body cannot be serialized (a bug the pipeline maps). */
+export function toReply(outcome: Outcome): MockReply {
+  if (outcome.text !== undefined) return { status: outcome.status, headers: outcome.headers ?? {}, body: outcome.text };
+  return {
+    status: outcome.status,
+    headers: outcome.headers ? { ...jsonHeaders, ...outcome.headers } : jsonHeaders,
+    body: outcome.json ?? JSON.stringify(outcome.body ?? null),
+  };
+}
+
+/**
+ * The verdict of an answer the route gave none: its `body`, or its JSON text parsed only when it can hold errors
+ * (a refusal status, or an `"errors"` key), so successful answers cost a substring search.
+ *
+ * @example
+ * const verdict = outcome.verdict ?? verdictOfOutcome(outcome);
+ */
+export function verdictOfOutcome(outcome: Outcome): RequestVerdict {
+  if (outcome.json === undefined || (outcome.status < 400 && !outcome.json.includes('"errors"')))
+    return verdictOf(outcome.status, outcome.text === undefined ? outcome.body : undefined);
+  try {
+    return verdictOf(outcome.status, JSON.parse(outcome.json));
+  } catch {
+    return verdictOf(outcome.status, undefined);
+  }
+}

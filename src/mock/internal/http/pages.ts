@@ -8,8 +8,7 @@
  *
  * @module
  */
-import type { MockRequest } from './exchange.ts';
-import type { Outcome } from './outcome.ts';
+import type { MockRequest, Outcome } from './exchange.ts';
 
 /** Renders one page (or asset) for a request. */
 export type PageHandler = (request: MockRequest) => Outcome | Promise<Outcome>;

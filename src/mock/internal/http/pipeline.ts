@@ -17,14 +17,21 @@ import type { EventBus } from '../domain/events.ts';
 import type { MockLatency } from '../option-types.ts';
 import type { SeededRandom } from '../random.ts';
 import { asUnavailable, StoreUnavailableError } from '../store/sandbox-store.ts';
-import type { BrowserGuard } from './browser-guard.ts';
-import type { ControlTokenCheck } from './control-token.ts';
 import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
-import type { MockCore, MockReply, MockRequest } from './exchange.ts';
-import { type Outcome, type RouteEntry, toReply, verdictOfOutcome } from './outcome.ts';
+import {
+  type MockCore,
+  type MockReply,
+  type MockRequest,
+  type Outcome,
+  type RouteEntry,
+  type RouteKind,
+  toReply,
+  verdictOfOutcome,
+} from './exchange.ts';
+import type { BrowserGuard, ControlTokenCheck } from './guards.ts';
 import type { PageHandler, PageRoutes } from './pages.ts';
 import type { RequestLog } from './request-log.ts';
-import type { RouteKind, RouteMatch, Router } from './router.ts';
+import type { RouteMatch, Router } from './routes.ts';
 
 /** What the pipeline asks of a state store's sync layer (absent with memory). */
 export interface PipelineSync {
@@ -81,11 +88,11 @@ export interface PipelineDeps {
   readonly clock: Clock;
   /** Milliseconds from a fixed origin, for each request's duration (the platform's `elapsedMs`). */
   readonly elapsedMs: () => number;
-  /** Host check, CORS preflights and headers, cross-origin refusals (browser-guard.ts). */
+  /** Host check, CORS preflights and headers, cross-origin refusals (guards.ts). */
   readonly guard: BrowserGuard;
   /** The pages route group; undefined when the pages are off (`ui: false`). */
   readonly pages: PageRoutes | undefined;
-  /** The control token's check on `/__pck/` (control-token.ts); undefined when no token is set. */
+  /** The control token's check on `/__pck/` (guards.ts); undefined when no token is set. */
   readonly controlToken?: ControlTokenCheck | undefined;
   /** A state store's sync layer; undefined with memory (the pipeline then never waits on a store). */
   readonly sync?: PipelineSync | undefined;

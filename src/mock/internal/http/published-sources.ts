@@ -13,9 +13,8 @@ import { kitMessage } from '../../../internal/messages.ts';
 import { controlPrefix } from '../../../spec-names.ts';
 import { restError } from '../http-error.ts';
 import type { MockGuide } from '../option-types.ts';
-import type { MockRequest } from './exchange.ts';
-import type { Outcome, RouteEntry } from './outcome.ts';
-import type { Router } from './router.ts';
+import type { MockRequest, Outcome, RouteEntry } from './exchange.ts';
+import type { Router } from './routes.ts';
 
 /** The paths, for documentation and tests. */
 export const publishedSourcePaths = {

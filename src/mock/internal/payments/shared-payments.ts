@@ -112,7 +112,7 @@ export function createSharedPayments(deps: SharedPaymentsDeps): SharedPayments {
   return {
     async accept(payment, account, byCardAccount) {
       const dueAt = settlementDueAt(payment, clock.now(), assumptions.settleDelayMs);
-      // A store failure rejects: the resolver's answer becomes the store's 503 (service-routes.ts).
+      // A store failure rejects: the resolver's answer becomes the store's 503 (http/routes.ts).
       const accepted = await port.accept(payment, account, dueAt, deps.caps, byCardAccount);
       if (accepted === undefined) return false;
       const { clientId, card_account_uid: cardAccountUid, uuid, guide } = payment;

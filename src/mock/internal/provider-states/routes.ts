@@ -16,10 +16,8 @@
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import { base64OfBytes, utf8Bytes } from '../../../internal/text-bytes.ts';
 import { pactControlPaths } from '../../../spec-names.ts';
-import { type BodyLimits, jsonObject } from '../http/body.ts';
-import type { MockRequest } from '../http/exchange.ts';
-import type { Outcome, RouteEntry } from '../http/outcome.ts';
-import type { Router } from '../http/router.ts';
+import { type BodyLimits, jsonObject, type MockRequest, type Outcome, type RouteEntry } from '../http/exchange.ts';
+import type { Router } from '../http/routes.ts';
 import { badRequest } from '../http-error.ts';
 import type { ProviderStateCall, ProviderStateService } from './setup.ts';
 

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { packageRoot } from '../../../internal/package-files.ts';
-import { hostName } from '../http/host-check.ts';
+import { hostName } from '../http/guards.ts';
 import type { PageRoutes } from '../http/pages.ts';
 import type { MockClientConfig, MockGuide } from '../option-types.ts';
 import { renderLanding } from './landing.ts';

@@ -15,7 +15,7 @@ import { kitMessage } from '../../../internal/messages.ts';
 import { controlPrefix, servicePaths } from '../../../spec-names.ts';
 import type { PageConfig } from '../../../ui/page-config.ts';
 import type { ErrorMapper } from '../http/error-mapping.ts';
-import type { Outcome } from '../http/outcome.ts';
+import type { Outcome } from '../http/exchange.ts';
 import type { PageRoutes } from '../http/pages.ts';
 import type { MockClientConfig, MockGuide } from '../option-types.ts';
 import { type AssetName, type AssetStore, assetNames } from './assets.ts';

@@ -4,7 +4,7 @@ import { isPureOperation } from '../../../support/mock-internals/graphql.ts';
 import { card, contact, q, testEngine } from './engine-fixtures.ts';
 
 // The fee list is a pure function of its request: the engine marks its compiled success `kept` (engine.ts),
-// and the /graphql route keeps it by body text (kept-graphql-answers.test.ts). The engine itself keeps no answer.
+// and the /graphql route keeps it by body text (http/routes.test.ts). The engine itself keeps no answer.
 
 const ctx = { clientId: 'test-client', ip: '203.0.113.7' };
 const fees = (amount: unknown) => ({ query: q.fees, variables: { amount } });

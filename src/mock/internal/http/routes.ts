@@ -1,7 +1,9 @@
 /**
- * The service's own routes (spec 4): the three token endpoints and `/graphql`, each a credentials check plus a
- * handler. Client mistakes are answered in the route's shape (7.1 on REST, 7.2 on /graphql), never thrown as plain
- * errors.
+ * Routing and the service's own routes. The router matches by exact path, then method: two Map lookups, no regular
+ * expressions on the hot path, match results built when routes are added, so a lookup allocates nothing. A known path
+ * with an unknown method is a 405 that lists the allowed methods; an unknown path is a 404. The service routes (spec
+ * 4) are the three token endpoints and `/graphql`, each a credentials check plus a handler; client mistakes are
+ * answered in the route's shape (7.1 on REST, 7.2 on /graphql), never thrown as plain errors.
  *
  * @module
  */
@@ -15,19 +17,88 @@ import { type RevokeTokenData, type TokenCheck, type TokenService, tokenPairJson
 import type { GraphqlRequest, GraphqlResult } from '../graphql/engine.ts';
 import { type EngineLoader, summarizeVariables } from '../graphql/engine-loader.ts';
 import { parseGraphqlQueryString } from '../graphql/query-string.ts';
-
-import { createKeptAnswers } from '../kept-answers.ts';
 import type { ArmedFailure } from '../store/failure-state.ts';
 import { StoreUnavailableError } from '../store/sandbox-store.ts';
 import { okVerdict, verdictOf } from '../verdict.ts';
-import { type BodyLimits, bodyText, parseJsonBody } from './body.ts';
 import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
-import { type MockRequest, requestHeader } from './exchange.ts';
-import type { Authenticator, Outcome, RouteEntry } from './outcome.ts';
-import type { Router } from './router.ts';
+import {
+  type Authenticator,
+  type BodyLimits,
+  bodyText,
+  type MockRequest,
+  type Outcome,
+  parseJsonBody,
+  type RouteEntry,
+  type RouteKind,
+  requestHeader,
+} from './exchange.ts';
+
+/** One path with its handlers by method. */
+interface Route<H> {
+  readonly path: string;
+  readonly kind: RouteKind;
+  readonly handlers: ReadonlyMap<string, H>;
+  /** Value of the `Allow` header of a 405. */
+  readonly allow: string;
+}
+
+/** Outcome of a lookup. */
+export type RouteMatch<H> =
+  | { readonly found: 'handler'; readonly route: Route<H>; readonly handler: H }
+  | { readonly found: 'method'; readonly route: Route<H> }
+  | { readonly found: 'none' };
+
+/** A path → method → handler table. */
+export interface Router<H> {
+  /** Registers `handler` for `method` on `path`. */
+  add(kind: RouteKind, method: string, path: string, handler: H): void;
+  /** Looks up a request's path (without query string) and method. */
+  match(method: string, path: string): RouteMatch<H>;
+  /** Every route, for documentation and tests. */
+  routes(): Route<H>[];
+}
+
+/** Creates an empty router. */
+export function createRouter<H>(): Router<H> {
+  interface Entry {
+    kind: RouteKind;
+    handlers: Map<string, H>;
+    route: Route<H>;
+    /** Prepared answers: per method, and for any other method (405). */
+    matches: Map<string, RouteMatch<H>>;
+    otherMethod: RouteMatch<H>;
+  }
+  const table = new Map<string, Entry>();
+  const none: RouteMatch<H> = { found: 'none' };
+  return {
+    add(kind, method, path, handler) {
+      let entry = table.get(path);
+      if (!entry) {
+        const handlers = new Map<string, H>();
+        const route: Route<H> = { path, kind, handlers, allow: '' };
+        entry = { kind, handlers, route, matches: new Map(), otherMethod: { found: 'method', route } };
+        table.set(path, entry);
+      }
+      entry.handlers.set(method, handler);
+      const route: Route<H> = { path, kind, handlers: entry.handlers, allow: [...entry.handlers.keys()].join(', ') };
+      entry.route = route;
+      entry.otherMethod = { found: 'method', route };
+      entry.matches.clear();
+      for (const [m, h] of entry.handlers) entry.matches.set(m, { found: 'handler', route, handler: h });
+    },
+    match(method, path) {
+      const entry = table.get(path);
+      if (!entry) return none;
+      return entry.matches.get(method) ?? entry.otherMethod;
+    },
+    routes() {
+      return [...table.values()].map((e) => e.route);
+    },
+  };
+}
 
 /** What the service routes need. */
-export interface ServiceRouteDeps {
+interface ServiceRouteDeps {
   readonly assumptions: Assumptions;
   readonly tokens: TokenService;
   readonly engine: EngineLoader;
@@ -37,11 +108,14 @@ export interface ServiceRouteDeps {
 }
 
 /** What the /graphql credentials check needs of the injected failures (control/failure-injection.ts). */
-export interface RouteFailures {
+interface RouteFailures {
   readonly inStore: boolean;
   take(path: string, kind: 'graphql'): Outcome | Promise<Outcome | undefined> | undefined;
   answer(failure: ArmedFailure, kind: 'graphql'): Outcome;
 }
+
+/** Most outcomes the kept set holds: a client asks for a few amounts, a hostile one for many. */
+const maxKeptAnswers = 64;
 
 const postOnly: Readonly<Record<string, string>> = Object.freeze({ allow: 'POST' });
 
@@ -80,7 +154,7 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
     auth: clientCredentials,
     handle(request, clientId) {
       const body = parseJsonBody(request.body, assumptions.limits);
-      if (!body.ok) return errors.layer('rest', body.problem === 'too-large' ? 413 : 400, body.message);
+      if (!body.ok) return errors.layer('rest', body.status, body.message);
       const refreshToken = isPlainObject(body.value) ? body.value.refresh_token : undefined;
       if (typeof refreshToken !== 'string' || refreshToken === '')
         return errors.layer(
@@ -137,7 +211,7 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
 
   function parsedGraphql(request: MockRequest, clientId: string, text: string | undefined) {
     const body = parseJsonBody(request.body, assumptions.limits, text);
-    if (!body.ok) return errors.layer('graphql', body.problem === 'too-large' ? 413 : 400, body.message);
+    if (!body.ok) return errors.layer('graphql', body.status, body.message);
     if (!isPlainObject(body.value)) return errors.layer('graphql', 400, notAnObjectBody);
     const { query, variables, operationName } = body.value;
     return executeGraphql(request, clientId, { query, variables, operationName }, 'POST');
@@ -227,16 +301,30 @@ function answeringKeptBodies(
   engine: EngineLoader,
   answer: (request: MockRequest, clientId: string, text: string | undefined) => Outcome | Promise<Outcome>,
 ): (request: MockRequest, clientId: string) => Outcome | Promise<Outcome> {
-  const keptAnswers = createKeptAnswers<Outcome>();
+  const kept = new Map<string, Outcome>();
+  // The lengths of the kept bodies: every /graphql body is looked up (a payment too), and a map lookup hashes the
+  // whole body text, about a kilobyte, while a length no kept body has answers at once.
+  const lengths = new Set<number>();
+  let keptEpoch = 0;
   return (request, clientId) => {
     const raw = request.body;
     const text = raw instanceof Uint8Array && raw.length <= maxKeptBodyBytes ? bodyText(raw) : undefined;
     const ready = engine.current();
-    const kept = text === undefined || ready === undefined ? undefined : keptAnswers.get(text, ready.answersEpoch());
-    if (kept !== undefined) return kept;
+    const keyed = text !== undefined && ready !== undefined;
+    const hit = keyed && ready.answersEpoch() === keptEpoch && lengths.has(text.length) ? kept.get(text) : undefined;
+    if (hit !== undefined) return hit;
     const outcome = answer(request, clientId, text);
-    if (text !== undefined && ready !== undefined && !(outcome instanceof Promise) && outcome.kept)
-      keptAnswers.keep(text, ready.answersEpoch(), outcome);
+    if (!keyed || outcome instanceof Promise || !outcome.kept) return outcome;
+    // A new reset, or one body more than the set holds, starts it over: a client sending a new body each time holds
+    // a bounded set.
+    const epoch = ready.answersEpoch();
+    if (epoch !== keptEpoch || kept.size >= maxKeptAnswers) {
+      kept.clear();
+      lengths.clear();
+      keptEpoch = epoch;
+    }
+    kept.set(text, outcome);
+    lengths.add(text.length);
     return outcome;
   };
 }

@@ -244,7 +244,8 @@ export function createPipeline(deps: PipelineDeps): MockCore {
   }
 
   return (request) => {
-    const page = pages?.match(request);
+    // Pages answer GET and HEAD only: any other request (every payment) skips their lookup.
+    const page = request.method === 'GET' || request.method === 'HEAD' ? pages?.match(request) : undefined;
     const match = page === undefined ? router.match(request.method, request.path) : noRoute;
     const kind = page !== undefined ? 'control' : match.found === 'none' ? undefined : match.route.kind;
     // Unknown paths are the only place client text reaches the log and journal: mask card-like digit runs.
@@ -348,18 +349,18 @@ function createRecordStep(deps: PipelineDeps): (x: Exchange, answer: Outcome) =>
     const durationMs = elapsedMs() - x.started;
     // The GraphQL route reads its verdict off its answer object; other answers are read here.
     const verdict = answer.verdict ?? verdictOfOutcome(answer);
-    // A plain literal, not spreads of literals: a spread object is built and copied on every request, even with
-    // the log off, where the literal is optimised away.
-    log.request({
-      method,
-      path,
-      operationName: answer.operationName,
-      status: answer.status,
-      durationMs,
-      clientId,
-      verdict,
-      at: clock.now(),
-    });
+    // A plain literal, not spreads of literals: a spread object would be built and copied on every request.
+    if (log.requestLines)
+      log.request({
+        method,
+        path,
+        operationName: answer.operationName,
+        status: answer.status,
+        durationMs,
+        clientId,
+        verdict,
+        at: clock.now(),
+      });
     // Control calls (and pages, and CORS preflights) are not journaled, so waiting for "a request" never matches the
     // wait call itself or a browser's preflight before the request it waits for.
     if (x.kind === 'control' || (method === 'OPTIONS' && answer.status === 204)) return reply;

@@ -41,6 +41,8 @@ export interface RequestLogEntry {
 export interface RequestLog {
   /** The format this log writes. */
   readonly format: MockLogFormat;
+  /** Whether request lines are written: false without a sink or with `requests: false`, so callers build none. */
+  readonly requestLines: boolean;
   /** Queues one request line. */
   request(entry: RequestLogEntry): void;
   /** Queues the line of one webhook delivery attempt. */
@@ -157,7 +159,8 @@ export function createRequestLog(
   now: () => number = Date.now,
   options: RequestLogOptions = {},
 ): RequestLog {
-  if (sink === false) return { format, request() {}, webhookAttempt() {}, line() {}, flush() {}, close() {} };
+  if (sink === false)
+    return { format, requestLines: false, request() {}, webhookAttempt() {}, line() {}, flush() {}, close() {} };
   let buffer = '';
   let scheduled = false;
   const flush = () => {
@@ -185,6 +188,7 @@ export function createRequestLog(
   const folder = createRepeatFolder(line, options.repeatWindowMs, options.repeatBurst);
   const log: RequestLog = {
     format,
+    requestLines: true,
     request(entry) {
       if (entry.status === 503) {
         const key = requestKey(entry);
@@ -227,5 +231,5 @@ export function createRequestLog(
     },
   };
   if (options.requests !== false) return log;
-  return { ...log, request() {}, webhookAttempt() {} };
+  return { ...log, requestLines: false, request() {}, webhookAttempt() {} };
 }

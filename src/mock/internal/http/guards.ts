@@ -205,8 +205,8 @@ export function createBrowserGuard(deps: BrowserGuardDeps): BrowserGuard {
   const flagOf = (kind: RouteKind | undefined) =>
     kind === 'rest' || kind === 'graphql' ? '--cors (option cors)' : '--control-cors (option controlCors)';
 
-  const refuse = (kind: RouteKind | undefined, status: number, message: string): Outcome =>
-    errors.layer(kind, status, kitMessage(message));
+  const refuse = (kind: RouteKind | undefined, message: string): Outcome =>
+    errors.layer(kind, 403, kitMessage(message));
 
   return {
     check(request, kind, allow) {
@@ -214,7 +214,6 @@ export function createBrowserGuard(deps: BrowserGuardDeps): BrowserGuard {
       if (!hostAllowed(host))
         return refuse(
           kind,
-          403,
           `Refused: the Host header ${quote(host ?? '')} is not an address of this mock (a guard against DNS rebinding). Call it through 127.0.0.1, localhost or its --host, or start it with --allowed-hosts <name> (option allowedHosts).`,
         );
       const origin = requestHeader(request, 'origin');
@@ -225,14 +224,12 @@ export function createBrowserGuard(deps: BrowserGuardDeps): BrowserGuard {
         if (headers) return { status: 204, text: '', headers };
         return refuse(
           kind,
-          403,
           `Cross-origin requests from ${quote(origin)} to ${request.path} are not allowed: start the mock with ${flagOf(kind)} listing that origin.`,
         );
       }
       if (policy === control && !sameOrigin(origin, host) && !control.allows(origin))
         return refuse(
           kind,
-          403,
           `Cross-origin requests from ${quote(origin)} to the mock's own paths (the control API, its pages and files) are refused so other websites cannot drive it: start the mock with --control-cors ${quote(origin)} (option controlCors) to allow that origin.`,
         );
       return undefined;

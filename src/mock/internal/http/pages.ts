@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { MockRequest, Outcome } from './exchange.ts';
+import { type MockRequest, type Outcome, requestHeader } from './exchange.ts';
 
 /** Renders one page (or asset) for a request. */
 export type PageHandler = (request: MockRequest) => Outcome | Promise<Outcome>;
@@ -31,12 +31,6 @@ export interface PageRoutes {
   paths(): string[];
 }
 
-/** Whether the request's `Accept` asks for HTML (a browser navigating), not JSON. */
-export function acceptsHtml(request: MockRequest): boolean {
-  const accept = request.headers.accept;
-  return typeof accept === 'string' && accept.includes('text/html');
-}
-
 /** Creates an empty group. */
 export function createPageRoutes(): PageRoutes {
   interface Entry {
@@ -54,8 +48,10 @@ export function createPageRoutes(): PageRoutes {
     match(request) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
       const entry = exact.get(request.path) ?? prefixes.find(([p]) => request.path.startsWith(p))?.[1];
-      // A shared path with a query string is an API request (GraphQL over GET), even from a browser's address bar.
-      if (entry === undefined || (entry.htmlOnly && (request.query !== '' || !acceptsHtml(request)))) return undefined;
+      // A shared path answers a page only to a browser navigating (its Accept names HTML); with a query string it is
+      // an API request (GraphQL over GET), even from a browser's address bar.
+      const navigation = request.query === '' && requestHeader(request, 'accept')?.includes('text/html') === true;
+      if (entry === undefined || (entry.htmlOnly && !navigation)) return undefined;
       return entry.handler;
     },
     paths() {

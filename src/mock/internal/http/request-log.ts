@@ -6,10 +6,14 @@
  *
  * Two formats: `text` (one readable line per request) and `json` (one JSON object per line, for log collectors).
  *
- * During an outage the lines that repeat are folded (`log-repeats.ts`): a 503 of one route and operation, and a
- * webhook attempt to one URL that ended the same way, are written 10 times, then summed up once per 10 s until a
- * success of the same kind ends the outage. The mock's own lines (free-form: warnings of refused or lost work, bugs)
- * are never folded, and stay on when request lines are off (`--quiet`).
+ * During an outage the lines that repeat are folded: a store that is down answers every request 503, and a receiver
+ * that is down fails every webhook attempt, which would bury the log in copies of one line. A 503 of one route and
+ * operation, and a webhook attempt to one URL that ended the same way, are written 10 times (so one delivery's
+ * retries still read in full), then counted and summed up once per 10 s ("N more like it") until a success of the
+ * same family ends the outage, which writes the pending summary at once, before its own line, so the log reads in
+ * order. Windows run on real time (a log is read in real time), not on the mock's virtual clock, whose jumps would
+ * fold nothing or everything. The mock's own lines (free-form: warnings of refused or lost work, bugs) are never
+ * folded, and stay on when request lines are off (`--quiet`).
  *
  * @module
  */
@@ -19,7 +23,6 @@ import { kitMessage } from '../../../internal/messages.ts';
 import type { MockLogFormat } from '../option-types.ts';
 import type { RequestVerdict } from '../verdict.ts';
 import type { WebhookAttemptReport } from '../webhooks/delivery-attempts.ts';
-import { createRepeatFolder, REPEAT_WINDOW_MS } from './log-repeats.ts';
 
 /** One answered request, as the log sees it. */
 export interface RequestLogEntry {
@@ -133,6 +136,125 @@ function attemptJsonLine(r: WebhookAttemptReport, url: string): string {
     reason: r.reason ?? null,
     next_attempt_at: r.nextAttemptAt === undefined ? null : new Date(r.nextAttemptAt).toISOString(),
   });
+}
+
+/** How long repeats of one kind are counted before their summary is written (ms). */
+const REPEAT_WINDOW_MS = 10_000;
+/** Lines of one kind written in full before the rest are counted: one delivery's whole schedule (8 attempts). */
+const REPEAT_BURST = 10;
+/**
+ * Kinds followed at once. A kind's key holds client text (a GraphQL operation name), so a hostile client could
+ * name a new one per request: past this many, lines are written unfolded, as without folding, and memory stays
+ * bounded.
+ */
+const MAX_KINDS = 256;
+
+/** One kind of line being folded: its family (what ends it), and how its summary reads. */
+interface Fold {
+  readonly family: string;
+  readonly summary: (count: number) => string;
+  /** Lines written in full since the kind began (up to the burst). */
+  shown: number;
+  /** Lines counted since the last summary. */
+  count: number;
+}
+
+/** Decides which repeated lines are written, and writes the summaries of the others. */
+interface RepeatFolder {
+  /**
+   * Whether the line of kind `key` is written: true for the first `burst` of its kind (counted again after a quiet
+   * window), false for a later repeat, which is counted into `summary(count)`, written once per window.
+   */
+  admit(family: string, key: string, summary: (count: number) => string): boolean;
+  /** Whether any kind of `family` is being folded (a cheap check for the hot path). */
+  folding(family: string): boolean;
+  /** The outage of `family` is over: writes its pending summaries now and forgets its kinds. */
+  end(family: string, matches?: (key: string) => boolean): void;
+  /** Writes every pending summary and stops the window timer (the mock is closing). */
+  close(): void;
+}
+
+/**
+ * Creates a folder writing summaries through `emit`. A timer ticks every `windowMs` while a kind is known: a kind
+ * with repeats counted gets its summary, a kind with none in the whole window is forgotten (its next lines are
+ * written again, up to `burst`).
+ * The timer is unref'd, so it never holds a process open.
+ *
+ * @example
+ * const folder = createRepeatFolder((line) => log.line(line));
+ * if (folder.admit('request', 'POST /graphql 503', (n) => `${n} more like it in the last 10 s`)) log.write(line);
+ */
+function createRepeatFolder(
+  emit: (line: string) => void,
+  windowMs = REPEAT_WINDOW_MS,
+  burst = REPEAT_BURST,
+): RepeatFolder {
+  const folds = new Map<string, Fold>();
+  const families = new Map<string, number>();
+  let timer: ReturnType<typeof setInterval> | undefined;
+
+  const forget = (key: string, fold: Fold) => {
+    folds.delete(key);
+    const left = (families.get(fold.family) ?? 1) - 1;
+    if (left === 0) families.delete(fold.family);
+    else families.set(fold.family, left);
+  };
+  const summarise = (fold: Fold) => {
+    if (fold.count === 0) return;
+    const count = fold.count;
+    fold.count = 0;
+    emit(fold.summary(count));
+  };
+  const stopIfIdle = () => {
+    if (folds.size > 0 || timer === undefined) return;
+    clearInterval(timer);
+    timer = undefined;
+  };
+  const tick = () => {
+    for (const [key, fold] of folds) {
+      if (fold.count === 0) forget(key, fold);
+      else summarise(fold);
+    }
+    stopIfIdle();
+  };
+
+  return {
+    admit(family, key, summary) {
+      const fold = folds.get(key);
+      if (fold !== undefined) {
+        if (fold.shown < burst) {
+          fold.shown += 1;
+          return true;
+        }
+        fold.count += 1;
+        return false;
+      }
+      if (folds.size >= MAX_KINDS) return true;
+      folds.set(key, { family, summary, shown: 1, count: 0 });
+      families.set(family, (families.get(family) ?? 0) + 1);
+      if (timer === undefined) {
+        timer = setInterval(tick, windowMs);
+        (timer as { unref?: () => void }).unref?.();
+      }
+      return true;
+    },
+    folding: (family) => families.has(family),
+    end(family, matches) {
+      for (const [key, fold] of folds)
+        if (fold.family === family && (matches === undefined || matches(key))) {
+          summarise(fold);
+          forget(key, fold);
+        }
+      stopIfIdle();
+    },
+    close() {
+      for (const [key, fold] of folds) {
+        summarise(fold);
+        forget(key, fold);
+      }
+      stopIfIdle();
+    },
+  };
 }
 
 /** Runs `task` after the current I/O: `setImmediate` where the runtime has it (Node), a zero timeout elsewhere. */

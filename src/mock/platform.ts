@@ -11,7 +11,7 @@
 
 import type { Assumptions } from '../assumptions.ts';
 import type { JitLoader } from './internal/graphql/jit-loader.ts';
-import type { ErrorMapper } from './internal/http/error-mapping.ts';
+import type { ErrorMapper } from './internal/http/exchange.ts';
 import type { PageRoutes } from './internal/http/pages.ts';
 import type { CryptoPrimitives } from './internal/platform/crypto-primitives.ts';
 import type { WebhookTransport } from './internal/webhooks/transport.ts';

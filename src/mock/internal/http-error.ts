@@ -1,6 +1,6 @@
 /**
  * The HTTP error every part of the mock throws for a caller's mistake: it carries its whole answer (status, body in the
- * spec's shape, headers), and the error mapping (`http/error-mapping.ts`) sends it as it is. The shapes themselves
+ * spec's shape, headers), and the error mapping (`http/exchange.ts`) sends it as it is. The shapes themselves
  * (7.1 / 7.2 / 7.3) and their builders are the contract layer's (`src/contract/error-shapes.ts`).
  *
  * Messages say what failed and how to fix it. They never contain card numbers or CVVs.

@@ -15,8 +15,7 @@ export {
   parseCorsOrigins,
   resolveBrowserOptions,
 } from '../../../src/mock/internal/http/browser-options.ts';
-export { createErrorMapper } from '../../../src/mock/internal/http/error-mapping.ts';
-export type { MockRequest, RouteEntry } from '../../../src/mock/internal/http/exchange.ts';
+export { createErrorMapper, type MockRequest, type RouteEntry } from '../../../src/mock/internal/http/exchange.ts';
 export { inProcessAddress } from '../../../src/mock/internal/http/fetch-adapter.ts';
 export {
   bearerToken,

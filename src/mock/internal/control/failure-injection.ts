@@ -12,8 +12,7 @@ import { restErrorBody } from '../../../contract/error-shapes.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { afterIdle } from '../background-writes.ts';
 import type { EventBus } from '../domain/events.ts';
-import { graphqlFailure } from '../http/error-mapping.ts';
-import type { Outcome, RouteKind } from '../http/exchange.ts';
+import { graphqlFailure, type Outcome, type RouteKind } from '../http/exchange.ts';
 import type { ArmedFailure, SharedFailureState } from '../store/failure-state.ts';
 import { numberField, type RecordApplier, type Recorder, type RecordSnapshot, textField } from '../store/records.ts';
 

@@ -21,8 +21,7 @@ import { ipVersion } from '../../../internal/ip-address.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { controlPrefix, serviceHeaders } from '../../../spec-names.ts';
 import type { CorsOrigins, ResolvedBrowserOptions } from './browser-options.ts';
-import type { ErrorMapper } from './error-mapping.ts';
-import { type MockRequest, type Outcome, type RouteKind, requestHeader } from './exchange.ts';
+import { type ErrorMapper, type MockRequest, type Outcome, type RouteKind, requestHeader } from './exchange.ts';
 
 /** What the guard needs: the listen address and the user's extra names. */
 interface HostCheckOptions {

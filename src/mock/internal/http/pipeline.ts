@@ -17,8 +17,9 @@ import type { EventBus } from '../domain/events.ts';
 import type { MockLatency } from '../option-types.ts';
 import type { SeededRandom } from '../random.ts';
 import { asUnavailable, StoreUnavailableError } from '../store/sandbox-store.ts';
-import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
 import {
+  type ErrorMapper,
+  graphqlFailure,
   type MockCore,
   type MockReply,
   type MockRequest,

@@ -20,11 +20,12 @@ import { parseGraphqlQueryString } from '../graphql/query-string.ts';
 import type { ArmedFailure } from '../store/failure-state.ts';
 import { StoreUnavailableError } from '../store/sandbox-store.ts';
 import { okVerdict, verdictOf } from '../verdict.ts';
-import { type ErrorMapper, graphqlFailure } from './error-mapping.ts';
 import {
   type Authenticator,
   type BodyLimits,
   bodyText,
+  type ErrorMapper,
+  graphqlFailure,
   type MockRequest,
   type Outcome,
   parseJsonBody,

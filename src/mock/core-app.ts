@@ -30,12 +30,12 @@ import { createPipeline } from './internal/http/pipeline.ts';
 import { registerPublishedSources } from './internal/http/published-sources.ts';
 import { createRequestLog } from './internal/http/request-log.ts';
 import { createRouter, registerServiceRoutes } from './internal/http/routes.ts';
+import { StoreSetupError } from './internal/http-error.ts';
 import { createSettlement } from './internal/payments/settlement.ts';
 import type { SharedPayments } from './internal/payments/shared-payments.ts';
 import { createMockState } from './internal/payments/state.ts';
 import { createProviderStates } from './internal/provider-states/setup.ts';
 import { createSeededRandom } from './internal/random.ts';
-import { StoreSetupError } from './internal/store/sandbox-store.ts';
 import type { StoreSync } from './internal/store/state-sync.ts';
 import { parseStoreUrl } from './internal/store/store-url.ts';
 import {

@@ -9,6 +9,8 @@
  *
  * @module
  */
+
+export { StoreSetupError, StoreUnavailableError } from '../../../src/mock/internal/http-error.ts';
 export type {
   AttemptVerdict,
   DeliveryCaps,
@@ -19,13 +21,11 @@ export { createFileStore, lineChecksum } from '../../../src/mock/internal/store/
 export type { AcceptedPayment, PaymentCaps, PaymentStatePort } from '../../../src/mock/internal/store/payment-state.ts';
 export { createRedisStore, type RedisStoreOptions } from '../../../src/mock/internal/store/redis-store.ts';
 export { createSandboxEpoch, type SandboxEpoch } from '../../../src/mock/internal/store/sandbox-epoch.ts';
-export {
-  type PositionedRecord,
-  type RecordLogStore,
-  type SandboxStore,
-  type SharedStateStore,
-  type StoreRecord,
-  StoreSetupError,
-  StoreUnavailableError,
+export type {
+  PositionedRecord,
+  RecordLogStore,
+  SandboxStore,
+  SharedStateStore,
+  StoreRecord,
 } from '../../../src/mock/internal/store/sandbox-store.ts';
 export { createStateSync, type StateSync } from '../../../src/mock/internal/store/state-sync.ts';

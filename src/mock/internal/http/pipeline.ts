@@ -14,9 +14,9 @@ import { kitMessage } from '../../../internal/messages.ts';
 import { controlPrefix, servicePaths } from '../../../spec-names.ts';
 import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
+import { asUnavailable, StoreUnavailableError } from '../http-error.ts';
 import type { MockLatency } from '../option-types.ts';
 import type { SeededRandom } from '../random.ts';
-import { asUnavailable, StoreUnavailableError } from '../store/sandbox-store.ts';
 import {
   type ErrorMapper,
   graphqlFailure,

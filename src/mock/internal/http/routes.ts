@@ -17,8 +17,8 @@ import { type RevokeTokenData, type TokenCheck, type TokenService, tokenPairJson
 import type { GraphqlRequest, GraphqlResult } from '../graphql/engine.ts';
 import { type EngineLoader, summarizeVariables } from '../graphql/engine-loader.ts';
 import { parseGraphqlQueryString } from '../graphql/query-string.ts';
+import { StoreUnavailableError } from '../http-error.ts';
 import type { ArmedFailure } from '../store/failure-state.ts';
-import { StoreUnavailableError } from '../store/sandbox-store.ts';
 import { okVerdict, verdictOf } from '../verdict.ts';
 import {
   type Authenticator,

@@ -4,8 +4,10 @@
  *
  * @module
  */
+
+import { asUnavailable, StoreUnavailableError } from '../http-error.ts';
 import type { RecordBody } from './records.ts';
-import { asUnavailable, type RecordLogStore, type StoreRecord, StoreUnavailableError } from './sandbox-store.ts';
+import type { RecordLogStore, StoreRecord } from './sandbox-store.ts';
 
 const nothing = () => undefined;
 

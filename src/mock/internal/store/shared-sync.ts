@@ -9,8 +9,9 @@
  */
 import { kitMessage } from '../../../internal/messages.ts';
 import type { BackgroundWrites } from '../background-writes.ts';
+import { asUnavailable } from '../http-error.ts';
 import type { SandboxEpoch } from './sandbox-epoch.ts';
-import { asUnavailable, type SharedStateStore } from './sandbox-store.ts';
+import type { SharedStateStore } from './sandbox-store.ts';
 import type { StoreSync } from './state-sync.ts';
 
 /** What {@link createSharedSync} drives. */

@@ -161,9 +161,9 @@ module.exports = {
     {
       name: 'mock-foundations-import-no-part',
       comment:
-        'Inside the mock, the root modules (clock, random, fifo, waiters, the HTTP error), domain/ (card and fee rules) and history/ (paged lists) are what every part builds on: they import no part folder (auth, control, http, graphql, payments, webhooks, ...), so a part can be read without the others.',
+        'Inside the mock, the root modules (clock, random, the ordered lists, waiters, the HTTP error), domain/ (card and fee rules) and history/ (paged lists) are what every part builds on: they import no part folder (auth, control, http, graphql, payments, webhooks, ...), so a part can be read without the others.',
       severity: 'error',
-      from: { path: '^src/mock/internal/(domain/|history/|(clock|random|fifo|waiters|http-error)[.]ts$)' },
+      from: { path: '^src/mock/internal/(domain/|history/|(clock|random|ordered-lists|waiters|http-error)[.]ts$)' },
       to: { path: '^src/mock/internal/[^/]+/', pathNot: '^src/mock/internal/$1' },
     },
     {

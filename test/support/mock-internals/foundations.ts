@@ -30,7 +30,7 @@ export {
 } from '../../../src/mock/internal/domain/fees.ts';
 export { cardOutcome, testCards } from '../../../src/mock/internal/domain/test-cards.ts';
 export { checkPageQuery, collectPage, parseListQuery, readAllPages } from '../../../src/mock/internal/history/page.ts';
-export { SeqList } from '../../../src/mock/internal/history/seq-list.ts';
 export { MockHttpError } from '../../../src/mock/internal/http-error.ts';
+export { SeqList } from '../../../src/mock/internal/ordered-lists.ts';
 export { createSeededRandom, uuidV4FromHex } from '../../../src/mock/internal/random.ts';
 export { okVerdict, verdictOf } from '../../../src/mock/internal/verdict.ts';

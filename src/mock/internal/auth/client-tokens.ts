@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { KeyQueue } from '../fifo.ts';
+import { KeyQueue } from '../ordered-lists.ts';
 
 /** Token state of one client. */
 export interface ClientTokens {
@@ -20,7 +20,7 @@ export interface ClientTokens {
   issued: number;
   /** Issue number of each unused refresh token → the client's generation when it was issued. */
   readonly refresh: Map<number, number>;
-  /** Issue numbers in issue order, some already used (no longer in `refresh`): the eviction queue (see fifo.ts). */
+  /** Issue numbers in issue order, some already used (no longer in `refresh`): the eviction queue (see ordered-lists.ts). */
   readonly order: KeyQueue<number>;
   /** JSON of the `sub` claim (the client id, escaped once). */
   readonly subJson: string;

@@ -17,7 +17,7 @@ import {
 } from '../../../contract/coverage/observe.ts';
 import { type CoverageReport, coverageReport } from '../../../contract/coverage/report.ts';
 import type { EventBus, MockEvent, RequestAnswered } from '../domain/events.ts';
-import { KeyQueue } from '../fifo.ts';
+import { KeyQueue } from '../ordered-lists.ts';
 
 /** What the collector answers. */
 export interface CoverageCollector {
@@ -54,7 +54,7 @@ export function createCoverageCollector(bus: EventBus, assumptions: Assumptions)
   };
   // uuid → final status, so a delivered webhook can say which one it carried. The oldest goes first through a queue
   // of its own: `outcomes.keys().next()` on a map at its cap skips every slot deleted since the last rehash, and at
-  // the cap every settled payment evicts one (fifo.ts).
+  // the cap every settled payment evicts one (ordered-lists.ts).
   const outcomes = new Map<string, 'success' | 'failure'>();
   const order = new KeyQueue<string>();
   const answered = answeredReader(assumptions, slots);

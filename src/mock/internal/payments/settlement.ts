@@ -21,7 +21,7 @@ import type { Assumptions } from '../../../assumptions.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
-import { KeyQueue } from '../fifo.ts';
+import { KeyQueue } from '../ordered-lists.ts';
 import type { FencedWork, OnceOnly } from '../store/once-only.ts';
 import type { RecordApplier } from '../store/records.ts';
 import { finalOutcome, type MockState, type SettlementOutcome, type StoredPayment } from './state.ts';

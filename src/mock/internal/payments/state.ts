@@ -11,9 +11,8 @@
 import type { Assumptions } from '../../../assumptions.ts';
 import type { EventBus, PaymentAccepted } from '../domain/events.ts';
 import type { CardAccount, CardAccountInput, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
-import { KeyQueue } from '../fifo.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
-import { SeqList } from '../history/seq-list.ts';
+import { KeyQueue, SeqList } from '../ordered-lists.ts';
 import type {
   PagedPayment,
   PaymentCaps,

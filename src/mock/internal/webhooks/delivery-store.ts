@@ -12,9 +12,8 @@
  */
 
 import type { DeliveryCounts, DeliveryFilter } from '../domain/stored.ts';
-import { KeyQueue } from '../fifo.ts';
 import type { OrderedSource } from '../history/page.ts';
-import { SeqList } from '../history/seq-list.ts';
+import { KeyQueue, SeqList } from '../ordered-lists.ts';
 import { type Delivery, type DeliveryState, TERMINAL } from './delivery-record.ts';
 
 export type { DeliveryCounts, DeliveryFilter } from '../domain/stored.ts';

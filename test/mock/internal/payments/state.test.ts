@@ -178,7 +178,7 @@ describe('payments', () => {
   });
 });
 
-describe('payment eviction order under churn (fifo.ts queues)', () => {
+describe('payment eviction order under churn (ordered-lists.ts queues)', () => {
   it('evicts settled ones in settlement order, then the oldest, across many payments', () => {
     const state = newState({ maxPaymentsPerClient: 5 });
     for (let i = 0; i < 5; i++) state.addPayment(payment(`p${i}`));

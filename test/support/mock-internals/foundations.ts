@@ -12,13 +12,15 @@
 
 export { afterIdle, backgroundWrites } from '../../../src/mock/internal/background-writes.ts';
 export { type Clock, createClock, maxClockTime } from '../../../src/mock/internal/clock.ts';
-export { checkCardNumber } from '../../../src/mock/internal/domain/card-number.ts';
 export {
+  cardOutcome,
+  checkCardNumber,
   detectCardType,
   type ExpiryProblem,
   expiryProblems,
   isDigits,
   luhnValid,
+  testCards,
 } from '../../../src/mock/internal/domain/cards.ts';
 export {
   createFeeCalculator,
@@ -28,7 +30,6 @@ export {
   roundCents,
   totalSettlementAmount,
 } from '../../../src/mock/internal/domain/fees.ts';
-export { cardOutcome, testCards } from '../../../src/mock/internal/domain/test-cards.ts';
 export { checkPageQuery, collectPage, parseListQuery, readAllPages } from '../../../src/mock/internal/history/page.ts';
 export { MockHttpError } from '../../../src/mock/internal/http-error.ts';
 export { SeqList } from '../../../src/mock/internal/ordered-lists.ts';

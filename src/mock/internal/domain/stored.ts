@@ -7,7 +7,7 @@
  * @module
  */
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
-import type { CardOutcome } from './test-cards.ts';
+import type { CardOutcome } from './cards.ts';
 
 /** A card the mock knows for a client, from a card fee calculation, a payment or the control API. */
 export interface CardAccount {

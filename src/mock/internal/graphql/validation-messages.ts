@@ -8,7 +8,7 @@
 import type { Assumptions } from '../../../assumptions.ts';
 import { requiredMessage } from '../../../contract/error-shapes.ts';
 import { utf8ByteLength } from '../../../internal/text-bytes.ts';
-import type { CardNumberProblem } from '../domain/card-number.ts';
+import type { CardNumberProblem } from '../domain/cards.ts';
 import type { FeeCalculator } from '../domain/fees.ts';
 import type { CardAccount, Guide, MockState } from '../payments/state.ts';
 
@@ -246,7 +246,7 @@ export const ruleMessages = {
 export type RuleMessageKey = keyof typeof ruleMessages;
 
 /**
- * The validation message of a card number that breaks the card-number rule (domain/card-number.ts), for the
+ * The validation message of a card number that breaks the card-number rule (domain/cards.ts), for the
  * callers that check a card number outside the table (registering a card account from the control API).
  *
  * @example

@@ -18,8 +18,7 @@
 import { cardNumberField, type GuideName } from '../../../contract/guides.ts';
 import { ipVersion } from '../../../internal/ip-address.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
-import { detectCardType, expiryProblems, isDigits, luhnValid } from '../domain/cards.ts';
-import { type CardOutcome, cardOutcome } from '../domain/test-cards.ts';
+import { type CardOutcome, cardOutcome, detectCardType, expiryProblems, isDigits, luhnValid } from '../domain/cards.ts';
 import type { CardAccount, CardAccountInput } from '../payments/state.ts';
 import {
   isGivenText,

@@ -11,9 +11,8 @@
 import type { Assumptions } from '../../../assumptions.ts';
 import { maskCardNumber } from '../../../contract/card-masking.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import { detectCardType } from '../domain/cards.ts';
+import { cardOutcome, detectCardType } from '../domain/cards.ts';
 import type { CardAccount, CardAccountInput } from '../domain/stored.ts';
-import { cardOutcome } from '../domain/test-cards.ts';
 import { uuidV4FromHex } from '../random.ts';
 
 /** The card part of a client's state (state.ts keeps it together with the client's payments). */

@@ -6,7 +6,7 @@
  */
 import { serviceHeaders, servicePaths } from '../../../spec-names.ts';
 import { testCardDetails } from '../../../test-values.ts';
-import { testCards } from '../domain/test-cards.ts';
+import { testCards } from '../domain/cards.ts';
 import type { MockControl } from '../handle/control-handle.ts';
 import { bad, number, type Params, stringMap } from './params.ts';
 

@@ -15,7 +15,7 @@ import { type ProviderStateValues, providerStates } from '../../../contract/prov
 import { kitMessage } from '../../../internal/messages.ts';
 import { servicePaths } from '../../../spec-names.ts';
 import { testCardDetails } from '../../../test-values.ts';
-import { testCards } from '../domain/test-cards.ts';
+import { testCards } from '../domain/cards.ts';
 import type { MockControl, MockPayment } from '../handle/control-handle.ts';
 import { restError } from '../http-error.ts';
 import type { MockClientConfig } from '../option-types.ts';

@@ -1,6 +1,9 @@
 /**
- * The mock's access tokens: HS256 JWTs signed with a per-instance secret, decoded with a verified-claims cache, and
- * the checks a token passes before the GraphQL engine runs. Policy (who may have a token, revocation) stays in
+ * The mock's access checks: client credentials (spec 4: `x-client-id` + `x-api-key`), and access tokens, HS256 JWTs
+ * signed with a per-instance secret, decoded with a verified-claims cache, with the checks a token passes before the
+ * GraphQL engine runs. The token endpoints check credentials through the token service, and the GraphQL endpoint's
+ * optional client-header check (graphqlRequiresClientHeaders) uses the same matcher and the same message, so the
+ * two can never disagree on what a wrong key is. Policy (who may have a token, revocation) stays in
  * tokens.ts; this module answers "is this a token of this instance, what does it claim, and does it pass".
  *
  * Checking is done here, not with a JWT library: the mock accepts only tokens it signed, with its one fixed header,
@@ -16,6 +19,8 @@
 import { kitMessage } from '../../../internal/messages.ts';
 import { bytesOfHex, constantTimeTextEqual } from '../../../internal/text-bytes.ts';
 import { serviceHeaders } from '../../../spec-names.ts';
+import { restError } from '../http-error.ts';
+import type { MockClientConfig } from '../option-types.ts';
 import type { CryptoPrimitives } from '../platform/crypto-primitives.ts';
 
 /** A non-empty base64url segment without padding. */
@@ -205,4 +210,66 @@ export function checkAccessToken(
       `The token in ${jwt} was issued to another client than the one in ${serviceHeaders.clientId}: use a token generated with the same client id.`,
     );
   return { ok: true, clientId: claims.sub };
+}
+
+/** Credential checks against the configured clients of one mock instance. */
+export interface CredentialCheck {
+  /** Returns the client id, or throws a 401 `MockHttpError` (7.1 body) naming the missing or wrong header. */
+  authenticate(clientIdHeader: string | undefined, apiKeyHeader: string | undefined): string;
+  /**
+   * Whether `apiKey` is the key of `clientId`, compared in constant time; false for an unknown client. For checks
+   * outside {@link CredentialCheck.authenticate}, such as the GraphQL endpoint's optional client-header check.
+   */
+  apiKeyMatches(clientId: string, apiKey: string): boolean;
+  /** True when `clientId` is a configured client. */
+  isClient(clientId: string): boolean;
+}
+
+/**
+ * The message for an API key that is not the one configured for `clientId`.
+ *
+ * @example
+ * wrongApiKeyMessage('shop-1'); // '… Wrong x-api-key for client "shop-1": send the API key configured for it.'
+ */
+export function wrongApiKeyMessage(clientId: string): string {
+  return kitMessage(`Wrong ${serviceHeaders.apiKey} for client "${clientId}": send the API key configured for it.`);
+}
+
+/**
+ * Makes the credential check for `clients` with the platform's constant-time `secretMatcher`: each configured key is
+ * digested once here, a check digests only what the request sent.
+ *
+ * @example
+ * const credentials = createCredentialCheck([{ clientId: 'shop-1', apiKey: 'key-1' }], platform.crypto.secretMatcher);
+ * credentials.authenticate('shop-1', 'key-1'); // 'shop-1'
+ */
+export function createCredentialCheck(
+  clients: readonly MockClientConfig[],
+  secretMatcher: (secret: string) => (candidate: string) => boolean,
+): CredentialCheck {
+  const apiKeys = new Map(clients.map((c) => [c.clientId, secretMatcher(c.apiKey)] as const));
+  return {
+    authenticate(clientIdHeader, apiKeyHeader) {
+      if (!clientIdHeader)
+        throw restError(401, kitMessage(`Missing header ${serviceHeaders.clientId}: send your client id.`));
+      if (!apiKeyHeader)
+        throw restError(401, kitMessage(`Missing header ${serviceHeaders.apiKey}: send your API key.`));
+      const matches = apiKeys.get(clientIdHeader);
+      if (matches === undefined)
+        throw restError(
+          401,
+          kitMessage(
+            `Unknown client in ${serviceHeaders.clientId}: "${clientIdHeader}" is not configured on this mock (see --client-id or --config).`,
+          ),
+        );
+      if (!matches(apiKeyHeader)) throw restError(401, wrongApiKeyMessage(clientIdHeader));
+      return clientIdHeader;
+    },
+    apiKeyMatches(clientId, apiKey) {
+      return apiKeys.get(clientId)?.(apiKey) ?? false;
+    },
+    isClient(clientId) {
+      return apiKeys.has(clientId);
+    },
+  };
 }

@@ -34,8 +34,10 @@ import type { SharedTokenState } from '../store/token-state.ts';
 import {
   type AccessTokenCodec,
   type AccessTokenContext,
+  type CredentialCheck,
   checkAccessToken,
   createAccessTokenCodec,
+  createCredentialCheck,
   type TokenCheck,
 } from './access-tokens.ts';
 import {
@@ -47,7 +49,6 @@ import {
   revokeAll,
   tokenHeads,
 } from './client-tokens.ts';
-import { type CredentialCheck, createCredentialCheck } from './credentials.ts';
 import { type SharedTokenOpsFactory, type StoreTokenCheck, tokenRefusals } from './shared-token-ops.ts';
 import { BOOT_SPAN, highestRecords, revocationKey, tokenIdKey, tokenJti, tokenRecords } from './token-records.ts';
 

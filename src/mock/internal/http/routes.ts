@@ -12,7 +12,7 @@ import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import { serviceHeaders, servicePaths } from '../../../spec-names.ts';
 import type { TokenPairResponse } from '../../../types/rest.ts';
-import { wrongApiKeyMessage } from '../auth/credentials.ts';
+import { wrongApiKeyMessage } from '../auth/access-tokens.ts';
 import { type RevokeTokenData, type TokenCheck, type TokenService, tokenPairJson } from '../auth/tokens.ts';
 import type { GraphqlRequest, GraphqlResult } from '../graphql/engine.ts';
 import { type EngineLoader, summarizeVariables } from '../graphql/engine-loader.ts';

@@ -27,7 +27,8 @@ export type {
   MockStoreStatus,
 } from './control-types.ts';
 export type { JournalFilter as MockRequestFilter } from './internal/control/journal.ts';
-export { type CardOutcome, type TestCard, type TestCardName, testCards } from './internal/domain/cards.ts';
+export { type TestCard, type TestCardName, testCards } from './internal/domain/cards.ts';
+export type { CardOutcome } from './internal/domain/stored.ts';
 export type { PaymentFilter as MockPaymentFilter, SettlementOutcome } from './internal/payments/state.ts';
 export type { DeliveryFilter as MockDeliveryFilter } from './internal/webhooks/delivery-store.ts';
 export type {

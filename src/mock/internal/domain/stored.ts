@@ -7,7 +7,16 @@
  * @module
  */
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
-import type { CardOutcome } from './cards.ts';
+
+/**
+ * What happens to a payment made with a card:
+ * - `success`: accepted (`processing`), settles as the success status after `settleDelayMs`;
+ * - `failure`: accepted (`processing`), settles as the failure status;
+ * - `processing`: accepted and stays `processing` until settled through the control API (never on its own);
+ * - `rejected`: refused before processing with a 7.3 validation error on the card number (fee calculation still
+ *   prices it, as pricing processes nothing).
+ */
+export type CardOutcome = 'success' | 'failure' | 'processing' | 'rejected';
 
 /** A card the mock knows for a client, from a card fee calculation, a payment or the control API. */
 export interface CardAccount {

@@ -18,7 +18,8 @@
 import { cardNumberField, type GuideName } from '../../../contract/guides.ts';
 import { ipVersion } from '../../../internal/ip-address.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
-import { type CardOutcome, cardOutcome, detectCardType, expiryProblems, isDigits, luhnValid } from '../domain/cards.ts';
+import { cardOutcome, detectCardType, expiryProblems, isDigits, luhnValid } from '../domain/cards.ts';
+import type { CardOutcome } from '../domain/stored.ts';
 import type { CardAccount, CardAccountInput } from '../payments/state.ts';
 import {
   isGivenText,

@@ -1,7 +1,7 @@
 /**
  * Per-client state of the mock: card accounts and payments, keyed by client id, bounded, resettable.
  *
- * What a card account keeps of a card and how its uid is derived: card-accounts.ts.
+ * What a card account keeps of a card and how its uid is derived: domain/cards.ts.
  *
  * The mock is single-threaded, but requests interleave with clock tasks (settlement); every method works on the
  * current maps without holding iterators across calls, and list methods return copies.
@@ -9,6 +9,7 @@
  * @module
  */
 import type { Assumptions } from '../../../assumptions.ts';
+import { type ClientCards, cardAccountOf, cardUid, createCard } from '../domain/cards.ts';
 import type { EventBus, PaymentAccepted } from '../domain/events.ts';
 import type { CardAccount, CardAccountInput, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
@@ -28,11 +29,10 @@ import {
   type RecordSnapshot,
   textField,
 } from '../store/records.ts';
-import { type ClientCards, cardAccountOf, cardUid, createCard } from './card-accounts.ts';
 
+/** Derived card account uids are defined in domain/cards.ts; tests derive one to compare with. */
+export { deriveCardAccountUid } from '../domain/cards.ts';
 export type { CardAccount, CardAccountInput, Guide, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
-/** Derived card account uids are defined in card-accounts.ts; tests derive one to compare with. */
-export { deriveCardAccountUid } from './card-accounts.ts';
 
 /** Options of {@link createMockState}. */
 export interface MockStateOptions {

@@ -15,6 +15,7 @@ export { type Clock, createClock, maxClockTime } from '../../../src/mock/interna
 export {
   cardOutcome,
   checkCardNumber,
+  deriveCardAccountUid,
   detectCardType,
   type ExpiryProblem,
   expiryProblems,

@@ -15,7 +15,6 @@ export {
   type CardAccount,
   type CardAccountInput,
   createMockState,
-  deriveCardAccountUid,
   type MockStateOptions,
   type StoredPayment,
 } from '../../../src/mock/internal/payments/state.ts';

@@ -30,8 +30,6 @@ import {
   textField,
 } from '../store/records.ts';
 
-/** Derived card account uids are defined in domain/cards.ts; tests derive one to compare with. */
-export { deriveCardAccountUid } from '../domain/cards.ts';
 export type { CardAccount, CardAccountInput, Guide, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
 
 /** Options of {@link createMockState}. */

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { testCards } from '../../../support/mock-internals/foundations.ts';
+import { deriveCardAccountUid, testCards } from '../../../support/mock-internals/foundations.ts';
 import {
   createMockState,
-  deriveCardAccountUid,
   type MockStateOptions,
   type StoredPayment,
 } from '../../../support/mock-internals/payments.ts';

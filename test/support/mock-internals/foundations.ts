@@ -23,6 +23,7 @@ export {
   luhnValid,
   testCards,
 } from '../../../src/mock/internal/domain/cards.ts';
+export { okVerdict, verdictOf } from '../../../src/mock/internal/domain/events.ts';
 export {
   createFeeCalculator,
   feeFor,
@@ -35,4 +36,3 @@ export { checkPageQuery, collectPage, parseListQuery, readAllPages } from '../..
 export { MockHttpError } from '../../../src/mock/internal/http-error.ts';
 export { SeqList } from '../../../src/mock/internal/ordered-lists.ts';
 export { createSeededRandom, uuidV4FromHex } from '../../../src/mock/internal/random.ts';
-export { okVerdict, verdictOf } from '../../../src/mock/internal/verdict.ts';

@@ -15,8 +15,8 @@ import { graphqlError, restErrorBody } from '../../../contract/error-shapes.ts';
 import { jsonDepthWithin, tooDeepJsonMessage } from '../../../internal/json-depth.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
+import { type RequestVerdict, verdictOf } from '../domain/events.ts';
 import { badRequest, MockHttpError, restError } from '../http-error.ts';
-import { type RequestVerdict, verdictOf } from '../verdict.ts';
 
 /** Marker body: the request body was larger than `maxBodyBytes`, so the adapter stopped reading it. */
 export const bodyOverLimit: unique symbol = Symbol('body over maxBodyBytes');

@@ -20,8 +20,8 @@
 
 import { maskDigits } from '../../../contract/card-masking.ts';
 import { kitMessage } from '../../../internal/messages.ts';
+import type { RequestVerdict } from '../domain/events.ts';
 import type { MockLogFormat } from '../option-types.ts';
-import type { RequestVerdict } from '../verdict.ts';
 import type { WebhookAttemptReport } from '../webhooks/delivery-attempts.ts';
 
 /** One answered request, as the log sees it. */

@@ -46,7 +46,7 @@ import {
   switchableRandom,
 } from './internal/store/store-wiring.ts';
 import { closeWebhooks, createWebhookFanout } from './internal/webhooks/fanout.ts';
-import { inProcessReceivers, type WebhookReceiver } from './internal/webhooks/in-process.ts';
+import { inProcessReceivers, type WebhookReceiver } from './internal/webhooks/transport.ts';
 import { createWebhookProgress, type WebhookProgress } from './internal/webhooks/webhook-progress.ts';
 import { type MockOptions, resolveMockOptions } from './options.ts';
 import type { MockPlatform } from './platform.ts';

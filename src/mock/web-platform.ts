@@ -8,7 +8,7 @@
  */
 
 import { webCrypto } from './internal/platform/web-crypto.ts';
-import { createFetchTransport } from './internal/webhooks/fetch-post.ts';
+import { createFetchTransport } from './internal/webhooks/transport.ts';
 import type { MockPlatform } from './platform.ts';
 
 /** The shared Web APIs' pieces for the mock's core. */

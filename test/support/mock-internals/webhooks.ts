@@ -34,17 +34,18 @@ export {
   type WebhookDispatcherOptions,
 } from '../../../src/mock/internal/webhooks/dispatcher.ts';
 export { createWebhookFanout, type WebhookFanoutDeps } from '../../../src/mock/internal/webhooks/fanout.ts';
-export { createFetchTransport } from '../../../src/mock/internal/webhooks/fetch-post.ts';
 export { createHttpTransport } from '../../../src/mock/internal/webhooks/http-post.ts';
-export {
-  createInProcessTransport,
-  inProcessReceivers,
-  receiverUrl,
-} from '../../../src/mock/internal/webhooks/in-process.ts';
 export { paymentStatusPayload, settledEvent } from '../../../src/mock/internal/webhooks/payload.ts';
 export {
   createSharedDeliveries,
   type SharedDeliveries,
   type SharedDeliveriesDeps,
 } from '../../../src/mock/internal/webhooks/shared-deliveries.ts';
-export { PostError, type WebhookTransport } from '../../../src/mock/internal/webhooks/transport.ts';
+export {
+  createFetchTransport,
+  createInProcessTransport,
+  inProcessReceivers,
+  PostError,
+  receiverUrl,
+  type WebhookTransport,
+} from '../../../src/mock/internal/webhooks/transport.ts';

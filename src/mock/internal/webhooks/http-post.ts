@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import type https from 'node:https';
-import { PostError, type PostResult, type WebhookTransport } from './transport.ts';
+import { PostError, type PostResult, SNIPPET_BYTES, type WebhookTransport } from './transport.ts';
 
 /**
  * node:https, loaded on the first https delivery: loading it brings TLS with it, which would lengthen the CLI's cold
@@ -19,7 +19,7 @@ const loadHttps = (): Promise<typeof https> => {
 };
 
 /** Sockets shared by one dispatcher; destroyed on close so nothing keeps the process alive. */
-export interface PostAgents {
+interface PostAgents {
   readonly http: http.Agent;
   /** The https agent, made from the loaded node:https on the first https delivery. */
   https(module: typeof https): https.Agent;
@@ -27,7 +27,7 @@ export interface PostAgents {
 }
 
 /** Keep-alive agents bounded in sockets, so a burst of settlements does not open thousands of connections. */
-export function createPostAgents(maxSockets = 64): PostAgents {
+function createPostAgents(maxSockets = 64): PostAgents {
   const h = new http.Agent({ keepAlive: true, maxSockets });
   let s: https.Agent | undefined;
   return {
@@ -43,10 +43,8 @@ export function createPostAgents(maxSockets = 64): PostAgents {
   };
 }
 
-const SNIPPET_BYTES = 256;
-
 /** POSTs `body` to `url`; resolves with any HTTP answer, rejects with a {@link PostError} when none came. */
-export function post(
+function post(
   url: URL,
   headers: Readonly<Record<string, string>>,
   body: string,

@@ -3,7 +3,7 @@
  * client and URL, counters by state, and the eviction rule. Finished deliveries (`delivered`, `failed`, `gone`) are
  * kept up to `maxFinished`; past it the one finished longest ago is evicted and counted. Pending deliveries
  * (`queued`, `sending`, `retry-scheduled`) are never evicted: the dispatcher refuses new work once `pending()`
- * reaches its own cap (see pending-cap.ts), so nothing still to be sent disappears.
+ * reaches its own cap (see dispatcher-rules.ts), so nothing still to be sent disappears.
  *
  * This is the seam a state store implements for deliveries (decisions/0013-bounded-histories.md): ordered by a sequence number, the
  * counters kept on every transition, eviction by finish order.

@@ -35,7 +35,6 @@ import { kitMessage } from '../../../internal/messages.ts';
 import type { EventBus } from '../domain/events.ts';
 import { createWaiters } from '../waiters.ts';
 import { createAttemptRunner } from './delivery-attempts.ts';
-import { checkedTargets, DEFAULT_WAIT_MS, noDeliveryMatched, redeliverProblem, serialise } from './delivery-checks.ts';
 import { createRestored, deliveryFields } from './delivery-fields.ts';
 import { createDeliveryHeaders } from './delivery-headers.ts';
 import { createDeliveryLanes } from './delivery-lanes.ts';
@@ -49,8 +48,16 @@ import {
   TERMINAL,
 } from './delivery-record.ts';
 import { createDeliveryStore, type DeliveryStore } from './delivery-store.ts';
-import type { WebhookDispatcher, WebhookDispatcherOptions } from './dispatcher-types.ts';
-import { createPendingGuard } from './pending-cap.ts';
+import {
+  checkedTargets,
+  createPendingGuard,
+  DEFAULT_WAIT_MS,
+  noDeliveryMatched,
+  redeliverProblem,
+  serialise,
+  type WebhookDispatcher,
+  type WebhookDispatcherOptions,
+} from './dispatcher-rules.ts';
 
 /** The delivery record types, defined in delivery-record.ts. */
 export type {
@@ -61,14 +68,14 @@ export type {
   WebhookEvent,
 } from './delivery-record.ts';
 
-/** The dispatcher's types, defined in dispatcher-types.ts. */
+/** The dispatcher's types, defined in dispatcher-rules.ts. */
 export type {
   DeliveryCaps,
   RedeliverResult,
   WaitForOptions,
   WebhookDispatcher,
   WebhookDispatcherOptions,
-} from './dispatcher-types.ts';
+} from './dispatcher-rules.ts';
 
 /** What a wait that timed out says: the latest deliveries and their states, and the likely fix. */
 function noMatchMessage(store: DeliveryStore, timeoutMs: number): string {

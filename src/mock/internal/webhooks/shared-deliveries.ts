@@ -22,14 +22,21 @@ import type { StoredPayment } from '../payments/state.ts';
 import type { AttemptVerdict, ClaimedDelivery, DeliveryStatePort, NewDelivery } from '../store/delivery-state.ts';
 import type { SettlementDeliveries } from '../store/payment-state.ts';
 import { attemptEnd, retryDelayAfter, type WebhookAttemptReport } from './delivery-attempts.ts';
-import { checkedTargets, DEFAULT_WAIT_MS, noDeliveryMatched, redeliverProblem, serialise } from './delivery-checks.ts';
 import { repeatedDeliveryHeaders, type StandardWebhooksSigning, standardWebhookHeaders } from './delivery-headers.ts';
 import { type DeliveryAttempt, type DeliveryRecord, newDelivery, storeDeliveryId } from './delivery-record.ts';
 import type { DeliveryFilter } from './delivery-store.ts';
-import type { RedeliverResult, WaitForOptions } from './dispatcher-types.ts';
+import {
+  atCapRedelivery,
+  checkedTargets,
+  DEFAULT_WAIT_MS,
+  noDeliveryMatched,
+  type RedeliverResult,
+  redeliverProblem,
+  serialise,
+  type WaitForOptions,
+} from './dispatcher-rules.ts';
 import { noWebhookUrlHint, type SandboxDeliveryCounts } from './fanout.ts';
 import { settledEvent } from './payload.ts';
-import { atCapRedelivery } from './pending-cap.ts';
 import { PostError, type PostResult, type WebhookTransport } from './transport.ts';
 
 /** What {@link createSharedDeliveries} needs. */

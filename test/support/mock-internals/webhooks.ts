@@ -9,7 +9,7 @@
  *
  * @module
  */
-export { retryAfterMs, retryDelayMs, retrySchedule } from '../../../src/mock/internal/webhooks/backoff.ts';
+export { retryAfterMs, retryDelayMs } from '../../../src/mock/internal/webhooks/delivery-attempts.ts';
 export { createDeliveryHeaders } from '../../../src/mock/internal/webhooks/delivery-headers.ts';
 export {
   type Delivery,

@@ -10,10 +10,42 @@ import type { WebhookRetryPolicy } from '../../../assumptions.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
-import { retryAfterMs, retryDelayMs } from './backoff.ts';
 import type { DeliveryLanes } from './delivery-lanes.ts';
 import { type Delivery, type DeliveryAttempt, type DeliveryState, recordAttempt, TERMINAL } from './delivery-record.ts';
 import { PostError, type PostResult, type WebhookTransport } from './transport.ts';
+
+/**
+ * Delay before retry number `retry` (1 = the second attempt): `initialDelayMs × multiplier^(retry-1)`, capped at
+ * `maxDelayMs`, then spread by ±`jitter` using `random()` and capped again, so no two receivers retried together
+ * stay in lock step and no delay exceeds the cap.
+ *
+ * @example
+ * retryDelayMs(defaultAssumptions.webhook.retry, 1, () => 0.5); // 5000: the middle of 4000..6000
+ */
+export function retryDelayMs(policy: WebhookRetryPolicy, retry: number, random: () => number): number {
+  const base = Math.min(policy.maxDelayMs, policy.initialDelayMs * policy.multiplier ** (retry - 1));
+  const spread = 1 + policy.jitter * (2 * random() - 1);
+  return Math.max(0, Math.min(policy.maxDelayMs, Math.round(base * spread)));
+}
+
+/**
+ * Milliseconds a `Retry-After` header asks to wait, or undefined when absent or unreadable. An HTTP date is read
+ * against the receiver's own `Date` header when it sent one (its clock, not ours, set the date), else `realNow()`.
+ */
+export function retryAfterMs(
+  retryAfter: string | undefined,
+  responseDate: string | undefined,
+  realNow: () => number,
+): number | undefined {
+  if (retryAfter === undefined) return undefined;
+  const value = retryAfter.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // Date.parse reads bare numbers such as "-5" as years; an HTTP date always names a weekday and a month.
+  const at = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(at)) return undefined;
+  const reference = responseDate === undefined ? Number.NaN : Date.parse(responseDate);
+  return Math.max(0, at - (Number.isNaN(reference) ? realNow() : reference));
+}
 
 /** One attempt as the log tells it: which payment, where, which attempt, what came of it, what happens next. */
 export interface WebhookAttemptReport {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { retryAfterMs, retryDelayMs, retrySchedule } from '../../../support/mock-internals/webhooks.ts';
+import { retryAfterMs, retryDelayMs } from '../../../support/mock-internals/webhooks.ts';
 
 const policy = defaultAssumptions.webhook.retry;
 
@@ -16,13 +16,12 @@ describe('retryDelayMs', () => {
   });
 });
 
-describe('retrySchedule', () => {
-  it('lists one row per retry of the default policy', () => {
-    const rows = retrySchedule(policy);
-    expect(rows.map((r) => r.attempt)).toEqual([2, 3, 4, 5, 6, 7, 8]);
-    expect(rows.map((r) => r.delayMs)).toEqual([5_000, 20_000, 80_000, 320_000, 1_280_000, 5_120_000, 20_480_000]);
-    expect(rows.at(-1)!.sinceFirstMs).toBe(27_305_000);
-    expect(rows.at(-1)!.maxDelayMs).toBe(policy.maxDelayMs);
+describe('the default retry schedule', () => {
+  it('waits 5 s, then four times longer per retry, over 8 attempts', () => {
+    const delays = Array.from({ length: policy.maxAttempts - 1 }, (_, i) => retryDelayMs(policy, i + 1, () => 0.5));
+    expect(delays).toEqual([5_000, 20_000, 80_000, 320_000, 1_280_000, 5_120_000, 20_480_000]);
+    expect(delays.reduce((sum, d) => sum + d, 0)).toBe(27_305_000);
+    expect(retryDelayMs(policy, policy.maxAttempts - 1, () => 1)).toBe(policy.maxDelayMs);
   });
 });
 

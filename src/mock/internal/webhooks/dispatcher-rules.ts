@@ -18,7 +18,6 @@ import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
 import type { DeliveryCaps } from '../domain/stored.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
-import type { DeliveryFields } from './delivery-fields.ts';
 import type { StandardWebhooksSigning } from './delivery-headers.ts';
 import {
   type Delivery,
@@ -27,7 +26,7 @@ import {
   TERMINAL,
   type WebhookEvent,
 } from './delivery-record.ts';
-import type { DeliveryStore } from './delivery-store.ts';
+import type { DeliveryFields, DeliveryStore } from './delivery-store.ts';
 import type { WebhookTransport } from './transport.ts';
 
 export type { DeliveryCaps } from '../domain/stored.ts';

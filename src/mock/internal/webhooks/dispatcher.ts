@@ -35,7 +35,6 @@ import { kitMessage } from '../../../internal/messages.ts';
 import type { EventBus } from '../domain/events.ts';
 import { createWaiters } from '../waiters.ts';
 import { createAttemptRunner } from './delivery-attempts.ts';
-import { createRestored, deliveryFields } from './delivery-fields.ts';
 import { createDeliveryHeaders } from './delivery-headers.ts';
 import { createDeliveryLanes } from './delivery-lanes.ts';
 import {
@@ -47,7 +46,7 @@ import {
   snapshot,
   TERMINAL,
 } from './delivery-record.ts';
-import { createDeliveryStore, type DeliveryStore } from './delivery-store.ts';
+import { createDeliveryStore, createRestored, type DeliveryStore, deliveryFields } from './delivery-store.ts';
 import {
   checkedTargets,
   createPendingGuard,

@@ -16,9 +16,14 @@ import type { MockClientConfig } from '../option-types.ts';
 import type { StoredPayment } from '../payments/state.ts';
 import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../store/records.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
-import { type DeliveryFields, deliveryFields } from './delivery-fields.ts';
 import { type Delivery, type DeliveryState, snapshot, storeDeliveryId, TERMINAL } from './delivery-record.ts';
-import { type DeliveryCounts, type DeliveryFilter, deliveryMatches } from './delivery-store.ts';
+import {
+  type DeliveryCounts,
+  type DeliveryFields,
+  type DeliveryFilter,
+  deliveryFields,
+  deliveryMatches,
+} from './delivery-store.ts';
 import {
   createWebhookDispatcher,
   type DeliveryRecord,

@@ -34,9 +34,8 @@ import { DEFAULT_WEBHOOK_HEADER_NAMES, type WebhookHeaderNames } from '../../../
 import { kitMessage } from '../../../internal/messages.ts';
 import type { EventBus } from '../domain/events.ts';
 import { createWaiters } from '../waiters.ts';
-import { createAttemptRunner } from './delivery-attempts.ts';
+import { createAttemptRunner, createDeliveryLanes, type DeliveryLanes } from './delivery-attempts.ts';
 import { createDeliveryHeaders } from './delivery-headers.ts';
-import { createDeliveryLanes } from './delivery-lanes.ts';
 import {
   type Delivery,
   type DeliveryRecord,
@@ -240,7 +239,7 @@ function admitNew(
   d: Delivery,
   at: {
     readonly store: DeliveryStore;
-    readonly lanes: ReturnType<typeof createDeliveryLanes>;
+    readonly lanes: DeliveryLanes;
     readonly guard: ReturnType<typeof createPendingGuard>;
     readonly closed: boolean;
   },
@@ -261,7 +260,7 @@ function admitNew(
 /** Ends every unfinished delivery as failed (`closed`), the attempt in flight logged as such; returns them. */
 function endPending(
   store: DeliveryStore,
-  lanes: ReturnType<typeof createDeliveryLanes>,
+  lanes: DeliveryLanes,
   now: number,
   maxAttemptsKept: number,
 ): DeliveryRecord[] {

@@ -10,12 +10,14 @@
  * @module
  */
 export { retryAfterMs, retryDelayMs } from '../../../src/mock/internal/webhooks/delivery-attempts.ts';
-export { createDeliveryHeaders } from '../../../src/mock/internal/webhooks/delivery-headers.ts';
 export {
+  createDeliveryHeaders,
   type Delivery,
   newDelivery,
+  paymentStatusPayload,
   recordAttempt,
   restartRound,
+  settledEvent,
   snapshot,
   storeDeliveryId,
   type WebhookEvent,
@@ -35,7 +37,6 @@ export {
 } from '../../../src/mock/internal/webhooks/dispatcher.ts';
 export { createWebhookFanout, type WebhookFanoutDeps } from '../../../src/mock/internal/webhooks/fanout.ts';
 export { createHttpTransport } from '../../../src/mock/internal/webhooks/http-post.ts';
-export { paymentStatusPayload, settledEvent } from '../../../src/mock/internal/webhooks/payload.ts';
 export {
   createSharedDeliveries,
   type SharedDeliveries,

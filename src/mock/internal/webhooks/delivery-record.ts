@@ -1,9 +1,17 @@
 /**
  * A webhook delivery as the dispatcher keeps it (one event on its way to one URL) and as it shows it: the states,
- * the attempt log, the failure reasons, and the read-only snapshot the control API and `deliveries()` hand out.
+ * the attempt log, the failure reasons, and the read-only snapshot the control API and `deliveries()` hand out. Also
+ * what a delivery carries: the payment status payload of a settled payment (spec section 6: the payment's fields, the
+ * status name as a plain string, not the GraphQL `status { name }` object, and the metadata echoed as given), and the
+ * headers of each attempt: JSON content type, the contract layer's webhook headers (signing key, client id, and the
+ * delivery id, the same on every attempt so receivers recognise duplicates) and, when opted in, the Standard Webhooks
+ * headers, signed afresh with each attempt's own time as that specification asks.
  *
  * @module
  */
+import { type WebhookHeaderNames, webhookHeaders } from '../../../contract/webhook-headers.ts';
+import { errorLine, kitMessage } from '../../../internal/messages.ts';
+import { bytesOfBase64 } from '../../../internal/text-bytes.ts';
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { ScheduledTask } from '../clock.ts';
 import {
@@ -13,6 +21,7 @@ import {
   type DeliveryState,
   deliveryRecord,
 } from '../domain/stored.ts';
+import type { StoredPayment } from '../payments/state.ts';
 
 export type { DeliveryAttempt, DeliveryFailureReason, DeliveryRecord, DeliveryState } from '../domain/stored.ts';
 
@@ -161,4 +170,132 @@ export function recordAttempt(d: Delivery, attempt: DeliveryAttempt, cap: number
     d.attempts.shift();
     d.attemptsDropped += 1;
   }
+}
+
+/** The fields of a stored payment the webhook payload is made of; `status` is the final status name. */
+export type PaymentForWebhook = Pick<
+  StoredPayment,
+  'amount' | 'payment_gateway_fee' | 'paid_at' | 'uuid' | 'status'
+> & {
+  readonly metadata?: StoredPayment['metadata'];
+};
+
+/**
+ * The webhook payload of a payment. `metadata` is present only when the payment was created with one, so a receiver
+ * sees exactly what it sent.
+ *
+ * @example
+ * dispatcher.enqueue({ clientId: payment.clientId, paymentUuid: payment.uuid, payload: paymentStatusPayload(payment) });
+ */
+export function paymentStatusPayload(payment: PaymentForWebhook): PaymentStatusWebhookPayload {
+  const payload: PaymentStatusWebhookPayload = {
+    amount: payment.amount,
+    payment_gateway_fee: payment.payment_gateway_fee,
+    paid_at: payment.paid_at,
+    status: payment.status,
+    uuid: payment.uuid,
+  };
+  if (payment.metadata !== undefined) payload.metadata = { ...payment.metadata };
+  return payload;
+}
+
+/**
+ * The webhook event of a settled payment. A payload that cannot be built (metadata whose getter throws) gives the
+ * event without its metadata and the `problem`, so it is recorded as a failed delivery with what is known of it.
+ *
+ * @example
+ * dispatcher.enqueue(settledEvent(payment));
+ */
+export function settledEvent(payment: StoredPayment): WebhookEvent {
+  let payload: PaymentStatusWebhookPayload;
+  let problem: string | undefined;
+  try {
+    payload = paymentStatusPayload(payment);
+  } catch (error) {
+    payload = paymentStatusPayload({ ...payment, metadata: undefined });
+    problem = `the payload could not be built (${errorLine(error)})`;
+  }
+  const event = { clientId: payment.clientId, paymentUuid: payment.uuid, payload };
+  return problem === undefined ? event : { ...event, problem };
+}
+
+/** The opt-in Standard Webhooks signature: the secret, and the platform's HMAC to sign with. */
+export interface StandardWebhooksSigning {
+  /** `whsec_` + base64 (the prefix may be left off). */
+  readonly secret: string;
+  readonly hmacSha256Base64: (key: Uint8Array, text: string) => string;
+}
+
+/**
+ * The three Standard Webhooks headers of one attempt (https://www.standardwebhooks.com, version 1.0.0):
+ * `webhook-signature` is `v1,` + base64 HMAC-SHA-256 of `${id}.${timestamp}.${body}` under the secret's key bytes.
+ * Made with the platform's HMAC so the mock signs in a browser too; tests check it with `checkStandardWebhookSignature`.
+ *
+ * @example
+ * const signed = standardWebhookHeaders(signing, d.id, Math.floor(Date.now() / 1000), d.body);
+ */
+export function standardWebhookHeaders(
+  signing: StandardWebhooksSigning,
+  id: string,
+  timestamp: number,
+  body: string,
+): Record<string, string> {
+  const encoded = signing.secret.startsWith('whsec_') ? signing.secret.slice('whsec_'.length) : signing.secret;
+  const key = bytesOfBase64(encoded);
+  // resolveMockOptions checks the secret; this guards the kit's own callers.
+  if (key === undefined || key.length === 0)
+    throw new TypeError(kitMessage('standardWebhooksSecret must be "whsec_" + base64 key bytes.'));
+  const signature = signing.hmacSha256Base64(key, `${id}.${timestamp}.${body}`);
+  return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': `v1,${signature}` };
+}
+
+/** What the headers are made of. */
+export interface DeliveryHeaderOptions {
+  /** Value sent in the signing key header. */
+  readonly signingKey: string;
+  /** Header names by role (the contract layer's webhook header names). */
+  readonly names: WebhookHeaderNames;
+  readonly standardWebhooks?: StandardWebhooksSigning | undefined;
+  /** Wall clock (ms) for `webhook-timestamp`: receivers check it against their own clock. */
+  readonly wallClock: () => number;
+}
+
+/**
+ * The headers every attempt of `d` repeats: JSON content type, the client's signing key, client id and delivery id.
+ * What a shared store keeps with a delivery; the Standard Webhooks headers are signed afresh per attempt.
+ *
+ * @example
+ * const headers = repeatedDeliveryHeaders(signingKey, names, d);
+ */
+export function repeatedDeliveryHeaders(
+  signingKey: string,
+  names: WebhookHeaderNames,
+  d: Pick<Delivery, 'id' | 'clientId' | 'payload'>,
+): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    'user-agent': 'payment-contract-kit-mock',
+    ...webhookHeaders(names, { signingKey, clientId: d.clientId, deliveryId: d.id, payload: d.payload }),
+  };
+}
+
+/**
+ * Makes the header builder of one dispatcher.
+ *
+ * @example
+ * const headersFor = createDeliveryHeaders({ signingKey, names, wallClock: Date.now });
+ * transport.send(d.target, headersFor(d), d.body, signal);
+ */
+export function createDeliveryHeaders(options: DeliveryHeaderOptions): (d: Delivery) => Record<string, string> {
+  const { names, standardWebhooks } = options;
+  return (d) => {
+    const headers = repeatedDeliveryHeaders(options.signingKey, names, d);
+    if (standardWebhooks)
+      Object.assign(
+        headers,
+        standardWebhookHeaders(standardWebhooks, d.id, Math.floor(options.wallClock() / 1000), d.body),
+      );
+    return headers;
+  };
 }

@@ -18,7 +18,7 @@ import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
 import type { DeliveryCaps } from '../domain/stored.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
-import type { StandardWebhooksSigning } from './delivery-headers.ts';
+import type { StandardWebhooksSigning } from './delivery-record.ts';
 import {
   type Delivery,
   type DeliveryRecord,

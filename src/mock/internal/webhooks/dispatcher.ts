@@ -35,8 +35,8 @@ import { kitMessage } from '../../../internal/messages.ts';
 import type { EventBus } from '../domain/events.ts';
 import { createWaiters } from '../waiters.ts';
 import { createAttemptRunner, createDeliveryLanes, type DeliveryLanes } from './delivery-attempts.ts';
-import { createDeliveryHeaders } from './delivery-headers.ts';
 import {
+  createDeliveryHeaders,
   type Delivery,
   type DeliveryRecord,
   newDelivery,

@@ -16,7 +16,15 @@ import type { MockClientConfig } from '../option-types.ts';
 import type { StoredPayment } from '../payments/state.ts';
 import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../store/records.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
-import { type Delivery, type DeliveryState, snapshot, storeDeliveryId, TERMINAL } from './delivery-record.ts';
+import {
+  type Delivery,
+  type DeliveryState,
+  paymentStatusPayload,
+  settledEvent,
+  snapshot,
+  storeDeliveryId,
+  TERMINAL,
+} from './delivery-record.ts';
 import {
   type DeliveryCounts,
   type DeliveryFields,
@@ -30,7 +38,6 @@ import {
   type RedeliverResult,
   type WebhookDispatcher,
 } from './dispatcher.ts';
-import { paymentStatusPayload, settledEvent } from './payload.ts';
 import type { WebhookTransport } from './transport.ts';
 
 /** A payment's webhook as a message: the payload and the headers that identify the event. */

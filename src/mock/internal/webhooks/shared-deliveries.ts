@@ -22,8 +22,16 @@ import type { StoredPayment } from '../payments/state.ts';
 import type { AttemptVerdict, ClaimedDelivery, DeliveryStatePort, NewDelivery } from '../store/delivery-state.ts';
 import type { SettlementDeliveries } from '../store/payment-state.ts';
 import { attemptEnd, retryDelayAfter, type WebhookAttemptReport } from './delivery-attempts.ts';
-import { repeatedDeliveryHeaders, type StandardWebhooksSigning, standardWebhookHeaders } from './delivery-headers.ts';
-import { type DeliveryAttempt, type DeliveryRecord, newDelivery, storeDeliveryId } from './delivery-record.ts';
+import {
+  type DeliveryAttempt,
+  type DeliveryRecord,
+  newDelivery,
+  repeatedDeliveryHeaders,
+  type StandardWebhooksSigning,
+  settledEvent,
+  standardWebhookHeaders,
+  storeDeliveryId,
+} from './delivery-record.ts';
 import type { DeliveryFilter } from './delivery-store.ts';
 import {
   atCapRedelivery,
@@ -36,7 +44,6 @@ import {
   type WaitForOptions,
 } from './dispatcher-rules.ts';
 import { noWebhookUrlHint, type SandboxDeliveryCounts } from './fanout.ts';
-import { settledEvent } from './payload.ts';
 import { PostError, type PostResult, type WebhookTransport } from './transport.ts';
 
 /** What {@link createSharedDeliveries} needs. */

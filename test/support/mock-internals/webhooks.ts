@@ -1,5 +1,6 @@
 /**
- * Test support: the names tests use from the mock's webhook delivery: dispatcher, transports, backoff, payload (`src/mock/internal/webhooks/`).
+ * Test support: the names tests use from the mock's webhook delivery: dispatcher, attempts and retry timing, the
+ * delivery record, transports (`src/mock/internal/webhooks/`).
  *
  * Tests reach `src/mock/internal/` only through `test/support/mock-internals/` (rule
  * `tests-reach-mock-internals-through-support`, `npm run check:architecture`), so a move inside the mock changes one

@@ -76,10 +76,11 @@ function postWith(
     const onAbort = () => request.destroy(new PostError(String(signal.reason ?? 'aborted'), 'attempt aborted'));
     signal.addEventListener('abort', onAbort, { once: true });
     const done = () => signal.removeEventListener('abort', onAbort);
-    request.on('error', (error: NodeJS.ErrnoException) => {
+    const fail = (error: NodeJS.ErrnoException) => {
       done();
       reject(error instanceof PostError ? error : new PostError(error.code ?? 'ERROR', error.message));
-    });
+    };
+    request.on('error', fail);
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
       let kept = 0;
@@ -90,10 +91,7 @@ function postWith(
           kept += chunk.length;
         }
       });
-      response.on('error', (error: NodeJS.ErrnoException) => {
-        done();
-        reject(error instanceof PostError ? error : new PostError(error.code ?? 'ERROR', error.message));
-      });
+      response.on('error', fail);
       // A receiver that resets the connection mid-answer: no 'end' comes; settle on 'close' rather than wait for
       // the attempt timeout.
       response.on('close', () => {

@@ -10,7 +10,7 @@
  * by the next claim, which sends the delivery once more under the same id (at least once, as in memory).
  *
  * The store holds no policy: the caller decides what an outcome leads to (delivered, a retry at a time computed with
- * webhooks/backoff.ts, failed or gone) and the store keeps what it is told, with the counters and bounds of the
+ * webhooks/delivery-attempts.ts, failed or gone) and the store keeps what it is told, with the counters and bounds of the
  * memory history: finished deliveries past `maxDeliveries` are evicted oldest-finished first, at most
  * `maxAttemptsPerDelivery` attempts are kept per delivery, and pending work is never evicted. The pending cap
  * (`maxPendingDeliveries`) counts every unfinished delivery of the sandbox on Redis, not one process's own as in

@@ -13,7 +13,7 @@
  * - settlement: reads `pay` (schedules it) and `set`;
  * - webhooks: `hk` a delivery finished (payment uuid `u`, `url`, final `s`; it also ends that delivery if its
  *   restored state is unfinished, should the `dv` with its end be missing); `dv` a delivery changed (`d`, its
- *   fields: id, state, attempts; webhooks/delivery-fields.ts), so a restart lists it and resumes it with its id
+ *   fields: id, state, attempts; webhooks/delivery-store.ts), so a restart lists it and resumes it with its id
  *   and attempt numbering;
  * - tokens, in a snapshot only: `tk.m` the highest refresh number `n` of client `c` and token id number `j` a boot
  *   handed out (so a process rebuilt from a snapshot never hands them out again);

@@ -23,6 +23,19 @@ import { restError } from '../http-error.ts';
 import type { MockClientConfig } from '../option-types.ts';
 import type { CryptoPrimitives } from '../platform/crypto-primitives.ts';
 
+/** The jti of token number `j` under the service's seeded `head`: the number as 12 hex digits. */
+export const tokenJti = (head: string, j: number) => head + j.toString(16).padStart(12, '0');
+
+/** A token's id as a `tk.r` record names it: after a reset two clients' tokens can share a jti. */
+export const tokenIdKey = (clientId: string, jti: string) => `${clientId}/${jti}`;
+
+/**
+ * The key of one revoked token: its {@link tokenIdKey} and its exp. A reset restarts the id source, so a jti comes
+ * back on a newer token while an older one of that jti (issued before the reset, valid until it expires) is still out
+ * there; revoking one must not lift or stand for the other's revocation.
+ */
+export const revocationKey = (tokenId: string, exp: number) => `${tokenId}@${exp}`;
+
 /** A non-empty base64url segment without padding. */
 const base64urlText = /^[\w-]+$/;
 

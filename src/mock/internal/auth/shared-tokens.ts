@@ -19,10 +19,9 @@
 
 import { afterIdle } from '../background-writes.ts';
 import type { TokenIssued } from '../domain/events.ts';
-import { checkAccessToken } from './access-tokens.ts';
+import { checkAccessToken, revocationKey, tokenIdKey } from './access-tokens.ts';
 import { type ClientTokens, refreshNumber } from './client-tokens.ts';
 import { type SharedTokenContext, type SharedTokenOps, tokenRefusals } from './shared-token-ops.ts';
-import { revocationKey, tokenIdKey } from './token-records.ts';
 
 /** The key of one token in the store: client, jti and exp (see {@link revocationKey}). */
 const tokenKey = (clientId: string, jti: string, exp: number) => revocationKey(tokenIdKey(clientId, jti), exp);

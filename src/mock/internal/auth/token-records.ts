@@ -13,23 +13,11 @@
  * @module
  */
 import { numberField, type RecordApplier, type RecordBody, textField } from '../store/records.ts';
+import { revocationKey, tokenIdKey } from './access-tokens.ts';
 import { type ClientTokens, keepRefresh, nextGeneration, revokeAll } from './client-tokens.ts';
 
 /** Issue numbers a process may use per boot: 2³² (a refresh token holds 12 hex digits, 2⁴⁸). */
 export const BOOT_SPAN = 2 ** 32;
-
-/** The jti of token number `j` under the service's seeded `head`: the number as 12 hex digits. */
-export const tokenJti = (head: string, j: number) => head + j.toString(16).padStart(12, '0');
-
-/** A token's id as a `tk.r` record names it: after a reset two clients' tokens can share a jti. */
-export const tokenIdKey = (clientId: string, jti: string) => `${clientId}/${jti}`;
-
-/**
- * The key of one revoked token: its {@link tokenIdKey} and its exp. A reset restarts the id source, so a jti comes
- * back on a newer token while an older one of that jti (issued before the reset, valid until it expires) is still out
- * there; revoking one must not lift or stand for the other's revocation.
- */
-export const revocationKey = (tokenId: string, exp: number) => `${tokenId}@${exp}`;
 
 /** The token service's state a store replays into and snapshots. */
 export interface TokenRecordState {

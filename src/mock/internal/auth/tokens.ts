@@ -38,7 +38,10 @@ import {
   checkAccessToken,
   createAccessTokenCodec,
   createCredentialCheck,
+  revocationKey,
   type TokenCheck,
+  tokenIdKey,
+  tokenJti,
 } from './access-tokens.ts';
 import {
   clientTable,
@@ -50,7 +53,7 @@ import {
   tokenHeads,
 } from './client-tokens.ts';
 import { type SharedTokenOpsFactory, type StoreTokenCheck, tokenRefusals } from './shared-token-ops.ts';
-import { BOOT_SPAN, highestRecords, revocationKey, tokenIdKey, tokenJti, tokenRecords } from './token-records.ts';
+import { BOOT_SPAN, highestRecords, tokenRecords } from './token-records.ts';
 
 /** Why a token was not accepted (re-exported from access-tokens.ts, where the checks are). */
 export type { TokenCheck, TokenRejection } from './access-tokens.ts';

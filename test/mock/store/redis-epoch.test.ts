@@ -52,6 +52,24 @@ describe('replicas on Redis: one clock, one reset', () => {
     expect(await suite.probe.get(`${prefix}1:clock`)).toBeNull();
   });
 
+  it('a replica follows Redis back to its first epoch when Redis lost its data, and its clock with it', async () => {
+    const prefix = `ep-${randomUUID()}:`;
+    const [a, b] = [await replica(redisOf(prefix)), await replica(redisOf(prefix))];
+    expect((await a.client.control('reset')).status).toBe(200);
+    const before = (await b.client.generate()).body.data.token as string;
+    expect((await a.client.control('clock/advance', { ms: 601_000 })).status).toBe(200);
+    expect(await b.fees(before)).toBe('TOKEN_EXPIRED');
+    // Redis comes back empty (a restart without its data): the epoch key and the clock are gone.
+    const keys = await suite.probe.keys(`${prefix}*`);
+    if (keys.length > 0) await suite.probe.del(...keys);
+    const token = (await b.client.generate()).body.data.token as string;
+    expect(await b.fees(token)).toBe('ok');
+    expect(b.app.control.now() - Date.now()).toBeLessThan(600_000);
+    // A clock move made now, through A, holds on B again.
+    expect((await a.client.control('clock/advance', { ms: 601_000 })).status).toBe(200);
+    expect(await b.fees(token)).toBe('TOKEN_EXPIRED');
+  });
+
   it('a clock move, a reset, an armed failure, a card account, a payment or its settlement makes no record in the log', async () => {
     const prefix = `ep-${randomUUID()}:`;
     const a = await replica(redisOf(prefix));

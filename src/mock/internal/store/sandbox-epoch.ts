@@ -5,6 +5,10 @@
  * request runs. A newer epoch empties what this process holds at once, as a reset does; every other part of the
  * sandbox lives under the epoch's keys, so the new epoch starts empty for every replica.
  *
+ * Readings come back in the order they were asked (one connection), so an older epoch than this process knows means
+ * one of two things: its own reset is still on its way to the store (the reading is stale: skip it), or the store
+ * lost what it held (Redis restarted without its data, or was flushed) and the store's epoch is the truth again.
+ *
  * @module
  */
 import type { ClockStatePort, SandboxReading } from './clock-state.ts';
@@ -21,7 +25,10 @@ export interface EpochView {
 export interface SandboxEpoch {
   /** The epoch this process's view is of; -1 before its first reading. */
   current(): number;
-  /** A reading of the store: a newer epoch empties the view first; the clock moves up to the reading's. */
+  /**
+   * A reading of the store: another epoch empties the view first (a newer one, or an older one once no reset of this
+   * process is on its way: the store lost its data); the clock moves up to the reading's.
+   */
   seen(reading: SandboxReading): void;
   /** Reads the store in one round trip (after this process's background writes) and applies it as {@link seen}. */
   read(): Promise<void>;
@@ -55,6 +62,8 @@ export function createSandboxEpoch(deps: SandboxEpochDeps): SandboxEpoch {
   /** The clock of the last reading in epoch `known` (ms moved). */
   let clockMs = 0;
   let view: EpochView | undefined;
+  // Own resets not yet answered by the store: while one is on its way, an older epoch's reading is stale.
+  let resetsOnTheirWay = 0;
   // This process's own writes come first: a reading must not undo the move or the reset its caller was answered.
   const afterOwn = <T>(work: () => Promise<T>): Promise<T> => {
     const wait = deps.idle();
@@ -74,9 +83,8 @@ export function createSandboxEpoch(deps: SandboxEpochDeps): SandboxEpoch {
   }
 
   function seen(reading: SandboxReading): void {
-    // Read before a reset this process already knows of (its own, still on its way to the store): nothing to take.
-    if (reading.epoch < known) return;
-    if (reading.epoch > known) moveTo(reading.epoch);
+    if (reading.epoch < known && resetsOnTheirWay > 0) return;
+    if (reading.epoch !== known) moveTo(reading.epoch);
     clockMs = Math.max(clockMs, reading.clockMs);
     restoreClock();
   }
@@ -90,10 +98,15 @@ export function createSandboxEpoch(deps: SandboxEpochDeps): SandboxEpoch {
       // time, the store answers a later epoch: the view goes once more, with what this process made in between.
       known += 1;
       clockMs = 0;
+      resetsOnTheirWay += 1;
       deps.background(
-        afterOwn(() => deps.tokens.reset()).then((epoch) => {
-          if (epoch > known) moveTo(epoch);
-        }),
+        afterOwn(() => deps.tokens.reset())
+          .then((epoch) => {
+            if (epoch > known) moveTo(epoch);
+          })
+          .finally(() => {
+            resetsOnTheirWay -= 1;
+          }),
       );
     },
     advanced(ms) {

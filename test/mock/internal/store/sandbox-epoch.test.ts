@@ -1,6 +1,6 @@
-// The epoch a Redis replica follows (decision 0040, step 2): readings move its clock up and a newer epoch empties its
-// view; a reset here is the next epoch at once, and a later one the store answers (another replica reset at the same
-// time) empties the view once more.
+// The epoch a Redis replica follows (decision 0040, step 2): readings move its clock up and another epoch empties its
+// view (a newer one, or an older one when the store lost its data); a reset here is the next epoch at once, and a
+// later one the store answers (another replica reset at the same time) empties the view once more.
 import { describe, expect, it } from 'vitest';
 import { createClock } from '../../../support/mock-internals/foundations.ts';
 import { createSandboxEpoch } from '../../../support/mock-internals/store.ts';
@@ -47,9 +47,35 @@ describe('sandbox epoch', () => {
     expect(clock.now()).toBe(5_000);
     epoch.seen({ epoch: 2, clockMs: 700 });
     expect([epoch.current(), clock.now(), resets()]).toEqual([2, 700, 1]);
-    // Read before that reset: taken for nothing.
-    epoch.seen({ epoch: 1, clockMs: 90_000 });
-    expect([epoch.current(), clock.now(), resets()]).toEqual([2, 700, 1]);
+  });
+
+  it('skips an older epoch read while its own reset is on its way to the store', async () => {
+    const store = { epoch: 4, clockMs: 0 };
+    const { epoch, clock, resets, idle } = epochOver(store);
+    await epoch.read();
+    clock.reset();
+    epoch.reset();
+    // A token check answered before the reset reached the store.
+    epoch.seen({ epoch: 4, clockMs: 90_000 });
+    expect([epoch.current(), clock.now(), resets()]).toEqual([5, 0, 0]);
+    await idle();
+    expect([store.epoch, epoch.current(), resets()]).toEqual([5, 5, 0]);
+  });
+
+  it('follows the store back to an older epoch when it lost its data (Redis restarted empty)', async () => {
+    const store = { epoch: 3, clockMs: 60_000 };
+    const { epoch, clock, resets } = epochOver(store);
+    await epoch.read();
+    expect([epoch.current(), clock.now()]).toEqual([3, 60_000]);
+    // Redis comes back without its data: no epoch key (0) and no clock moves.
+    store.epoch = 0;
+    store.clockMs = 0;
+    await epoch.read();
+    expect([epoch.current(), clock.now(), resets()]).toEqual([0, 0, 1]);
+    // A move made now is seen by this replica's clock again.
+    store.clockMs = 2_000;
+    await epoch.read();
+    expect(clock.now()).toBe(2_000);
   });
 
   it('a reset here is the next epoch at once; a later one from the store empties the view once more', async () => {

@@ -10,12 +10,16 @@
  */
 const mockLayers = [
   ['domain', 'history', 'platform', 'store'],
-  ['auth', 'payments'],
+  ['state'],
   ['graphql', 'webhooks'],
   ['handle', 'http'],
   ['provider-states', 'ui'],
   ['control'],
 ];
+
+/** The token modules of state/ (who the caller is) and its payment modules (what a client did), which the rules below tell apart. */
+const stateTokenModules = '(tokens|access-tokens|client-tokens|token-records|shared-token-ops|shared-tokens)';
+const statePaymentModules = '(payments|settlement|shared-payments)';
 
 /** One rule per layer: no import from a folder of that layer into a folder of a layer above it. */
 const mockUpwardRules = [
@@ -161,54 +165,67 @@ module.exports = {
     {
       name: 'mock-foundations-import-no-part',
       comment:
-        'Inside the mock, the root modules (clock, random, the ordered lists, waiters, the HTTP error), domain/ (card and fee rules) and history/ (paged lists) are what every part builds on: they import no part folder (auth, control, http, graphql, payments, webhooks, ...), so a part can be read without the others.',
+        'Inside the mock, the root modules (clock, random, the ordered lists, waiters, the HTTP error), domain/ (card and fee rules) and history/ (paged lists) are what every part builds on: they import no part folder (state, control, http, graphql, webhooks, ...), so a part can be read without the others.',
       severity: 'error',
       from: { path: '^src/mock/internal/(domain/|history/|(clock|random|ordered-lists|waiters|http-error)[.]ts$)' },
       to: { path: '^src/mock/internal/[^/]+/', pathNot: '^src/mock/internal/$1' },
     },
     {
-      name: 'mock-auth-stands-alone',
+      name: 'mock-state-knows-no-transport',
       comment:
-        'src/mock/internal/auth (tokens, credentials, HS256) answers "who is this caller" for every route: it builds on the platform (hashing), the records of the state store and the token state a shared store holds (decision 0040), the event vocabulary it tells its changes in and the root modules, never on control, http, graphql, payments, webhooks or provider states (the routes call auth, not the other way).',
+        'src/mock/internal/state (tokens and credentials, per-client payments and settlement) is the service model: it knows nothing of how a request arrived or who drives it (http, control, graphql, provider states, ui) nor of webhook delivery (settlement hands payloads to a callback). The routes call the state, not the other way.',
       severity: 'error',
-      from: { path: '^src/mock/internal/auth/' },
+      from: { path: '^src/mock/internal/state/' },
+      to: { path: '^src/mock/internal/(control|graphql|http|provider-states|ui|webhooks)/' },
+    },
+    {
+      name: 'mock-state-tokens-stand-alone',
+      comment:
+        'The token modules of src/mock/internal/state answer "who is this caller" for every route: they build on the platform (hashing), the records of the state store and the token state a shared store holds (decision 0040), the event vocabulary they tell their changes in and the root modules, never on the payments beside them or any other part.',
+      severity: 'error',
+      from: { path: `^src/mock/internal/state/${stateTokenModules}[.]ts$` },
       to: {
         path: '^src/mock/internal/[^/]+/',
-        pathNot:
-          '^src/mock/internal/(auth|platform)/|^src/mock/internal/store/(records|token-state)[.]ts$|^src/mock/internal/domain/(events|stored)[.]ts$',
+        pathNot: `^src/mock/internal/(state/${stateTokenModules}|platform/[^/]+|store/(records|token-state)|domain/(events|stored))[.]ts$`,
       },
     },
     {
-      name: 'mock-payments-know-no-transport',
+      name: 'mock-state-payments-know-no-tokens',
       comment:
-        'src/mock/internal/payments (per-client state, settlement) is the service model: it knows nothing of how a request arrived or who drives it (http, control, graphql, auth, provider states) nor of webhook delivery (settlement hands payloads to a callback).',
+        'The payments and settlement modules of src/mock/internal/state hold what a client did, not who the caller is: the routes check the token and pass the client id in.',
       severity: 'error',
-      from: { path: '^src/mock/internal/payments/' },
-      to: { path: '^src/mock/internal/(auth|control|graphql|http|provider-states|ui|webhooks)/' },
+      from: { path: '^src/mock/internal/state/', pathNot: `^src/mock/internal/state/${stateTokenModules}[.]ts$` },
+      to: { path: `^src/mock/internal/state/${stateTokenModules}[.]ts$` },
     },
     {
       name: 'mock-graphql-knows-no-transport',
       comment:
-        "src/mock/internal/graphql (engine, resolvers, validation) takes a parsed request and answers a GraphQL result: the HTTP exchange, tokens, the control plane and webhooks are the routes' business, so the engine runs the same under node:http, app.fetch and msw.",
+        "src/mock/internal/graphql (engine, resolvers, validation) takes a parsed request and answers a GraphQL result: the HTTP exchange, tokens (it reads only the payments of state/), the control plane and webhooks are the routes' business, so the engine runs the same under node:http, app.fetch and msw.",
       severity: 'error',
       from: { path: '^src/mock/internal/graphql/' },
-      to: { path: '^src/mock/internal/(auth|control|http|provider-states|store|ui|webhooks)/' },
+      to: {
+        path: '^src/mock/internal/(control|http|provider-states|state|store|ui|webhooks)/',
+        pathNot: `^src/mock/internal/state/${statePaymentModules}[.]ts$`,
+      },
     },
     {
       name: 'mock-webhooks-know-no-routes',
       comment:
-        'src/mock/internal/webhooks delivers what settlement hands it: it reads payments and the clock, never the routes, auth, the control plane or GraphQL (the control API reaches deliveries, not the other way).',
+        'src/mock/internal/webhooks delivers what settlement hands it: it reads payments and the clock, never the routes, the tokens, the control plane or GraphQL (the control API reaches deliveries, not the other way).',
       severity: 'error',
       from: { path: '^src/mock/internal/webhooks/' },
-      to: { path: '^src/mock/internal/(auth|control|graphql|http|provider-states|ui)/' },
+      to: {
+        path: '^src/mock/internal/(control|graphql|http|provider-states|state|ui)/',
+        pathNot: `^src/mock/internal/state/${statePaymentModules}[.]ts$`,
+      },
     },
     {
       name: 'mock-provider-states-use-the-control-handle',
       comment:
-        'src/mock/internal/provider-states sets Pact states up through the public control handle (MockControl), as a verifier would: it does not reach into auth, control, graphql, payments or the store.',
+        'src/mock/internal/provider-states sets Pact states up through the public control handle (MockControl), as a verifier would: it does not reach into state, control, graphql or the store.',
       severity: 'error',
       from: { path: '^src/mock/internal/provider-states/' },
-      to: { path: '^src/mock/internal/(auth|control|graphql|payments|store)/' },
+      to: { path: '^src/mock/internal/(control|graphql|state|store)/' },
     },
     {
       name: 'isomorphic-core',
@@ -226,10 +243,10 @@ module.exports = {
     {
       name: 'browser-builds-leave-redis-tokens-out',
       comment:
-        'The token operations over a shared token state (auth/shared-tokens.ts) serve a Redis store only, which never runs in a browser: the Node entries pass them to the core (nodeStoreSeams in src/mock/node-store.ts), so the browser builds do not bundle them. Name their shape from auth/shared-token-ops.ts.',
+        'The token operations over a shared token state (state/shared-tokens.ts) serve a Redis store only, which never runs in a browser: the Node entries pass them to the core (nodeStoreSeams in src/mock/node-store.ts), so the browser builds do not bundle them. Name their shape from state/shared-token-ops.ts.',
       severity: 'error',
       from: { path: '^src/(mock/core-app|mock/web-app|mock/browser|msw/browser)[.]ts$' },
-      to: { reachable: true, path: '^src/mock/internal/auth/shared-tokens[.]ts$' },
+      to: { reachable: true, path: '^src/mock/internal/state/shared-tokens[.]ts$' },
     },
   ],
   options: {

@@ -11,8 +11,6 @@
  */
 import { kitMessage } from '../internal/messages.ts';
 import type { MockFetchApp } from './control-types.ts';
-import type { SharedTokenOpsFactory } from './internal/auth/shared-token-ops.ts';
-import { createTokenService } from './internal/auth/tokens.ts';
 import { createClock } from './internal/clock.ts';
 import { createCoverageCollector } from './internal/control/coverage.ts';
 import { createFailureInjection } from './internal/control/failure-injection.ts';
@@ -31,11 +29,13 @@ import { registerPublishedSources } from './internal/http/published-sources.ts';
 import { createRequestLog } from './internal/http/request-log.ts';
 import { createRouter, registerServiceRoutes } from './internal/http/routes.ts';
 import { StoreSetupError } from './internal/http-error.ts';
-import { createSettlement } from './internal/payments/settlement.ts';
-import type { SharedPayments } from './internal/payments/shared-payments.ts';
-import { createMockState } from './internal/payments/state.ts';
 import { createProviderStates } from './internal/provider-states/setup.ts';
 import { createSeededRandom } from './internal/random.ts';
+import { createMockState } from './internal/state/payments.ts';
+import { createSettlement } from './internal/state/settlement.ts';
+import type { SharedPayments } from './internal/state/shared-payments.ts';
+import type { SharedTokenOpsFactory } from './internal/state/shared-token-ops.ts';
+import { createTokenService } from './internal/state/tokens.ts';
 import type { StoreSync } from './internal/store/state-sync.ts';
 import { parseStoreUrl } from './internal/store/store-url.ts';
 import {

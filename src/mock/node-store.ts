@@ -8,8 +8,8 @@
  */
 import { kitMessage } from '../internal/messages.ts';
 import type { MockAppSeams } from './core-app.ts';
-import { sharedTokenOps } from './internal/auth/shared-tokens.ts';
 import { sharedJournal } from './internal/control/shared-journal.ts';
+import { sharedTokenOps } from './internal/state/shared-tokens.ts';
 import { createFileStore } from './internal/store/file-store.ts';
 import { createRedisStore } from './internal/store/redis-store.ts';
 import type { SandboxStore } from './internal/store/sandbox-store.ts';

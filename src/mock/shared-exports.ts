@@ -29,7 +29,7 @@ export type {
 export type { JournalFilter as MockRequestFilter } from './internal/control/journal.ts';
 export { type TestCard, type TestCardName, testCards } from './internal/domain/cards.ts';
 export type { CardOutcome } from './internal/domain/stored.ts';
-export type { PaymentFilter as MockPaymentFilter, SettlementOutcome } from './internal/payments/state.ts';
+export type { PaymentFilter as MockPaymentFilter, SettlementOutcome } from './internal/state/payments.ts';
 export type { DeliveryFilter as MockDeliveryFilter } from './internal/webhooks/delivery-store.ts';
 export type {
   MockClientConfig,

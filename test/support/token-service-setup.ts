@@ -4,9 +4,10 @@
  *
  * @module
  */
-import { createTokenService } from './mock-internals/auth.ts';
+
 import { createClock } from './mock-internals/foundations.ts';
 import { nodeCrypto } from './mock-internals/platform.ts';
+import { createTokenService } from './mock-internals/state.ts';
 
 /** What a test may change of the service: the repeat-generate rule and the refresh-token cap. */
 export interface TokenServiceSetup {

@@ -8,8 +8,8 @@ import { currentSchemaSdl, legacySchemaSdl } from '../../generated/schema-sdl.ts
 import { defaultAssumptions } from '../../src/assumptions.ts';
 import { createFeeCalculator, testCards } from './mock-internals/foundations.ts';
 import { buildWireSchema } from './mock-internals/graphql.ts';
-import { createMockState } from './mock-internals/payments.ts';
 import { nodeCrypto } from './mock-internals/platform.ts';
+import { createMockState } from './mock-internals/state.ts';
 
 /** The wire requirements of each guide's schema. */
 export const requirements = {

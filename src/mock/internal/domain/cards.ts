@@ -186,7 +186,7 @@ export function cardOutcome(cardNumber: string): CardOutcome {
   return outcomeByNumber.get(cardNumber) ?? 'success';
 }
 
-/** The card part of a client's state (payments/state.ts keeps it together with the client's payments). */
+/** The card part of a client's state (state/payments.ts keeps it together with the client's payments). */
 export interface ClientCards {
   /** The client's card accounts by uid, in creation order: the oldest is evicted first. */
   readonly cards: Map<string, CardAccount>;

@@ -20,7 +20,7 @@ import { ipVersion } from '../../../internal/ip-address.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import { cardOutcome, detectCardType, expiryProblems, isDigits, luhnValid } from '../domain/cards.ts';
 import type { CardOutcome } from '../domain/stored.ts';
-import type { CardAccount, CardAccountInput } from '../payments/state.ts';
+import type { CardAccount, CardAccountInput } from '../state/payments.ts';
 import {
   isGivenText,
   isPresent,

@@ -16,7 +16,7 @@ import type {
   PaymentFilter,
   SettlementOutcome,
   StoredPayment,
-} from '../payments/state.ts';
+} from '../state/payments.ts';
 import type { DeliveryCounts, DeliveryFilter } from '../webhooks/delivery-store.ts';
 import type { DeliveryRecord } from '../webhooks/dispatcher.ts';
 

@@ -12,13 +12,13 @@ import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import { serviceHeaders, servicePaths } from '../../../spec-names.ts';
 import type { TokenPairResponse } from '../../../types/rest.ts';
-import { wrongApiKeyMessage } from '../auth/access-tokens.ts';
-import { type RevokeTokenData, type TokenCheck, type TokenService, tokenPairJson } from '../auth/tokens.ts';
 import { okVerdict, verdictOf } from '../domain/events.ts';
 import type { GraphqlRequest, GraphqlResult } from '../graphql/engine.ts';
 import { type EngineLoader, summarizeVariables } from '../graphql/engine-loader.ts';
 import { parseGraphqlQueryString } from '../graphql/query-string.ts';
 import { StoreUnavailableError } from '../http-error.ts';
+import { wrongApiKeyMessage } from '../state/access-tokens.ts';
+import { type RevokeTokenData, type TokenCheck, type TokenService, tokenPairJson } from '../state/tokens.ts';
 import type { ArmedFailure } from '../store/failure-state.ts';
 import {
   type Authenticator,

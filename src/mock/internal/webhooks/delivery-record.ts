@@ -21,7 +21,7 @@ import {
   type DeliveryState,
   deliveryRecord,
 } from '../domain/stored.ts';
-import type { StoredPayment } from '../payments/state.ts';
+import type { StoredPayment } from '../state/payments.ts';
 
 export type { DeliveryAttempt, DeliveryFailureReason, DeliveryRecord, DeliveryState } from '../domain/stored.ts';
 

@@ -13,7 +13,7 @@ import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import type { MockClientConfig } from '../option-types.ts';
-import type { StoredPayment } from '../payments/state.ts';
+import type { StoredPayment } from '../state/payments.ts';
 import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../store/records.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
 import {

@@ -18,7 +18,7 @@ import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
 import { checkPageQuery, type Page, type PageQuery, readAllPages } from '../history/page.ts';
 import type { MockClientConfig } from '../option-types.ts';
-import type { StoredPayment } from '../payments/state.ts';
+import type { StoredPayment } from '../state/payments.ts';
 import type { AttemptVerdict, ClaimedDelivery, DeliveryStatePort, NewDelivery } from '../store/delivery-state.ts';
 import type { SettlementDeliveries } from '../store/payment-state.ts';
 import { attemptEnd, retryDelayAfter, type WebhookAttemptReport } from './delivery-attempts.ts';

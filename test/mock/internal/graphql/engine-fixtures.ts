@@ -9,8 +9,8 @@ import {
   type GraphqlEngineDeps,
   nodeJitLoader,
 } from '../../../support/mock-internals/graphql.ts';
-import { createMockState } from '../../../support/mock-internals/payments.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
+import { createMockState } from '../../../support/mock-internals/state.ts';
 
 /** The shipped operations of both guides, as query text. */
 export const q = {

@@ -7,8 +7,8 @@ import {
   type GraphqlResult,
   nodeJitLoader,
 } from '../../../support/mock-internals/graphql.ts';
-import { createMockState, type StoredPayment } from '../../../support/mock-internals/payments.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
+import { createMockState, type StoredPayment } from '../../../support/mock-internals/state.ts';
 import { card, contact, legacyCard, legacyPayInput, payInput, q, reference } from './engine-fixtures.ts';
 
 const ctx = { clientId: 'test-client', ip: '203.0.113.7' };

@@ -10,8 +10,8 @@ import {
   redactVariables,
   scrubMessage,
 } from '../../../support/mock-internals/graphql.ts';
-import { createMockState } from '../../../support/mock-internals/payments.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
+import { createMockState } from '../../../support/mock-internals/state.ts';
 import { legacyPayInput, payInput, q, testEngine } from './engine-fixtures.ts';
 
 const pan = testCardNumbers.visaSuccess;

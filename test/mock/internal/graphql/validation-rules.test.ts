@@ -22,7 +22,7 @@ import {
   validatePaymentInput,
   type Walk,
 } from '../../../support/mock-internals/graphql.ts';
-import type { CardAccountInput } from '../../../support/mock-internals/payments.ts';
+import type { CardAccountInput } from '../../../support/mock-internals/state.ts';
 import { requirements, validationSetup, validCard } from '../../../support/validation-setup.ts';
 
 // The rule tables of the mock's validation, held to the ledger (every input rule of ASSUMPTIONS.md has its rows)

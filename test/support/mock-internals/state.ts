@@ -1,5 +1,6 @@
 /**
- * Test support: the names tests use from the mock's per-client state and settlement (`src/mock/internal/payments/`).
+ * Test support: the names tests use from the mock's state (`src/mock/internal/state/`): tokens, credentials and HS256,
+ * per-client payments and settlement.
  *
  * Tests reach `src/mock/internal/` only through `test/support/mock-internals/` (rule
  * `tests-reach-mock-internals-through-support`, `npm run check:architecture`), so a move inside the mock changes one
@@ -9,12 +10,14 @@
  *
  * @module
  */
-export { createSettlement } from '../../../src/mock/internal/payments/settlement.ts';
-export { createSharedPayments, type SharedPayments } from '../../../src/mock/internal/payments/shared-payments.ts';
+export { jwtHeaderSegment, verifyHs256 } from '../../../src/mock/internal/state/access-tokens.ts';
 export {
   type CardAccount,
   type CardAccountInput,
   createMockState,
   type MockStateOptions,
   type StoredPayment,
-} from '../../../src/mock/internal/payments/state.ts';
+} from '../../../src/mock/internal/state/payments.ts';
+export { createSettlement } from '../../../src/mock/internal/state/settlement.ts';
+export { createSharedPayments, type SharedPayments } from '../../../src/mock/internal/state/shared-payments.ts';
+export { createTokenService, tokenPairJson } from '../../../src/mock/internal/state/tokens.ts';

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import { createClock } from '../../../support/mock-internals/foundations.ts';
-import { createMockState, createSettlement, type StoredPayment } from '../../../support/mock-internals/payments.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
+import { createMockState, createSettlement, type StoredPayment } from '../../../support/mock-internals/state.ts';
 import { storedPayment } from '../stored-payment.ts';
 
 const payment = (uuid: string, now: number): StoredPayment => storedPayment(uuid, {}, now);

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import { deriveCardAccountUid, testCards } from '../../../support/mock-internals/foundations.ts';
-import {
-  createMockState,
-  type MockStateOptions,
-  type StoredPayment,
-} from '../../../support/mock-internals/payments.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
+import { createMockState, type MockStateOptions, type StoredPayment } from '../../../support/mock-internals/state.ts';
 import { storedPayment } from '../stored-payment.ts';
 
 const card = { card_number: testCards.visaSuccess.number, expiry_month: '12', expiry_year: '39' };

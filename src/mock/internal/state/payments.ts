@@ -56,7 +56,7 @@ export interface MockStateOptions {
   /** The card accounts a shared store holds for every replica (Redis); undefined: they are kept here. */
   readonly sharedCards?: SharedCardAccounts | undefined;
   /**
-   * The payments a shared store holds for every replica (Redis; payments/shared-payments.ts): `accept` writes one
+   * The payments a shared store holds for every replica (Redis; shared-payments.ts): `accept` writes one
    * there and resolves whether it was kept. Undefined: they are kept here.
    */
   readonly sharedPayments?:

@@ -23,8 +23,8 @@ import type {
   SettlementDeliveries,
   StoredPaymentCounts,
 } from '../store/payment-state.ts';
+import { finalOutcome } from './payments.ts';
 import { type SettleResult, settlementDueAt } from './settlement.ts';
-import { finalOutcome } from './state.ts';
 
 /** The webhook side of the poller: what a settlement enqueues, and one round of due attempts. */
 export interface SharedDeliveryRounds {

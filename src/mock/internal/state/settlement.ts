@@ -24,7 +24,7 @@ import type { EventBus } from '../domain/events.ts';
 import { KeyQueue } from '../ordered-lists.ts';
 import type { FencedWork, OnceOnly } from '../store/once-only.ts';
 import type { RecordApplier } from '../store/records.ts';
-import { finalOutcome, type MockState, type SettlementOutcome, type StoredPayment } from './state.ts';
+import { finalOutcome, type MockState, type SettlementOutcome, type StoredPayment } from './payments.ts';
 
 /** When a payment accepted now is due to settle, or undefined for one whose card keeps it processing. */
 export function settlementDueAt(payment: StoredPayment, now: number, settleDelayMs: number): number | undefined {

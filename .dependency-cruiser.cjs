@@ -173,7 +173,7 @@ module.exports = {
     {
       name: 'mock-state-knows-no-transport',
       comment:
-        'src/mock/internal/state (tokens and credentials, per-client payments and settlement) is the service model: it knows nothing of how a request arrived or who drives it (http, control, graphql, provider states, ui) nor of webhook delivery (settlement hands payloads to a callback). The routes call the state, not the other way.',
+        'src/mock/internal/state (tokens and credentials, per-client payments and settlement, injected failures, the request journal) is the service model: it knows nothing of how a request arrived or who drives it (http, control, graphql, provider states, ui) nor of webhook delivery (settlement hands payloads to a callback). The routes call the state, not the other way.',
       severity: 'error',
       from: { path: '^src/mock/internal/state/' },
       to: { path: '^src/mock/internal/(control|graphql|http|provider-states|ui|webhooks)/' },
@@ -192,7 +192,7 @@ module.exports = {
     {
       name: 'mock-state-payments-know-no-tokens',
       comment:
-        'The payments and settlement modules of src/mock/internal/state hold what a client did, not who the caller is: the routes check the token and pass the client id in.',
+        'The other modules of src/mock/internal/state (payments, settlement, injected failures, the journal) hold what clients did, not who the caller is: the routes check the token and pass the client id in.',
       severity: 'error',
       from: { path: '^src/mock/internal/state/', pathNot: `^src/mock/internal/state/${stateTokenModules}[.]ts$` },
       to: { path: `^src/mock/internal/state/${stateTokenModules}[.]ts$` },

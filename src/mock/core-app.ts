@@ -13,11 +13,8 @@ import { kitMessage } from '../internal/messages.ts';
 import type { MockFetchApp } from './control-types.ts';
 import { createClock } from './internal/clock.ts';
 import { createCoverageCollector } from './internal/control/coverage.ts';
-import { createFailureInjection } from './internal/control/failure-injection.ts';
 import { createControl } from './internal/control/handle.ts';
-import { createJournal, localJournalReads } from './internal/control/journal.ts';
 import { registerControlRoutes } from './internal/control/routes.ts';
-import type { sharedJournal } from './internal/control/shared-journal.ts';
 import { createEventBus, type EventBus } from './internal/domain/events.ts';
 import { createEngineLoader } from './internal/graphql/engine-loader.ts';
 import { createErrorMapper, errorDetail, type MockCore, type RouteEntry } from './internal/http/exchange.ts';
@@ -31,8 +28,11 @@ import { createRouter, registerServiceRoutes } from './internal/http/routes.ts';
 import { StoreSetupError } from './internal/http-error.ts';
 import { createProviderStates } from './internal/provider-states/setup.ts';
 import { createSeededRandom } from './internal/random.ts';
+import { createFailureInjection } from './internal/state/failure-injection.ts';
+import { createJournal, localJournalReads } from './internal/state/journal.ts';
 import { createMockState } from './internal/state/payments.ts';
 import { createSettlement } from './internal/state/settlement.ts';
+import type { sharedJournal } from './internal/state/shared-journal.ts';
 import type { SharedPayments } from './internal/state/shared-payments.ts';
 import type { SharedTokenOpsFactory } from './internal/state/shared-token-ops.ts';
 import { createTokenService } from './internal/state/tokens.ts';
@@ -155,7 +155,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
     });
   const [sharedPayments, sharedDeliveries] = [shared?.payments, shared?.deliveries];
   const fencedOut = () => sharedDeliveries?.fencedOut() ?? 0;
-  const failures = failuresOf(assumptions, plan, events);
+  const failures = failuresOf(plan, events);
   const engine = createEngineLoader({
     assumptions,
     guide: opts.guide,
@@ -273,13 +273,9 @@ async function closeParts(
 }
 
 /** The injected failures: held by the store when it holds them (Redis), recorded with a file store. */
-function failuresOf(
-  assumptions: Parameters<typeof createFailureInjection>[0],
-  plan: StorePlan | undefined,
-  events: EventBus,
-) {
-  if (plan?.kind === 'redis') return createFailureInjection(assumptions, undefined, events, plan.failures);
-  return createFailureInjection(assumptions, plan?.record, events);
+function failuresOf(plan: StorePlan | undefined, events: EventBus) {
+  if (plan?.kind === 'redis') return createFailureInjection(undefined, events, plan.failures);
+  return createFailureInjection(plan?.record, events);
 }
 
 /**

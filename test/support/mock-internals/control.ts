@@ -1,5 +1,5 @@
 /**
- * Test support: the names tests use from the mock's the control plane: the control API's routes and the request journal (`src/mock/internal/control/`).
+ * Test support: the names tests use from the mock's the control plane: the control API's routes (`src/mock/internal/control/`).
  *
  * Tests reach `src/mock/internal/` only through `test/support/mock-internals/` (rule
  * `tests-reach-mock-internals-through-support`, `npm run check:architecture`), so a move inside the mock changes one
@@ -9,7 +9,5 @@
  *
  * @module
  */
-export { createJournal } from '../../../src/mock/internal/control/journal.ts';
 export { controlRoutes } from '../../../src/mock/internal/control/routes.ts';
-export { sharedJournal } from '../../../src/mock/internal/control/shared-journal.ts';
 export { summarizeVariables } from '../../../src/mock/internal/graphql/engine-loader.ts';

@@ -1,6 +1,6 @@
 /**
  * Test support: the names tests use from the mock's state (`src/mock/internal/state/`): tokens, credentials and HS256,
- * per-client payments and settlement.
+ * per-client payments and settlement, injected failures, the request journal.
  *
  * Tests reach `src/mock/internal/` only through `test/support/mock-internals/` (rule
  * `tests-reach-mock-internals-through-support`, `npm run check:architecture`), so a move inside the mock changes one
@@ -11,6 +11,7 @@
  * @module
  */
 export { jwtHeaderSegment, verifyHs256 } from '../../../src/mock/internal/state/access-tokens.ts';
+export { createJournal } from '../../../src/mock/internal/state/journal.ts';
 export {
   type CardAccount,
   type CardAccountInput,
@@ -19,5 +20,6 @@ export {
   type StoredPayment,
 } from '../../../src/mock/internal/state/payments.ts';
 export { createSettlement } from '../../../src/mock/internal/state/settlement.ts';
+export { sharedJournal } from '../../../src/mock/internal/state/shared-journal.ts';
 export { createSharedPayments, type SharedPayments } from '../../../src/mock/internal/state/shared-payments.ts';
 export { createTokenService, tokenPairJson } from '../../../src/mock/internal/state/tokens.ts';

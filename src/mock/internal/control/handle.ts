@@ -17,6 +17,8 @@ import type { MockControl, MockRequestMatcher, MockRequestRecord, MockStoreStatu
 import type { RouteEntry } from '../http/exchange.ts';
 import type { Router } from '../http/routes.ts';
 import { badRequest, restError } from '../http-error.ts';
+import type { FailureInjection } from '../state/failure-injection.ts';
+import type { JournalReads } from '../state/journal.ts';
 import type { CardAccountInput, MockState } from '../state/payments.ts';
 import type { Settlement } from '../state/settlement.ts';
 import type { SharedPayments } from '../state/shared-payments.ts';
@@ -26,8 +28,6 @@ import type { SandboxEpoch } from '../store/sandbox-epoch.ts';
 import type { RedeliverResult } from '../webhooks/dispatcher.ts';
 import type { WebhookFanout } from '../webhooks/fanout.ts';
 import type { SharedDeliveries } from '../webhooks/shared-deliveries.ts';
-import type { FailureInjection } from './failure-injection.ts';
-import type { JournalReads } from './journal.ts';
 
 /** The parts the handle drives. */
 export interface ControlDeps {

@@ -17,6 +17,7 @@ import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import { type RequestVerdict, verdictOf } from '../domain/events.ts';
 import { badRequest, MockHttpError, restError } from '../http-error.ts';
+import type { ArmedFailure } from '../store/failure-state.ts';
 
 /** Marker body: the request body was larger than `maxBodyBytes`, so the adapter stopped reading it. */
 export const bodyOverLimit: unique symbol = Symbol('body over maxBodyBytes');
@@ -221,11 +222,23 @@ export interface ErrorMapper {
   fromError(error: unknown, method: string, path: string): Outcome;
   /** Logs a bug in the mock and answers the 7.1 500 body. */
   internal(error: unknown, method: string, path: string): Outcome;
+  /** The answer of an injected failure (`failNextRequest`) taken for a request, in the error shape of the route. */
+  injected(failure: ArmedFailure, kind: RouteKind): Outcome;
 }
 
 /** A 7.2 GraphQL failure with its status. */
 export function graphqlFailure(status: number, message: string, reason: string): Outcome {
   return { status, body: { errors: [graphqlError(message, reason)] } };
+}
+
+/** The answer of an injected failure taken for a request, in the route's shape; a promise when a shared store took it. */
+export function injectedAnswer(
+  errors: ErrorMapper,
+  taken: ArmedFailure | Promise<ArmedFailure | undefined> | undefined,
+  kind: RouteKind,
+): Outcome | Promise<Outcome | undefined> | undefined {
+  if (!(taken instanceof Promise)) return taken && errors.injected(taken, kind);
+  return taken.then((f) => f && errors.injected(f, kind));
 }
 
 /** The text of an unexpected error for the log: its stack when it has one. */
@@ -235,7 +248,8 @@ export function errorDetail(error: unknown): string {
 
 /** Creates the mapper; `logLine` receives one line per bug. */
 export function createErrorMapper(assumptions: Assumptions, logLine: (text: string) => void): ErrorMapper {
-  const badRequestReason = assumptions.reasonCodes.badRequest;
+  const reasons = assumptions.reasonCodes;
+  const badRequestReason = reasons.badRequest;
   const internal = (error: unknown, method: string, path: string): Outcome => {
     logLine(
       kitMessage(`internal error on ${method} ${path} (a bug in the mock; please report it): ${errorDetail(error)}`),
@@ -254,5 +268,10 @@ export function createErrorMapper(assumptions: Assumptions, logLine: (text: stri
         : { status: error.status, body: error.body };
     },
     internal,
+    injected({ status, message = kitMessage(`Injected failure (failNextRequest) with status ${status}.`) }, kind) {
+      return kind === 'graphql'
+        ? graphqlFailure(status, message, status >= 500 ? reasons.internal : reasons.badRequest)
+        : { status, body: restErrorBody(message) };
+    },
   };
 }

@@ -17,9 +17,11 @@ import type { EventBus } from '../domain/events.ts';
 import { asUnavailable, StoreUnavailableError } from '../http-error.ts';
 import type { MockLatency } from '../option-types.ts';
 import type { SeededRandom } from '../random.ts';
+import type { ArmedFailure } from '../store/failure-state.ts';
 import {
   type ErrorMapper,
   graphqlFailure,
+  injectedAnswer,
   type MockCore,
   type MockReply,
   type MockRequest,
@@ -45,12 +47,12 @@ export interface PipelineSync {
   after(): Promise<void> | undefined;
 }
 
-/** The injected failures the pipeline answers before a route runs (control/failure-injection.ts). */
+/** The injected failures the pipeline answers before a route runs (state/failure-injection.ts). */
 export interface PipelineFailures {
   /** Whether any failure is pending: one size check on the hot path. */
   pending(): boolean;
-  /** The next failure armed for `path`, in the route's shape; a promise with a shared store (claimed or taken there). */
-  take(path: string, kind: RouteKind): Outcome | Promise<Outcome | undefined> | undefined;
+  /** The next failure armed for `path`; a promise with a shared store (claimed or taken there). */
+  take(path: string): ArmedFailure | Promise<ArmedFailure | undefined> | undefined;
 }
 
 /** An answered request, as the record step journals it. */
@@ -72,7 +74,7 @@ export interface AnsweredRequest {
   readonly outcome: string;
 }
 
-/** Where the record step journals an answered request (control/journal.ts). */
+/** Where the record step journals an answered request (state/journal.ts). */
 export interface PipelineJournal {
   record(entry: AnsweredRequest): void;
 }
@@ -169,7 +171,7 @@ export function createPipeline(deps: PipelineDeps): MockCore {
     function injectedFailure(x) {
       if (x.match.found !== 'handler' || x.kind === 'control' || !failures.pending()) return undefined;
       if (x.match.handler.takesFailure === true) return undefined;
-      const taken = failures.take(x.path, x.match.route.kind);
+      const taken = injectedAnswer(errors, failures.take(x.path), x.match.route.kind);
       return taken instanceof Promise ? taken.catch((error: unknown) => storeDown(x, error)) : taken;
     },
     // The route's credentials check names the client, or answers the failure in the route's shape. Over a shared

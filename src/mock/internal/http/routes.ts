@@ -108,11 +108,10 @@ interface ServiceRouteDeps {
   readonly failures?: RouteFailures | undefined;
 }
 
-/** What the /graphql credentials check needs of the injected failures (control/failure-injection.ts). */
+/** What the /graphql credentials check needs of the injected failures (state/failure-injection.ts). */
 interface RouteFailures {
   readonly inStore: boolean;
-  take(path: string, kind: 'graphql'): Outcome | Promise<Outcome | undefined> | undefined;
-  answer(failure: ArmedFailure, kind: 'graphql'): Outcome;
+  take(path: string): ArmedFailure | Promise<ArmedFailure | undefined> | undefined;
 }
 
 /** Most outcomes the kept set holds: a client asks for a few amounts, a hostile one for many. */
@@ -144,7 +143,7 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
   const clientCredentials: Authenticator = (request) =>
     tokens.authenticate(requestHeader(request, serviceHeaders.clientId), requestHeader(request, serviceHeaders.apiKey));
 
-  const bearerToken = bearerTokenCheck(assumptions, tokens, failures);
+  const bearerToken = bearerTokenCheck(assumptions, tokens, errors, failures);
 
   router.add('rest', 'POST', servicePaths.generateToken, {
     auth: clientCredentials,
@@ -256,7 +255,12 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
  * (Redis) the check reads the store, so the answer is a promise. With `failures` (held by that store) the same round
  * trip takes a use of the failure armed for the path, which is the answer then, as if no check had run.
  */
-function bearerTokenCheck(assumptions: Assumptions, tokens: TokenService, failures?: RouteFailures): Authenticator {
+function bearerTokenCheck(
+  assumptions: Assumptions,
+  tokens: TokenService,
+  errors: ErrorMapper,
+  failures?: RouteFailures,
+): Authenticator {
   const reasons = assumptions.reasonCodes;
   const gqlErrorStatus = assumptions.graphqlErrorHttpStatus;
   const checked = (request: MockRequest, check: TokenCheck): string | Outcome => {
@@ -283,10 +287,12 @@ function bearerTokenCheck(assumptions: Assumptions, tokens: TokenService, failur
       failPath,
     );
     if (check instanceof Promise)
-      return check.then((c) => (c.failure && failures ? failures.answer(c.failure, 'graphql') : checked(request, c)));
+      return check.then((c) => (c.failure && failures ? errors.injected(c.failure, 'graphql') : checked(request, c)));
     if (failPath === undefined || failures === undefined) return checked(request, check);
     // No token the store had to check (missing or not this mock's): the failure takes a round trip of its own.
-    return Promise.resolve(failures.take(failPath, 'graphql')).then((taken) => taken ?? checked(request, check));
+    return Promise.resolve(failures.take(failPath)).then((f) =>
+      f ? errors.injected(f, 'graphql') : checked(request, check),
+    );
   };
 }
 

@@ -50,7 +50,7 @@ function pipelineOf(overrides: Partial<PipelineDeps> = {}) {
         ran.push('injected failure');
         const status = armed!;
         armed = undefined;
-        return { status, body: { status: 'ERROR' } };
+        return { status, message: undefined };
       },
     },
     errors: createErrorMapper(defaultAssumptions, () => undefined),

@@ -1,18 +1,15 @@
 /**
  * Injected failures (`failNextRequest`): the next request(s) to a service path answer an error status with the
- * spec's body instead of running, so a consumer can see how it handles a 500 or a 429 from the service.
+ * spec's body instead of running, so a consumer can see how it handles a 500 or a 429 from the service. This module
+ * holds what is armed; the HTTP layer turns a failure taken into the route's answer (`ErrorMapper.injected`).
  *
  * Memory keeps them here; the file store journals their arms and uses (`fail`, `take`); a Redis store holds them
  * itself (store/failure-state.ts, decision 0040): arms and uses are its scripts, and nothing of them is kept here.
  *
  * @module
  */
-import type { Assumptions } from '../../../assumptions.ts';
-import { restErrorBody } from '../../../contract/error-shapes.ts';
-import { kitMessage } from '../../../internal/messages.ts';
 import { afterIdle } from '../background-writes.ts';
 import type { EventBus } from '../domain/events.ts';
-import { graphqlFailure, type Outcome, type RouteKind } from '../http/exchange.ts';
 import type { ArmedFailure, SharedFailureState } from '../store/failure-state.ts';
 import { numberField, type RecordApplier, type Recorder, type RecordSnapshot, textField } from '../store/records.ts';
 
@@ -25,12 +22,10 @@ export interface FailureInjection {
   /** Arms `times` failures of `path` with `status` (already validated). */
   arm(path: string, status: number, message: string | undefined, times: number): void;
   /**
-   * Takes the next failure armed for `path`, as the answer in the route's shape, if any. When the store holds the
-   * failures it is taken there (a promise: undefined when none was left); rejects when the store fails.
+   * Takes the next failure armed for `path`, if any. When the store holds the failures it is taken there (a promise:
+   * undefined when none was left); rejects when the store fails.
    */
-  take(path: string, kind: RouteKind): Outcome | Promise<Outcome | undefined> | undefined;
-  /** The answer of a failure the store's token check took (`inStore`), in the route's shape. */
-  answer(failure: ArmedFailure, kind: RouteKind): Outcome;
+  take(path: string): ArmedFailure | Promise<ArmedFailure | undefined> | undefined;
   /** Forgets every pending failure. */
   reset(): void;
   /** Takes back a `fail` or `take` record of a state store. */
@@ -53,19 +48,11 @@ interface Armed {
  * (a Redis store) the store holds them instead, and `record` is not used.
  */
 export function createFailureInjection(
-  assumptions: Assumptions,
   record?: Recorder,
   events?: EventBus,
   stored?: SharedFailureState,
 ): FailureInjection {
-  const reasons = assumptions.reasonCodes;
-  const answerOf = (f: ArmedFailure, kind: RouteKind): Outcome => {
-    const message = f.message ?? kitMessage(`Injected failure (failNextRequest) with status ${f.status}.`);
-    return kind === 'graphql'
-      ? graphqlFailure(f.status, message, f.status >= 500 ? reasons.internal : reasons.badRequest)
-      : { status: f.status, body: restErrorBody(message) };
-  };
-  if (stored) return storedFailures(stored, answerOf, events);
+  if (stored) return storedFailures(stored, events);
   const failures = new Map<string, Armed>();
   /** Marks use `n` of `f` (at `path`) taken; the failure goes once its last use is. */
   const use = (path: string, f: Armed, n: number) => {
@@ -78,19 +65,18 @@ export function createFailureInjection(
   return {
     pending: () => failures.size > 0,
     inStore: false,
-    answer: answerOf,
     arm(path, status, message, times) {
       const f: Armed = { status, message, times, used: 0, id: record ? globalThis.crypto.randomUUID() : undefined };
       failures.set(path, f);
       record?.(failOf(path, f));
       events?.emit({ kind: 'failure.armed', target: path, status, message, times });
     },
-    take(path, kind) {
+    take(path) {
       const f = failures.get(path);
       if (!f) return undefined;
       use(path, f, f.used + 1);
       record?.(takeOf(path, f));
-      return answerOf(f, kind);
+      return f;
     },
     reset: () => failures.clear(),
     snapshot() {
@@ -123,11 +109,7 @@ export function createFailureInjection(
  * synchronous; the next answer and `control.durable()` wait for it), a use is one take script, after this process's
  * own background writes. Nothing is kept, recorded or claimed here, and a reset is the store's new epoch.
  */
-function storedFailures(
-  stored: SharedFailureState,
-  answerOf: (f: ArmedFailure, kind: RouteKind) => Outcome,
-  events: EventBus | undefined,
-): FailureInjection {
+function storedFailures(stored: SharedFailureState, events: EventBus | undefined): FailureInjection {
   const afterOwn = <T>(work: () => Promise<T>): Promise<T> => afterIdle(stored.idle, work);
   return {
     pending: () => true,
@@ -136,8 +118,7 @@ function storedFailures(
       stored.background(afterOwn(() => stored.port.arm(path, { status, message }, times)));
       events?.emit({ kind: 'failure.armed', target: path, status, message, times });
     },
-    take: (path, kind) => afterOwn(() => stored.port.take(path)).then((f) => (f ? answerOf(f, kind) : undefined)),
-    answer: answerOf,
+    take: (path) => afterOwn(() => stored.port.take(path)),
     reset: () => undefined,
     apply: () => undefined,
     snapshot: () => [],

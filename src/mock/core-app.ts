@@ -12,11 +12,11 @@
 import { kitMessage } from '../internal/messages.ts';
 import type { MockFetchApp } from './control-types.ts';
 import { createClock } from './internal/clock.ts';
-import { createCoverageCollector } from './internal/control/coverage.ts';
 import { createControl } from './internal/control/handle.ts';
 import { registerControlRoutes } from './internal/control/routes.ts';
 import { createEventBus, type EventBus } from './internal/domain/events.ts';
 import { createEngineLoader } from './internal/graphql/engine-loader.ts';
+import { createCoverageCollector } from './internal/http/coverage.ts';
 import { createErrorMapper, errorDetail, type MockCore, type RouteEntry } from './internal/http/exchange.ts';
 import { createFetchHandler } from './internal/http/fetch-adapter.ts';
 import { createBrowserGuard, createControlTokenCheck } from './internal/http/guards.ts';

@@ -4,10 +4,11 @@
  *
  * @module
  */
-export { createCoverageCollector } from '../../../src/mock/internal/control/coverage.ts';
+
 export {
   createEventBus,
   type EventBus,
   type MockEvent,
   type MockEventKind,
 } from '../../../src/mock/internal/domain/events.ts';
+export { createCoverageCollector } from '../../../src/mock/internal/http/coverage.ts';

@@ -143,7 +143,7 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
   const clientCredentials: Authenticator = (request) =>
     tokens.authenticate(requestHeader(request, serviceHeaders.clientId), requestHeader(request, serviceHeaders.apiKey));
 
-  const bearerToken = bearerTokenCheck(assumptions, tokens, errors, failures);
+  const bearerToken = bearerTokenCheck(deps, failures);
 
   router.add('rest', 'POST', servicePaths.generateToken, {
     auth: clientCredentials,
@@ -255,12 +255,8 @@ export function registerServiceRoutes(router: Router<RouteEntry>, deps: ServiceR
  * (Redis) the check reads the store, so the answer is a promise. With `failures` (held by that store) the same round
  * trip takes a use of the failure armed for the path, which is the answer then, as if no check had run.
  */
-function bearerTokenCheck(
-  assumptions: Assumptions,
-  tokens: TokenService,
-  errors: ErrorMapper,
-  failures?: RouteFailures,
-): Authenticator {
+function bearerTokenCheck(deps: ServiceRouteDeps, failures?: RouteFailures): Authenticator {
+  const { assumptions, tokens, errors } = deps;
   const reasons = assumptions.reasonCodes;
   const gqlErrorStatus = assumptions.graphqlErrorHttpStatus;
   const checked = (request: MockRequest, check: TokenCheck): string | Outcome => {

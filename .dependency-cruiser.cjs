@@ -5,21 +5,26 @@
 
 /**
  * The mock's folders from the bottom up: a folder imports only its own layer's root modules and the layers below it.
- * The root modules of src/mock/internal (clock, random, events, the verdict, ...) are the floor; control, which
- * drives every part, is the top. Moving a folder between layers is a design change: say why in decisions/.
+ * The root modules of src/mock/internal (clock, random, the ordered lists, the HTTP error, ...) are the floor;
+ * control, which drives every part, is the top. Moving a folder between layers is a design change: say why in
+ * decisions/.
  */
 const mockLayers = [
-  ['domain', 'history', 'platform', 'store'],
-  ['state'],
+  ['history', 'platform', 'store'],
+  ['domain'],
   ['graphql', 'webhooks'],
   ['handle', 'http'],
   ['provider-states', 'ui'],
   ['control'],
 ];
 
-/** The token modules of state/ (who the caller is) and its payment modules (what a client did), which the rules below tell apart. */
-const stateTokenModules = '(tokens|access-tokens|client-tokens|token-records|shared-token-ops|shared-tokens)';
-const statePaymentModules = '(payments|settlement|shared-payments)';
+/**
+ * The modules of domain/ the rules below tell apart: the token modules (who the caller is), the payment modules
+ * (what a client did) and the pure rules (card and fee rules, the event vocabulary), which hold no state.
+ */
+const domainTokenModules = '(tokens|access-tokens|client-tokens|token-records|shared-token-ops|shared-tokens)';
+const domainPaymentModules = '(payments|settlement|shared-payments)';
+const domainRuleModules = '(cards|events|fees)';
 
 /** One rule per layer: no import from a folder of that layer into a folder of a layer above it. */
 const mockUpwardRules = [
@@ -165,67 +170,81 @@ module.exports = {
     {
       name: 'mock-foundations-import-no-part',
       comment:
-        'Inside the mock, the root modules (clock, random, the ordered lists, waiters, the HTTP error), domain/ (card and fee rules) and history/ (paged lists) are what every part builds on: they import no part folder (state, control, http, graphql, webhooks, ...), so a part can be read without the others.',
+        'Inside the mock, the root modules (clock, random, the ordered lists, waiters, the HTTP error) and history/ (paged lists) are what every part builds on: they import no part folder (domain, control, http, graphql, webhooks, ...), so a part can be read without the others.',
       severity: 'error',
-      from: { path: '^src/mock/internal/(domain/|history/|(clock|random|ordered-lists|waiters|http-error)[.]ts$)' },
+      from: { path: '^src/mock/internal/(history/|(clock|random|ordered-lists|waiters|http-error)[.]ts$)' },
       to: { path: '^src/mock/internal/[^/]+/', pathNot: '^src/mock/internal/$1' },
     },
     {
-      name: 'mock-state-knows-no-transport',
+      name: 'mock-domain-knows-no-transport',
       comment:
-        'src/mock/internal/state (tokens and credentials, per-client payments and settlement, injected failures, the request journal) is the service model: it knows nothing of how a request arrived or who drives it (http, control, graphql, provider states, ui) nor of webhook delivery (settlement hands payloads to a callback). The routes call the state, not the other way.',
+        'src/mock/internal/domain (card and fee rules, the event vocabulary, tokens and credentials, per-client payments and settlement, injected failures, the request journal) is the service model: it knows nothing of how a request arrived or who drives it (http, control, graphql, provider states, ui) nor of webhook delivery (settlement hands payloads to a callback). The routes call the model, not the other way.',
       severity: 'error',
-      from: { path: '^src/mock/internal/state/' },
+      from: { path: '^src/mock/internal/domain/' },
       to: { path: '^src/mock/internal/(control|graphql|http|provider-states|ui|webhooks)/' },
     },
     {
-      name: 'mock-state-tokens-stand-alone',
+      name: 'mock-domain-rules-hold-no-state',
       comment:
-        'The token modules of src/mock/internal/state answer "who is this caller" for every route: they build on the platform (hashing), the records of the state store and the token state a shared store holds (decision 0040), the event vocabulary they tell their changes in and the root modules, never on the payments beside them or any other part.',
+        'The pure rules of src/mock/internal/domain (card and fee rules, the event vocabulary) are what every part of the model builds on: they import one another, the stored shapes (store/stored.ts) and the root modules, never the state beside them (tokens, payments, failures, the journal) or any other part, so each can be read and reused alone.',
       severity: 'error',
-      from: { path: `^src/mock/internal/state/${stateTokenModules}[.]ts$` },
+      from: { path: `^src/mock/internal/domain/${domainRuleModules}[.]ts$` },
       to: {
         path: '^src/mock/internal/[^/]+/',
-        pathNot: `^src/mock/internal/(state/${stateTokenModules}|platform/[^/]+|store/(records|token-state)|domain/(events|stored))[.]ts$`,
+        pathNot: `^src/mock/internal/(domain/${domainRuleModules}|store/stored)[.]ts$`,
       },
     },
     {
-      name: 'mock-state-payments-know-no-tokens',
+      name: 'mock-domain-tokens-stand-alone',
       comment:
-        'The other modules of src/mock/internal/state (payments, settlement, injected failures, the journal) hold what clients did, not who the caller is: the routes check the token and pass the client id in.',
+        'The token modules of src/mock/internal/domain answer "who is this caller" for every route: they build on the platform (hashing), the records of the state store and the token state a shared store holds (decision 0040), the event vocabulary they tell their changes in, the stored shapes and the root modules, never on the payments beside them or any other part.',
       severity: 'error',
-      from: { path: '^src/mock/internal/state/', pathNot: `^src/mock/internal/state/${stateTokenModules}[.]ts$` },
-      to: { path: `^src/mock/internal/state/${stateTokenModules}[.]ts$` },
+      from: { path: `^src/mock/internal/domain/${domainTokenModules}[.]ts$` },
+      to: {
+        path: '^src/mock/internal/[^/]+/',
+        pathNot: `^src/mock/internal/(domain/(${domainTokenModules}|events)|platform/[^/]+|store/(records|token-state|stored))[.]ts$`,
+      },
+    },
+    {
+      name: 'mock-domain-payments-know-no-tokens',
+      comment:
+        'The other modules of src/mock/internal/domain (payments, settlement, injected failures, the journal, the card and fee rules) hold what clients did, not who the caller is: the routes check the token and pass the client id in.',
+      severity: 'error',
+      from: { path: '^src/mock/internal/domain/', pathNot: `^src/mock/internal/domain/${domainTokenModules}[.]ts$` },
+      to: { path: `^src/mock/internal/domain/${domainTokenModules}[.]ts$` },
     },
     {
       name: 'mock-graphql-knows-no-transport',
       comment:
-        "src/mock/internal/graphql (engine, resolvers, validation) takes a parsed request and answers a GraphQL result: the HTTP exchange, tokens (it reads only the payments of state/), the control plane and webhooks are the routes' business, so the engine runs the same under node:http, app.fetch and msw.",
+        "src/mock/internal/graphql (engine, resolvers, validation) takes a parsed request and answers a GraphQL result: the HTTP exchange, tokens (of domain/ it reads only the rules, the events and the payments; of store/ only the stored shapes), the control plane and webhooks are the routes' business, so the engine runs the same under node:http, app.fetch and msw.",
       severity: 'error',
       from: { path: '^src/mock/internal/graphql/' },
       to: {
-        path: '^src/mock/internal/(control|http|provider-states|state|store|ui|webhooks)/',
-        pathNot: `^src/mock/internal/state/${statePaymentModules}[.]ts$`,
+        path: '^src/mock/internal/(control|domain|http|provider-states|store|ui|webhooks)/',
+        pathNot: `^src/mock/internal/(domain/(${domainRuleModules}|${domainPaymentModules})|store/stored)[.]ts$`,
       },
     },
     {
       name: 'mock-webhooks-know-no-routes',
       comment:
-        'src/mock/internal/webhooks delivers what settlement hands it: it reads payments and the clock, never the routes, the tokens, the control plane or GraphQL (the control API reaches deliveries, not the other way).',
+        'src/mock/internal/webhooks delivers what settlement hands it: of domain/ it reads the rules, the events and the payments, never the tokens, the failures or the journal; never the routes, the control plane or GraphQL (the control API reaches deliveries, not the other way).',
       severity: 'error',
       from: { path: '^src/mock/internal/webhooks/' },
       to: {
-        path: '^src/mock/internal/(control|graphql|http|provider-states|state|ui)/',
-        pathNot: `^src/mock/internal/state/${statePaymentModules}[.]ts$`,
+        path: '^src/mock/internal/(control|domain|graphql|http|provider-states|ui)/',
+        pathNot: `^src/mock/internal/domain/(${domainRuleModules}|${domainPaymentModules})[.]ts$`,
       },
     },
     {
       name: 'mock-provider-states-use-the-control-handle',
       comment:
-        'src/mock/internal/provider-states sets Pact states up through the public control handle (MockControl), as a verifier would: it does not reach into state, control, graphql or the store.',
+        "src/mock/internal/provider-states sets Pact states up through the public control handle (MockControl), as a verifier would: it does not reach into the model's state (of domain/ it reads only the card and fee rules and the events), control, graphql or the store.",
       severity: 'error',
       from: { path: '^src/mock/internal/provider-states/' },
-      to: { path: '^src/mock/internal/(control|graphql|state|store)/' },
+      to: {
+        path: '^src/mock/internal/(control|domain|graphql|store)/',
+        pathNot: `^src/mock/internal/domain/${domainRuleModules}[.]ts$`,
+      },
     },
     {
       name: 'isomorphic-core',
@@ -243,10 +262,10 @@ module.exports = {
     {
       name: 'browser-builds-leave-redis-tokens-out',
       comment:
-        'The token operations over a shared token state (state/shared-tokens.ts) serve a Redis store only, which never runs in a browser: the Node entries pass them to the core (nodeStoreSeams in src/mock/node-store.ts), so the browser builds do not bundle them. Name their shape from state/shared-token-ops.ts.',
+        'The token operations over a shared token state (domain/shared-tokens.ts) serve a Redis store only, which never runs in a browser: the Node entries pass them to the core (nodeStoreSeams in src/mock/node-store.ts), so the browser builds do not bundle them. Name their shape from domain/shared-token-ops.ts.',
       severity: 'error',
       from: { path: '^src/(mock/core-app|mock/web-app|mock/browser|msw/browser)[.]ts$' },
-      to: { reachable: true, path: '^src/mock/internal/state/shared-tokens[.]ts$' },
+      to: { reachable: true, path: '^src/mock/internal/domain/shared-tokens[.]ts$' },
     },
   ],
   options: {

@@ -8,8 +8,8 @@
  */
 import { kitMessage } from '../internal/messages.ts';
 import type { MockAppSeams } from './core-app.ts';
-import { sharedJournal } from './internal/state/shared-journal.ts';
-import { sharedTokenOps } from './internal/state/shared-tokens.ts';
+import { sharedJournal } from './internal/domain/shared-journal.ts';
+import { sharedTokenOps } from './internal/domain/shared-tokens.ts';
 import { createFileStore } from './internal/store/file-store.ts';
 import { createRedisStore } from './internal/store/redis-store.ts';
 import type { SandboxStore } from './internal/store/sandbox-store.ts';

@@ -27,9 +27,9 @@ export type {
   MockStoreStatus,
 } from './control-types.ts';
 export { type TestCard, type TestCardName, testCards } from './internal/domain/cards.ts';
-export type { CardOutcome } from './internal/domain/stored.ts';
-export type { JournalFilter as MockRequestFilter } from './internal/state/journal.ts';
-export type { PaymentFilter as MockPaymentFilter, SettlementOutcome } from './internal/state/payments.ts';
+export type { JournalFilter as MockRequestFilter } from './internal/domain/journal.ts';
+export type { PaymentFilter as MockPaymentFilter, SettlementOutcome } from './internal/domain/payments.ts';
+export type { CardOutcome } from './internal/store/stored.ts';
 export type { DeliveryFilter as MockDeliveryFilter } from './internal/webhooks/delivery-store.ts';
 export type {
   MockClientConfig,

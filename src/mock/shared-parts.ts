@@ -9,7 +9,7 @@
 import type { Assumptions } from '../assumptions.ts';
 import type { Clock } from './internal/clock.ts';
 import type { EventBus } from './internal/domain/events.ts';
-import { createSharedPayments, type SharedPayments } from './internal/state/shared-payments.ts';
+import { createSharedPayments, type SharedPayments } from './internal/domain/shared-payments.ts';
 import type { PaymentCaps } from './internal/store/payment-state.ts';
 import type { SharedStatePlan } from './internal/store/store-wiring.ts';
 import type { WebhookAttemptReport } from './internal/webhooks/delivery-attempts.ts';

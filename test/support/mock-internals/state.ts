@@ -10,16 +10,16 @@
  *
  * @module
  */
-export { jwtHeaderSegment, verifyHs256 } from '../../../src/mock/internal/state/access-tokens.ts';
-export { createJournal } from '../../../src/mock/internal/state/journal.ts';
+export { jwtHeaderSegment, verifyHs256 } from '../../../src/mock/internal/domain/access-tokens.ts';
+export { createJournal } from '../../../src/mock/internal/domain/journal.ts';
 export {
   type CardAccount,
   type CardAccountInput,
   createMockState,
   type MockStateOptions,
   type StoredPayment,
-} from '../../../src/mock/internal/state/payments.ts';
-export { createSettlement } from '../../../src/mock/internal/state/settlement.ts';
-export { sharedJournal } from '../../../src/mock/internal/state/shared-journal.ts';
-export { createSharedPayments, type SharedPayments } from '../../../src/mock/internal/state/shared-payments.ts';
-export { createTokenService, tokenPairJson } from '../../../src/mock/internal/state/tokens.ts';
+} from '../../../src/mock/internal/domain/payments.ts';
+export { createSettlement } from '../../../src/mock/internal/domain/settlement.ts';
+export { sharedJournal } from '../../../src/mock/internal/domain/shared-journal.ts';
+export { createSharedPayments, type SharedPayments } from '../../../src/mock/internal/domain/shared-payments.ts';
+export { createTokenService, tokenPairJson } from '../../../src/mock/internal/domain/tokens.ts';

@@ -14,7 +14,7 @@ import { maskCardNumber } from '../../../contract/card-masking.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { testCardNumbers } from '../../../test-values.ts';
 import { uuidV4FromHex } from '../random.ts';
-import type { CardAccount, CardAccountInput, CardOutcome } from './stored.ts';
+import type { CardAccount, CardAccountInput, CardOutcome } from '../store/stored.ts';
 
 /** True when `digits` (only ASCII digits, at least two) passes the Luhn checksum. */
 export function luhnValid(digits: string): boolean {
@@ -186,7 +186,7 @@ export function cardOutcome(cardNumber: string): CardOutcome {
   return outcomeByNumber.get(cardNumber) ?? 'success';
 }
 
-/** The card part of a client's state (state/payments.ts keeps it together with the client's payments). */
+/** The card part of a client's state (payments.ts keeps it together with the client's payments). */
 export interface ClientCards {
   /** The client's card accounts by uid, in creation order: the oldest is evicted first. */
   readonly cards: Map<string, CardAccount>;

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { CardAccount, DeliveryState, StoredPayment } from './stored.ts';
+import type { CardAccount, DeliveryState, StoredPayment } from '../store/stored.ts';
 
 /**
  * What came of one request, told in the log and the journal: `ok`, or the refusal in the service's own terms.

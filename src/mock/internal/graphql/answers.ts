@@ -9,7 +9,7 @@ import { GraphQLError } from 'graphql/index.js';
 import type { Assumptions } from '../../../assumptions.ts';
 import { type GraphqlErrorEntry, graphqlError } from '../../../contract/error-shapes.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import type { Guide } from '../state/payments.ts';
+import type { Guide } from '../domain/payments.ts';
 import { tooDeepMessage, validationAbortedMessage } from './limits.ts';
 import { scrubMessage } from './redact.ts';
 

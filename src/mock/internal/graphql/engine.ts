@@ -39,8 +39,8 @@ import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import type { Clock } from '../clock.ts';
 import { createFeeCalculator } from '../domain/fees.ts';
+import type { Guide, MockState, StoredPayment } from '../domain/payments.ts';
 import type { SeededRandom } from '../random.ts';
-import type { Guide, MockState, StoredPayment } from '../state/payments.ts';
 import { answer, type GraphqlResult, readOnlyRefusal } from './answers.ts';
 import { createExecutableSchemas, runOperation, wireSchemaOf } from './executable-schema.ts';
 

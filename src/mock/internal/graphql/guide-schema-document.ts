@@ -8,7 +8,7 @@
  */
 import type { DocumentNode } from 'graphql/index.js';
 import { currentSchemaDocumentJson, legacySchemaDocumentJson } from '../../../../generated/schema-documents.ts';
-import type { Guide } from '../state/payments.ts';
+import type { Guide } from '../domain/payments.ts';
 
 /**
  * The parsed document of `guide`, a new object on each call (the caller builds a schema from it once per process).

@@ -8,7 +8,7 @@
  */
 import type { DocumentNode } from 'graphql/index.js';
 import { currentSchemaSdl, legacySchemaSdl } from '../../../../generated/schema-sdl.ts';
-import type { Guide } from '../state/payments.ts';
+import type { Guide } from '../domain/payments.ts';
 
 /**
  * The SDL of `guide`, or (in the CLI's mock script) its parsed document.

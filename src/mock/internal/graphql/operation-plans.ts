@@ -38,7 +38,7 @@ import {
 } from '../../../contract/guide-detection.ts';
 import { legacyGuideNames as n } from '../../../contract/guides.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import type { Guide } from '../state/payments.ts';
+import type { Guide } from '../domain/payments.ts';
 import {
   type Answer,
   answer,

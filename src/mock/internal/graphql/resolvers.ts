@@ -11,8 +11,8 @@ import { type GraphqlErrorEntry, validationError } from '../../../contract/error
 import { kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
 import type { FeeCalculator } from '../domain/fees.ts';
+import type { CardAccount, Guide, MockState, StoredPayment } from '../domain/payments.ts';
 import type { SeededRandom } from '../random.ts';
-import type { CardAccount, Guide, MockState, StoredPayment } from '../state/payments.ts';
 import {
   type ValidationRequest,
   validateCardFeeCalcArgs,

@@ -10,7 +10,7 @@ import { requiredMessage } from '../../../contract/error-shapes.ts';
 import { utf8ByteLength } from '../../../internal/text-bytes.ts';
 import type { CardNumberProblem } from '../domain/cards.ts';
 import type { FeeCalculator } from '../domain/fees.ts';
-import type { CardAccount, Guide, MockState } from '../state/payments.ts';
+import type { CardAccount, Guide, MockState } from '../domain/payments.ts';
 
 /** Dotted input path → messages (the `extensions.validation` object of spec 7.3). */
 export type Problems = Record<string, string[]>;

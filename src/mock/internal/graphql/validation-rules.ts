@@ -19,8 +19,8 @@ import { cardNumberField, type GuideName } from '../../../contract/guides.ts';
 import { ipVersion } from '../../../internal/ip-address.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import { cardOutcome, detectCardType, expiryProblems, isDigits, luhnValid } from '../domain/cards.ts';
-import type { CardOutcome } from '../domain/stored.ts';
-import type { CardAccount, CardAccountInput } from '../state/payments.ts';
+import type { CardAccount, CardAccountInput } from '../domain/payments.ts';
+import type { CardOutcome } from '../store/stored.ts';
 import {
   isGivenText,
   isPresent,

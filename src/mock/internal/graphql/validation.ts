@@ -10,7 +10,7 @@
 import { type GuideName, paymentInputType } from '../../../contract/guides.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
-import type { Guide } from '../state/payments.ts';
+import type { Guide } from '../domain/payments.ts';
 import {
   addProblem,
   isGivenText,

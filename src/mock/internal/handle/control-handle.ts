@@ -8,15 +8,15 @@
 import type { Assumptions } from '../../../assumptions.ts';
 import type { CoverageReport } from '../../../contract/coverage/report.ts';
 import type { TokenPair } from '../../../types/rest.ts';
-import type { JournalEntry, JournalFilter } from '../history/journal-entry.ts';
-import type { Page, PageQuery } from '../history/page.ts';
 import type {
   PagedPayment,
   PaymentCounts,
   PaymentFilter,
   SettlementOutcome,
   StoredPayment,
-} from '../state/payments.ts';
+} from '../domain/payments.ts';
+import type { JournalEntry, JournalFilter } from '../history/journal-entry.ts';
+import type { Page, PageQuery } from '../history/page.ts';
 import type { DeliveryCounts, DeliveryFilter } from '../webhooks/delivery-store.ts';
 import type { DeliveryRecord } from '../webhooks/dispatcher.ts';
 

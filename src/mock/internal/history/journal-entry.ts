@@ -1,6 +1,6 @@
 /**
  * What the request journal keeps of each answered request, and how a page of it is filtered: plain data, below the
- * journal itself (state/journal.ts) so the control handle's types (handle/control-handle.ts) name an entry without
+ * journal itself (domain/journal.ts) so the control handle's types (handle/control-handle.ts) name an entry without
  * importing the control plane that keeps them.
  *
  * @module

@@ -47,7 +47,7 @@ export interface PipelineSync {
   after(): Promise<void> | undefined;
 }
 
-/** The injected failures the pipeline answers before a route runs (state/failure-injection.ts). */
+/** The injected failures the pipeline answers before a route runs (domain/failure-injection.ts). */
 export interface PipelineFailures {
   /** Whether any failure is pending: one size check on the hot path. */
   pending(): boolean;
@@ -74,7 +74,7 @@ export interface AnsweredRequest {
   readonly outcome: string;
 }
 
-/** Where the record step journals an answered request (state/journal.ts). */
+/** Where the record step journals an answered request (domain/journal.ts). */
 export interface PipelineJournal {
   record(entry: AnsweredRequest): void;
 }

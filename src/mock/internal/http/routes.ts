@@ -12,13 +12,13 @@ import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
 import { serviceHeaders, servicePaths } from '../../../spec-names.ts';
 import type { TokenPairResponse } from '../../../types/rest.ts';
+import { wrongApiKeyMessage } from '../domain/access-tokens.ts';
 import { okVerdict, verdictOf } from '../domain/events.ts';
+import { type RevokeTokenData, type TokenCheck, type TokenService, tokenPairJson } from '../domain/tokens.ts';
 import type { GraphqlRequest, GraphqlResult } from '../graphql/engine.ts';
 import { type EngineLoader, summarizeVariables } from '../graphql/engine-loader.ts';
 import { parseGraphqlQueryString } from '../graphql/query-string.ts';
 import { StoreUnavailableError } from '../http-error.ts';
-import { wrongApiKeyMessage } from '../state/access-tokens.ts';
-import { type RevokeTokenData, type TokenCheck, type TokenService, tokenPairJson } from '../state/tokens.ts';
 import type { ArmedFailure } from '../store/failure-state.ts';
 import {
   type Authenticator,
@@ -108,7 +108,7 @@ interface ServiceRouteDeps {
   readonly failures?: RouteFailures | undefined;
 }
 
-/** What the /graphql credentials check needs of the injected failures (state/failure-injection.ts). */
+/** What the /graphql credentials check needs of the injected failures (domain/failure-injection.ts). */
 interface RouteFailures {
   readonly inStore: boolean;
   take(path: string): ArmedFailure | Promise<ArmedFailure | undefined> | undefined;

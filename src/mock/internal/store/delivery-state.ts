@@ -21,6 +21,7 @@
  *
  * @module
  */
+import type { Page, PageQuery } from '../history/page.ts';
 import type {
   DeliveryAttempt,
   DeliveryCaps,
@@ -28,10 +29,9 @@ import type {
   DeliveryFailureReason,
   DeliveryFilter,
   DeliveryRecord,
-} from '../domain/stored.ts';
-import type { Page, PageQuery } from '../history/page.ts';
+} from './stored.ts';
 
-export type { DeliveryCaps, DeliveryFilter } from '../domain/stored.ts';
+export type { DeliveryCaps, DeliveryFilter } from './stored.ts';
 
 /** One delivery by id: its record, and the counters and headers a sender needs besides. */
 export interface StoredDelivery {

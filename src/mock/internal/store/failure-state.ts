@@ -2,7 +2,7 @@
  * The armed failures a shared store holds for every replica (decision 0040, step 3): `failNextRequest` arms a
  * path's failure in the store, and each use is taken there in one atomic step, so a failure armed through one
  * replica answers the very next request through any other, and no use is answered twice. Memory and the file store
- * have no such port: the failures are the process's own (state/failure-injection.ts), and the file store journals
+ * have no such port: the failures are the process's own (domain/failure-injection.ts), and the file store journals
  * them (`fail`, `take`).
  *
  * @module

@@ -2,7 +2,7 @@
  * The card accounts, payments and due settlements a shared store holds for every replica (decision 0040, steps 4
  * and 5): what the payment state and the settlement ask of it when the sandbox's payments live in Redis rather than
  * in each process. Memory and the file store have no such port: the payment state keeps its maps in process
- * (state/payments.ts) and the file store journals its records.
+ * (domain/payments.ts) and the file store journals its records.
  *
  * Every method is one atomic step on the store, in the current epoch, so a payment accepted through one replica is
  * read by the very next request through any other. A settlement is claimed before it is made: a claim moves due
@@ -11,9 +11,9 @@
  *
  * @module
  */
-import type { CardAccount, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
 import type { Page, PageQuery } from '../history/page.ts';
 import type { DeliveryCaps, NewDelivery } from './delivery-state.ts';
+import type { CardAccount, SettlementOutcome, StoredPayment } from './stored.ts';
 
 /** The bounds every payment write keeps, per client. */
 export interface PaymentCaps {
@@ -106,7 +106,7 @@ export interface PaymentStatePort {
   ): Promise<AcceptedPayment | undefined>;
   /** One payment by uuid, of one client or (clientId undefined) of any. */
   payment(clientId: string | undefined, uuid: string): Promise<StoredPayment | undefined>;
-  /** A page of payments as state/payments.ts pages them: newest first, or oldest first after `after`. */
+  /** A page of payments as domain/payments.ts pages them: newest first, or oldest first after `after`. */
   page(query: Required<Pick<PageQuery, 'limit'>> & PageQuery, filter: PaymentFilter): Promise<Page<PagedPayment>>;
   /** The counters of the history. */
   counts(): Promise<StoredPaymentCounts>;

@@ -9,13 +9,6 @@
  *
  * @module
  */
-import {
-  type DeliveryAttempt,
-  type DeliveryFailureReason,
-  type DeliveryRecord,
-  type DeliveryState,
-  deliveryRecord,
-} from '../domain/stored.ts';
 import type {
   ClaimedDelivery,
   DeliveryFilter,
@@ -24,6 +17,13 @@ import type {
   StoredDelivery,
 } from './delivery-state.ts';
 import type { DeliveryScriptClient } from './redis-delivery-scripts.ts';
+import {
+  type DeliveryAttempt,
+  type DeliveryFailureReason,
+  type DeliveryRecord,
+  type DeliveryState,
+  deliveryRecord,
+} from './stored.ts';
 
 /** The fixed part of a delivery, as enqueued. */
 type FixedDelivery = Omit<NewDelivery, 'dueAt' | 'failed'>;

@@ -9,10 +9,10 @@
  *
  * @module
  */
-import type { CardAccount, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
 import type { PagedPayment, PaymentFilter, PaymentSettlement, PaymentStatePort } from './payment-state.ts';
 import { enqueueArgs } from './redis-delivery-state.ts';
 import type { PaymentScriptClient } from './redis-payment-scripts.ts';
+import type { CardAccount, SettlementOutcome, StoredPayment } from './stored.ts';
 
 /** The settlement part of a payment as the scripts keep it: `<outcome> <at> <status>`, `- -` while processing. */
 export function settlementPart(status: string, settled: Omit<PaymentSettlement, 'status'> | undefined): string {

@@ -1,7 +1,7 @@
 /**
  * The token state a shared store holds for every replica (decision 0040): what the token service asks of it when
  * the sandbox's tokens live in Redis rather than in each process. Memory and the file store have no such port: the
- * token service keeps its state in process (state/tokens.ts) and the file store journals its records.
+ * token service keeps its state in process (domain/tokens.ts) and the file store journals its records.
  *
  * Every method is one atomic step on the store, so a change made through one replica is seen by the very next call
  * through any other. Token ids and refresh numbers stay the caller's (per-boot ranges, decision 0015): the store

@@ -14,16 +14,16 @@ import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import { bytesOfBase64 } from '../../../internal/text-bytes.ts';
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { ScheduledTask } from '../clock.ts';
+import type { StoredPayment } from '../domain/payments.ts';
 import {
   type DeliveryAttempt,
   type DeliveryFailureReason,
   type DeliveryRecord,
   type DeliveryState,
   deliveryRecord,
-} from '../domain/stored.ts';
-import type { StoredPayment } from '../state/payments.ts';
+} from '../store/stored.ts';
 
-export type { DeliveryAttempt, DeliveryFailureReason, DeliveryRecord, DeliveryState } from '../domain/stored.ts';
+export type { DeliveryAttempt, DeliveryFailureReason, DeliveryRecord, DeliveryState } from '../store/stored.ts';
 
 /** An event handed to the dispatcher at settlement. */
 export interface WebhookEvent {

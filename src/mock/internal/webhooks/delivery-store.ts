@@ -16,9 +16,9 @@
  */
 
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
-import type { DeliveryCounts, DeliveryFilter } from '../domain/stored.ts';
 import type { OrderedSource } from '../history/page.ts';
 import { KeyQueue, SeqList } from '../ordered-lists.ts';
+import type { DeliveryCounts, DeliveryFilter } from '../store/stored.ts';
 import {
   type Delivery,
   type DeliveryAttempt,
@@ -29,7 +29,7 @@ import {
   TERMINAL,
 } from './delivery-record.ts';
 
-export type { DeliveryCounts, DeliveryFilter } from '../domain/stored.ts';
+export type { DeliveryCounts, DeliveryFilter } from '../store/stored.ts';
 
 /** The states a delivery filter accepts. */
 export const deliveryFilterStates: readonly (DeliveryState | 'pending')[] = [

@@ -16,7 +16,7 @@ import type { WebhookHeaderNames } from '../../../contract/webhook-headers.ts';
 import { clause, errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
-import type { DeliveryCaps } from '../domain/stored.ts';
+import type { DeliveryCaps } from '../store/stored.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
 import type { StandardWebhooksSigning } from './delivery-record.ts';
 import {
@@ -29,7 +29,7 @@ import {
 import type { DeliveryFields, DeliveryStore } from './delivery-store.ts';
 import type { WebhookTransport } from './transport.ts';
 
-export type { DeliveryCaps } from '../domain/stored.ts';
+export type { DeliveryCaps } from '../store/stored.ts';
 
 /** Outcome of {@link WebhookDispatcher.redeliver}: a caller's mistake is a value, with a message naming the fix. */
 export type RedeliverResult =

@@ -11,9 +11,9 @@ import { kitMessage } from '../../../internal/messages.ts';
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
 import type { Clock } from '../clock.ts';
 import type { EventBus } from '../domain/events.ts';
+import type { StoredPayment } from '../domain/payments.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import type { MockClientConfig } from '../option-types.ts';
-import type { StoredPayment } from '../state/payments.ts';
 import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../store/records.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
 import {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { MockState, StoredPayment } from '../state/payments.ts';
+import type { MockState, StoredPayment } from '../domain/payments.ts';
 import type { OnceOnly } from '../store/once-only.ts';
 import {
   type RecordApplier,

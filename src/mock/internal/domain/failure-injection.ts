@@ -9,9 +9,9 @@
  * @module
  */
 import { afterIdle } from '../background-writes.ts';
-import type { EventBus } from '../domain/events.ts';
 import type { ArmedFailure, SharedFailureState } from '../store/failure-state.ts';
 import { numberField, type RecordApplier, type Recorder, type RecordSnapshot, textField } from '../store/records.ts';
+import type { EventBus } from './events.ts';
 
 /** Pending failures by path. */
 export interface FailureInjection {

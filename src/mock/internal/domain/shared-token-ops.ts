@@ -10,11 +10,11 @@ import type { Assumptions } from '../../../assumptions.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { serviceHeaders } from '../../../spec-names.ts';
 import type { TokenPair, TokenPairResponse } from '../../../types/rest.ts';
-import type { EventBus, TokenIssued } from '../domain/events.ts';
 import { restError } from '../http-error.ts';
 import type { SharedTokenState, TokenStanding } from '../store/token-state.ts';
 import type { AccessTokenContext, TokenCheck } from './access-tokens.ts';
 import type { ClientTokens } from './client-tokens.ts';
+import type { EventBus, TokenIssued } from './events.ts';
 
 /** The 401 refusals of the token calls, in the kit's voice: what went wrong and what to call instead. */
 export const tokenRefusals = {

@@ -9,9 +9,6 @@
  * @module
  */
 import type { Assumptions } from '../../../assumptions.ts';
-import { type ClientCards, cardAccountOf, cardUid, createCard } from '../domain/cards.ts';
-import type { EventBus, PaymentAccepted } from '../domain/events.ts';
-import type { CardAccount, CardAccountInput, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import { KeyQueue, SeqList } from '../ordered-lists.ts';
 import type {
@@ -29,8 +26,11 @@ import {
   type RecordSnapshot,
   textField,
 } from '../store/records.ts';
+import type { CardAccount, CardAccountInput, SettlementOutcome, StoredPayment } from '../store/stored.ts';
+import { type ClientCards, cardAccountOf, cardUid, createCard } from './cards.ts';
+import type { EventBus, PaymentAccepted } from './events.ts';
 
-export type { CardAccount, CardAccountInput, Guide, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
+export type { CardAccount, CardAccountInput, Guide, SettlementOutcome, StoredPayment } from '../store/stored.ts';
 
 /** Options of {@link createMockState}. */
 export interface MockStateOptions {

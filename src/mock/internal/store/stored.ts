@@ -1,8 +1,8 @@
 /**
  * What the payment state and the webhook deliveries keep, as plain values: a card account, an accepted payment, a
- * delivery's record, attempts, counters and caps, and the one function that builds a record. Apart from the parts
- * that hold them (state/, webhooks/, store/), so the event vocabulary (events.ts) and a store's ports can carry
- * them without depending on those parts.
+ * delivery's record, attempts, counters and caps, and the one function that builds a record. In store/, below the
+ * parts that hold them (domain/, webhooks/), so the event vocabulary (domain/events.ts) and a store's ports can
+ * carry them without depending on those parts.
  *
  * @module
  */

@@ -18,9 +18,9 @@
  */
 
 import { afterIdle } from '../background-writes.ts';
-import type { TokenIssued } from '../domain/events.ts';
 import { checkAccessToken, revocationKey, tokenIdKey } from './access-tokens.ts';
 import { type ClientTokens, refreshNumber } from './client-tokens.ts';
+import type { TokenIssued } from './events.ts';
 import { type SharedTokenContext, type SharedTokenOps, tokenRefusals } from './shared-token-ops.ts';
 
 /** The key of one token in the store: client, jti and exp (see {@link revocationKey}). */

@@ -12,8 +12,6 @@
 import type { Assumptions } from '../../../assumptions.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock, ScheduledTask } from '../clock.ts';
-import type { EventBus } from '../domain/events.ts';
-import type { CardAccount, SettlementOutcome, StoredPayment } from '../domain/stored.ts';
 import { checkPageQuery, type Page, type PageQuery, readAllPages } from '../history/page.ts';
 import type {
   PagedPayment,
@@ -23,6 +21,8 @@ import type {
   SettlementDeliveries,
   StoredPaymentCounts,
 } from '../store/payment-state.ts';
+import type { CardAccount, SettlementOutcome, StoredPayment } from '../store/stored.ts';
+import type { EventBus } from './events.ts';
 import { finalOutcome } from './payments.ts';
 import { type SettleResult, settlementDueAt } from './settlement.ts';
 

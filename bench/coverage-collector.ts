@@ -16,8 +16,8 @@
 import { spawnSync } from 'node:child_process';
 import { defaultAssumptions } from '../src/assumptions.ts';
 // The mock's internals are reached through the support modules only (rule bench-and-scripts-stay-off-mock-internals).
-import { createCoverageCollector, createEventBus, type EventBus } from '../test/support/mock-internals/events.ts';
-import { okVerdict } from '../test/support/mock-internals/foundations.ts';
+import { createEventBus, type EventBus, okVerdict } from '../test/support/mock-internals/domain.ts';
+import { createCoverageCollector } from '../test/support/mock-internals/http.ts';
 
 /** A request kind the bench tells the events of. */
 export type CollectorWorkload = 'fees' | 'payment';

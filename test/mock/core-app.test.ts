@@ -10,7 +10,7 @@ import { nodeStoreSeams } from '../../src/mock/node-store.ts';
 import type { MockOptions } from '../../src/mock/options.ts';
 import { webPlatform } from '../../src/mock/web-platform.ts';
 import { testCardNumbers } from '../../src/test-values.ts';
-import type { MockEvent, MockEventKind } from '../support/mock-internals/events.ts';
+import type { MockEvent, MockEventKind } from '../support/mock-internals/domain.ts';
 import { card, contact, credentials, legacyPayInput, payInput, reference, requestsVia, tokenPaths } from './helpers.ts';
 
 const base = 'http://mock.test';

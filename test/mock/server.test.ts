@@ -2,7 +2,7 @@
  * `startMockServer` itself, over real sockets: port 0, parallel instances, the `node:http` listener of
  * `createMockApp`, keep-alive, the body limit on the socket, close, options and latency. What the routes answer is
  * tested in process, per route group: test/mock/internal/http/routes.test.ts (tokens, GraphQL),
- * control/routes.test.ts, http/pipeline.test.ts (HTTP errors, request log) and state/settlement-in-process.test.ts.
+ * control/routes.test.ts, http/pipeline.test.ts (HTTP errors, request log) and domain/settlement-in-process.test.ts.
  */
 import { Agent, type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';

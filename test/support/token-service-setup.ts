@@ -5,9 +5,9 @@
  * @module
  */
 
+import { createTokenService } from './mock-internals/domain.ts';
 import { createClock } from './mock-internals/foundations.ts';
 import { nodeCrypto } from './mock-internals/platform.ts';
-import { createTokenService } from './mock-internals/state.ts';
 
 /** What a test may change of the service: the repeat-generate rule and the refresh-token cap. */
 export interface TokenServiceSetup {

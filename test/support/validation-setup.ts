@@ -6,10 +6,9 @@
  */
 import { currentSchemaSdl, legacySchemaSdl } from '../../generated/schema-sdl.ts';
 import { defaultAssumptions } from '../../src/assumptions.ts';
-import { createFeeCalculator, testCards } from './mock-internals/foundations.ts';
+import { createFeeCalculator, createMockState, testCards } from './mock-internals/domain.ts';
 import { buildWireSchema } from './mock-internals/graphql.ts';
 import { nodeCrypto } from './mock-internals/platform.ts';
-import { createMockState } from './mock-internals/state.ts';
 
 /** The wire requirements of each guide's schema. */
 export const requirements = {

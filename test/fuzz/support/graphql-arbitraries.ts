@@ -22,7 +22,7 @@ import {
   isObjectType,
   isScalarType,
 } from 'graphql';
-import { testCards } from '../../support/mock-internals/foundations.ts';
+import { testCards } from '../../support/mock-internals/domain.ts';
 import { hostileValue, RawJson, sentCvvs, toJsonText } from './json-arbitraries.ts';
 
 const root = join(import.meta.dirname, '../../..');

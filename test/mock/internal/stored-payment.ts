@@ -1,4 +1,4 @@
-import type { StoredPayment } from '../../support/mock-internals/state.ts';
+import type { StoredPayment } from '../../support/mock-internals/domain.ts';
 
 /** A processing visa payment of client `c` accepted at `now`; `overrides` set what a test is about. */
 export function storedPayment(uuid: string, overrides: Partial<StoredPayment> = {}, now = 0): StoredPayment {

@@ -5,9 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../src/assumptions.ts';
-import { createEventBus } from '../../support/mock-internals/events.ts';
+import {
+  type CardAccount,
+  createEventBus,
+  createSharedPayments,
+  type SharedPayments,
+} from '../../support/mock-internals/domain.ts';
 import { createClock } from '../../support/mock-internals/foundations.ts';
-import { type CardAccount, createSharedPayments, type SharedPayments } from '../../support/mock-internals/state.ts';
 import { createRedisStore } from '../../support/mock-internals/store.ts';
 import { redisPerFile } from '../../support/redis-per-file.ts';
 import { storedPayment } from '../internal/stored-payment.ts';

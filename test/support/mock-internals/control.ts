@@ -10,4 +10,3 @@
  * @module
  */
 export { controlRoutes } from '../../../src/mock/internal/control/routes.ts';
-export { summarizeVariables } from '../../../src/mock/internal/graphql/engine-loader.ts';

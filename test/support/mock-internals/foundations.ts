@@ -1,5 +1,6 @@
 /**
- * Test support: the names tests use from the mock's what every part of the mock builds on: the virtual clock, the seeded random source, the HTTP error, the card and fee rules (`domain/`) and the paged histories (`history/`).
+ * Test support: the names tests use from what every part of the mock builds on: the virtual clock, the seeded random
+ * source, the ordered lists, the background writes, the HTTP error and the paged histories (`history/`).
  *
  * Tests reach `src/mock/internal/` only through `test/support/mock-internals/` (rule
  * `tests-reach-mock-internals-through-support`, `npm run check:architecture`), so a move inside the mock changes one
@@ -12,26 +13,6 @@
 
 export { afterIdle, backgroundWrites } from '../../../src/mock/internal/background-writes.ts';
 export { type Clock, createClock, maxClockTime } from '../../../src/mock/internal/clock.ts';
-export {
-  cardOutcome,
-  checkCardNumber,
-  deriveCardAccountUid,
-  detectCardType,
-  type ExpiryProblem,
-  expiryProblems,
-  isDigits,
-  luhnValid,
-  testCards,
-} from '../../../src/mock/internal/domain/cards.ts';
-export { okVerdict, verdictOf } from '../../../src/mock/internal/domain/events.ts';
-export {
-  createFeeCalculator,
-  feeFor,
-  feeList,
-  feeRuleFor,
-  roundCents,
-  totalSettlementAmount,
-} from '../../../src/mock/internal/domain/fees.ts';
 export { checkPageQuery, collectPage, parseListQuery, readAllPages } from '../../../src/mock/internal/history/page.ts';
 export { MockHttpError } from '../../../src/mock/internal/http-error.ts';
 export { SeqList } from '../../../src/mock/internal/ordered-lists.ts';

@@ -17,6 +17,7 @@ export {
   type GraphqlResult,
   isPureOperation,
 } from '../../../src/mock/internal/graphql/engine.ts';
+export { summarizeVariables } from '../../../src/mock/internal/graphql/engine-loader.ts';
 export { createCompleter, wireSchemaOf } from '../../../src/mock/internal/graphql/executable-schema.ts';
 export { guideSchemaSource as parsedGuideSchema } from '../../../src/mock/internal/graphql/guide-schema-document.ts';
 export { guideSchemaSource } from '../../../src/mock/internal/graphql/guide-schema-source.ts';

@@ -15,6 +15,7 @@ export {
   parseCorsOrigins,
   resolveBrowserOptions,
 } from '../../../src/mock/internal/http/browser-options.ts';
+export { createCoverageCollector } from '../../../src/mock/internal/http/coverage.ts';
 export { createErrorMapper, type MockRequest, type RouteEntry } from '../../../src/mock/internal/http/exchange.ts';
 export { inProcessAddress } from '../../../src/mock/internal/http/fetch-adapter.ts';
 export {

@@ -9,7 +9,7 @@ import {
   isDigits,
   luhnValid,
   testCards,
-} from '../../../support/mock-internals/foundations.ts';
+} from '../../../support/mock-internals/domain.ts';
 
 describe('luhnValid', () => {
   it.each([

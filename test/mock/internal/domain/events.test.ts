@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEventBus, type MockEvent } from '../../../support/mock-internals/events.ts';
+import { createEventBus, type MockEvent } from '../../../support/mock-internals/domain.ts';
 
 const reset: MockEvent = { kind: 'sandbox.reset' };
 const moved: MockEvent = { kind: 'clock.moved', ms: 1000 };

@@ -7,7 +7,7 @@ import {
   feeRuleFor,
   roundCents,
   totalSettlementAmount,
-} from '../../../support/mock-internals/foundations.ts';
+} from '../../../support/mock-internals/domain.ts';
 
 const visa: FeeRule = { card_type: 'visa', percent: 1.5, fixed: 0.3, card_location: 'domestic' };
 const amex: FeeRule = { card_type: 'amex', percent: 2.9, fixed: 0.3, card_location: 'international' };

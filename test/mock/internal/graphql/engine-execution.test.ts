@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testCards } from '../../../support/mock-internals/foundations.ts';
+import { testCards } from '../../../support/mock-internals/domain.ts';
 import type { GraphqlEngineDeps, GraphqlRequest } from '../../../support/mock-internals/graphql.ts';
 import { card, contact, legacyCard, legacyContact, payInput, q, testEngine } from './engine-fixtures.ts';
 

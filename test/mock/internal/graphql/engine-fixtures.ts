@@ -2,7 +2,8 @@ import { print } from 'graphql/index.js';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import * as current from '../../../../src/index.ts';
 import * as legacy from '../../../../src/legacy.ts';
-import { createClock, createSeededRandom, testCards } from '../../../support/mock-internals/foundations.ts';
+import { createMockState, testCards } from '../../../support/mock-internals/domain.ts';
+import { createClock, createSeededRandom } from '../../../support/mock-internals/foundations.ts';
 import {
   createGraphqlEngine,
   type GraphqlEngine,
@@ -10,7 +11,6 @@ import {
   nodeJitLoader,
 } from '../../../support/mock-internals/graphql.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
-import { createMockState } from '../../../support/mock-internals/state.ts';
 
 /** The shipped operations of both guides, as query text. */
 export const q = {

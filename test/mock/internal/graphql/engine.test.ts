@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions, resolveAssumptions } from '../../../../src/assumptions.ts';
-import { createClock, createSeededRandom, testCards } from '../../../support/mock-internals/foundations.ts';
+import { createMockState, type StoredPayment, testCards } from '../../../support/mock-internals/domain.ts';
+import { createClock, createSeededRandom } from '../../../support/mock-internals/foundations.ts';
 import {
   createGraphqlEngine,
   type GraphqlEngineDeps,
@@ -8,7 +9,6 @@ import {
   nodeJitLoader,
 } from '../../../support/mock-internals/graphql.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
-import { createMockState, type StoredPayment } from '../../../support/mock-internals/state.ts';
 import { card, contact, legacyCard, legacyPayInput, payInput, q, reference } from './engine-fixtures.ts';
 
 const ctx = { clientId: 'test-client', ip: '203.0.113.7' };

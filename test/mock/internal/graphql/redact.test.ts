@@ -2,6 +2,7 @@ import { parse, print } from 'graphql/index.js';
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import { testCardNumbers } from '../../../../src/test-values.ts';
+import { createMockState } from '../../../support/mock-internals/domain.ts';
 import { createClock, createSeededRandom } from '../../../support/mock-internals/foundations.ts';
 import {
   createGraphqlEngine,
@@ -11,7 +12,6 @@ import {
   scrubMessage,
 } from '../../../support/mock-internals/graphql.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
-import { createMockState } from '../../../support/mock-internals/state.ts';
 import { legacyPayInput, payInput, q, testEngine } from './engine-fixtures.ts';
 
 const pan = testCardNumbers.visaSuccess;

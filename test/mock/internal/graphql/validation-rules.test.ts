@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import type { GuideName } from '../../../../src/contract/guides.ts';
-import { checkCardNumber, luhnValid, testCards } from '../../../support/mock-internals/foundations.ts';
+import {
+  type CardAccountInput,
+  checkCardNumber,
+  luhnValid,
+  testCards,
+} from '../../../support/mock-internals/domain.ts';
 import {
   cardFeeCalcRules,
   cardNumberMessage,
@@ -22,7 +27,6 @@ import {
   validatePaymentInput,
   type Walk,
 } from '../../../support/mock-internals/graphql.ts';
-import type { CardAccountInput } from '../../../support/mock-internals/state.ts';
 import { requirements, validationSetup, validCard } from '../../../support/validation-setup.ts';
 
 // The rule tables of the mock's validation, held to the ledger (every input rule of ASSUMPTIONS.md has its rows)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { testCards } from '../../../support/mock-internals/foundations.ts';
+import { testCards } from '../../../support/mock-internals/domain.ts';
 import {
   validationMessages as m,
   type Problems,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { createCoverageCollector, createEventBus, type MockEvent } from '../../../support/mock-internals/events.ts';
+import { createEventBus, type MockEvent } from '../../../support/mock-internals/domain.ts';
+import { createCoverageCollector } from '../../../support/mock-internals/http.ts';
 
 const settled = (uuid: string, outcome: 'success' | 'failure'): MockEvent => ({
   kind: 'payment.settled',

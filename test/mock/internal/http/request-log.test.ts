@@ -14,7 +14,7 @@ import * as current from '../../../../src/index.ts';
 import { buildNodeMockApp } from '../../../../src/mock/app.ts';
 import { createMockApp, type MockApp, type MockLogFormat, servicePaths } from '../../../../src/mock/index.ts';
 import { serviceHeaders } from '../../../../src/spec-names.ts';
-import { verdictOf } from '../../../support/mock-internals/foundations.ts';
+import { verdictOf } from '../../../support/mock-internals/domain.ts';
 import {
   createRequestLog,
   type RequestLogEntry,

@@ -9,7 +9,7 @@ vi.mock('node:crypto', async (importOriginal) => {
 const crypto = await import('node:crypto');
 const { createSecretMatcher, nodeCrypto } = await import('../../../support/mock-internals/platform.ts');
 const { createClock } = await import('../../../support/mock-internals/foundations.ts');
-const { createTokenService } = await import('../../../support/mock-internals/state.ts');
+const { createTokenService } = await import('../../../support/mock-internals/domain.ts');
 const timingSafeEqual = vi.mocked(crypto.timingSafeEqual);
 
 afterEach(() => timingSafeEqual.mockClear());

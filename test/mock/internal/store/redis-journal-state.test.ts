@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { createJournal } from '../../../support/mock-internals/state.ts';
+import { createJournal } from '../../../support/mock-internals/domain.ts';
 import { createRedisStore } from '../../../support/mock-internals/store.ts';
 import { redisPerFile } from '../../../support/redis-per-file.ts';
 

@@ -6,9 +6,13 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { testCards } from '../../../support/mock-internals/foundations.ts';
+import {
+  type CardAccount,
+  createMockState,
+  type StoredPayment,
+  testCards,
+} from '../../../support/mock-internals/domain.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
-import { type CardAccount, createMockState, type StoredPayment } from '../../../support/mock-internals/state.ts';
 import {
   type AcceptedPayment,
   createRedisStore,

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
 import { webhookHeaderNamesOf } from '../../../../src/contract/webhook-headers.ts';
-import { createEventBus } from '../../../support/mock-internals/events.ts';
+import { createEventBus } from '../../../support/mock-internals/domain.ts';
 import { type Clock, createClock } from '../../../support/mock-internals/foundations.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
 import { createRedisStore } from '../../../support/mock-internals/store.ts';

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { deriveCardAccountUid, testCards } from '../../../support/mock-internals/foundations.ts';
+import {
+  createMockState,
+  deriveCardAccountUid,
+  type MockStateOptions,
+  type StoredPayment,
+  testCards,
+} from '../../../support/mock-internals/domain.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
-import { createMockState, type MockStateOptions, type StoredPayment } from '../../../support/mock-internals/state.ts';
 import { storedPayment } from '../stored-payment.ts';
 
 const card = { card_number: testCards.visaSuccess.number, expiry_month: '12', expiry_year: '39' };

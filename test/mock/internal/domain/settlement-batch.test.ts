@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
+import { createMockState, createSettlement, type StoredPayment } from '../../../support/mock-internals/domain.ts';
 import { createClock } from '../../../support/mock-internals/foundations.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
-import { createMockState, createSettlement, type StoredPayment } from '../../../support/mock-internals/state.ts';
 import { storedPayment } from '../stored-payment.ts';
 
 // settlement.ts batches payments due in the same millisecond into one clock task; these pin what must not change.

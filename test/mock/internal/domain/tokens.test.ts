@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { createVerifier } from 'fast-jwt';
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
+import { createTokenService, tokenPairJson } from '../../../support/mock-internals/domain.ts';
 import { createClock, MockHttpError } from '../../../support/mock-internals/foundations.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
-import { createTokenService, tokenPairJson } from '../../../support/mock-internals/state.ts';
 import { tokenServiceSetup } from '../../../support/token-service-setup.ts';
 
 describe('token service', () => {

@@ -2,7 +2,7 @@
 // is counted and logged as a lost entry, and reads go on; a wait reads again until an entry matches, and gives up at
 // its time-out or when the mock closes.
 import { describe, expect, it } from 'vitest';
-import { sharedJournal } from '../../../support/mock-internals/state.ts';
+import { sharedJournal } from '../../../support/mock-internals/domain.ts';
 
 type Port = Parameters<typeof sharedJournal>[0]['port'];
 type Entry = Parameters<ReturnType<typeof sharedJournal>['record']>[0];

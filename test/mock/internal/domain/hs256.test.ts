@@ -1,8 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createSigner, createVerifier } from 'fast-jwt';
 import { describe, expect, it } from 'vitest';
+import { jwtHeaderSegment, verifyHs256 as verifyWith } from '../../../support/mock-internals/domain.ts';
 import { createHs256Signer, nodeCrypto } from '../../../support/mock-internals/platform.ts';
-import { jwtHeaderSegment, verifyHs256 as verifyWith } from '../../../support/mock-internals/state.ts';
 
 const verifyHs256 = (token: string, sign: (input: string) => string) =>
   verifyWith(token, sign, nodeCrypto.textOfBase64url);

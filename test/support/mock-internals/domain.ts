@@ -1,6 +1,7 @@
 /**
- * Test support: the names tests use from the mock's state (`src/mock/internal/state/`): tokens, credentials and HS256,
- * per-client payments and settlement, injected failures, the request journal.
+ * Test support: the names tests use from the service's model (`src/mock/internal/domain/`): the card and fee rules,
+ * the event bus and its typed vocabulary, tokens, credentials and HS256, per-client payments and settlement, the
+ * request journal.
  *
  * Tests reach `src/mock/internal/` only through `test/support/mock-internals/` (rule
  * `tests-reach-mock-internals-through-support`, `npm run check:architecture`), so a move inside the mock changes one
@@ -11,6 +12,33 @@
  * @module
  */
 export { jwtHeaderSegment, verifyHs256 } from '../../../src/mock/internal/domain/access-tokens.ts';
+export {
+  cardOutcome,
+  checkCardNumber,
+  deriveCardAccountUid,
+  detectCardType,
+  type ExpiryProblem,
+  expiryProblems,
+  isDigits,
+  luhnValid,
+  testCards,
+} from '../../../src/mock/internal/domain/cards.ts';
+export {
+  createEventBus,
+  type EventBus,
+  type MockEvent,
+  type MockEventKind,
+  okVerdict,
+  verdictOf,
+} from '../../../src/mock/internal/domain/events.ts';
+export {
+  createFeeCalculator,
+  feeFor,
+  feeList,
+  feeRuleFor,
+  roundCents,
+  totalSettlementAmount,
+} from '../../../src/mock/internal/domain/fees.ts';
 export { createJournal } from '../../../src/mock/internal/domain/journal.ts';
 export {
   type CardAccount,

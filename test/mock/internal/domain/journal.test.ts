@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testCardNumbers } from '../../../../src/test-values.ts';
-import { summarizeVariables } from '../../../support/mock-internals/control.ts';
-import { createJournal } from '../../../support/mock-internals/state.ts';
+import { createJournal } from '../../../support/mock-internals/domain.ts';
+import { summarizeVariables } from '../../../support/mock-internals/graphql.ts';
 
 const add = (j: ReturnType<typeof createJournal>, path: string, status = 200) =>
   j.record({ method: 'POST', path, status, at: 0, durationMs: 1, outcome: 'ok' });

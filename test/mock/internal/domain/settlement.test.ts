@@ -1,9 +1,9 @@
 // Settlement runs inside clock tasks: one payment whose webhook cannot be handed over must not stop the others.
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
+import { createMockState, createSettlement, type StoredPayment } from '../../../support/mock-internals/domain.ts';
 import { createClock } from '../../../support/mock-internals/foundations.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
-import { createMockState, createSettlement, type StoredPayment } from '../../../support/mock-internals/state.ts';
 import { storedPayment } from '../stored-payment.ts';
 
 const payment = (uuid: string, now: number): StoredPayment => storedPayment(uuid, {}, now);

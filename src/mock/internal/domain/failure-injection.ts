@@ -10,7 +10,14 @@
  */
 import { afterIdle } from '../background-writes.ts';
 import type { ArmedFailure, SharedFailureState } from '../store/failure-state.ts';
-import { numberField, type RecordApplier, type Recorder, type RecordSnapshot, textField } from '../store/records.ts';
+import {
+  numberField,
+  type RecordApplier,
+  type RecordBody,
+  type Recorder,
+  type RecordSnapshot,
+  textField,
+} from '../store/records.ts';
 import type { EventBus } from './events.ts';
 
 /** Pending failures by path. */
@@ -60,8 +67,15 @@ export function createFailureInjection(
     if (f.used >= f.times && failures.get(path) === f) failures.delete(path);
   };
   // The records of an arm and of its uses so far: as arming and taking write them, and as a snapshot does.
-  const failOf = (p: string, f: Armed) => ({ t: 'fail', p, s: f.status, m: f.message ?? null, n: f.times, i: f.id });
-  const takeOf = (p: string, f: Armed) => ({ t: 'take', p, i: f.id ?? null, k: f.used });
+  const failOf = (p: string, f: Armed): RecordBody => ({
+    t: 'fail',
+    p,
+    s: f.status,
+    m: f.message ?? null,
+    n: f.times,
+    i: f.id,
+  });
+  const takeOf = (p: string, f: Armed): RecordBody => ({ t: 'take', p, i: f.id ?? null, k: f.used });
   return {
     pending: () => failures.size > 0,
     inStore: false,

@@ -22,7 +22,7 @@ import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../clock.ts';
 import { KeyQueue } from '../ordered-lists.ts';
 import type { FencedWork, OnceOnly } from '../store/once-only.ts';
-import type { RecordApplier } from '../store/records.ts';
+import type { RecordApplier, RecordBody } from '../store/records.ts';
 import type { EventBus } from './events.ts';
 import { finalOutcome, type MockState, type SettlementOutcome, type StoredPayment } from './payments.ts';
 
@@ -190,7 +190,7 @@ function fencedSettlement(
   const uuid = p.uuid;
   if (state.payment(undefined, uuid) !== p || p.settledOutcome !== undefined) return undefined;
   const outcome = finalOutcome(p);
-  const record = { t: 'set', c: p.clientId, u: uuid, x: outcome, at };
+  const record: RecordBody = { t: 'set', c: p.clientId, u: uuid, x: outcome, at };
   return {
     records: [record],
     commit() {

@@ -3,34 +3,49 @@
  * tells the store, and how it takes back the records of its own past at a restart. A Redis store holds the state
  * itself (decision 0040): no module records there.
  *
- * Record types, by owner (`t`, then the fields):
- * - tokens: `tk.i` issued (client `c`, refresh number `n`, token id number `j`, `g` when generate-token set the
- *   generate-once flag), `tk.u` refresh token used (`c`, `n`), `tk.ra` revoke-all (`c`, the generation `v` it moved
- *   to), `tk.r` one token revoked (token id `j`, expiry `e` in seconds), `tk.h` the highest revocation generation `v`
- *   of client `c`, which a reset keeps (written after `rst`, and in a snapshot);
- * - state: `card` card account created (`a`, the account: never the card number), `pay` payment accepted (`p`, the
- *   stored payment), `set` payment settled (`c`, uuid `u`, outcome `x`, virtual time `at`);
- * - settlement: reads `pay` (schedules it) and `set`;
- * - webhooks: `hk` a delivery finished (payment uuid `u`, `url`, final `s`; it also ends that delivery if its
- *   restored state is unfinished, should the `dv` with its end be missing); `dv` a delivery changed (`d`, its
- *   fields: id, state, attempts; webhooks/delivery-store.ts), so a restart lists it and resumes it with its id
- *   and attempt numbering;
- * - tokens, in a snapshot only: `tk.m` the highest refresh number `n` of client `c` and token id number `j` a boot
- *   handed out (so a process rebuilt from a snapshot never hands them out again);
- * - clock: `clk` moved forward (`ms`); failures: `fail` armed (`p`, status `s`, message `m`, times `n`), `take`
- *   one consumed (`p`); journal: `jr` a request answered (`a`, the journal's arguments); control: `rst` reset.
+ * The record types, their owners and fields are {@link RecordBody}: short names keep a busy log small.
  *
  * With the memory or Redis store no module has a recorder: nothing here runs and no record object is built.
  *
  * @module
  */
 import type { StoreRecord } from './sandbox-store.ts';
+import type { CardAccount, SettlementOutcome, StoredPayment } from './stored.ts';
 
-/** A record as a module makes it; the sync layer adds the origin `o`. */
-export interface RecordBody {
-  readonly t: string;
-  readonly [field: string]: unknown;
-}
+/**
+ * A record as a module makes it (the sync layer adds the origin `o`), by type `t`:
+ * - tokens: `tk.i` a pair issued (client `c`, refresh number `n`, token id number `j`, access expiry `e` in seconds,
+ *   `g` when generate-token set the generate-once mark); `tk.u` refresh number `n` spent; `tk.ra` revoke-all, to
+ *   generation `v`; `tk.r` one token revoked (its key `j`, expiry `e`); `tk.h` the highest generation `v`, which a
+ *   reset keeps (written after `rst`); in snapshots only, `tk.s` a client's mark `g`, generation `v` and unused
+ *   refresh numbers `r` ([number, expiry] pairs), and `tk.m` the highest refresh number `n` and token id number `j`
+ *   a boot handed out, so a process rebuilt from a snapshot never hands them out again;
+ * - payments: `card` an account stored (never the card number), `pay` a payment accepted, `set` one settled
+ *   (client `c`, uuid `u`, outcome `x`, sandbox time `at`); settlement reschedules from `pay` and `set`;
+ * - webhooks: `dv` a delivery changed (its fields `d`: id, state, attempts; webhooks/delivery-store.ts), so a restart
+ *   lists and resumes it under its id; `hk` a payment's delivery to `url` ended in state `s` (it also ends a restored
+ *   delivery left unfinished, should the `dv` of its end be missing);
+ * - the rest: `clk` the clock moved `ms`; `fail` a failure armed on path `p` (status `s`, message `m`, times `n`, id
+ *   `i`) and `take` a use of it (`k` uses so far); `jr` a journal entry (`a`, its array form); `rst` a reset.
+ */
+export type RecordBody = Readonly<
+  | { t: 'tk.i'; c: string; n: number; j: number; e: number; g?: 1 }
+  | { t: 'tk.u'; c: string; n: number }
+  | { t: 'tk.ra' | 'tk.h'; c: string; v: number }
+  | { t: 'tk.r'; j: string; e: number }
+  | { t: 'tk.s'; c: string; g: 0 | 1; v: number; r: [number, number][] }
+  | { t: 'tk.m'; c: string; n: number; j: number }
+  | { t: 'card'; a: CardAccount }
+  | { t: 'pay'; p: StoredPayment }
+  | { t: 'set'; c: string; u: string; x: SettlementOutcome; at?: number }
+  | { t: 'dv'; d: object }
+  | { t: 'hk'; u: string; url: string; s: string }
+  | { t: 'clk'; ms: number }
+  | { t: 'fail'; p: string; s: number; m: string | null; n: number; i?: string | undefined }
+  | { t: 'take'; p: string; i: string | null; k: number }
+  | { t: 'jr'; a: readonly unknown[] }
+  | { t: 'rst' }
+>;
 
 /** Where a module hands the records of its changes (only with a file store). */
 export type Recorder = (record: RecordBody) => void;

@@ -44,6 +44,8 @@ export {
   type SharedDeliveriesDeps,
 } from '../../../src/mock/internal/webhooks/shared-deliveries.ts';
 export {
+  type AttemptAbort,
+  createAttemptAbort,
   createFetchTransport,
   createInProcessTransport,
   inProcessReceivers,

@@ -23,7 +23,7 @@ import {
   recordAttempt,
   TERMINAL,
 } from './delivery-record.ts';
-import { PostError, type PostResult, type WebhookTransport } from './transport.ts';
+import { createAttemptAbort, PostError, type PostResult, type WebhookTransport } from './transport.ts';
 
 /**
  * Delay before retry number `retry` (1 = the second attempt): `initialDelayMs × multiplier^(retry-1)`, capped at
@@ -217,7 +217,7 @@ export function createAttemptRunner(deps: AttemptDeps): (d: Delivery) => void {
   }
 
   function attempt(d: Delivery): void {
-    const controller = new AbortController();
+    const controller = createAttemptAbort();
     d.inFlight = controller;
     deps.setState(d, 'sending');
     d.nextAttemptAt = undefined;
@@ -241,7 +241,7 @@ export function createAttemptRunner(deps: AttemptDeps): (d: Delivery) => void {
       return;
     }
     deps.transport
-      .send(d.target, headers, d.body, controller.signal)
+      .send(d.target, headers, d.body, controller)
       .then(
         (result) => {
           if (d.inFlight !== controller) return; // reset or closed meanwhile

@@ -22,6 +22,7 @@ import {
   type DeliveryState,
   deliveryRecord,
 } from '../store/stored.ts';
+import type { AttemptAbort } from './transport.ts';
 
 export type { DeliveryAttempt, DeliveryFailureReason, DeliveryRecord, DeliveryState } from '../store/stored.ts';
 
@@ -67,7 +68,7 @@ export interface Delivery {
   redeliveries: number;
   reason: DeliveryFailureReason | undefined;
   error: string | undefined;
-  inFlight: AbortController | undefined;
+  inFlight: AttemptAbort | undefined;
   /** Retry or attempt-timeout task on the clock, cancelled when the delivery moves on. */
   task: ScheduledTask | undefined;
 }
@@ -285,7 +286,7 @@ export function repeatedDeliveryHeaders(
  *
  * @example
  * const headersFor = createDeliveryHeaders({ signingKey, names, wallClock: Date.now });
- * transport.send(d.target, headersFor(d), d.body, signal);
+ * transport.send(d.target, headersFor(d), d.body, createAttemptAbort());
  */
 export function createDeliveryHeaders(options: DeliveryHeaderOptions): (d: Delivery) => Record<string, string> {
   const { names, standardWebhooks } = options;

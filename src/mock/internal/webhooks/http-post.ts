@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import type https from 'node:https';
-import { PostError, type PostResult, SNIPPET_BYTES, type WebhookTransport } from './transport.ts';
+import { type AttemptAbort, PostError, type PostResult, SNIPPET_BYTES, type WebhookTransport } from './transport.ts';
 
 /**
  * node:https, loaded on the first https delivery: loading it brings TLS with it, which would lengthen the CLI's cold
@@ -49,10 +49,10 @@ function post(
   headers: Readonly<Record<string, string>>,
   body: string,
   agents: PostAgents,
-  signal: AbortSignal,
+  abort: AttemptAbort,
 ): Promise<PostResult> {
-  if (url.protocol !== 'https:') return postWith(http, agents.http, url, headers, body, signal);
-  return loadHttps().then((module) => postWith(module, agents.https(module), url, headers, body, signal));
+  if (url.protocol !== 'https:') return postWith(http, agents.http, url, headers, body, abort);
+  return loadHttps().then((module) => postWith(module, agents.https(module), url, headers, body, abort));
 }
 
 function postWith(
@@ -61,11 +61,11 @@ function postWith(
   url: URL,
   headers: Readonly<Record<string, string>>,
   body: string,
-  signal: AbortSignal,
+  abort: AttemptAbort,
 ): Promise<PostResult> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new PostError(String(signal.reason ?? 'aborted'), 'aborted before sending'));
+    if (abort.aborted) {
+      reject(new PostError(String(abort.reason ?? 'aborted'), 'aborted before sending'));
       return;
     }
     const request = client.request(url, {
@@ -73,9 +73,9 @@ function postWith(
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       agent,
     });
-    const onAbort = () => request.destroy(new PostError(String(signal.reason ?? 'aborted'), 'attempt aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    const done = () => signal.removeEventListener('abort', onAbort);
+    const done = abort.onAbort(() =>
+      request.destroy(new PostError(String(abort.reason ?? 'aborted'), 'attempt aborted')),
+    );
     const fail = (error: NodeJS.ErrnoException) => {
       done();
       reject(error instanceof PostError ? error : new PostError(error.code ?? 'ERROR', error.message));
@@ -118,7 +118,7 @@ function postWith(
 export function createHttpTransport(): WebhookTransport {
   let agents = createPostAgents();
   return {
-    send: (url, headers, body, signal) => post(url, headers, body, agents, signal),
+    send: (url, headers, body, abort) => post(url, headers, body, agents, abort),
     release() {
       agents.destroy();
       agents = createPostAgents();

@@ -44,7 +44,13 @@ import {
   type WaitForOptions,
 } from './dispatcher-rules.ts';
 import { noWebhookUrlHint, type SandboxDeliveryCounts } from './fanout.ts';
-import { PostError, type PostResult, type WebhookTransport } from './transport.ts';
+import {
+  type AttemptAbort,
+  createAttemptAbort,
+  PostError,
+  type PostResult,
+  type WebhookTransport,
+} from './transport.ts';
 
 /** What {@link createSharedDeliveries} needs. */
 export interface SharedDeliveriesDeps {
@@ -118,7 +124,7 @@ const WAIT_READ_MS = 25;
 interface ReplicaState {
   closed: boolean;
   /** The attempts being sent, which closing aborts. */
-  readonly inFlight: Set<AbortController>;
+  readonly inFlight: Set<AttemptAbort>;
   /** The rounds being sent, which closing waits for. */
   readonly sending: Set<Promise<unknown>>;
   /** Wakes the pending waits to read again: after each poll, and when closing. */
@@ -225,7 +231,7 @@ function claimRounds(
 
   /** Sends one claimed attempt and records its outcome; answers the retry's due time, if one was recorded. */
   async function attempt(c: ClaimedDelivery, token: string): Promise<number | undefined> {
-    const controller = new AbortController();
+    const controller = createAttemptAbort();
     state.inFlight.add(controller);
     // Real time, not the sandbox clock's: a clock move read from another replica must not abort an attempt on the
     // wire (it would be sent again, a duplicate). In process a move does time out an attempt in flight.
@@ -238,7 +244,7 @@ function claimRounds(
     let result: PostResult | undefined;
     try {
       const signed = signing && standardWebhookHeaders(signing, c.id, Math.floor(deps.realNow() / 1000), c.body);
-      result = await deps.transport.send(new URL(c.url), { ...c.headers, ...signed }, c.body, controller.signal);
+      result = await deps.transport.send(new URL(c.url), { ...c.headers, ...signed }, c.body, controller);
       logged = { number: c.attempt, at, status: result.status, ms: ms(), responseBody: result.bodySnippet };
     } catch (error) {
       logged = { number: c.attempt, at, error: error instanceof PostError ? error.code : String(error), ms: ms() };
@@ -247,7 +253,7 @@ function claimRounds(
       state.inFlight.delete(controller);
     }
     // Closing aborted it: the claim lapses and the next claimer sends it again.
-    if (state.closed && controller.signal.aborted) return undefined;
+    if (state.closed && controller.aborted) return undefined;
     const verdict = verdictOf(deps, c, result);
     const { recorded } = await port.recordAttempt(c.id, token, logged, verdict, deps.assumptions.history);
     if (!recorded) {

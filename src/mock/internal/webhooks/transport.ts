@@ -42,11 +42,74 @@ export class PostError extends Error {
 }
 
 /**
+ * What cuts one attempt short (its timeout, a reset, closing the mock), as an AbortController would. Not one: making
+ * an AbortController and listening to its signal costs about a tenth of a whole POST to a local receiver, on every
+ * attempt, so the signal is made only for a transport that asks for it (`fetch` and the in-process receivers take
+ * one); the node:http POST only listens.
+ */
+export interface AttemptAbort {
+  readonly aborted: boolean;
+  /** What `abort` was given (an `AbortError` when it was given nothing), as `AbortSignal.reason`. */
+  readonly reason: unknown;
+  /** Aborts the attempt; later calls do nothing. */
+  abort(reason?: unknown): void;
+  /** Calls `listener` once on abort (one listener, the transport's); returns what stops listening. */
+  onAbort(listener: () => void): () => void;
+  /** The abort as an `AbortSignal`, made on first use. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Makes the abort of one attempt.
+ *
+ * @example
+ * const abort = createAttemptAbort();
+ * transport.send(url, headers, body, abort);
+ * abort.abort('timeout');
+ */
+export function createAttemptAbort(): AttemptAbort {
+  let controller: AbortController | undefined;
+  let listener: (() => void) | undefined;
+  let aborted = false;
+  let reason: unknown;
+  return {
+    get aborted() {
+      return aborted;
+    },
+    get reason() {
+      return reason;
+    },
+    abort(given) {
+      if (aborted) return;
+      aborted = true;
+      reason = given ?? new DOMException('This operation was aborted', 'AbortError');
+      controller?.abort(reason);
+      const told = listener;
+      listener = undefined;
+      told?.();
+    },
+    onAbort(l) {
+      listener = l;
+      return () => {
+        if (listener === l) listener = undefined;
+      };
+    },
+    get signal() {
+      if (controller === undefined) {
+        controller = new AbortController();
+        if (aborted) controller.abort(reason);
+      }
+      return controller.signal;
+    },
+  };
+}
+
+/**
  * How the dispatcher sends one attempt. The platform's network transport or an in-process one.
  */
 export interface WebhookTransport {
   /** Sends one attempt; resolves with any answer, rejects with a {@link PostError} when none came. */
-  send(url: URL, headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal): Promise<PostResult>;
+  send(url: URL, headers: Readonly<Record<string, string>>, body: string, abort: AttemptAbort): Promise<PostResult>;
   /** Drops pooled connections (reset, close); the transport stays usable afterwards. */
   release(): void;
 }
@@ -100,11 +163,12 @@ function failureOf(error: unknown, signal: AbortSignal): PostError {
  *
  * @example
  * const transport = createFetchTransport();
- * await transport.send(new URL('https://example.test/hook'), headers, body, AbortSignal.timeout(5000));
+ * await transport.send(new URL('https://example.test/hook'), headers, body, createAttemptAbort());
  */
 export function createFetchTransport(fetchImpl?: typeof fetch): WebhookTransport {
   return {
-    async send(url, headers, body, signal): Promise<PostResult> {
+    async send(url, headers, body, abort): Promise<PostResult> {
+      const signal = abort.signal;
       const sent: Record<string, string> = {};
       for (const name in headers) if (!browserOwned.has(name.toLowerCase())) sent[name] = headers[name]!;
       let response: Response;
@@ -193,7 +257,7 @@ function callReceiver(
  *
  * @example
  * const transport = createInProcessTransport([onWebhook], platform.createNetworkTransport());
- * transport.send(new URL(receiverUrl(0)), headers, body, signal); // calls onWebhook(request)
+ * transport.send(new URL(receiverUrl(0)), headers, body, createAttemptAbort()); // calls onWebhook(request)
  */
 export function createInProcessTransport(
   receivers: readonly WebhookReceiver[],
@@ -201,11 +265,11 @@ export function createInProcessTransport(
 ): WebhookTransport {
   const byUrl = new Map(receivers.map((receiver, i) => [receiverUrl(i), receiver] as const));
   return {
-    send(url, headers, body, signal) {
+    send(url, headers, body, abort) {
       const receiver = byUrl.get(url.href);
       return receiver === undefined
-        ? network.send(url, headers, body, signal)
-        : callReceiver(receiver, url, headers, body, signal);
+        ? network.send(url, headers, body, abort)
+        : callReceiver(receiver, url, headers, body, abort.signal);
     },
     release: () => network.release(),
   };

@@ -3,7 +3,11 @@
 // the two apart without a certificate: a TLS connection opens with a handshake record (0x16), HTTP with "POST".
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpTransport, type WebhookTransport } from '../../../support/mock-internals/webhooks.ts';
+import {
+  createAttemptAbort,
+  createHttpTransport,
+  type WebhookTransport,
+} from '../../../support/mock-internals/webhooks.ts';
 
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -46,12 +50,7 @@ const headers = { 'content-type': 'application/json' };
 describe('createHttpTransport', () => {
   it('sends an https URL over TLS (node:https loaded on first use) and a failed attempt becomes a PostError', async () => {
     const { port, chunks } = await firstBytes();
-    const attempt = transport().send(
-      new URL(`https://127.0.0.1:${port}/hook`),
-      headers,
-      '{}',
-      new AbortController().signal,
-    );
+    const attempt = transport().send(new URL(`https://127.0.0.1:${port}/hook`), headers, '{}', createAttemptAbort());
     await expect(attempt).rejects.toMatchObject({ name: 'PostError', code: 'ECONNRESET' });
     expect(chunks).toHaveLength(1);
     // A TLS handshake record (content type 22), never the plain request line.
@@ -62,13 +61,13 @@ describe('createHttpTransport', () => {
   it('sends an http URL as plain HTTP, and two https deliveries share one loaded module and agent', async () => {
     const { port, chunks } = await firstBytes();
     const t = transport();
-    const signal = new AbortController().signal;
-    await expect(t.send(new URL(`http://127.0.0.1:${port}/hook`), headers, '{}', signal)).rejects.toMatchObject({
+    const abort = createAttemptAbort();
+    await expect(t.send(new URL(`http://127.0.0.1:${port}/hook`), headers, '{}', abort)).rejects.toMatchObject({
       code: 'ECONNRESET',
     });
     expect(chunks[0]?.toString('latin1')).toMatch(/^POST \/hook HTTP\/1\.1\r\n/);
     for (let i = 0; i < 2; i++)
-      await expect(t.send(new URL(`https://127.0.0.1:${port}/hook`), headers, '{}', signal)).rejects.toMatchObject({
+      await expect(t.send(new URL(`https://127.0.0.1:${port}/hook`), headers, '{}', abort)).rejects.toMatchObject({
         code: 'ECONNRESET',
       });
     expect(chunks.slice(1).map((c) => c[0])).toEqual([0x16, 0x16]);
@@ -79,11 +78,13 @@ describe('createHttpTransport', () => {
     const t = createHttpTransport();
     // No https agent was made: releasing must not touch one.
     expect(() => t.release()).not.toThrow();
-    const controller = new AbortController();
+    const controller = createAttemptAbort();
     controller.abort('stopped');
-    await expect(
-      t.send(new URL(`https://127.0.0.1:${port}/hook`), headers, '{}', controller.signal),
-    ).rejects.toMatchObject({ name: 'PostError', code: 'stopped', message: 'aborted before sending' });
+    await expect(t.send(new URL(`https://127.0.0.1:${port}/hook`), headers, '{}', controller)).rejects.toMatchObject({
+      name: 'PostError',
+      code: 'stopped',
+      message: 'aborted before sending',
+    });
     expect(chunks).toEqual([]);
     t.release();
   });

@@ -53,14 +53,14 @@ function receiver(answer: (url: string, n: number) => number = () => 200, hold =
   const sent: Sent[] = [];
   const held: ((status: number) => void)[] = [];
   const transport: WebhookTransport = {
-    send(url, headers, body, signal) {
+    send(url, headers, body, abort) {
       sent.push({ url: url.href, headers: { ...headers }, body });
       const n = sent.filter((s) => s.url === url.href).length;
       const reply = (status: number) => ({ status, retryAfter: undefined, date: undefined, bodySnippet: `a${status}` });
       if (hold)
         return new Promise((resolve, reject) => {
           held.push((status) => resolve(reply(status)));
-          signal.addEventListener('abort', () => reject(new PostError(String(signal.reason), 'aborted')));
+          abort.onAbort(() => reject(new PostError(String(abort.reason), 'aborted')));
         });
       return Promise.resolve(reply(answer(url.href, n)));
     },

@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createAttemptAbort,
   createFetchTransport,
   createInProcessTransport,
   inProcessReceivers,
@@ -39,7 +40,7 @@ describe('createFetchTransport', () => {
       'content-length': '2',
       'user-agent': 'k',
     };
-    const result = await createFetchTransport().send(url, headers, '{}', new AbortController().signal);
+    const result = await createFetchTransport().send(url, headers, '{}', createAttemptAbort());
     expect(result).toEqual({
       status: 503,
       retryAfter: '7',
@@ -53,7 +54,7 @@ describe('createFetchTransport', () => {
 
   it('turns a rejected fetch into a failed attempt that names the usual causes', async () => {
     const refusing = (() => Promise.reject(new TypeError('Failed to fetch'))) as unknown as typeof fetch;
-    const attempt = createFetchTransport(refusing).send(url, {}, '{}', new AbortController().signal);
+    const attempt = createFetchTransport(refusing).send(url, {}, '{}', createAttemptAbort());
     await expect(attempt).rejects.toMatchObject({
       name: 'PostError',
       code: expect.stringMatching(/^fetch-failed: .*Failed to fetch.*CORS.*webhookReceivers/),
@@ -61,11 +62,11 @@ describe('createFetchTransport', () => {
   });
 
   it('reports an aborted attempt by its reason (the attempt timeout), not as a fetch failure', async () => {
-    const controller = new AbortController();
+    const controller = createAttemptAbort();
     controller.abort('timeout');
     const hanging = ((_: unknown, init: { signal: AbortSignal }) =>
       Promise.reject(init.signal.reason)) as unknown as typeof fetch;
-    await expect(createFetchTransport(hanging).send(url, {}, '{}', controller.signal)).rejects.toMatchObject({
+    await expect(createFetchTransport(hanging).send(url, {}, '{}', controller)).rejects.toMatchObject({
       code: 'timeout',
     });
   });
@@ -87,8 +88,8 @@ function recordingNetwork() {
   return { transport, sent, released: () => released };
 }
 
-const send = (t: WebhookTransport, url: string, signal = new AbortController().signal) =>
-  t.send(new URL(url), { 'x-client-id': 'test-client' }, '{"uuid":"u-1"}', signal);
+const send = (t: WebhookTransport, url: string, abort = createAttemptAbort()) =>
+  t.send(new URL(url), { 'x-client-id': 'test-client' }, '{"uuid":"u-1"}', abort);
 
 describe('createInProcessTransport', () => {
   it('maps status, Retry-After, Date and the first 256 bytes of the body', async () => {
@@ -115,11 +116,11 @@ describe('createInProcessTransport', () => {
 
   it('rejects with a PostError carrying the abort reason, before and during the call', async () => {
     const t = createInProcessTransport([() => new Promise<Response>(() => {})], recordingNetwork().transport);
-    const before = new AbortController();
+    const before = createAttemptAbort();
     before.abort('reset');
-    await expect(send(t, receiverUrl(0), before.signal)).rejects.toMatchObject({ code: 'reset' });
-    const during = new AbortController();
-    const pending = send(t, receiverUrl(0), during.signal);
+    await expect(send(t, receiverUrl(0), before)).rejects.toMatchObject({ code: 'reset' });
+    const during = createAttemptAbort();
+    const pending = send(t, receiverUrl(0), during);
     during.abort('timeout');
     const error = await pending.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PostError);
@@ -149,3 +150,50 @@ describe('inProcessReceivers', () => {
     expect(added.createTransport).not.toBe(network);
   });
 });
+
+describe('createAttemptAbort', () => {
+  it('tells its one listener once, with the reason an AbortController would give', () => {
+    const abort = createAttemptAbort();
+    const told: unknown[] = [];
+    abort.onAbort(() => told.push(abort.reason));
+    expect(abort.aborted).toBe(false);
+    abort.abort('timeout');
+    abort.abort('reset');
+    expect(told).toEqual(['timeout']);
+    expect(abort).toMatchObject({ aborted: true, reason: 'timeout' });
+    const plain = createAttemptAbort();
+    plain.abort();
+    expect(plain.reason).toMatchObject({ name: 'AbortError' });
+    expect(String(plain.reason)).toBe(String(abortedReason()));
+  });
+
+  it('makes the signal on first use, aborted with the same reason before or after', () => {
+    const early = createAttemptAbort();
+    early.abort('closed');
+    expect(early.signal).toMatchObject({ aborted: true, reason: 'closed' });
+    const late = createAttemptAbort();
+    const signal = late.signal;
+    expect(signal.aborted).toBe(false);
+    late.abort('timeout');
+    expect(signal).toMatchObject({ aborted: true, reason: 'timeout' });
+    expect(late.signal).toBe(signal);
+  });
+
+  it('stops telling a listener that stopped listening', () => {
+    const abort = createAttemptAbort();
+    let told = 0;
+    const stop = abort.onAbort(() => {
+      told += 1;
+    });
+    stop();
+    abort.abort('reset');
+    expect(told).toBe(0);
+  });
+});
+
+/** What an AbortController's signal holds as its reason when aborted without one. */
+function abortedReason(): unknown {
+  const controller = new AbortController();
+  controller.abort();
+  return controller.signal.reason;
+}

@@ -106,7 +106,7 @@ function postWith(
           status: response.statusCode ?? 0,
           retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
           date: response.headers.date,
-          bodySnippet: Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8'),
+          bodySnippet: kept === 0 ? '' : Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8'),
         });
       });
     });

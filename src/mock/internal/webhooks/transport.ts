@@ -59,6 +59,39 @@ export interface AttemptAbort {
   readonly signal: AbortSignal;
 }
 
+/** An {@link AttemptAbort}: a class, so its getters are shared instead of made again for every attempt. */
+class Abort implements AttemptAbort {
+  aborted = false;
+  reason: unknown = undefined;
+  #controller: AbortController | undefined = undefined;
+  #listener: (() => void) | undefined = undefined;
+
+  abort(reason?: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason ?? new DOMException('This operation was aborted', 'AbortError');
+    this.#controller?.abort(this.reason);
+    const told = this.#listener;
+    this.#listener = undefined;
+    told?.();
+  }
+
+  onAbort(listener: () => void): () => void {
+    this.#listener = listener;
+    return () => {
+      if (this.#listener === listener) this.#listener = undefined;
+    };
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.aborted) this.#controller.abort(this.reason);
+    }
+    return this.#controller.signal;
+  }
+}
+
 /**
  * Makes the abort of one attempt.
  *
@@ -68,40 +101,7 @@ export interface AttemptAbort {
  * abort.abort('timeout');
  */
 export function createAttemptAbort(): AttemptAbort {
-  let controller: AbortController | undefined;
-  let listener: (() => void) | undefined;
-  let aborted = false;
-  let reason: unknown;
-  return {
-    get aborted() {
-      return aborted;
-    },
-    get reason() {
-      return reason;
-    },
-    abort(given) {
-      if (aborted) return;
-      aborted = true;
-      reason = given ?? new DOMException('This operation was aborted', 'AbortError');
-      controller?.abort(reason);
-      const told = listener;
-      listener = undefined;
-      told?.();
-    },
-    onAbort(l) {
-      listener = l;
-      return () => {
-        if (listener === l) listener = undefined;
-      };
-    },
-    get signal() {
-      if (controller === undefined) {
-        controller = new AbortController();
-        if (aborted) controller.abort(reason);
-      }
-      return controller.signal;
-    },
-  };
+  return new Abort();
 }
 
 /**

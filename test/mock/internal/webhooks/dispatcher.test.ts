@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultAssumptions, type WebhookRetryPolicy } from '../../../../src/assumptions.ts';
 import { checkStandardWebhookSignature } from '../../../../src/webhook/standard-webhooks.ts';
 import { createChanges } from '../../../support/changes.ts';
+import { createEventBus, type MockEvent } from '../../../support/mock-internals/domain.ts';
 import { type Clock, createClock, createSeededRandom } from '../../../support/mock-internals/foundations.ts';
 import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
 import {
@@ -129,6 +130,38 @@ describe('createWebhookDispatcher: one attempt', () => {
     expect(d.attempts).toEqual([expect.objectContaining({ number: 1, status: 200 })]);
     expect(d.attempts[0]!.ms).toBeGreaterThanOrEqual(0);
     expect(d.eventType).toBe(defaultAssumptions.webhook.eventType);
+  });
+
+  it('tells each attempt and the end on the event bus, each event with the same keys in the same order', async () => {
+    const r = await receiver();
+    const events = createEventBus();
+    const told: MockEvent[] = [];
+    events.on((e) => told.push(e));
+    const { dispatcher, clock } = setup([r.url], { events });
+    r.reply = () => ({ status: 500 });
+    dispatcher.enqueue(event('pay-1'));
+    const first = await dispatcher.waitFor((x) => x.state === 'retry-scheduled');
+    r.reply = () => ({ status: 200 });
+    clock.advance(first.nextAttemptAt! - clock.now());
+    const d = await dispatcher.waitFor((x) => x.state === 'delivered');
+    const [a1, a2] = d.attempts;
+    const attempted = (a: typeof a1, status: number) => ({
+      ...{ kind: 'delivery.attempted', deliveryId: d.id, uuid: 'pay-1', attempt: a!.number, status },
+      ...{ error: undefined, url: r.url, at: a!.at },
+    });
+    expect(told).toEqual([
+      attempted(a1, 500),
+      attempted(a2, 200),
+      {
+        ...{ kind: 'delivery.finished', deliveryId: d.id, uuid: 'pay-1', url: r.url, state: 'delivered' },
+        ...{ reason: undefined, delivered: true, attempts: 2 },
+      },
+    ]);
+    expect(Object.keys(told[0]!)).toEqual(['kind', 'deliveryId', 'uuid', 'attempt', 'status', 'error', 'url', 'at']);
+    expect(Object.keys(told[2]!)).toEqual([
+      ...['kind', 'deliveryId', 'uuid', 'url', 'state'],
+      ...['reason', 'delivered', 'attempts'],
+    ]);
   });
 
   it('uses the header names it is given', async () => {

@@ -58,6 +58,18 @@ describe('createHttpTransport', () => {
     expect(chunks[0]?.toString('latin1')).not.toContain('POST');
   });
 
+  it('writes the given headers in their order, then content-length, Host and Connection, then the body', async () => {
+    const { port, chunks } = await firstBytes();
+    const given = { 'content-type': 'application/json', 'x-client-id': 'c', 'x-delivery-id': 'whd_1' };
+    await transport()
+      .send(new URL(`http://127.0.0.1:${port}/hook?a=1`), given, '{"é":1}', createAttemptAbort())
+      .catch(() => undefined);
+    expect(chunks[0]?.toString('utf8')).toBe(
+      'POST /hook?a=1 HTTP/1.1\r\ncontent-type: application/json\r\nx-client-id: c\r\nx-delivery-id: whd_1\r\n' +
+        `content-length: 8\r\nHost: 127.0.0.1:${port}\r\nConnection: keep-alive\r\n\r\n{"é":1}`,
+    );
+  });
+
   it('sends an http URL as plain HTTP, and two https deliveries share one loaded module and agent', async () => {
     const { port, chunks } = await firstBytes();
     const t = transport();

@@ -300,7 +300,8 @@ async function measureWebhooks(pairs: number, batch: number): Promise<PairedRati
   const receiver = await startReceiver();
   const hour = 3_600_000;
   const app = createMockApp({ log: false, webhookUrls: [receiver.url], settleDelayMs: hour });
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const newAgent = () => new http.Agent({ keepAlive: true, maxSockets: 64 });
+  let agent = newAgent();
   try {
     const request = (path: string, init: RequestInit) => app.fetch(new Request(`http://127.0.0.1${path}`, init));
     const tokenRes = await request(TOKEN_PATH, {
@@ -359,7 +360,11 @@ async function measureWebhooks(pairs: number, batch: number): Promise<PairedRati
       await bareArrived;
       bareMs.push(performance.now() - started);
       receiver.kept.length = 0;
+      // The reset drops the mock's pooled connections, so its next batch opens them again; the bare poster's are
+      // dropped here too, or only the mock's batches would pay for opening connections (both ends of them).
       app.control.reset();
+      agent.destroy();
+      agent = newAgent();
     }
     // Deliveries per second, mock ÷ bare poster, batch by batch, with the bare poster as the reference.
     return pairedRatio(

@@ -68,6 +68,7 @@ export function createCoverageCollector(bus: EventBus, assumptions: Assumptions)
       slots(behavioursOfPayment({ guide: 'legacy', byCardAccount: true })),
     ],
   } as const;
+  const delivered = new Map<string, Slots>();
   const settled = {
     success: slots(behavioursOfSettlement('success')),
     failure: slots(behavioursOfSettlement('failure')),
@@ -84,8 +85,15 @@ export function createCoverageCollector(bus: EventBus, assumptions: Assumptions)
         if (!outcomes.has(event.uuid)) order.push(event.uuid);
         outcomes.set(event.uuid, event.outcome);
         return count(settled[event.outcome]);
-      case 'delivery.finished':
-        return count(slots(behavioursOfDelivery({ ...event, outcome: outcomes.get(event.uuid) })));
+      case 'delivery.finished': {
+        const { delivered: ok, attempts } = event;
+        const outcome = outcomes.get(event.uuid);
+        // Kept per what the behaviours read: attempts are few (the retry schedule's length), so the keys are too.
+        const key = `${ok}:${attempts}:${outcome}`;
+        return count(
+          remembered(delivered, key, () => slots(behavioursOfDelivery({ delivered: ok, attempts, outcome }))),
+        );
+      }
       default:
         return undefined;
     }

@@ -26,6 +26,22 @@ const countOf = (report: { behaviours: readonly { id: string; count: number }[] 
   report.behaviours.find((b) => b.id === id)?.count;
 
 describe('coverage collector', () => {
+  it('counts each delivery by its own attempts and outcome, however many came before with others', () => {
+    const bus = createEventBus();
+    const coverage = createCoverageCollector(bus, defaultAssumptions);
+    bus.emit(settled('p-1', 'success'));
+    bus.emit(settled('p-2', 'failure'));
+    bus.emit(settled('p-3', 'success'));
+    for (const uuid of ['p-1', 'p-2', 'p-3', 'p-unknown']) bus.emit(delivered(uuid));
+    const retried = delivered('p-2') as Extract<MockEvent, { kind: 'delivery.finished' }>;
+    bus.emit({ ...retried, attempts: 4 });
+    bus.emit({ ...retried, delivered: false, attempts: 12, state: 'failed', reason: 'retries-exhausted' });
+    const report = coverage.report();
+    expect(
+      ['first-attempt', 'retried', 'success', 'failure', 'given-up'].map((b) => countOf(report, `webhook.${b}`)),
+    ).toEqual([4, 1, 2, 2, 1]);
+  });
+
   it('remembers the last 10,000 settled outcomes for their webhooks, forgetting the oldest first', () => {
     const bus = createEventBus();
     const coverage = createCoverageCollector(bus, defaultAssumptions);

@@ -5,7 +5,7 @@
 
 /**
  * The mock's folders from the bottom up: a folder imports only its own layer's root modules and the layers below it.
- * The root modules of src/mock/internal (clock, random, the ordered lists, the HTTP error, ...) are the floor;
+ * The root modules of src/mock/internal (random, the HTTP error, ...) are the floor;
  * control, which drives every part, is the top. Moving a folder between layers is a design change: say why in
  * decisions/.
  */
@@ -25,6 +25,11 @@ const mockLayers = [
 const domainTokenModules = '(tokens|access-tokens|client-tokens|token-records|shared-token-ops|shared-tokens)';
 const domainPaymentModules = '(payments|settlement|shared-payments)';
 const domainRuleModules = '(cards|events|fees)';
+/**
+ * The base of domain/ that the model and every part above it build on: the virtual clock, the seeded random source,
+ * the ordered lists and the waits. They import nothing else of the mock.
+ */
+const domainBaseModules = '(clock|random|ordered-lists|waiters)';
 
 /** One rule per layer: no import from a folder of that layer into a folder of a layer above it. */
 const mockUpwardRules = [
@@ -170,10 +175,18 @@ module.exports = {
     {
       name: 'mock-foundations-import-no-part',
       comment:
-        'Inside the mock, the root modules (clock, random, the ordered lists, waiters, the HTTP error) and history/ (paged lists) are what every part builds on: they import no part folder (domain, control, http, graphql, webhooks, ...), so a part can be read without the others.',
+        'Inside the mock, the root modules (random, the HTTP error) and history/ (paged lists) are what every part builds on: they import no part folder (domain, control, http, graphql, webhooks, ...), so a part can be read without the others.',
       severity: 'error',
-      from: { path: '^src/mock/internal/(history/|(clock|random|ordered-lists|waiters|http-error)[.]ts$)' },
+      from: { path: '^src/mock/internal/(history/|(random|http-error)[.]ts$)' },
       to: { path: '^src/mock/internal/[^/]+/', pathNot: '^src/mock/internal/$1' },
+    },
+    {
+      name: 'mock-domain-base-imports-no-part',
+      comment:
+        'The base of src/mock/internal/domain (the virtual clock, the seeded random source, the ordered lists, the waits) is what the model and every part above it build on: it imports nothing else of the mock, so it can be read and reused alone.',
+      severity: 'error',
+      from: { path: `^src/mock/internal/domain/${domainBaseModules}[.]ts$` },
+      to: { path: '^src/mock/internal/', pathNot: `^src/mock/internal/domain/${domainBaseModules}[.]ts$` },
     },
     {
       name: 'mock-domain-knows-no-transport',
@@ -186,23 +199,23 @@ module.exports = {
     {
       name: 'mock-domain-rules-hold-no-state',
       comment:
-        'The pure rules of src/mock/internal/domain (card and fee rules, the event vocabulary) are what every part of the model builds on: they import one another, the stored shapes (store/stored.ts) and the root modules, never the state beside them (tokens, payments, failures, the journal) or any other part, so each can be read and reused alone.',
+        'The pure rules of src/mock/internal/domain (card and fee rules, the event vocabulary) are what every part of the model builds on: they import one another, the base of domain/ (clock, random, ordered lists, waits), the stored shapes (store/stored.ts) and the root modules, never the state beside them (tokens, payments, failures, the journal) or any other part, so each can be read and reused alone.',
       severity: 'error',
       from: { path: `^src/mock/internal/domain/${domainRuleModules}[.]ts$` },
       to: {
         path: '^src/mock/internal/[^/]+/',
-        pathNot: `^src/mock/internal/(domain/${domainRuleModules}|store/stored)[.]ts$`,
+        pathNot: `^src/mock/internal/(domain/(${domainRuleModules}|${domainBaseModules})|store/stored)[.]ts$`,
       },
     },
     {
       name: 'mock-domain-tokens-stand-alone',
       comment:
-        'The token modules of src/mock/internal/domain answer "who is this caller" for every route: they build on the platform (hashing), the records of the state store and the token state a shared store holds (decision 0040), the event vocabulary they tell their changes in, the stored shapes and the root modules, never on the payments beside them or any other part.',
+        'The token modules of src/mock/internal/domain answer "who is this caller" for every route: they build on the platform (hashing), the records of the state store and the token state a shared store holds (decision 0040), the event vocabulary they tell their changes in, the base of domain/ (clock, random, ordered lists, waits), the stored shapes and the root modules, never on the payments beside them or any other part.',
       severity: 'error',
       from: { path: `^src/mock/internal/domain/${domainTokenModules}[.]ts$` },
       to: {
         path: '^src/mock/internal/[^/]+/',
-        pathNot: `^src/mock/internal/(domain/(${domainTokenModules}|events)|platform/[^/]+|store/(records|token-state|stored))[.]ts$`,
+        pathNot: `^src/mock/internal/(domain/(${domainTokenModules}|events|${domainBaseModules})|platform/[^/]+|store/(records|token-state|stored))[.]ts$`,
       },
     },
     {
@@ -216,23 +229,23 @@ module.exports = {
     {
       name: 'mock-graphql-knows-no-transport',
       comment:
-        "src/mock/internal/graphql (engine, resolvers, validation) takes a parsed request and answers a GraphQL result: the HTTP exchange, tokens (of domain/ it reads only the rules, the events and the payments; of store/ only the stored shapes), the control plane and webhooks are the routes' business, so the engine runs the same under node:http, app.fetch and msw.",
+        "src/mock/internal/graphql (engine, resolvers, validation) takes a parsed request and answers a GraphQL result: the HTTP exchange, tokens (of domain/ it reads only the base, the rules, the events and the payments; of store/ only the stored shapes), the control plane and webhooks are the routes' business, so the engine runs the same under node:http, app.fetch and msw.",
       severity: 'error',
       from: { path: '^src/mock/internal/graphql/' },
       to: {
         path: '^src/mock/internal/(control|domain|http|provider-states|store|ui|webhooks)/',
-        pathNot: `^src/mock/internal/(domain/(${domainRuleModules}|${domainPaymentModules})|store/stored)[.]ts$`,
+        pathNot: `^src/mock/internal/(domain/(${domainBaseModules}|${domainRuleModules}|${domainPaymentModules})|store/stored)[.]ts$`,
       },
     },
     {
       name: 'mock-webhooks-know-no-routes',
       comment:
-        'src/mock/internal/webhooks delivers what settlement hands it: of domain/ it reads the rules, the events and the payments, never the tokens, the failures or the journal; never the routes, the control plane or GraphQL (the control API reaches deliveries, not the other way).',
+        'src/mock/internal/webhooks delivers what settlement hands it: of domain/ it reads the base, the rules, the events and the payments, never the tokens, the failures or the journal; never the routes, the control plane or GraphQL (the control API reaches deliveries, not the other way).',
       severity: 'error',
       from: { path: '^src/mock/internal/webhooks/' },
       to: {
         path: '^src/mock/internal/(control|domain|graphql|http|provider-states|ui)/',
-        pathNot: `^src/mock/internal/domain/(${domainRuleModules}|${domainPaymentModules})[.]ts$`,
+        pathNot: `^src/mock/internal/domain/(${domainBaseModules}|${domainRuleModules}|${domainPaymentModules})[.]ts$`,
       },
     },
     {

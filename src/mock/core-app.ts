@@ -11,9 +11,9 @@
  */
 import { kitMessage } from '../internal/messages.ts';
 import type { MockFetchApp } from './control-types.ts';
-import { createClock } from './internal/clock.ts';
 import { createControl } from './internal/control/handle.ts';
 import { registerControlRoutes } from './internal/control/routes.ts';
+import { createClock } from './internal/domain/clock.ts';
 import { createEventBus, type EventBus } from './internal/domain/events.ts';
 import { createFailureInjection } from './internal/domain/failure-injection.ts';
 import { createJournal, localJournalReads } from './internal/domain/journal.ts';

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Assumptions } from '../assumptions.ts';
-import type { Clock } from './internal/clock.ts';
+import type { Clock } from './internal/domain/clock.ts';
 import type { EventBus } from './internal/domain/events.ts';
 import { createSharedPayments, type SharedPayments } from './internal/domain/shared-payments.ts';
 import type { PaymentCaps } from './internal/store/payment-state.ts';

@@ -98,7 +98,7 @@ describe('waits in test/', () => {
 // The unit project shares one module graph and one global object per worker (isolate: false). A spy on a global
 // function captures whatever is installed when it is made: made while fake timers are on, it keeps the fake, and a
 // later file's restoreAllMocks puts that fake back on globalThis, where no timer of the worker's later files fires.
-// A test that must replace a global wraps it and puts it back itself, as test/mock/internal/clock.test.ts does.
+// A test that must replace a global wraps it and puts it back itself, as test/mock/internal/domain/clock.test.ts does.
 const globalSpy = /\bvi\.spyOn\(\s*globalThis\b/g;
 
 describe('spies in the shared unit worker', () => {

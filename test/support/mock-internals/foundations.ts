@@ -12,8 +12,8 @@
  */
 
 export { afterIdle, backgroundWrites } from '../../../src/mock/internal/background-writes.ts';
-export { type Clock, createClock, maxClockTime } from '../../../src/mock/internal/clock.ts';
+export { type Clock, createClock, maxClockTime } from '../../../src/mock/internal/domain/clock.ts';
+export { SeqList } from '../../../src/mock/internal/domain/ordered-lists.ts';
 export { checkPageQuery, collectPage, parseListQuery, readAllPages } from '../../../src/mock/internal/history/page.ts';
 export { MockHttpError } from '../../../src/mock/internal/http-error.ts';
-export { SeqList } from '../../../src/mock/internal/ordered-lists.ts';
 export { createSeededRandom, uuidV4FromHex } from '../../../src/mock/internal/random.ts';

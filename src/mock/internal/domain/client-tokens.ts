@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { KeyQueue } from '../ordered-lists.ts';
+import { KeyQueue } from './ordered-lists.ts';
 
 /** Token state of one client. */
 export interface ClientTokens {

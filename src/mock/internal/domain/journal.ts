@@ -26,7 +26,7 @@ import {
 } from '../history/journal-entry.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import type { RecordApplier, Recorder, RecordSnapshot } from '../store/records.ts';
-import { createWaiters } from '../waiters.ts';
+import { createWaiters } from './waiters.ts';
 
 export type { JournalEntry, JournalFilter, JournalRecord };
 

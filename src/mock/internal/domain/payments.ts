@@ -10,7 +10,6 @@
  */
 import type { Assumptions } from '../../../assumptions.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
-import { KeyQueue, SeqList } from '../ordered-lists.ts';
 import type {
   PagedPayment,
   PaymentCaps,
@@ -29,6 +28,7 @@ import {
 import type { CardAccount, CardAccountInput, SettlementOutcome, StoredPayment } from '../store/stored.ts';
 import { type ClientCards, cardAccountOf, cardUid, createCard } from './cards.ts';
 import type { EventBus, PaymentAccepted } from './events.ts';
+import { KeyQueue, SeqList } from './ordered-lists.ts';
 
 export type { CardAccount, CardAccountInput, Guide, SettlementOutcome, StoredPayment } from '../store/stored.ts';
 

@@ -19,11 +19,11 @@
  */
 import type { Assumptions } from '../../../assumptions.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
-import type { Clock } from '../clock.ts';
-import { KeyQueue } from '../ordered-lists.ts';
 import type { FencedWork, OnceOnly } from '../store/once-only.ts';
 import type { RecordApplier, RecordBody } from '../store/records.ts';
+import type { Clock } from './clock.ts';
 import type { EventBus } from './events.ts';
+import { KeyQueue } from './ordered-lists.ts';
 import { finalOutcome, type MockState, type SettlementOutcome, type StoredPayment } from './payments.ts';
 
 /** When a payment accepted now is due to settle, or undefined for one whose card keeps it processing. */

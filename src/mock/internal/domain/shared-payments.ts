@@ -11,7 +11,6 @@
  */
 import type { Assumptions } from '../../../assumptions.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
-import type { Clock, ScheduledTask } from '../clock.ts';
 import { checkPageQuery, type Page, type PageQuery, readAllPages } from '../history/page.ts';
 import type {
   PagedPayment,
@@ -22,6 +21,7 @@ import type {
   StoredPaymentCounts,
 } from '../store/payment-state.ts';
 import type { CardAccount, SettlementOutcome, StoredPayment } from '../store/stored.ts';
+import type { Clock, ScheduledTask } from './clock.ts';
 import type { EventBus } from './events.ts';
 import { finalOutcome } from './payments.ts';
 import { type SettleResult, settlementDueAt } from './settlement.ts';

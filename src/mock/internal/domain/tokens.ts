@@ -25,7 +25,6 @@
  */
 import type { Assumptions } from '../../../assumptions.ts';
 import type { RevokeTokenResponse, TokenPair, TokenPairResponse } from '../../../types/rest.ts';
-import type { Clock } from '../clock.ts';
 import type { MockClientConfig } from '../option-types.ts';
 import type { CryptoPrimitives } from '../platform/crypto-primitives.ts';
 import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../store/records.ts';
@@ -51,6 +50,7 @@ import {
   revokeAll,
   tokenHeads,
 } from './client-tokens.ts';
+import type { Clock } from './clock.ts';
 import type { EventBus, TokenIssued } from './events.ts';
 import { type SharedTokenOpsFactory, type StoreTokenCheck, tokenRefusals } from './shared-token-ops.ts';
 import { BOOT_SPAN, highestRecords, tokenRecords } from './token-records.ts';

@@ -37,7 +37,7 @@ import type { Assumptions } from '../../../assumptions.ts';
 import { graphqlError } from '../../../contract/error-shapes.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { isPlainObject } from '../../../internal/plain-object.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../domain/clock.ts';
 import { createFeeCalculator } from '../domain/fees.ts';
 import type { Guide, MockState, StoredPayment } from '../domain/payments.ts';
 import type { SeededRandom } from '../random.ts';

@@ -9,7 +9,7 @@ import type { RootFields } from '../../../../generated/root-fields.ts';
 import type { Assumptions } from '../../../assumptions.ts';
 import { type GraphqlErrorEntry, validationError } from '../../../contract/error-shapes.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { FeeCalculator } from '../domain/fees.ts';
 import type { CardAccount, Guide, MockState, StoredPayment } from '../domain/payments.ts';
 import type { SeededRandom } from '../random.ts';

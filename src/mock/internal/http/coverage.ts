@@ -17,7 +17,7 @@ import {
 } from '../../../contract/coverage/observe.ts';
 import { type CoverageReport, coverageReport } from '../../../contract/coverage/report.ts';
 import type { EventBus, MockEvent, RequestAnswered } from '../domain/events.ts';
-import { KeyQueue } from '../ordered-lists.ts';
+import { KeyQueue } from '../domain/ordered-lists.ts';
 
 /** What the collector answers. */
 export interface CoverageCollector {

@@ -12,7 +12,7 @@
 import { maskDigits } from '../../../contract/card-masking.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { controlPrefix, servicePaths } from '../../../spec-names.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { EventBus } from '../domain/events.ts';
 import { asUnavailable, StoreUnavailableError } from '../http-error.ts';
 import type { MockLatency } from '../option-types.ts';

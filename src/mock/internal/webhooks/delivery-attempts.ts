@@ -13,7 +13,7 @@
  */
 import type { WebhookRetryPolicy } from '../../../assumptions.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { DeliveryAttempted, EventBus } from '../domain/events.ts';
 import {
   type Delivery,

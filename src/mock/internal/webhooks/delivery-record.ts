@@ -13,7 +13,7 @@ import { type WebhookHeaderNames, webhookHeaders } from '../../../contract/webho
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
 import { bytesOfBase64 } from '../../../internal/text-bytes.ts';
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
-import type { ScheduledTask } from '../clock.ts';
+import type { ScheduledTask } from '../domain/clock.ts';
 import type { StoredPayment } from '../domain/payments.ts';
 import {
   type DeliveryAttempt,

@@ -16,8 +16,8 @@
  */
 
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
+import { KeyQueue, SeqList } from '../domain/ordered-lists.ts';
 import type { OrderedSource } from '../history/page.ts';
-import { KeyQueue, SeqList } from '../ordered-lists.ts';
 import type { DeliveryCounts, DeliveryFilter } from '../store/stored.ts';
 import {
   type Delivery,

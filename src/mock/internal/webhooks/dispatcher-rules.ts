@@ -14,7 +14,7 @@
 import type { WebhookRetryPolicy } from '../../../assumptions.ts';
 import type { WebhookHeaderNames } from '../../../contract/webhook-headers.ts';
 import { clause, errorLine, kitMessage } from '../../../internal/messages.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { EventBus } from '../domain/events.ts';
 import type { DeliveryCaps } from '../store/stored.ts';
 import type { WebhookAttemptReport } from './delivery-attempts.ts';

@@ -33,7 +33,7 @@ import { defaultAssumptions } from '../../../assumptions.ts';
 import { DEFAULT_WEBHOOK_HEADER_NAMES, type WebhookHeaderNames } from '../../../contract/webhook-headers.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import type { EventBus } from '../domain/events.ts';
-import { createWaiters } from '../waiters.ts';
+import { createWaiters } from '../domain/waiters.ts';
 import { createAttemptRunner, createDeliveryLanes, type DeliveryLanes } from './delivery-attempts.ts';
 import {
   createDeliveryHeaders,

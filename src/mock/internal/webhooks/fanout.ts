@@ -9,7 +9,7 @@ import type { Assumptions } from '../../../assumptions.ts';
 import { webhookHeaderNamesOf, webhookHeaders } from '../../../contract/webhook-headers.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import type { PaymentStatusWebhookPayload } from '../../../types/rest.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { EventBus } from '../domain/events.ts';
 import type { StoredPayment } from '../domain/payments.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';

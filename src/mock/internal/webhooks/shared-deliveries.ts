@@ -14,7 +14,7 @@
 import type { Assumptions } from '../../../assumptions.ts';
 import { webhookHeaderNamesOf } from '../../../contract/webhook-headers.ts';
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { EventBus } from '../domain/events.ts';
 import type { StoredPayment } from '../domain/payments.ts';
 import { checkPageQuery, type Page, type PageQuery, readAllPages } from '../history/page.ts';

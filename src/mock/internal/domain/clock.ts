@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { kitMessage } from '../../internal/messages.ts';
+import { kitMessage } from '../../../internal/messages.ts';
 
 /** A scheduled task that can be cancelled. */
 export interface ScheduledTask {

@@ -1,7 +1,7 @@
 // The ordered lists under the bounded histories: a history's cursors are sequence numbers that stay valid across
 // removals, and its holes are skipped and compacted.
 import { describe, expect, it } from 'vitest';
-import { SeqList } from '../../support/mock-internals/foundations.ts';
+import { SeqList } from '../../../support/mock-internals/foundations.ts';
 
 const list = (...seqs: number[]) => {
   const l = new SeqList<string>();

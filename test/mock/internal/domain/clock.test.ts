@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createClock, maxClockTime } from '../../support/mock-internals/foundations.ts';
+import { createClock, maxClockTime } from '../../../support/mock-internals/foundations.ts';
 
 // The real timer function, taken before any test fakes or spies on it.
 const realSetTimeout = globalThis.setTimeout;

@@ -5,7 +5,7 @@
 
 /**
  * The mock's folders from the bottom up: a folder imports only its own layer's root modules and the layers below it.
- * The root modules of src/mock/internal (random, the HTTP error, ...) are the floor;
+ * The root modules of src/mock/internal (the HTTP error, the option types, ...) are the floor;
  * control, which drives every part, is the top. Moving a folder between layers is a design change: say why in
  * decisions/.
  */
@@ -175,9 +175,9 @@ module.exports = {
     {
       name: 'mock-foundations-import-no-part',
       comment:
-        'Inside the mock, the root modules (random, the HTTP error) and history/ (paged lists) are what every part builds on: they import no part folder (domain, control, http, graphql, webhooks, ...), so a part can be read without the others.',
+        'Inside the mock, the root module of errors (the HTTP error) and history/ (paged lists) are what every part builds on: they import no part folder (domain, control, http, graphql, webhooks, ...), so a part can be read without the others.',
       severity: 'error',
-      from: { path: '^src/mock/internal/(history/|(random|http-error)[.]ts$)' },
+      from: { path: '^src/mock/internal/(history/|http-error[.]ts$)' },
       to: { path: '^src/mock/internal/[^/]+/', pathNot: '^src/mock/internal/$1' },
     },
     {

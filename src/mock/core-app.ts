@@ -18,6 +18,7 @@ import { createEventBus, type EventBus } from './internal/domain/events.ts';
 import { createFailureInjection } from './internal/domain/failure-injection.ts';
 import { createJournal, localJournalReads } from './internal/domain/journal.ts';
 import { createMockState } from './internal/domain/payments.ts';
+import { createSeededRandom, switchableRandom } from './internal/domain/random.ts';
 import { createSettlement } from './internal/domain/settlement.ts';
 import type { sharedJournal } from './internal/domain/shared-journal.ts';
 import type { SharedPayments } from './internal/domain/shared-payments.ts';
@@ -35,16 +36,9 @@ import { createRequestLog } from './internal/http/request-log.ts';
 import { createRouter, registerServiceRoutes } from './internal/http/routes.ts';
 import { StoreSetupError } from './internal/http-error.ts';
 import { createProviderStates } from './internal/provider-states/setup.ts';
-import { createSeededRandom } from './internal/random.ts';
 import type { StoreSync } from './internal/store/state-sync.ts';
 import { parseStoreUrl } from './internal/store/store-url.ts';
-import {
-  controlApplier,
-  type planStore,
-  type StoreOpener,
-  type StorePlan,
-  switchableRandom,
-} from './internal/store/store-wiring.ts';
+import { controlApplier, type planStore, type StoreOpener, type StorePlan } from './internal/store/store-wiring.ts';
 import { closeWebhooks, createWebhookFanout } from './internal/webhooks/fanout.ts';
 import { inProcessReceivers, type WebhookReceiver } from './internal/webhooks/transport.ts';
 import { createWebhookProgress, type WebhookProgress } from './internal/webhooks/webhook-progress.ts';

@@ -14,6 +14,6 @@
 export { afterIdle, backgroundWrites } from '../../../src/mock/internal/background-writes.ts';
 export { type Clock, createClock, maxClockTime } from '../../../src/mock/internal/domain/clock.ts';
 export { SeqList } from '../../../src/mock/internal/domain/ordered-lists.ts';
+export { createSeededRandom, uuidV4FromHex } from '../../../src/mock/internal/domain/random.ts';
 export { checkPageQuery, collectPage, parseListQuery, readAllPages } from '../../../src/mock/internal/history/page.ts';
 export { MockHttpError } from '../../../src/mock/internal/http-error.ts';
-export { createSeededRandom, uuidV4FromHex } from '../../../src/mock/internal/random.ts';

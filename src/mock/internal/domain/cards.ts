@@ -13,8 +13,8 @@ import type { Assumptions } from '../../../assumptions.ts';
 import { maskCardNumber } from '../../../contract/card-masking.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { testCardNumbers } from '../../../test-values.ts';
-import { uuidV4FromHex } from '../random.ts';
 import type { CardAccount, CardAccountInput, CardOutcome } from '../store/stored.ts';
+import { uuidV4FromHex } from './random.ts';
 
 /** True when `digits` (only ASCII digits, at least two) passes the Luhn checksum. */
 export function luhnValid(digits: string): boolean {

@@ -40,7 +40,7 @@ import { isPlainObject } from '../../../internal/plain-object.ts';
 import type { Clock } from '../domain/clock.ts';
 import { createFeeCalculator } from '../domain/fees.ts';
 import type { Guide, MockState, StoredPayment } from '../domain/payments.ts';
-import type { SeededRandom } from '../random.ts';
+import type { SeededRandom } from '../domain/random.ts';
 import { answer, type GraphqlResult, readOnlyRefusal } from './answers.ts';
 import { createExecutableSchemas, runOperation, wireSchemaOf } from './executable-schema.ts';
 

@@ -37,7 +37,7 @@ import {
 import { type GraphqlErrorEntry, graphqlError } from '../../../contract/error-shapes.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import type { Guide } from '../domain/payments.ts';
-import type { SeededRandom } from '../random.ts';
+import type { SeededRandom } from '../domain/random.ts';
 import { type GraphqlResult, type ReasonCodes, validationFailure } from './answers.ts';
 import { guideSchemaSource } from './guide-schema-source.ts';
 import type { CompiledQuery } from './jit.ts';

@@ -12,7 +12,7 @@ import { kitMessage } from '../../../internal/messages.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { FeeCalculator } from '../domain/fees.ts';
 import type { CardAccount, Guide, MockState, StoredPayment } from '../domain/payments.ts';
-import type { SeededRandom } from '../random.ts';
+import type { SeededRandom } from '../domain/random.ts';
 import {
   type ValidationRequest,
   validateCardFeeCalcArgs,

@@ -14,9 +14,9 @@ import { kitMessage } from '../../../internal/messages.ts';
 import { controlPrefix, servicePaths } from '../../../spec-names.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { EventBus } from '../domain/events.ts';
+import type { SeededRandom } from '../domain/random.ts';
 import { asUnavailable, StoreUnavailableError } from '../http-error.ts';
 import type { MockLatency } from '../option-types.ts';
-import type { SeededRandom } from '../random.ts';
 import type { ArmedFailure } from '../store/failure-state.ts';
 import {
   type ErrorMapper,

@@ -8,7 +8,6 @@
  */
 import { kitMessage } from '../../../internal/messages.ts';
 import { backgroundWrites } from '../background-writes.ts';
-import type { SeededRandom } from '../random.ts';
 import type { DeliveryStatePort } from './delivery-state.ts';
 import type { SharedFailureState } from './failure-state.ts';
 import type { JournalStatePort } from './journal-state.ts';
@@ -128,30 +127,6 @@ function sharedPlan(store: SharedStateStore): SharedStatePlan {
     payments: { port: payments, deliveries: store.deliveryState(), background, idle },
     journal: store.journalState(),
     bind: (deps) => createSharedSync({ ...deps, store, epoch, writes }),
-  };
-}
-
-/** A {@link SeededRandom} whose source can be swapped: payment ids fork by boot number once the store is open. */
-export interface SwitchableRandom extends SeededRandom {
-  use(source: SeededRandom): void;
-}
-
-/** Wraps `initial`; every draw goes to the current source. */
-export function switchableRandom(initial: SeededRandom): SwitchableRandom {
-  let current = initial;
-  return {
-    get seed() {
-      return current.seed;
-    },
-    next: () => current.next(),
-    nextInt: (max) => current.nextInt(max),
-    uuid: () => current.uuid(),
-    uuidHex: () => current.uuidHex(),
-    reset: () => current.reset(),
-    fork: (label) => current.fork(label),
-    use(source) {
-      current = source;
-    },
   };
 }
 

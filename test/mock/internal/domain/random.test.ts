@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createSeededRandom, uuidV4FromHex } from '../../support/mock-internals/foundations.ts';
-import { nodeCrypto } from '../../support/mock-internals/platform.ts';
+import { createSeededRandom, uuidV4FromHex } from '../../../support/mock-internals/foundations.ts';
+import { nodeCrypto } from '../../../support/mock-internals/platform.ts';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

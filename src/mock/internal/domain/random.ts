@@ -114,3 +114,30 @@ export function createSeededRandom(seed: string, sha512Hex: (text: string) => st
     },
   };
 }
+
+/**
+ * A {@link SeededRandom} whose source can be swapped: with a store, payment ids fork by boot number once the store
+ * is open (the composition root swaps the source when the store tells it the boot).
+ */
+export interface SwitchableRandom extends SeededRandom {
+  use(source: SeededRandom): void;
+}
+
+/** Wraps `initial`; every draw goes to the current source. */
+export function switchableRandom(initial: SeededRandom): SwitchableRandom {
+  let current = initial;
+  return {
+    get seed() {
+      return current.seed;
+    },
+    next: () => current.next(),
+    nextInt: (max) => current.nextInt(max),
+    uuid: () => current.uuid(),
+    uuidHex: () => current.uuidHex(),
+    reset: () => current.reset(),
+    fork: (label) => current.fork(label),
+    use(source) {
+      current = source;
+    },
+  };
+}

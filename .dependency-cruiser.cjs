@@ -175,7 +175,7 @@ module.exports = {
     {
       name: 'mock-foundations-import-no-part',
       comment:
-        'Inside the mock, the root module of errors (the HTTP error) and history/ (paged lists) are what every part builds on: they import no part folder (domain, control, http, graphql, webhooks, ...), so a part can be read without the others.',
+        'Inside the mock, the HTTP error (http-error.ts) and history/ (paged lists) are what every part builds on: they import no part folder (domain, control, http, graphql, webhooks, ...), so a part can be read without the others.',
       severity: 'error',
       from: { path: '^src/mock/internal/(history/|http-error[.]ts$)' },
       to: { path: '^src/mock/internal/[^/]+/', pathNot: '^src/mock/internal/$1' },

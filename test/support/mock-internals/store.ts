@@ -10,7 +10,6 @@
  * @module
  */
 
-export { StoreSetupError, StoreUnavailableError } from '../../../src/mock/internal/http-error.ts';
 export type {
   AttemptVerdict,
   DeliveryCaps,
@@ -29,3 +28,4 @@ export type {
   StoreRecord,
 } from '../../../src/mock/internal/store/sandbox-store.ts';
 export { createStateSync, type StateSync } from '../../../src/mock/internal/store/state-sync.ts';
+export { StoreSetupError, StoreUnavailableError } from '../../../src/mock/internal/store/store-errors.ts';

@@ -31,9 +31,10 @@ import { isPlainObject } from '../../../internal/plain-object.ts';
 import type { MockControl, MockRequestMatcher } from '../handle/control-handle.ts';
 import { type BodyLimits, jsonObject, type MockRequest, type Outcome, type RouteEntry } from '../http/exchange.ts';
 import type { Router } from '../http/routes.ts';
-import { badRequest, restError, StoreUnavailableError } from '../http-error.ts';
+import { badRequest, restError } from '../http-error.ts';
 import { pactRoutes, registerPactRoutes } from '../provider-states/routes.ts';
 import type { ProviderStateService } from '../provider-states/setup.ts';
+import { StoreUnavailableError } from '../store/store-errors.ts';
 import { coveragePath, registerListRoutes } from './lists.ts';
 
 type ControlHandler = (request: MockRequest) => Outcome | Promise<Outcome>;

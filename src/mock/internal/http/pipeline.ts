@@ -15,9 +15,9 @@ import { controlPrefix, servicePaths } from '../../../spec-names.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { EventBus } from '../domain/events.ts';
 import type { SeededRandom } from '../domain/random.ts';
-import { asUnavailable, StoreUnavailableError } from '../http-error.ts';
 import type { MockLatency } from '../option-types.ts';
 import type { ArmedFailure } from '../store/failure-state.ts';
+import { asUnavailable, StoreUnavailableError } from '../store/store-errors.ts';
 import {
   type ErrorMapper,
   graphqlFailure,

@@ -18,8 +18,8 @@ import { type RevokeTokenData, type TokenCheck, type TokenService, tokenPairJson
 import type { GraphqlRequest, GraphqlResult } from '../graphql/engine.ts';
 import { type EngineLoader, summarizeVariables } from '../graphql/engine-loader.ts';
 import { parseGraphqlQueryString } from '../graphql/query-string.ts';
-import { StoreUnavailableError } from '../http-error.ts';
 import type { ArmedFailure } from '../store/failure-state.ts';
+import { StoreUnavailableError } from '../store/store-errors.ts';
 import {
   type Authenticator,
   type BodyLimits,

@@ -22,8 +22,8 @@
 // a file store opens, not at every start of the mock (a start that never opens one pays nothing).
 import { constants as fsConstants, promises as fsp } from 'node:fs';
 import { errorLine } from '../../../internal/messages.ts';
-import { StoreUnavailableError } from '../http-error.ts';
 import type { PositionedRecord, RecordLogStore, StoreRecord } from './sandbox-store.ts';
+import { StoreUnavailableError } from './store-errors.ts';
 
 /** The parts of `node:fs/promises` the store uses for writing; a test passes a failing one (disk full, read-only). */
 export interface FileStoreIo {

@@ -5,9 +5,9 @@
  * @module
  */
 
-import { asUnavailable, StoreUnavailableError } from '../http-error.ts';
 import type { RecordBody } from './records.ts';
 import type { RecordLogStore, StoreRecord } from './sandbox-store.ts';
+import { asUnavailable, StoreUnavailableError } from './store-errors.ts';
 
 const nothing = () => undefined;
 

@@ -13,9 +13,9 @@
  */
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import { clause, errorLine, kitMessage } from '../../../internal/messages.ts';
-import { StoreSetupError, StoreUnavailableError } from '../http-error.ts';
 import { type SandboxStateClient, sandboxStatePorts, sandboxStateScripts } from './redis-sandbox-state.ts';
 import type { SharedStateStore } from './sandbox-store.ts';
+import { StoreSetupError, StoreUnavailableError } from './store-errors.ts';
 
 /** Options of {@link createRedisStore}. */
 export interface RedisStoreOptions {

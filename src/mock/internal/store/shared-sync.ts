@@ -9,10 +9,10 @@
  */
 import { kitMessage } from '../../../internal/messages.ts';
 import type { BackgroundWrites } from '../background-writes.ts';
-import { asUnavailable } from '../http-error.ts';
 import type { SandboxEpoch } from './sandbox-epoch.ts';
 import type { SharedStateStore } from './sandbox-store.ts';
 import type { StoreSync } from './state-sync.ts';
+import { asUnavailable } from './store-errors.ts';
 
 /** What {@link createSharedSync} drives. */
 export interface SharedSyncDeps {

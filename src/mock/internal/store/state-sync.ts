@@ -10,11 +10,11 @@
  * @module
  */
 import { errorLine, kitMessage } from '../../../internal/messages.ts';
-import { asUnavailable, type StoreUnavailableError } from '../http-error.ts';
 import type { FencedWork, OnceOnly } from './once-only.ts';
 import { createAppender } from './record-appender.ts';
 import type { RecordApplier, RecordBody } from './records.ts';
 import type { RecordLogStore, StoreRecord } from './sandbox-store.ts';
+import { asUnavailable, type StoreUnavailableError } from './store-errors.ts';
 import { lossCounter } from './sync-losses.ts';
 
 /** When to compact: records or bytes beyond the last snapshot (0: that bound is off). */

@@ -191,7 +191,7 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   const controlToken = createControlTokenCheck(opts.controlToken, platform.crypto.secretMatcher, errors);
   const core = createPipeline({
     ...{ router, failures, errors, latency: opts.latency, latencyRandom, log, journal: recordRequest, clock },
-    elapsedMs: platform.elapsedMs,
+    monotonicNs: platform.monotonicNs,
     ...{ guard, pages, controlToken, sync, storeUnavailableReason: assumptions.reasonCodes.storeUnavailable },
     events,
   });

@@ -38,10 +38,7 @@ export const nodePlatform: MockPlatform = {
     registerLandingPage(pages, { guide: deps.guide, clients });
     registerUiRoutes(pages, { ...deps, clients, assets: createAssetStore() });
   },
-  elapsedMs() {
-    const [seconds, nanoseconds] = process.hrtime();
-    return seconds * 1000 + nanoseconds / 1e6;
-  },
+  monotonicNs: process.hrtime.bigint,
   jit: nodeJitLoader,
   loadGraphqlAtStart: false,
 };

@@ -51,11 +51,13 @@ export interface MockPlatform {
    */
   readonly registerPages: ((pages: PageRoutes, deps: PageDeps) => void) | undefined;
   /**
-   * Milliseconds from a fixed origin that never go back: how long each request took (its log line and journal
-   * entry). Node's reads `process.hrtime`, not the global `performance`: the first read of that global loads
-   * perf_hooks, a tenth of the CLI mock's cold start before its first answer could go out (decision 0037).
+   * Nanoseconds from a fixed origin that never go back: how long each request took (its log line and journal
+   * entry; the pipeline turns the difference into milliseconds). Node's is `process.hrtime.bigint` itself, not the
+   * global `performance`: the first read of that global loads perf_hooks, a tenth of the CLI mock's cold start before
+   * its first answer could go out (decision 0037); handed over as it is, a request's reads run none of the
+   * platform's own code. The web platform's is built on `performance.now()`.
    */
-  elapsedMs(): number;
+  readonly monotonicNs: () => bigint;
   /** graphql-jit, loaded on first need; `undefined` runs every operation on graphql-js (same answers). */
   readonly jit: JitLoader | undefined;
   /**

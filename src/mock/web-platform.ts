@@ -18,7 +18,7 @@ export const webPlatform: MockPlatform = {
   createNetworkTransport: () => createFetchTransport(),
   readPackageFile: undefined,
   registerPages: undefined,
-  elapsedMs: () => performance.now(),
+  monotonicNs: () => BigInt(Math.round(performance.now() * 1e6)),
   jit: undefined,
   loadGraphqlAtStart: true,
 };

@@ -89,8 +89,8 @@ export interface PipelineDeps {
   readonly log: RequestLog;
   readonly journal: PipelineJournal;
   readonly clock: Clock;
-  /** Milliseconds from a fixed origin, for each request's duration (the platform's `elapsedMs`). */
-  readonly elapsedMs: () => number;
+  /** Nanoseconds from a fixed origin, for each request's duration (the platform's `monotonicNs`). */
+  readonly monotonicNs: () => bigint;
   /** Host check, CORS preflights and headers, cross-origin refusals (guards.ts). */
   readonly guard: BrowserGuard;
   /** The pages route group; undefined when the pages are off (`ui: false`). */
@@ -108,8 +108,8 @@ export interface PipelineDeps {
 /** One request on its way through the steps: what the steps have learnt of it so far. */
 export interface Exchange {
   readonly request: MockRequest;
-  /** When the request's own work began (after any wait for the store), for its duration. */
-  started: number;
+  /** When the request's own work began (after any wait for the store), in the platform's nanoseconds. */
+  started: bigint;
   /** The path as logged and journaled: card-like digit runs masked on paths the mock does not serve. */
   readonly path: string;
   readonly match: RouteMatch<RouteEntry>;
@@ -147,7 +147,7 @@ const noRoute: RouteMatch<RouteEntry> = { found: 'none' };
 
 /** Builds the core: `(request) => reply`, synchronous unless a step makes it wait (a store, a latency, a route). */
 export function createPipeline(deps: PipelineDeps): MockCore {
-  const { router, failures, errors, guard, pages, sync, controlToken, elapsedMs } = deps;
+  const { router, failures, errors, guard, pages, sync, controlToken, monotonicNs } = deps;
   const storeDown = (x: Exchange, error: unknown) => {
     x.waitsForRecords = false;
     return storeDownOutcome(errors, deps.storeUnavailableReason, x.kind, error);
@@ -164,7 +164,7 @@ export function createPipeline(deps: PipelineDeps): MockCore {
       return x.page === undefined ? controlToken?.(x.request) : undefined;
     },
     // With a store: open, rebuild or read the store first (a page shell reads no state); a store fault is its 503.
-    ...(sync === undefined ? [] : [storeCatchUp(sync, storeDown, elapsedMs)]),
+    ...(sync === undefined ? [] : [storeCatchUp(sync, storeDown, monotonicNs)]),
     // Injected failures (failNextRequest) answer before anything runs, as a failing service would; on Redis an armed
     // failure is taken there first (one replica uses each). A route whose credentials check
     // takes it in its own round trip (/graphql on Redis) leaves it to that check.
@@ -255,7 +255,7 @@ export function createPipeline(deps: PipelineDeps): MockCore {
     const path = match.found === 'none' && page === undefined ? maskDigits(request.path) : request.path;
     const x: Exchange = {
       request,
-      started: elapsedMs(),
+      started: monotonicNs(),
       path,
       match,
       page,
@@ -275,7 +275,7 @@ export function createPipeline(deps: PipelineDeps): MockCore {
 function storeCatchUp(
   sync: PipelineSync,
   storeDown: (x: Exchange, error: unknown) => Outcome,
-  elapsedMs: () => number,
+  monotonicNs: () => bigint,
 ): AskStep {
   const readsShared = (x: Exchange) =>
     x.match.found !== 'handler' || (x.match.handler.readsShared?.(x.request) ?? true);
@@ -285,11 +285,11 @@ function storeCatchUp(
     if (gate === undefined) return undefined;
     return gate.then(
       () => {
-        x.started = elapsedMs();
+        x.started = monotonicNs();
         return undefined;
       },
       (error: unknown) => {
-        x.started = elapsedMs();
+        x.started = monotonicNs();
         return storeDown(x, error);
       },
     );
@@ -337,7 +337,7 @@ function storeDownOutcome(
 
 /** The last step of every request: the answer serialized, then the log line and the journal entry. */
 function createRecordStep(deps: PipelineDeps): (x: Exchange, answer: Outcome) => MockReply {
-  const { errors, log, journal, clock, elapsedMs, events } = deps;
+  const { errors, log, journal, clock, monotonicNs, events } = deps;
   return function recordStep(x, answer) {
     const { method } = x.request;
     const { path, clientId } = x;
@@ -349,7 +349,7 @@ function createRecordStep(deps: PipelineDeps): (x: Exchange, answer: Outcome) =>
       answer = errors.internal(error, method, path);
       reply = toReply(answer);
     }
-    const durationMs = elapsedMs() - x.started;
+    const durationMs = Number(monotonicNs() - x.started) / 1e6;
     // The GraphQL route reads its verdict off its answer object; other answers are read here.
     const verdict = answer.verdict ?? verdictOfOutcome(answer);
     // A plain literal, not spreads of literals: a spread object would be built and copied on every request.

@@ -59,7 +59,7 @@ function pipelineOf(overrides: Partial<PipelineDeps> = {}) {
     log: createRequestLog(false),
     journal: { record: (entry) => journaled.push(entry) },
     clock: createClock(),
-    elapsedMs: () => 0,
+    monotonicNs: () => 0n,
     guard: {
       check: (r) => {
         ran.push('host and CORS');

@@ -1,6 +1,7 @@
 /**
  * Test support: the names tests use from what every part of the mock builds on: the virtual clock, the seeded random
- * source, the ordered lists, the background writes, the HTTP error and the paged histories (`history/`).
+ * source and the ordered lists (the base of `domain/`), the background writes and the HTTP error (the root modules)
+ * and the paged histories (`history/`).
  *
  * Tests reach `src/mock/internal/` only through `test/support/mock-internals/` (rule
  * `tests-reach-mock-internals-through-support`, `npm run check:architecture`), so a move inside the mock changes one

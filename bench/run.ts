@@ -9,14 +9,16 @@
  * Every figure is the median of per-round ratios against (a) in the same round, with its spread (report.ts,
  * paired.ts). Then the payment latency at 1, 10 and 100 connections, and the mock's memory while it processes
  * payments. Prints the tables with the targets, writes bench/results/latest-<date>.json (raw, ignored by
- * git) and, for a full run of every workload, bench/results/summary.json and summary.md (committed).
+ * git) and, for a full run of every workload, bench/results/summary.json and summary.md (committed; which runs
+ * write them, summary-files.ts).
  *
  * Flags: --quick (a few minutes), --only <workload,...>, --servers <id,...> (reference (a) always runs), --rounds N,
  * --seconds S, --connections N, --no-latency-curve, --no-in-process, --no-proxy-latency,
  * --payments N, --no-shared-store (the mock on Redis, one and two replicas, beside it on memory), --no-cold-start, --no-memory, --strict (exit 1 when a target fails), --profile (Node servers run
  * with --cpu-prof; one profile per server and workload in .tmp/bench/profiles, named by pid, summarised by `tsx bench/profile-summary.ts`),
  * --baseline <dir> (the built CLI of another checkout runs beside the mock in every workload and cold start, so a
- * change is compared with the code before it in one run; such a run leaves the summary files as they were).
+ * change is compared with the code before it in one run; a full such run writes the summary files too, without the
+ * baseline's rows).
  *
  * @module
  */
@@ -68,6 +70,7 @@ import {
 import { settingsLine } from './settings-line.ts';
 import { measureSharedStore } from './shared-store.ts';
 import type { SharedStoreResult } from './shared-store-report.ts';
+import { FULL_RUN, withoutBaseline, writesSummary } from './summary-files.ts';
 import { generateToken, openSession, type Workload, type WorkloadLoad, workloads } from './workloads.ts';
 
 const { values: flags } = parseArgs({
@@ -95,8 +98,8 @@ const quick = flags.quick;
 // Many short rounds: the host switches speed for tens of seconds at a time, so each pair (a server and (a) in the
 // same round) should sit inside one speed; the median of many pairs is the figure (decision 0002).
 const settings = {
-  rounds: Number(flags.rounds ?? (quick ? 3 : 12)),
-  seconds: Number(flags.seconds ?? (quick ? 0.5 : 1)),
+  rounds: Number(flags.rounds ?? (quick ? 3 : FULL_RUN.rounds)),
+  seconds: Number(flags.seconds ?? (quick ? 0.5 : FULL_RUN.seconds)),
   warmupSeconds: quick ? 0.5 : 2,
   /** Unmeasured slices right before each measured round, until CPU per request settles (bench/rewarm.ts). */
   rewarmSliceSeconds: quick ? 0.1 : 0.2,
@@ -105,7 +108,7 @@ const settings = {
   coldRuns: quick
     ? { mock: 2, 'rest-token': 2, prism: 1, yoga: 1, apollo: 1 }
     : { mock: 12, 'rest-token': 12, prism: 12, yoga: 12, apollo: 12 },
-  payments: Number(flags.payments ?? (quick ? 20_000 : 100_000)),
+  payments: Number(flags.payments ?? (quick ? 20_000 : FULL_RUN.payments)),
   paymentChunks: quick ? 4 : 10,
   /** Soft budget for the throughput rounds; later rounds are skipped (each server keeps at least one). */
   roundsBudgetSeconds: quick ? 60 : 900,
@@ -271,7 +274,7 @@ async function openWorkload(workload: Workload): Promise<OpenWorkload> {
       const after = proc.cpuSeconds();
       return { cpuSeconds: before === null || after === null ? null : after - before, requests: slice.requests };
     }, settings.rewarmRule);
-    rewarms.push(warm);
+    rewarms.push({ ...warm, server });
     const proxyBefore = proxyPid === undefined ? null : procCpuSeconds(proxyPid);
     const cpuBefore = proc.cpuSeconds();
     const coreBefore = serverCpus === undefined ? null : coresBusySeconds(serverCpus);
@@ -357,8 +360,8 @@ async function openWorkload(workload: Workload): Promise<OpenWorkload> {
 // packed into the minute its workload happened to get, so the host's slow drift (minutes) lands inside each figure's
 // spread instead of between two runs' medians (decision 0002).
 const opened: OpenWorkload[] = [];
-/** Every measured round's rewarm, for the settings line. */
-const rewarms: RewarmOutcome[] = [];
+/** Every measured round's rewarm and its server, for the settings line. */
+const rewarms: (RewarmOutcome & { readonly server: ServerId })[] = [];
 /** Passes run before the round budget stopped them (cold starts it cut short still run). */
 let roundsRun = 0;
 const coldRuns = flags['no-cold-start']
@@ -460,35 +463,38 @@ if (withMock && !flags['no-memory']) {
 }
 
 const now = new Date();
+/** The run's context, its settings line counting the rewarms of `servers`' rounds. */
+const contextOf = (servers: (server: ServerId) => boolean) => ({
+  date: now.toISOString(),
+  cpu: cpuModel(),
+  cores: machineCores,
+  node: process.version,
+  pinning: withMock ? `${pinning}; ${mockVia}` : pinning,
+  settings: settingsLine({
+    ran: roundsRun,
+    asked: settings.rounds,
+    seconds: settings.seconds,
+    rewarms: rewarms.filter((r) => servers(r.server)),
+    sliceSeconds: settings.rewarmSliceSeconds,
+    rule: settings.rewarmRule,
+    warmupSeconds: settings.warmupSeconds,
+    connections: settings.connections,
+    quick,
+  }),
+  loadAtStart,
+});
+const measured = {
+  workloads: workloadRuns,
+  coldStart: coldStart as ColdStart,
+  memory,
+  latencyCurve,
+  inProcess,
+  proxyLatency,
+  sharedStore,
+};
 const summary = summarize(
-  {
-    date: now.toISOString(),
-    cpu: cpuModel(),
-    cores: machineCores,
-    node: process.version,
-    pinning: withMock ? `${pinning}; ${mockVia}` : pinning,
-    settings: settingsLine({
-      ran: roundsRun,
-      asked: settings.rounds,
-      seconds: settings.seconds,
-      rewarms,
-      sliceSeconds: settings.rewarmSliceSeconds,
-      rule: settings.rewarmRule,
-      warmupSeconds: settings.warmupSeconds,
-      connections: settings.connections,
-      quick,
-    }),
-    loadAtStart,
-  },
-  {
-    workloads: workloadRuns,
-    coldStart: coldStart as ColdStart,
-    memory,
-    latencyCurve,
-    inProcess,
-    proxyLatency,
-    sharedStore,
-  },
+  contextOf(() => true),
+  measured,
 );
 
 const resultsDir = join(root, 'bench', 'results');
@@ -496,25 +502,19 @@ mkdirSync(resultsDir, { recursive: true });
 const stamp = now.toISOString().replaceAll(':', '-').replace(/\..*$/, '');
 const rawPath = join(resultsDir, `latest-${stamp}.json`);
 writeFileSync(rawPath, `${JSON.stringify({ settings, summary }, null, 2)}\n`);
-const complete =
-  !quick &&
-  !flags.only &&
-  !flags.servers &&
-  withMock &&
-  !flags['no-cold-start'] &&
-  !flags['no-memory'] &&
-  !flags['no-latency-curve'] &&
-  !flags['no-in-process'] &&
-  !flags['no-shared-store'] &&
-  besideMock.length === 0;
+const complete = writesSummary(flags, withMock);
 if (complete) {
-  writeFileSync(join(resultsDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  writeFileSync(join(resultsDir, 'summary.md'), renderMarkdown(summary));
+  // The committed summary reads as the same run without --baseline would; the baseline's rows stay in the raw file.
+  const committed = summarize(
+    contextOf((server) => !besideMock.includes(server)),
+    withoutBaseline(measured),
+  );
+  writeFileSync(join(resultsDir, 'summary.json'), `${JSON.stringify(committed, null, 2)}\n`);
+  writeFileSync(join(resultsDir, 'summary.md'), renderMarkdown(committed));
 }
 
 process.stdout.write(`\n${renderText(summary)}\n`);
-log(
-  `raw results: ${rawPath}${complete ? '; summary: bench/results/summary.{json,md}' : ' (partial or quick run: summary files left as they were)'}`,
-);
+const written = `; summary: bench/results/summary.{json,md}${besideMock.length > 0 ? ' (without the baseline build)' : ''}`;
+log(`raw results: ${rawPath}${complete ? written : ' (partial or quick run: summary files left as they were)'}`);
 log(`took ${elapsed().toFixed(0)} s`);
 if (flags.strict && summary.targets.some((t) => t.pass !== true)) process.exitCode = 1;

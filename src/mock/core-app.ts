@@ -22,8 +22,7 @@ import { createSeededRandom, switchableRandom } from './internal/domain/random.t
 import { createSettlement } from './internal/domain/settlement.ts';
 import type { sharedJournal } from './internal/domain/shared-journal.ts';
 import type { SharedPayments } from './internal/domain/shared-payments.ts';
-import type { SharedTokenOpsFactory } from './internal/domain/shared-token-ops.ts';
-import { createTokenService } from './internal/domain/tokens.ts';
+import { createTokenService, type SharedTokenOpsFactory } from './internal/domain/tokens.ts';
 import { createEngineLoader } from './internal/graphql/engine-loader.ts';
 import { createCoverageCollector } from './internal/http/coverage.ts';
 import { createErrorMapper, errorDetail, type MockCore, type RouteEntry } from './internal/http/exchange.ts';

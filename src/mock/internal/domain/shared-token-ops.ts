@@ -1,15 +1,14 @@
 /**
- * What the two token implementations share: the shape of the operations over a shared token state, apart from their
- * code (shared-tokens.ts), and the refusals both answer. The token service and the composition root name the shape
- * here, and the Node entries pass the operations in, so the browser builds, which never have a shared token state
- * (a Redis store), do not carry them.
+ * What the two token implementations share: the context of the operations over a shared token state, apart from
+ * their code (shared-tokens.ts), and the refusals both answer. The Node entries pass those operations in, so the
+ * browser builds, which never have a shared token state (a Redis store), do not carry them.
  *
  * @module
  */
 import type { Assumptions } from '../../../assumptions.ts';
 import { kitMessage } from '../../../internal/messages.ts';
 import { serviceHeaders } from '../../../spec-names.ts';
-import type { TokenPair, TokenPairResponse } from '../../../types/rest.ts';
+import type { TokenPair } from '../../../types/rest.ts';
 import { restError } from '../http-error.ts';
 import type { SharedTokenState, TokenStanding } from '../store/token-state.ts';
 import type { AccessTokenContext, TokenCheck } from './access-tokens.ts';
@@ -70,21 +69,3 @@ export interface SharedTokenContext {
 
 /** A token check over a shared state, with the use of the failure armed for the request's path it took, if any. */
 export type StoreTokenCheck = TokenCheck & { readonly failure?: TokenStanding['failure'] };
-
-/** The token operations that differ over a shared state; tokens.ts keeps the rest. */
-export interface SharedTokenOps {
-  generate(clientId: string): Promise<TokenPairResponse>;
-  refresh(clientId: string, refreshToken: string): Promise<TokenPairResponse>;
-  revoke(clientId: string, token: string | undefined): Promise<{ revoked: 'client' | 'token'; refresh_tokens: number }>;
-  issue(clientId: string): TokenPair;
-  /** With `failPath`, the store's check also takes a use of the failure armed for that path. */
-  verify(
-    token: string | undefined,
-    clientIdHeader: string | undefined,
-    failPath?: string,
-  ): TokenCheck | Promise<StoreTokenCheck>;
-  reset(): void;
-}
-
-/** Builds the shared operations over a context: `sharedTokenOps` of shared-tokens.ts, passed in by the Node entries. */
-export type SharedTokenOpsFactory = (c: SharedTokenContext) => SharedTokenOps;

@@ -21,7 +21,8 @@ import { afterIdle } from '../background-writes.ts';
 import { checkAccessToken, revocationKey, tokenIdKey } from './access-tokens.ts';
 import { type ClientTokens, refreshNumber } from './client-tokens.ts';
 import type { TokenIssued } from './events.ts';
-import { type SharedTokenContext, type SharedTokenOps, tokenRefusals } from './shared-token-ops.ts';
+import { type SharedTokenContext, tokenRefusals } from './shared-token-ops.ts';
+import type { SharedTokenOps } from './tokens.ts';
 
 /** The key of one token in the store: client, jti and exp (see {@link revocationKey}). */
 const tokenKey = (clientId: string, jti: string, exp: number) => revocationKey(tokenIdKey(clientId, jti), exp);

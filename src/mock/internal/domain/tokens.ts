@@ -52,7 +52,7 @@ import {
 } from './client-tokens.ts';
 import type { Clock } from './clock.ts';
 import type { EventBus, TokenIssued } from './events.ts';
-import { type SharedTokenOpsFactory, type StoreTokenCheck, tokenRefusals } from './shared-token-ops.ts';
+import { type SharedTokenContext, type StoreTokenCheck, tokenRefusals } from './shared-token-ops.ts';
 import { BOOT_SPAN, highestRecords, tokenRecords } from './token-records.ts';
 
 /** Why a token was not accepted (re-exported from access-tokens.ts, where the checks are). */
@@ -111,6 +111,19 @@ export interface TokenService extends CredentialCheck {
    */
   setIdBase(boot: number): void;
 }
+
+/**
+ * The operations of {@link TokenService} that differ over a shared state (shared-tokens.ts), each answer a promise;
+ * this module keeps the rest.
+ */
+export type SharedTokenOps = Pick<TokenService, 'issue' | 'verify' | 'reset'> & {
+  [K in 'generate' | 'refresh' | 'revoke']: (
+    ...args: Parameters<TokenService[K]>
+  ) => Promise<Awaited<ReturnType<TokenService[K]>>>;
+};
+
+/** Builds the shared operations over a context: `sharedTokenOps` of shared-tokens.ts, passed in by the Node entries. */
+export type SharedTokenOpsFactory = (c: SharedTokenContext) => SharedTokenOps;
 
 /** The token service without a shared token state: every answer is a plain value (memory, file store). */
 export interface InProcessTokenService extends TokenService {

@@ -23,7 +23,7 @@ import { mockOptionTable } from './option-table.ts';
 export type { MockClientConfig, MockGuide, MockLatency, MockLogFormat, MockLogSink } from './internal/option-types.ts';
 export { parseStoreUrl } from './internal/store/store-url.ts';
 export type { MockOptions } from './mock-options.ts';
-export { type AssumptionFlag, mockAssumptionFlags, mockOptionTable } from './option-table.ts';
+export { mockAssumptionFlags, mockOptionTable } from './option-table.ts';
 export { parseAllowedHosts, parseCorsOrigins };
 
 /** The defaults of {@link MockOptions}, as the CLI documents them (the rows of {@link mockOptionTable} with one). */

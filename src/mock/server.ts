@@ -15,8 +15,6 @@ import type { MockServer } from './control-types.ts';
 import { controlTokenRefusal } from './internal/http/guards.ts';
 import { defaultMockOptions, type MockOptions } from './options.ts';
 
-export type { MockServer } from './control-types.ts';
-
 /**
  * Starts the mock on `options.host:options.port` (default 127.0.0.1:4010; pass `port: 0` in tests). A host other
  * machines can reach (`0.0.0.0` included) needs `controlToken`: without one this rejects with a `TypeError` saying

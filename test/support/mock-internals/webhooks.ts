@@ -10,10 +10,13 @@
  *
  * @module
  */
+
+export type { DeliveryCaps } from '../../../src/mock/internal/store/stored.ts';
 export { retryAfterMs, retryDelayMs } from '../../../src/mock/internal/webhooks/delivery-attempts.ts';
 export {
   createDeliveryHeaders,
   type Delivery,
+  type DeliveryRecord,
   newDelivery,
   paymentStatusPayload,
   recordAttempt,
@@ -29,13 +32,11 @@ export {
   type DeliveryStore,
   deliveryMatches,
 } from '../../../src/mock/internal/webhooks/delivery-store.ts';
-export {
-  createWebhookDispatcher,
-  type DeliveryCaps,
-  type DeliveryRecord,
-  type WebhookDispatcher,
-  type WebhookDispatcherOptions,
-} from '../../../src/mock/internal/webhooks/dispatcher.ts';
+export { createWebhookDispatcher } from '../../../src/mock/internal/webhooks/dispatcher.ts';
+export type {
+  WebhookDispatcher,
+  WebhookDispatcherOptions,
+} from '../../../src/mock/internal/webhooks/dispatcher-rules.ts';
 export { createWebhookFanout, type WebhookFanoutDeps } from '../../../src/mock/internal/webhooks/fanout.ts';
 export { createHttpTransport } from '../../../src/mock/internal/webhooks/http-post.ts';
 export {

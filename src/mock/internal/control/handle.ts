@@ -25,7 +25,7 @@ import type { Router } from '../http/routes.ts';
 import { badRequest, restError } from '../http-error.ts';
 import type { Recorder } from '../store/records.ts';
 import type { SandboxEpoch } from '../store/sandbox-epoch.ts';
-import type { RedeliverResult } from '../webhooks/dispatcher.ts';
+import type { RedeliverResult } from '../webhooks/dispatcher-rules.ts';
 import type { WebhookFanout } from '../webhooks/fanout.ts';
 import type { SharedDeliveries } from '../webhooks/shared-deliveries.ts';
 

@@ -56,7 +56,7 @@ import { type SharedTokenContext, type StoreTokenCheck, tokenRefusals } from './
 import { BOOT_SPAN, highestRecords, tokenRecords } from './token-records.ts';
 
 /** Why a token was not accepted (re-exported from access-tokens.ts, where the checks are). */
-export type { TokenCheck, TokenRejection } from './access-tokens.ts';
+export type { TokenCheck } from './access-tokens.ts';
 
 /** What a revoke-token call revoked: the `data` of its answer (openapi.yaml `RevokeTokenResponse`). */
 export type RevokeTokenData = NonNullable<RevokeTokenResponse['data']>;

@@ -17,8 +17,8 @@ import type {
 } from '../domain/payments.ts';
 import type { JournalEntry, JournalFilter } from '../history/journal-entry.ts';
 import type { Page, PageQuery } from '../history/page.ts';
+import type { DeliveryRecord } from '../webhooks/delivery-record.ts';
 import type { DeliveryCounts, DeliveryFilter } from '../webhooks/delivery-store.ts';
-import type { DeliveryRecord } from '../webhooks/dispatcher.ts';
 
 /**
  * A coverage report: `{ behaviours: [{ id, title, spec, guides, covered, count }], covered, total }` (docs/coverage.md).

@@ -29,8 +29,6 @@ import {
 import type { DeliveryFields, DeliveryStore } from './delivery-store.ts';
 import type { WebhookTransport } from './transport.ts';
 
-export type { DeliveryCaps } from '../store/stored.ts';
-
 /** Outcome of {@link WebhookDispatcher.redeliver}: a caller's mistake is a value, with a message naming the fix. */
 export type RedeliverResult =
   | { readonly ok: true }

@@ -57,24 +57,6 @@ import {
   type WebhookDispatcherOptions,
 } from './dispatcher-rules.ts';
 
-/** The delivery record types, defined in delivery-record.ts. */
-export type {
-  DeliveryAttempt,
-  DeliveryFailureReason,
-  DeliveryRecord,
-  DeliveryState,
-  WebhookEvent,
-} from './delivery-record.ts';
-
-/** The dispatcher's types, defined in dispatcher-rules.ts. */
-export type {
-  DeliveryCaps,
-  RedeliverResult,
-  WaitForOptions,
-  WebhookDispatcher,
-  WebhookDispatcherOptions,
-} from './dispatcher-rules.ts';
-
 /** What a wait that timed out says: the latest deliveries and their states, and the likely fix. */
 function noMatchMessage(store: DeliveryStore, timeoutMs: number): string {
   function* newest() {

@@ -18,6 +18,7 @@ import type { RecordApplier, RecordBody, Recorder, RecordSnapshot } from '../sto
 import type { WebhookAttemptReport } from './delivery-attempts.ts';
 import {
   type Delivery,
+  type DeliveryRecord,
   type DeliveryState,
   paymentStatusPayload,
   settledEvent,
@@ -32,12 +33,8 @@ import {
   deliveryFields,
   deliveryMatches,
 } from './delivery-store.ts';
-import {
-  createWebhookDispatcher,
-  type DeliveryRecord,
-  type RedeliverResult,
-  type WebhookDispatcher,
-} from './dispatcher.ts';
+import { createWebhookDispatcher } from './dispatcher.ts';
+import type { RedeliverResult, WebhookDispatcher } from './dispatcher-rules.ts';
 import type { WebhookTransport } from './transport.ts';
 
 /** A payment's webhook as a message: the payload and the headers that identify the event. */

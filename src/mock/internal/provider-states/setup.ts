@@ -59,8 +59,6 @@ export interface ProviderStateDeps {
 
 /** The provider states of one mock instance. */
 export interface ProviderStateService {
-  /** State names this mock sets up. */
-  readonly names: readonly string[];
   /** Resets the mock, then sets up each state in order; answers the merged values for `fromProviderState`. */
   setup(states: readonly ProviderStateCall[]): Promise<Partial<ProviderStateValues>>;
   /** Resets what setup made. */
@@ -167,7 +165,6 @@ export function createProviderStates(deps: ProviderStateDeps): ProviderStateServ
   }
 
   return {
-    names: known,
     setup,
     teardown: () => reset(),
     async message(description, states) {

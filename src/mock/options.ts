@@ -21,7 +21,6 @@ import type { MockOptions } from './mock-options.ts';
 import { mockOptionTable } from './option-table.ts';
 
 export type { MockClientConfig, MockGuide, MockLatency, MockLogFormat, MockLogSink } from './internal/option-types.ts';
-export { parseStoreUrl } from './internal/store/store-url.ts';
 export type { MockOptions } from './mock-options.ts';
 export { mockAssumptionFlags, mockOptionTable } from './option-table.ts';
 export { parseAllowedHosts, parseCorsOrigins };

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parseMockArgs } from '../../../src/cli/commands/mock.ts';
 import { buildMockApp } from '../../../src/mock/core-app.ts';
 import { nodePlatform } from '../../../src/mock/node-platform.ts';
-import { parseStoreUrl, resolveMockOptions } from '../../../src/mock/options.ts';
+import { resolveMockOptions } from '../../../src/mock/options.ts';
+import { parseStoreUrl } from '../../support/mock-internals/store.ts';
 
 describe('store URL', () => {
   it.each([

@@ -29,3 +29,4 @@ export type {
 } from '../../../src/mock/internal/store/sandbox-store.ts';
 export { createStateSync, type StateSync } from '../../../src/mock/internal/store/state-sync.ts';
 export { StoreSetupError, StoreUnavailableError } from '../../../src/mock/internal/store/store-errors.ts';
+export { parseStoreUrl } from '../../../src/mock/internal/store/store-url.ts';

@@ -55,7 +55,7 @@ import type { EventBus, TokenIssued } from './events.ts';
 import { type SharedTokenContext, type StoreTokenCheck, tokenRefusals } from './shared-token-ops.ts';
 import { BOOT_SPAN, highestRecords, tokenRecords } from './token-records.ts';
 
-/** Why a token was not accepted (re-exported from access-tokens.ts, where the checks are). */
+/** The outcome of a token check (re-exported from access-tokens.ts, where the checks are). */
 export type { TokenCheck } from './access-tokens.ts';
 
 /** What a revoke-token call revoked: the `data` of its answer (openapi.yaml `RevokeTokenResponse`). */

@@ -43,8 +43,8 @@ export class PostError extends Error {
 
 /**
  * What cuts one attempt short (its timeout, a reset, closing the mock), as an AbortController would. Not one: making
- * an AbortController and listening to its signal costs about a tenth of a whole POST to a local receiver, on every
- * attempt, so the signal is made only for a transport that asks for it (`fetch` and the in-process receivers take
+ * an AbortController and listening to its signal costs a noticeable share of a whole POST to a local receiver, on
+ * every attempt, so the signal is made only for a transport that asks for it (`fetch` and the in-process receivers take
  * one); the node:http POST only listens.
  */
 export interface AttemptAbort {

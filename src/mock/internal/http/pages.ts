@@ -27,8 +27,6 @@ export interface PageRoutes {
   add(path: string, handler: PageHandler, options?: PageRouteOptions): void;
   /** The page answering `request`, if any. */
   match(request: MockRequest): PageHandler | undefined;
-  /** Registered paths, for documentation and tests. */
-  paths(): string[];
 }
 
 /** Creates an empty group. */
@@ -53,9 +51,6 @@ export function createPageRoutes(): PageRoutes {
       const navigation = request.query === '' && requestHeader(request, 'accept')?.includes('text/html') === true;
       if (entry === undefined || (entry.htmlOnly && !navigation)) return undefined;
       return entry.handler;
-    },
-    paths() {
-      return [...exact.keys(), ...prefixes.map(([p]) => `${p}*`)];
     },
   };
 }

@@ -42,8 +42,6 @@ export interface RequestLogEntry {
 
 /** A buffered, asynchronous line log. */
 export interface RequestLog {
-  /** The format this log writes. */
-  readonly format: MockLogFormat;
   /** Whether request lines are written: false without a sink or with `requests: false`, so callers build none. */
   readonly requestLines: boolean;
   /** Queues one request line. */
@@ -282,7 +280,7 @@ export function createRequestLog(
   options: RequestLogOptions = {},
 ): RequestLog {
   if (sink === false)
-    return { format, requestLines: false, request() {}, webhookAttempt() {}, line() {}, flush() {}, close() {} };
+    return { requestLines: false, request() {}, webhookAttempt() {}, line() {}, flush() {}, close() {} };
   let buffer = '';
   let scheduled = false;
   const flush = () => {
@@ -309,7 +307,6 @@ export function createRequestLog(
   const windowSeconds = (options.repeatWindowMs ?? REPEAT_WINDOW_MS) / 1000;
   const folder = createRepeatFolder(line, options.repeatWindowMs, options.repeatBurst);
   const log: RequestLog = {
-    format,
     requestLines: true,
     request(entry) {
       if (entry.status === 503) {

@@ -55,8 +55,6 @@ export interface Router<H> {
   add(kind: RouteKind, method: string, path: string, handler: H): void;
   /** Looks up a request's path (without query string) and method. */
   match(method: string, path: string): RouteMatch<H>;
-  /** Every route, for documentation and tests. */
-  routes(): Route<H>[];
 }
 
 /** Creates an empty router. */
@@ -91,9 +89,6 @@ export function createRouter<H>(): Router<H> {
       const entry = table.get(path);
       if (!entry) return none;
       return entry.matches.get(method) ?? entry.otherMethod;
-    },
-    routes() {
-      return [...table.values()].map((e) => e.route);
     },
   };
 }

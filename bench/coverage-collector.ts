@@ -1,8 +1,9 @@
 /**
  * What collecting coverage costs one request, alone: the events an answered request tells (a fee list's
  * `request.answered`; a payment's `payment.accepted`, with its copy of the stored payment, then its
- * `request.answered`), each built only when the bus has a listener, as the mock builds them, told on a bus nobody
- * listens to and on one the coverage collector listens to. The difference is the collector's share of a request; put
+ * `request.answered`), built as the mock builds them (`payment.accepted` only when the bus has a listener; the
+ * `request.answered` always, the journal reads it), told on a bus nobody listens to and on one the coverage
+ * collector listens to. The difference is the collector's share of a request; put
  * it beside a whole in-process request (`npm run bench`, docs/coverage.md "What it costs").
  *
  * Run: `tsx bench/coverage-collector.ts` (alternating slices of each side, median ns per request). For instruction
@@ -43,7 +44,7 @@ const storedPayment = {
 } as const;
 
 /**
- * Tells the events of one answered request of `workload` on `bus`, as the mock does: nothing is built when nobody
+ * Tells the events of one answered request of `workload` on `bus`, as the mock does: the payment's only when someone
  * listens. The root fields are one array per operation, as the mock's operation cache keeps them.
  */
 export function requestTeller(bus: EventBus, workload: CollectorWorkload): (i: number) => void {
@@ -55,17 +56,23 @@ export function requestTeller(bus: EventBus, workload: CollectorWorkload): (i: n
       const byCardAccount = (i & 1) === 1;
       bus.emit({ kind: 'payment.accepted', clientId, uuid, guide, byCardAccount, payment: { ...storedPayment } });
     }
-    if (bus.listening)
-      bus.emit({
-        kind: 'request.answered',
-        method: 'POST',
-        path: '/graphql',
-        rootFields,
-        guide: 'current',
-        status: 200,
-        verdict: okVerdict,
-        clientId: 'test-client',
-      });
+    // Always told: the journal reads it, whoever else listens.
+    bus.emit({
+      kind: 'request.answered',
+      route: 'graphql',
+      method: 'POST',
+      path: '/graphql',
+      operationName: undefined,
+      status: 200,
+      at: i,
+      durationMs: 0.1,
+      clientId: 'test-client',
+      guide: 'current',
+      rootFields,
+      summary: undefined,
+      verdict: okVerdict,
+      outcome: okVerdict.outcome,
+    });
   };
 }
 

@@ -16,7 +16,7 @@ import { registerControlRoutes } from './internal/control/routes.ts';
 import { createClock } from './internal/domain/clock.ts';
 import { createEventBus, type EventBus } from './internal/domain/events.ts';
 import { createFailureInjection } from './internal/domain/failure-injection.ts';
-import { createJournal, localJournalReads } from './internal/domain/journal.ts';
+import { createJournal, journalReader, localJournalReads } from './internal/domain/journal.ts';
 import { createMockState } from './internal/domain/payments.ts';
 import { createSeededRandom, switchableRandom } from './internal/domain/random.ts';
 import { createSettlement } from './internal/domain/settlement.ts';
@@ -31,7 +31,7 @@ import { createBrowserGuard, createControlTokenCheck } from './internal/http/gua
 import { createPageRoutes } from './internal/http/pages.ts';
 import { createPipeline } from './internal/http/pipeline.ts';
 import { registerPublishedSources } from './internal/http/published-sources.ts';
-import { createRequestLog } from './internal/http/request-log.ts';
+import { createRequestLog, type RequestLog, requestLogReader } from './internal/http/request-log.ts';
 import { createRouter, registerServiceRoutes } from './internal/http/routes.ts';
 import { createProviderStates } from './internal/provider-states/setup.ts';
 import type { StoreSync } from './internal/store/state-sync.ts';
@@ -188,9 +188,9 @@ export function buildMockApp(options: MockOptions, seams: MockAppSeams): BuiltMo
   const pages = pagesOf(opts, platform, errors);
   const guard = createBrowserGuard({ options: opts, host: opts.host, errors });
   const controlToken = createControlTokenCheck(opts.controlToken, platform.crypto.secretMatcher, errors);
+  readAnswered(events, log, recordRequest);
   const core = createPipeline({
-    ...{ router, failures, errors, latency: opts.latency, latencyRandom, log, journal: recordRequest, clock },
-    monotonicNs: platform.monotonicNs,
+    ...{ router, failures, errors, latency: opts.latency, latencyRandom, clock, monotonicNs: platform.monotonicNs },
     ...{ guard, pages, controlToken, sync, storeUnavailableReason: assumptions.reasonCodes.storeUnavailable },
     events,
   });
@@ -220,6 +220,12 @@ function pagesOf(
   const { guide, clients, assumptions } = opts;
   registerPages(pages, { guide, clients, assumptions, errors, controlTokenRequired: opts.controlToken !== undefined });
   return pages;
+}
+
+/** The request log and the journal reading each answered request off the bus: the log only when it writes lines. */
+function readAnswered(events: EventBus, log: RequestLog, journal: Parameters<typeof journalReader>[0]): void {
+  if (log.requestLines) events.on(requestLogReader(log));
+  events.on(journalReader(journal));
 }
 
 /** The app's log methods. */
@@ -273,7 +279,7 @@ function failuresOf(plan: StorePlan | undefined, events: EventBus) {
 
 /**
  * The request journal: this process's ring, which the file store records and replays; on Redis, the store's
- * (shared-journal.ts, from the Node entry's seam), which the pipeline appends to and the handle reads.
+ * (shared-journal.ts, from the Node entry's seam), which the answered requests are appended to and the handle reads.
  */
 function journalOf(capacity: number, plan: StorePlan | undefined, seams: MockAppSeams, log: (line: string) => void) {
   const onStore = seams.sharedJournal;

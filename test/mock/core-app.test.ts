@@ -256,6 +256,73 @@ describe('the event bus of the built app', () => {
   });
 });
 
+describe('one answered request, read by the log, the journal and the coverage report', () => {
+  it.each([
+    ['memory', undefined],
+    ['a file store', 'file'],
+  ])(
+    'with %s, each reader gets its share of the one event: the log every request, the journal and coverage theirs',
+    async (_name, store) => {
+      const dir = mkdtempSync(join(tmpdir(), 'pck-answered-'));
+      const lines: string[] = [];
+      const built = buildMockApp(
+        { log: (chunk) => lines.push(chunk), ...(store ? { store: `file:${join(dir, 'state.log')}` } : {}) },
+        { platform: nodePlatform, ...nodeStoreSeams },
+      );
+      close = async () => {
+        await built.app.close();
+        rmSync(dir, { recursive: true, force: true });
+      };
+      await built.app.ready();
+      const { app } = built;
+      const { post, get } = requestsVia(app.fetch);
+      const counted = () => app.control.coverage().behaviours.reduce((sum, b) => sum + b.count, 0);
+      const logged = () => {
+        app.flushLog();
+        return lines
+          .join('')
+          .split('\n')
+          .filter((l) => /^(GET|POST|OPTIONS) /.test(l));
+      };
+
+      // A service request: a log line, a journal entry, a behaviour counted.
+      expect((await post(`${base}${tokenPaths.generate}`, credentials)).status).toBe(200);
+      const [line, ...more] = logged();
+      expect([line?.startsWith(`POST ${tokenPaths.generate} - 200 `), line?.endsWith('ms ok'), more]).toEqual([
+        true,
+        true,
+        [],
+      ]);
+      expect((await app.control.requests()).map((e) => [e.method, e.path, e.status, e.clientId, e.outcome])).toEqual([
+        ['POST', tokenPaths.generate, 200, credentials['x-client-id'], 'ok'],
+      ]);
+      const afterService = counted();
+      expect(afterService).toBeGreaterThan(0);
+
+      // A control call and a CORS preflight answered 204: the log only.
+      expect((await get(`${base}/__pck/health`)).status).toBe(200);
+      const preflight = new Request(`${base}/graphql`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' },
+      });
+      expect((await app.fetch(preflight)).status).toBe(204);
+      // An unknown path: the log and the journal, but no behaviour of the service.
+      expect((await get(`${base}/nowhere`)).status).toBe(404);
+      expect(logged().map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual([
+        `POST ${tokenPaths.generate}`,
+        'GET /__pck/health',
+        'OPTIONS /graphql',
+        'GET /nowhere',
+      ]);
+      expect((await app.control.requests()).map((e) => [e.path, e.status, e.outcome])).toEqual([
+        [tokenPaths.generate, 200, 'ok'],
+        ['/nowhere', 404, 'HTTP 404'],
+      ]);
+      expect(counted()).toBe(afterService);
+    },
+  );
+});
+
 describe("a store's shared token state", () => {
   // A store object that holds the token state for every process, as a Redis store does; the calls never reach it.
   const sharedStore = () =>

@@ -26,12 +26,7 @@ export {
   isLoopbackHost,
 } from '../../../src/mock/internal/http/guards.ts';
 export { createPageRoutes } from '../../../src/mock/internal/http/pages.ts';
-export {
-  type AnsweredRequest,
-  createPipeline,
-  type PipelineDeps,
-  type PipelineSync,
-} from '../../../src/mock/internal/http/pipeline.ts';
+export { createPipeline, type PipelineDeps, type PipelineSync } from '../../../src/mock/internal/http/pipeline.ts';
 export { publishedSourcePaths } from '../../../src/mock/internal/http/published-sources.ts';
 export { createRequestLog, type RequestLogEntry, safeUrl } from '../../../src/mock/internal/http/request-log.ts';
 export { createRouter, maxKeptBodyBytes } from '../../../src/mock/internal/http/routes.ts';

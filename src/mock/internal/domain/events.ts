@@ -181,23 +181,48 @@ export interface SandboxReset {
   readonly kind: 'sandbox.reset';
 }
 
-/** A request of the service (not of the control plane) was answered. */
+/**
+ * A request was answered: any request, the control plane's and unknown paths' included (`route` tells them apart).
+ * One object per request, built by the pipeline's last step and read by the request log (every one), the journal
+ * (those {@link journaled}) and the coverage report (those of the service's own routes); none of them keeps it.
+ */
 export interface RequestAnswered {
   readonly kind: 'request.answered';
+  /** The kind of route that answered: `control` for the control API and the pages; undefined for an unknown path. */
+  readonly route: 'rest' | 'graphql' | 'control' | undefined;
   readonly method: string;
-  /** The service path, without the query string. */
+  /** The path, without the query string (card-like digit runs masked when the mock does not serve it). */
   readonly path: string;
-  /** The GraphQL root fields the request selected, if it was a GraphQL request. */
-  readonly rootFields: readonly string[] | undefined;
-  readonly guide: EventGuide | undefined;
+  /** The GraphQL operation name, if it was a GraphQL operation. */
+  readonly operationName: string | undefined;
   readonly status: number;
-  readonly verdict: RequestVerdict;
+  /** Virtual time of the answer, ms since the epoch. */
+  readonly at: number;
+  /** Real time spent answering, in ms. */
+  readonly durationMs: number;
   /**
    * The client the request's credentials (token endpoints) or token (`/graphql`) named; undefined when they were
    * refused or missing, which tells a bad x-client-id or x-api-key (7.1 before the handler) from a refused refresh
    * token (7.1 from the handler).
    */
   readonly clientId: string | undefined;
+  readonly guide: EventGuide | undefined;
+  /** The GraphQL root fields the request selected, if it was a GraphQL request. */
+  readonly rootFields: readonly string[] | undefined;
+  /** Masked summary of the GraphQL variables (no CVV, card numbers masked). */
+  readonly summary: unknown;
+  readonly verdict: RequestVerdict;
+  /** `verdict.outcome` again, so the event is the journal's entry as it is (no copy built to record it). */
+  readonly outcome: string;
+}
+
+/**
+ * Whether the journal keeps an answered request: every one but the control plane's (control calls, pages) and a CORS
+ * preflight answered 204, so waiting for "a request" never matches the wait call itself or a browser's preflight
+ * before the request it waits for.
+ */
+export function journaled(e: RequestAnswered): boolean {
+  return e.route !== 'control' && !(e.method === 'OPTIONS' && e.status === 204);
 }
 
 /** Every event of the mock. */

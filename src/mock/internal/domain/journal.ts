@@ -26,6 +26,7 @@ import {
 } from '../history/journal-entry.ts';
 import { checkPageQuery, collectPage, type Page, type PageQuery } from '../history/page.ts';
 import type { RecordApplier, Recorder, RecordSnapshot } from '../store/records.ts';
+import { journaled, type MockEvent } from './events.ts';
 import { createWaiters } from './waiters.ts';
 
 export type { JournalEntry, JournalFilter, JournalRecord };
@@ -51,7 +52,7 @@ export interface WaitOptions {
 export interface Journal {
   /**
    * Appends an entry; the journal assigns `seq`. Its fields are copied into the ring's columns, so the caller's object
-   * is not kept (the pipeline builds one per request, the only allocation recording costs).
+   * is not kept (the `request.answered` event the pipeline builds once per request, which other readers read too).
    */
   record(entry: JournalRecord): void;
   /** Entries kept, oldest first, optionally only those after `since`. */
@@ -198,6 +199,17 @@ export function createJournal(capacity: number, recorder?: Recorder): Journal {
       add(e);
     };
   return journal;
+}
+
+/**
+ * The journal's reader of the event bus: each answered request it keeps ({@link journaled}) is recorded as it is
+ * told, so the entry is written before the answer goes out. `journal` is the ring or a store's shared journal; both
+ * take the event itself as their entry (it has every field of one).
+ */
+export function journalReader(journal: { record(entry: JournalRecord): void }): (event: MockEvent) => void {
+  return (e) => {
+    if (e.kind === 'request.answered' && journaled(e)) journal.record(e);
+  };
 }
 
 /** The journal's reads, as promises on every store. */

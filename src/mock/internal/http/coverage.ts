@@ -16,7 +16,7 @@ import {
   behavioursOfSettlement,
 } from '../../../contract/coverage/observe.ts';
 import { type CoverageReport, coverageReport } from '../../../contract/coverage/report.ts';
-import type { EventBus, MockEvent, RequestAnswered } from '../domain/events.ts';
+import { type EventBus, journaled, type MockEvent, type RequestAnswered } from '../domain/events.ts';
 import { KeyQueue } from '../domain/ordered-lists.ts';
 
 /** What the collector answers. */
@@ -76,7 +76,8 @@ export function createCoverageCollector(bus: EventBus, assumptions: Assumptions)
   const listener = (event: MockEvent) => {
     switch (event.kind) {
       case 'request.answered':
-        return count(answered(event));
+        // Only the requests the journal keeps on the service's own routes are its behaviours: not an unknown path.
+        return event.route === undefined || !journaled(event) ? undefined : count(answered(event));
       case 'payment.accepted':
         return count(accepted[event.guide][event.byCardAccount ? 1 : 0]);
       case 'payment.settled':

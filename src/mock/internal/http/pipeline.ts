@@ -33,7 +33,6 @@ import {
 } from './exchange.ts';
 import type { BrowserGuard, ControlTokenCheck } from './guards.ts';
 import type { PageHandler, PageRoutes } from './pages.ts';
-import type { RequestLog } from './request-log.ts';
 import type { RouteMatch, Router } from './routes.ts';
 
 /** What the pipeline asks of a state store's sync layer (absent with memory). */
@@ -55,30 +54,6 @@ export interface PipelineFailures {
   take(path: string): ArmedFailure | Promise<ArmedFailure | undefined> | undefined;
 }
 
-/** An answered request, as the record step journals it. */
-export interface AnsweredRequest {
-  readonly method: string;
-  /** Path without the query string (masked when the mock does not serve it). */
-  readonly path: string;
-  readonly status: number;
-  /** Virtual time of the answer, ms since the epoch. */
-  readonly at: number;
-  /** Real time spent answering, in ms. */
-  readonly durationMs: number;
-  readonly operationName?: string | undefined;
-  readonly guide?: 'current' | 'legacy' | undefined;
-  readonly clientId?: string | undefined;
-  /** Masked summary of the GraphQL variables. */
-  readonly summary?: unknown;
-  /** The verdict's outcome (`ok`, a reason code, `validation: <paths>`, `HTTP <status>`). */
-  readonly outcome: string;
-}
-
-/** Where the record step journals an answered request (domain/journal.ts). */
-export interface PipelineJournal {
-  record(entry: AnsweredRequest): void;
-}
-
 /** What the pipeline works with; every part is built by the composition root. */
 export interface PipelineDeps {
   readonly router: Router<RouteEntry>;
@@ -86,8 +61,6 @@ export interface PipelineDeps {
   readonly errors: ErrorMapper;
   readonly latency: MockLatency | undefined;
   readonly latencyRandom: SeededRandom;
-  readonly log: RequestLog;
-  readonly journal: PipelineJournal;
   readonly clock: Clock;
   /** Nanoseconds from a fixed origin, for each request's duration (the platform's `monotonicNs`). */
   readonly monotonicNs: () => bigint;
@@ -101,8 +74,11 @@ export interface PipelineDeps {
   readonly sync?: PipelineSync | undefined;
   /** `extensions.reason` of the 503 a /graphql request gets when the store fails. */
   readonly storeUnavailableReason?: string;
-  /** Where each answered service request is told (`request.answered`); undefined tells nobody. */
-  readonly events?: EventBus | undefined;
+  /**
+   * Where every answered request is told, once, as `request.answered`: the request log, the journal and the coverage
+   * report read it there (each its own share), as it is told, before the answer goes out.
+   */
+  readonly events: EventBus;
 }
 
 /** One request on its way through the steps: what the steps have learnt of it so far. */
@@ -335,60 +311,37 @@ function storeDownOutcome(
     : errors.layer(kind, 503, message);
 }
 
-/** The last step of every request: the answer serialized, then the log line and the journal entry. */
+/** The last step of every request: the answer serialized, then told as one `request.answered` event. */
 function createRecordStep(deps: PipelineDeps): (x: Exchange, answer: Outcome) => MockReply {
-  const { errors, log, journal, clock, monotonicNs, events } = deps;
+  const { errors, clock, monotonicNs, events } = deps;
   return function recordStep(x, answer) {
     const { method } = x.request;
-    const { path, clientId } = x;
     let reply: MockReply;
     try {
       reply = toReply(answer);
     } catch (error) {
       // An answer that cannot be serialized is a bug: answer it as one.
-      answer = errors.internal(error, method, path);
+      answer = errors.internal(error, method, x.path);
       reply = toReply(answer);
     }
-    const durationMs = Number(monotonicNs() - x.started) / 1e6;
     // The GraphQL route reads its verdict off its answer object; other answers are read here.
     const verdict = answer.verdict ?? verdictOfOutcome(answer);
-    // A plain literal, not spreads of literals: a spread object would be built and copied on every request.
-    if (log.requestLines)
-      log.request({
-        method,
-        path,
-        operationName: answer.operationName,
-        status: answer.status,
-        durationMs,
-        clientId,
-        verdict,
-        at: clock.now(),
-      });
-    // Control calls (and pages, and CORS preflights) are not journaled, so waiting for "a request" never matches the
-    // wait call itself or a browser's preflight before the request it waits for.
-    if (x.kind === 'control' || (method === 'OPTIONS' && answer.status === 204)) return reply;
-    // Only requests of the service's own routes are behaviours of the service: an unknown path (no kind) is not.
-    if (x.kind !== undefined && events?.listening)
-      events.emit({
-        kind: 'request.answered',
-        method,
-        path,
-        rootFields: answer.rootFields,
-        guide: answer.guide,
-        status: answer.status,
-        verdict,
-        clientId,
-      });
-    journal.record({
+    // The request's one record, a plain literal: the log, the journal and the coverage report each read what they
+    // need of it and keep none of it (the journal copies its fields into its ring).
+    events.emit({
+      kind: 'request.answered',
+      route: x.kind,
       method,
-      path,
+      path: x.path,
+      operationName: answer.operationName,
       status: answer.status,
       at: clock.now(),
-      durationMs,
-      operationName: answer.operationName,
+      durationMs: Number(monotonicNs() - x.started) / 1e6,
+      clientId: x.clientId,
       guide: answer.guide,
-      clientId,
+      rootFields: answer.rootFields,
       summary: answer.summary,
+      verdict,
       outcome: verdict.outcome,
     });
     return reply;

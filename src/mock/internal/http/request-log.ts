@@ -20,7 +20,7 @@
 
 import { maskDigits } from '../../../contract/card-masking.ts';
 import { kitMessage } from '../../../internal/messages.ts';
-import type { RequestVerdict } from '../domain/events.ts';
+import type { MockEvent, RequestVerdict } from '../domain/events.ts';
 import type { MockLogFormat } from '../option-types.ts';
 import type { WebhookAttemptReport } from '../webhooks/delivery-attempts.ts';
 
@@ -351,4 +351,14 @@ export function createRequestLog(
   };
   if (options.requests !== false) return log;
   return { ...log, requestLines: false, request() {}, webhookAttempt() {} };
+}
+
+/**
+ * The request log's reader of the event bus: a line for every answered request, the control plane's and unknown
+ * paths' included. Subscribe it only when the log writes request lines (`requestLines`), so none is built otherwise.
+ */
+export function requestLogReader(log: RequestLog): (event: MockEvent) => void {
+  return (e) => {
+    if (e.kind === 'request.answered') log.request(e);
+  };
 }

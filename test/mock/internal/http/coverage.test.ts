@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
-import { createEventBus, type MockEvent } from '../../../support/mock-internals/domain.ts';
+import { servicePaths } from '../../../../src/spec-names.ts';
+import { createEventBus, type MockEvent, okVerdict } from '../../../support/mock-internals/domain.ts';
 import { createCoverageCollector } from '../../../support/mock-internals/http.ts';
 
 const settled = (uuid: string, outcome: 'success' | 'failure'): MockEvent => ({
@@ -22,10 +23,41 @@ const delivered = (uuid: string): MockEvent => ({
   reason: undefined,
 });
 
+/** A generate-token call answered 200, as the pipeline tells it. */
+const tokenAnswered = {
+  kind: 'request.answered',
+  route: 'rest',
+  method: 'POST',
+  path: servicePaths.generateToken,
+  operationName: undefined,
+  status: 200,
+  at: 0,
+  durationMs: 0.1,
+  clientId: 'test-client',
+  guide: undefined,
+  rootFields: undefined,
+  summary: undefined,
+  verdict: okVerdict,
+  outcome: 'ok',
+} as const satisfies MockEvent;
+
 const countOf = (report: { behaviours: readonly { id: string; count: number }[] }, id: string) =>
   report.behaviours.find((b) => b.id === id)?.count;
 
 describe('coverage collector', () => {
+  it("counts the answered requests of the service's routes only: not control calls, unknown paths or preflights", () => {
+    const bus = createEventBus();
+    const coverage = createCoverageCollector(bus, defaultAssumptions);
+    bus.emit(tokenAnswered);
+    const counted = countOf(coverage.report(), 'token.generate');
+    expect(counted).toBe(1);
+    bus.emit({ ...tokenAnswered, route: 'control' });
+    bus.emit({ ...tokenAnswered, route: undefined });
+    bus.emit({ ...tokenAnswered, method: 'OPTIONS', status: 204 });
+    expect(countOf(coverage.report(), 'token.generate')).toBe(counted);
+    coverage.close();
+  });
+
   it('counts each delivery by its own attempts and outcome, however many came before with others', () => {
     const bus = createEventBus();
     const coverage = createCoverageCollector(bus, defaultAssumptions);

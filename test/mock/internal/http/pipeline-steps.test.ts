@@ -4,12 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defaultAssumptions } from '../../../../src/assumptions.ts';
+import { createEventBus, type MockEvent } from '../../../support/mock-internals/domain.ts';
 import { createClock, createSeededRandom } from '../../../support/mock-internals/foundations.ts';
 import {
-  type AnsweredRequest,
   createErrorMapper,
   createPipeline,
-  createRequestLog,
   createRouter,
   type MockRequest,
   type PipelineDeps,
@@ -29,7 +28,12 @@ const request = (path: string, headers: Record<string, string> = {}): MockReques
 /** A pipeline over one route (`/r`, its auth passing only with `x-ok`) and fakes that note what ran, in order. */
 function pipelineOf(overrides: Partial<PipelineDeps> = {}) {
   const ran: string[] = [];
-  const journaled: AnsweredRequest[] = [];
+  // Every answered request, as the bus tells it (the journal, the log and the coverage report read it there).
+  const journaled: Extract<MockEvent, { kind: 'request.answered' }>[] = [];
+  const events = createEventBus();
+  events.on((e) => {
+    if (e.kind === 'request.answered') journaled.push(e);
+  });
   const router = createRouter<RouteEntry>();
   router.add('rest', 'POST', '/r', {
     auth: (r) => {
@@ -56,8 +60,7 @@ function pipelineOf(overrides: Partial<PipelineDeps> = {}) {
     errors: createErrorMapper(defaultAssumptions, () => undefined),
     latency: undefined,
     latencyRandom: createSeededRandom('steps', (text) => text.padEnd(128, '0')),
-    log: createRequestLog(false),
-    journal: { record: (entry) => journaled.push(entry) },
+    events,
     clock: createClock(),
     monotonicNs: () => 0n,
     guard: {

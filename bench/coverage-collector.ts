@@ -45,12 +45,12 @@ const storedPayment = {
 
 /**
  * Tells the events of one answered request of `workload` on `bus`, as the mock does: the payment's only when someone
- * listens. The root fields are one array per operation, as the mock's operation cache keeps them.
+ * listens to it. The root fields are one array per operation, as the mock's operation cache keeps them.
  */
 export function requestTeller(bus: EventBus, workload: CollectorWorkload): (i: number) => void {
   const rootFields = [workload === 'fees' ? 'paymentGatewayFeesCalc' : 'processPaymentRequest'];
   return (i) => {
-    if (workload === 'payment' && bus.listening) {
+    if (workload === 'payment' && bus.wants('payment.accepted')) {
       const { clientId, uuid, guide } = storedPayment;
       // By card details and by card account in turn.
       const byCardAccount = (i & 1) === 1;

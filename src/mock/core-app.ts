@@ -224,8 +224,8 @@ function pagesOf(
 
 /** The request log and the journal reading each answered request off the bus: the log only when it writes lines. */
 function readAnswered(events: EventBus, log: RequestLog, journal: Parameters<typeof journalReader>[0]): void {
-  if (log.requestLines) events.on(requestLogReader(log));
-  events.on(journalReader(journal));
+  if (log.requestLines) events.on(requestLogReader(log), ['request.answered']);
+  events.on(journalReader(journal), ['request.answered']);
 }
 
 /** The app's log methods. */

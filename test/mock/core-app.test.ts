@@ -246,13 +246,19 @@ describe('the event bus of the built app', () => {
     ]);
   });
 
-  it('has the coverage report listening from the start, and a reader that leaves takes nothing with it', () => {
+  it('has the coverage report and the journal listening from the start to their kinds only, and a reader that leaves takes nothing with it', () => {
     const built = buildMockApp({ log: false }, { platform: nodePlatform });
     close = () => built.app.close();
-    expect(built.events.listening).toBe(true);
+    const wanted = () =>
+      (['request.answered', 'payment.accepted', 'payment.settled', 'delivery.finished', 'token.issued'] as const).map(
+        (kind) => built.events.wants(kind),
+      );
+    // Nobody reads a token's issue: generate-token builds no event for it.
+    expect(wanted()).toEqual([true, true, true, true, false]);
     const off = built.events.on(() => {});
+    expect(built.events.wants('token.issued')).toBe(true);
     off();
-    expect(built.events.listening).toBe(true);
+    expect(wanted()).toEqual([true, true, true, true, false]);
   });
 });
 

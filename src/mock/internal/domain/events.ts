@@ -245,20 +245,35 @@ export type MockEventKind = MockEvent['kind'];
 
 /** Where events are told, and who listens. */
 export interface EventBus {
-  /** Tells every listener, in the order they subscribed. A listener that throws does not stop the others. */
+  /** Tells the listeners of its kind, in the order they subscribed. A listener that throws does not stop the others. */
   emit(event: MockEvent): void;
-  /** Adds a listener; returns its unsubscribe. */
-  on(listener: (event: MockEvent) => void): () => void;
-  /** Whether anyone listens (an emitter may skip building an event nobody reads). */
-  readonly listening: boolean;
+  /** Adds a listener of `kinds` (every kind when left out); returns its unsubscribe. */
+  on(listener: (event: MockEvent) => void, kinds?: readonly MockEventKind[]): () => void;
+  /**
+   * Whether anyone listens to `kind`: an emitter on a hot path skips building an event nobody reads (the journal and
+   * the coverage report always listen, each to a few kinds only).
+   */
+  wants(kind: MockEventKind): boolean;
 }
 
 /** A bus with no listeners at first. `onListenerError` hears a listener's throw (default: ignored). */
 export function createEventBus(onListenerError?: (error: unknown) => void): EventBus {
-  let listeners: readonly ((event: MockEvent) => void)[] = [];
+  type Listener = (event: MockEvent) => void;
+  let subscribed: readonly { readonly listener: Listener; readonly kinds?: readonly MockEventKind[] | undefined }[] =
+    [];
+  // The listeners of each kind, worked out on first use and forgotten when someone subscribes or leaves.
+  let byKind = new Map<MockEventKind, readonly Listener[]>();
+  const listenersOf = (kind: MockEventKind): readonly Listener[] => {
+    let listeners = byKind.get(kind);
+    if (listeners === undefined) {
+      listeners = subscribed.filter((s) => s.kinds === undefined || s.kinds.includes(kind)).map((s) => s.listener);
+      byKind.set(kind, listeners);
+    }
+    return listeners;
+  };
   return {
     emit(event) {
-      for (const listener of listeners) {
+      for (const listener of listenersOf(event.kind)) {
         try {
           listener(event);
         } catch (error) {
@@ -266,14 +281,15 @@ export function createEventBus(onListenerError?: (error: unknown) => void): Even
         }
       }
     },
-    on(listener) {
-      listeners = [...listeners, listener];
+    on(listener, kinds) {
+      const entry = { listener, kinds };
+      subscribed = [...subscribed, entry];
+      byKind = new Map();
       return () => {
-        listeners = listeners.filter((l) => l !== listener);
+        subscribed = subscribed.filter((s) => s !== entry);
+        byKind = new Map();
       };
     },
-    get listening() {
-      return listeners.length > 0;
-    },
+    wants: (kind) => listenersOf(kind).length > 0,
   };
 }

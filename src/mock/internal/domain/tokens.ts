@@ -201,8 +201,9 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     s.gen = gen;
     const j = ids.base + ids.next++;
     const token = codec.sign(s.subJson, jti(j), gen, exp - ttl, exp);
-    // generate-token is the hottest path: no event object when nobody listens.
-    if (events?.listening) events.emit({ kind: 'token.issued', clientId, via, refreshNumber: n, tokenNumber: j });
+    // generate-token is the hottest path: no event object when nobody listens to this kind.
+    if (events?.wants('token.issued'))
+      events.emit({ kind: 'token.issued', clientId, via, refreshNumber: n, tokenNumber: j });
     // The JWT keeps `exp` in seconds (RFC 7519); only the answer's `expiration` follows the ledger's unit.
     const expiration = assumptions.expirationUnit === 'milliseconds' ? exp * 1000 : exp;
     return { token, refresh_token: refreshTokenText(s, refreshHead, n), expiration };
@@ -213,7 +214,8 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
     const exp = Math.floor(clock.now() / 1000) + ttl;
     const j = ids.base + ids.next;
     // The same jti and exp as a token revoked before a reset is the same token string again: issued now, it works.
-    revoked.delete(revocationKey(tokenIdKey(clientId, jti(j)), exp));
+    // Most sandboxes revoke nothing: the key is built only when there is a revocation it could match.
+    if (revoked.size > 0) revoked.delete(revocationKey(tokenIdKey(clientId, jti(j)), exp));
     const n = ids.base + s.issued++;
     keepRefresh(s, n, maxRefresh);
     if (record) record({ t: 'tk.i', c: clientId, n, j, e: exp, ...(via === 'generate' ? { g: 1 } : {}) });
@@ -254,7 +256,7 @@ export function createTokenService(deps: TokenServiceDeps): TokenService {
       const gen = n < 0 ? undefined : s?.refresh.get(n);
       if (!s || gen === undefined) throw tokenRefusals.refreshUnknown();
       s.refresh.delete(n);
-      if (record || events?.listening) spent(deps, clientId, n);
+      if (record || events?.wants('token.refreshed')) spent(deps, clientId, n);
       if (gen < s.gen) throw tokenRefusals.refreshRevoked();
       return { status: 'SUCCESS', data: issue(clientId, 'refresh') };
     },

@@ -99,7 +99,7 @@ export function createCoverageCollector(bus: EventBus, assumptions: Assumptions)
         return undefined;
     }
   };
-  const stop = bus.on(listener);
+  const stop = bus.on(listener, ['request.answered', 'payment.accepted', 'payment.settled', 'delivery.finished']);
   return {
     report: () => coverageReport(catalogue, new Map(catalogue.map((b, i) => [b.id, counts[i]!]))),
     close: stop,

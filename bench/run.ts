@@ -104,7 +104,7 @@ const settings = {
   /** Unmeasured slices right before each measured round, until CPU per request settles (bench/rewarm.ts). */
   rewarmSliceSeconds: quick ? 0.1 : 0.2,
   rewarmRule: quick ? { minSlices: 1, maxSlices: 1, tolerance: 0.05 } : defaultRewarmRule,
-  connections: Number(flags.connections ?? 8),
+  connections: Number(flags.connections ?? FULL_RUN.connections),
   coldRuns: quick
     ? { mock: 2, 'rest-token': 2, prism: 1, yoga: 1, apollo: 1 }
     : { mock: 12, 'rest-token': 12, prism: 12, yoga: 12, apollo: 12 },

@@ -11,7 +11,7 @@
 import type { Measurements } from './report.ts';
 
 /** The settings of a full run; a run below any of them is quick or partial. */
-export const FULL_RUN = { rounds: 12, seconds: 1, payments: 100_000 } as const;
+export const FULL_RUN = { rounds: 12, seconds: 1, payments: 100_000, connections: 8 } as const;
 
 /** The flags of `npm run bench` that decide whether a run is a full one (as node:util's parseArgs returns them). */
 export interface SummaryFlags {
@@ -21,6 +21,7 @@ export interface SummaryFlags {
   readonly rounds?: string | undefined;
   readonly seconds?: string | undefined;
   readonly payments?: string | undefined;
+  readonly connections?: string | undefined;
   readonly profile?: boolean | undefined;
   readonly 'no-cold-start'?: boolean | undefined;
   readonly 'no-memory'?: boolean | undefined;
@@ -34,7 +35,7 @@ export interface SummaryFlags {
 
 /**
  * Whether a run writes the summary files: a full run of the mock (built or from src), with nothing skipped or cut
- * below {@link FULL_RUN}. `--profile` does not: the profiler's own CPU lands in the servers' figures.
+ * below {@link FULL_RUN} (nor at another number of connections). `--profile` does not: the profiler's own CPU lands in the servers' figures.
  *
  * @example
  * writesSummary({ baseline: '../kit-before' }, true) // true: the baseline rows are left out of the summary
@@ -50,6 +51,8 @@ export function writesSummary(flags: SummaryFlags, withMock: boolean): boolean {
     atLeast(flags.rounds, FULL_RUN.rounds) &&
     atLeast(flags.seconds, FULL_RUN.seconds) &&
     atLeast(flags.payments, FULL_RUN.payments) &&
+    // Another load is not a shorter run, but its figures are not comparable with the committed ones.
+    (flags.connections === undefined || Number(flags.connections) === FULL_RUN.connections) &&
     !flags.profile &&
     !flags['no-cold-start'] &&
     !flags['no-memory'] &&

@@ -90,6 +90,8 @@ describe('writesSummary', () => {
     ['--rounds below a full run', { given: { rounds: '3' }, want: false }],
     ['--seconds below a full run', { given: { seconds: '0.5' }, want: false }],
     ['--payments below a full run', { given: { payments: '20000' }, want: false }],
+    ["--connections at the full run's 8", { given: { connections: '8' }, want: true }],
+    ['--connections other than 8', { given: { connections: '32' }, want: false }],
     ['--profile', { given: { profile: true }, want: false }],
     ['--no-cold-start', { given: { 'no-cold-start': true }, want: false }],
     ['--no-memory', { given: { 'no-memory': true }, want: false }],
